@@ -1,0 +1,112 @@
+"""Authoring errors: one type for every mistake in game content, reported as `file:line:col: error: ...`."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    """A place in a source file; line and col are 1-based."""
+
+    file: str
+    line: int
+    col: int
+
+    def shifted(self, line: int, col: int) -> Pos:
+        """The position `line`/`col` (1-based) inside a text that starts at self."""
+        if line == 1:
+            return Pos(self.file, self.line, self.col + col - 1)
+        return Pos(self.file, self.line + line - 1, col)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """Where a DSL text starts in its file; `block` texts (YAML `|`) indent every line alike."""
+
+    file: str
+    line: int
+    col: int
+    block: bool = False
+
+    def shifted(self, line: int, col: int) -> Pos:
+        """The file position of 1-based `line`/`col` inside the text."""
+        if line == 1 or self.block:
+            return Pos(self.file, self.line + line - 1, self.col + col - 1)
+        return Pos(self.file, self.line + line - 1, col)
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    """One authoring mistake: where, what, and how to fix it."""
+
+    pos: Pos
+    message: str
+    hint: str | None = None
+
+    def render(self, with_source: bool = True) -> str:
+        """`file:line:col: error: message`, then the source line with a caret, then the hint."""
+        out = [f"{self.pos}: error: {self.message}"]
+        if with_source:
+            line = source_line(self.pos.file, self.pos.line)
+            if line is not None:
+                out.append("    " + line.rstrip("\n").expandtabs(1))
+                out.append("    " + " " * max(0, self.pos.col - 1) + "^")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+
+@dataclass
+class AuthoringError(Exception):
+    """Raised before play starts when game content is broken; carries every diagnostic found."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(d.render() for d in self.diagnostics)
+
+
+class SchemaError(AuthoringError):
+    """YAML content does not match the JSON Schema."""
+
+
+class DslSyntaxError(AuthoringError):
+    """DSL text does not parse."""
+
+
+class NameError_(AuthoringError):
+    """A DSL name or type does not resolve."""
+
+
+_SOURCES: dict[str, list[str]] = {}
+
+
+def remember_source(file: str, text: str) -> None:
+    """Keep a file's text so diagnostics can quote its lines."""
+    _SOURCES[file] = text.splitlines()
+
+
+def source_line(file: str, line: int) -> str | None:
+    """The text of one line of a remembered (or readable) file."""
+    lines = _SOURCES.get(file)
+    if lines is None:
+        try:
+            lines = Path(file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return None
+        _SOURCES[file] = lines
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
+
+
+def did_you_mean(name: str, known) -> str | None:
+    """A 'did you mean `x`?' hint when `name` is close to one of `known`."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None

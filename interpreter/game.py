@@ -1,0 +1,240 @@
+"""The pipeline in one place: folder → content → parsed DSL → compiled Python → a playable Game."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Tree
+
+from . import runtime
+from .compiler import Compiler, Routine
+from .diagnostics import AuthoringError, Diagnostic
+from .loader import Content, Text, find_game, load_content
+from .model import GameModel
+from .parser import keywords, parse
+
+_CALLS = ("call",)
+_ASKS = ("let_choice",)
+
+
+def _uses(tree: Tree) -> tuple[bool, set[str], set[str]]:
+    """Does a tree ask directly, which verbs does it call, which abilities does it resolve?"""
+    asks, verbs, abilities = False, set(), set()
+    for node in tree.iter_subtrees():
+        if node.data in _ASKS or (node.data == "simultaneous"):
+            asks = True
+        elif node.data == "call":
+            verbs.add(str(next(c for c in node.children if not isinstance(c, Tree) and c.type == "VERB")))
+        elif node.data == "resolve":
+            abilities.add(str(node.children[0]))
+    return asks, verbs, abilities
+
+
+class Game:
+    """A compiled game: make matches of it with `new_match`."""
+
+    def __init__(self, model: GameModel, content: Content, namespace: dict[str, Any], source: str) -> None:
+        self.model = model
+        self.name = model.name
+        self.title = model.title
+        self.version = model.version
+        self.min_players = model.min_players
+        self.max_players = model.max_players
+        self.default_players = model.default_players
+        self.source = source
+        flow = content.data["flow"]
+        self.rounds = flow["rounds"]
+        self.flow = {k: [(namespace[f"phase_{p}"], p in content.generator_phases) for p in flow.get(k, [])]
+                     for k in ("setup", "round", "turn", "after_last_round")}
+        self.score = namespace.get("result_score")
+        self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
+        self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
+        counters = model.counters.values()
+        self.resets = {
+            when: ([c.index for c in counters if c.reset == when and not c.per_player],
+                   [c.index for c in counters if c.reset == when and c.per_player])
+            for when in ("round", "turn")
+        }
+        self.counter_names = ([(c.index, c.name) for c in counters if not c.per_player],
+                              [(c.index, c.name) for c in counters if c.per_player])
+        self.prompts: list[str] = namespace["PROMPTS"]
+        self.prop_names = {i: name for name, i in model.prop_index.items()}
+        self.initial = {c.index: c.initial for c in counters if not c.per_player}
+        self.player_initial = {c.index: c.initial for c in counters if c.per_player}
+
+    def new_match(self, players: int | None = None, seed: int = 0, log: bool = False, bots=None):
+        """Start a match; see interpreter.match.Match."""
+        from .match import Match
+
+        return Match(self, players or self.default_players, seed, log=log, bots=bots)
+
+
+def build(content: Content) -> tuple[dict[str, Any], str]:
+    """Parse every DSL text, compile the game to Python source and load it."""
+    model = content.model
+    errors: list[Diagnostic] = []
+    forms: dict[str, list[tuple[str, ...]]] = {}
+    verb_of: dict[str, str] = {}
+    reserved = keywords()
+    for name, (_, _, text) in content.procedures.items():
+        for form in content.data["procedures"][name]["forms"]:
+            words = tuple(form.split())
+            if len(words) == 1 and words[0] in reserved:
+                errors.append(Diagnostic(text.at.shifted(1, 1), f"procedure form `{form}` is a DSL keyword",
+                                         "pick another word, or a form of two words"))
+            forms.setdefault(words[0], []).append(words)
+            verb_of[" ".join(words)] = name
+    for name in list(model.counters) + list(model.game_zones) + list(model.player_zones):
+        if name in verb_of or name in reserved:
+            errors.append(Diagnostic(_where(model, name),
+                                     f"`{name}` is also a {'DSL keyword' if name in reserved else 'verb'}",
+                                     "zones and counters need names that are not verbs or keywords"))
+
+    def parsed(text: Text, expression: bool = False) -> Tree | None:
+        try:
+            return parse(text.text, text.at, forms, expression)
+        except AuthoringError as err:
+            errors.extend(err.diagnostics)
+            return None
+
+    routines: dict[str, Routine] = {}
+    procedures: dict[str, Routine] = {}
+    functions: dict[str, Routine] = {}
+    abilities: dict[str, list[Routine]] = {}
+    for name, (params, types, text) in content.procedures.items():
+        procedures[name] = Routine(f"proc_{name}", parsed(text), text.at, params, name, "proc", types)
+    for name, (params, types, text) in content.functions.items():
+        functions[name] = Routine(f"fn_{name}", parsed(text, True), text.at, params, name, "function", types)
+    phases = {name: Routine(f"phase_{name}", parsed(t), t.at, [], name, "phase") for name, t in content.phases.items()}
+    for di, card in enumerate(model.cards):
+        for ability, (text, at, label) in card.abilities.items():
+            r = Routine(f"ability_{di}_{ability}", parsed(Text(text, at, label)), at, [], label, "ability")
+            abilities.setdefault(ability, []).append(r)
+    extras = []
+    if content.score is not None:
+        extras.append(Routine("result_score", parsed(content.score, True), content.score.at, [], "score", "function"))
+    for i, t in enumerate(content.tiebreaks):
+        extras.append(Routine(f"result_tiebreak_{i}", parsed(t, True), t.at, [], t.label, "function"))
+    for name, t in content.invariants.items():
+        extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function"))
+    if errors:
+        raise AuthoringError(errors)
+
+    # Which routines can ask a player something (and so are generators): a fixpoint over calls.
+    every = list(procedures.values()) + list(phases.values()) + [r for rs in abilities.values() for r in rs]
+    uses = {id(r): _uses(r.tree) for r in every}
+    gen_abilities: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for r in every:
+            asks, verbs, used = uses[id(r)]
+            now = asks or any(procedures[verb_of[v]].generator for v in verbs) or bool(used & gen_abilities)
+            if now and not r.generator:
+                r.generator = changed = True
+        for ability, rs in abilities.items():
+            if any(r.generator for r in rs) and ability not in gen_abilities:
+                gen_abilities.add(ability)
+                changed = True
+    for ability in gen_abilities:
+        for r in abilities[ability]:
+            r.generator = True  # a `resolve` must treat every card's version alike
+
+    comp = Compiler(model, procedures, functions, abilities)
+    comp.verbs = verb_of
+    comp.generator_abilities = gen_abilities
+    comp.rounds = content.data["flow"]["rounds"]
+    lines: list[str] = []
+    for r in list(functions.values()) + extras + every:
+        lines += comp.compile_routine(r)
+        lines.append("")
+    if comp.errors:
+        raise AuthoringError(comp.errors)
+    table = [[None] * len(model.cards) for _ in model.abilities]
+    source = "\n".join(lines)
+    namespace = dict(_RUNTIME)
+    namespace["PROMPTS"] = comp.prompts
+    code = compile(source, f"<game {model.name}>", "exec")
+    exec(code, namespace)
+    for ability, rs in abilities.items():
+        k = model.abilities.index(ability)
+        for r in rs:
+            di = int(r.pyname.split("_")[1])
+            table[k][di] = namespace[r.pyname]
+    namespace["ABILITIES"] = table
+    content.generator_phases = {name for name, r in phases.items() if r.generator}
+    return namespace, source
+
+
+def _where(model: GameModel, name: str):
+    z = model.zone(name)
+    if z is not None:
+        return z.pos
+    return model.counters[name].pos
+
+
+def top(cards: list[int]) -> int:
+    """The first card of a list, or -1."""
+    return cards[0] if cards else -1
+
+
+def last(cards: list[int]) -> int:
+    """The last card of a list, or -1."""
+    return cards[-1] if cards else -1
+
+
+def floordiv(a: int, b: int) -> int:
+    """Whole-number division, rounding down; dividing by zero is a content bug."""
+    if b == 0:
+        raise runtime.RuleError("division by zero")
+    return a // b
+
+
+def mod(a: int, b: int) -> int:
+    if b == 0:
+        raise runtime.RuleError("remainder of a division by zero")
+    return a % b
+
+
+def ring_distance(a: int, b: int, size: int) -> int:
+    """Steps between two positions on a ring of `size`, the shorter way round."""
+    d = (a - b) % size
+    return min(d, size - d)
+
+
+def choose_cards(who: int, pool: list[int], n: int, up_to: bool):
+    """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1)."""
+    chosen: list[int] = []
+    for _ in range(n):
+        if not pool:
+            break
+        options = [-1] + pool if up_to else list(pool)
+        c = options[0] if len(options) == 1 else (yield (who, options, runtime.K_CARD, 0))
+        if c < 0:
+            break
+        chosen.append(c)
+        pool.remove(c)
+    return chosen
+
+
+_RUNTIME = {
+    name: getattr(runtime, name)
+    for name in ("move", "move_all", "shuffle", "flip", "flip_all", "show", "roll", "random_card", "say",
+                 "fmt", "check_loop", "GameOver")
+}
+_RUNTIME.update(top=top, last=last, floordiv=floordiv, mod=mod, ring_distance=ring_distance,
+                choose_cards=choose_cards)
+
+
+@lru_cache(maxsize=32)
+def _load(folder: str) -> Game:
+    content = load_content(Path(folder))
+    namespace, source = build(content)
+    return Game(content.model, content, namespace, source)
+
+
+def load_game(name: str | Path) -> Game:
+    """Load a bundled game by name, or a game folder by path (compiled once per process)."""
+    return _load(str(find_game(str(name)).resolve()))

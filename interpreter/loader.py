@@ -1,0 +1,226 @@
+"""Stages 1–2: a game folder → validated YAML data → a GameModel plus the DSL texts to compile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Anchor, AuthoringError, Diagnostic, did_you_mean
+from .model import BUILTIN_PROPS, CardDef, CounterDef, GameModel, ZoneDef
+from .paths import data_dir
+from .runtime import VISIBILITY
+from .schema import validate
+from .source import SourceMap, load_yaml
+
+CARD_KEYS = {"id", "name", "kind", "count", "each_player", "start", "back", "text", "abilities"}
+
+
+@dataclass
+class Text:
+    """One DSL text found in the content, and where it starts."""
+
+    text: str
+    at: Anchor
+    label: str
+
+
+@dataclass
+class Content:
+    """A loaded game folder: its model, its raw sections and every DSL text with its anchor."""
+
+    model: GameModel
+    data: dict
+    smap: SourceMap
+    procedures: dict[str, tuple[list[str], list[str], Text]] = field(default_factory=dict)
+    functions: dict[str, tuple[list[str], list[str], Text]] = field(default_factory=dict)
+    phases: dict[str, Text] = field(default_factory=dict)
+    invariants: dict[str, Text] = field(default_factory=dict)
+    score: Text | None = None
+    tiebreaks: list[Text] = field(default_factory=list)
+    generator_phases: set[str] = field(default_factory=set)
+
+
+def find_game(name: str) -> Path:
+    """A bundled game's folder by name, or a folder (or its game.yaml) given as a path."""
+    p = Path(name)
+    if p.is_file() and p.name == "game.yaml":
+        return p.parent
+    if (p / "game.yaml").is_file():
+        return p
+    bundled = data_dir("cards") / name
+    if (bundled / "game.yaml").is_file():
+        return bundled
+    known = bundled_games()
+    hint = did_you_mean(name, known) or f"bundled games: {', '.join(known)}"
+    raise AuthoringError([Diagnostic(Anchor(name, 1, 1).shifted(1, 1),
+                                     f"no game `{name}`: not a bundled game nor a folder with game.yaml", hint)])
+
+
+def bundled_games() -> list[str]:
+    """Names of the games shipped under cards/."""
+    root = data_dir("cards")
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+
+
+def anchor(smap: SourceMap, path: tuple) -> Anchor:
+    """Where the DSL text at `path` starts, for shifting parser positions into the file."""
+    start = smap.text_start(path)
+    return Anchor(start.file, start.line, start.col, smap.style(path) in ("literal", "folded"))
+
+
+def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Diagnostic]):
+    """`["c: card", "n"]` → names and DSL types (a bare name is a number)."""
+    from .expressions import PARAM_TYPES
+
+    names, types = [], []
+    for i, item in enumerate(raw):
+        name, _, typ = (x.strip() for x in str(item).partition(":"))
+        typ = typ or "num"
+        if typ not in PARAM_TYPES:
+            errors.append(Diagnostic(smap.pos(path + (i,)), f"unknown parameter type `{typ}`",
+                                     did_you_mean(typ, PARAM_TYPES) or "types: " + ", ".join(PARAM_TYPES)))
+            typ = "num"
+        names.append(name)
+        types.append(PARAM_TYPES[typ])
+    return names, types
+
+
+def load_content(folder: Path) -> Content:
+    """Read, schema-check and resolve the declarations of one game folder (DSL is parsed later)."""
+    file = folder / "game.yaml"
+    data, smap = load_yaml(file)
+    errors = validate(data, smap, "game.schema.json", str(file))
+    if errors:
+        raise AuthoringError(errors)
+    players = data["players"]
+    model = GameModel(
+        name=data["game"], title=data["title"], version=str(data.get("version", "1")),
+        min_players=players["min"], max_players=players["max"],
+        default_players=players.get("default", players["min"]), root=str(folder),
+    )
+    content = Content(model, data, smap)
+    if not model.min_players <= model.default_players <= model.max_players:
+        errors.append(Diagnostic(smap.pos(("players",)), "players: need min <= default <= max"))
+    seen: dict[str, str] = {}
+
+    def claim(name: str, what: str, path: tuple) -> None:
+        if name in seen:
+            errors.append(Diagnostic(smap.key_pos(path), f"`{name}` is already a {seen[name]}",
+                                     "zones, counters, functions and properties need distinct names"))
+        seen[name] = what
+
+    for name, z in data.get("zones", {}).items():
+        claim(name, "zone", ("zones", name))
+        per_player = z.get("owner", "game") == "player"
+        zd = ZoneDef(name, per_player, VISIBILITY[z.get("visibility", "public")], z.get("face", "up") == "up",
+                     z.get("limit", -1), smap.key_pos(("zones", name)))
+        model.zones.append(zd)
+        (model.player_zones if per_player else model.game_zones)[name] = len(
+            model.player_zones if per_player else model.game_zones)
+    indexes = {"player": 0, "game": 0}
+    for scope in ("game", "player"):
+        for name, spec in data.get("counters", {}).get(scope, {}).items():
+            claim(name, "counter", ("counters", scope, name))
+            spec = spec if isinstance(spec, dict) else {"initial": spec}
+            model.counters[name] = CounterDef(name, scope == "player", spec.get("initial", 0),
+                                              spec.get("reset", "never"), spec.get("min"), indexes[scope],
+                                              smap.key_pos(("counters", scope, name)))
+            indexes[scope] += 1
+    for name, default in data.get("properties", {}).items():
+        if name in BUILTIN_PROPS:
+            errors.append(Diagnostic(smap.key_pos(("properties", name)),
+                                     f"`{name}` is a built-in card property", "pick another name"))
+        model.prop_defaults[name] = default
+    model.abilities = list(data.get("abilities", []))
+    for name, proc in data.get("procedures", {}).items():
+        path = ("procedures", name)
+        names, types = _typed_params(proc.get("params", []), smap, path + ("params",), errors)
+        content.procedures[name] = (names, types, Text(proc["do"], anchor(smap, path + ("do",)), name))
+    for name, fn in data.get("functions", {}).items():
+        claim(name, "function", ("functions", name))
+        path = ("functions", name)
+        names, types = _typed_params(fn.get("params", []), smap, path + ("params",), errors)
+        content.functions[name] = (names, types, Text(fn["value"], anchor(smap, path + ("value",)), name))
+    for name, text in data.get("phases", {}).items():
+        content.phases[name] = Text(text, anchor(smap, ("phases", name)), name)
+    for name, text in data.get("invariants", {}).items():
+        content.invariants[name] = Text(text, anchor(smap, ("invariants", name)), name)
+    result = data.get("result", {})
+    if "score" in result:
+        content.score = Text(result["score"], anchor(smap, ("result", "score")), "score")
+    for i, text in enumerate(result.get("tiebreak", [])):
+        content.tiebreaks.append(Text(text, anchor(smap, ("result", "tiebreak", i)), f"tiebreak {i + 1}"))
+    flow = data["flow"]
+    for key in ("setup", "round", "turn", "after_last_round"):
+        for i, phase in enumerate(flow.get(key, [])):
+            if phase not in content.phases:
+                errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{phase}`",
+                                         did_you_mean(phase, content.phases) or "declare it under phases:"))
+    for i, name in enumerate(data["cards"]):
+        _load_cards(folder / name, model, errors, smap.pos(("cards", i)))
+    if errors:
+        raise AuthoringError(errors)
+    return content
+
+
+def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -> None:
+    if not path.is_file():
+        errors.append(Diagnostic(cited, f"card file `{path.name}` not found in {path.parent}"))
+        return
+    try:
+        data, smap = load_yaml(path)
+    except AuthoringError as err:
+        errors.extend(err.diagnostics)
+        return
+    found = validate(data, smap, "cards.schema.json", str(path))
+    if found:
+        errors.extend(found)
+        return
+    defaults = data.get("defaults", {})
+    ids = {c.id for c in model.cards}
+    for i, raw in enumerate(data.get("cards", [])):
+        card: dict[str, Any] = {**defaults, **raw}
+        where = ("cards", i)
+
+        def origin(key: str) -> tuple:
+            return where + (key,) if key in raw else ("defaults", key)
+
+        if card["id"] in ids:
+            errors.append(Diagnostic(smap.pos(where + ("id",)), f"card id `{card['id']}` is used twice"))
+        ids.add(card["id"])
+        props = {k: v for k, v in card.items() if k not in CARD_KEYS}
+        for k in props:
+            if k not in model.prop_defaults:
+                errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{k}`",
+                                         did_you_mean(k, model.prop_defaults) or
+                                         "declare it with a default under properties: in game.yaml"))
+        for k in card.get("back", []):
+            if k not in model.prop_defaults and k not in BUILTIN_PROPS:
+                errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{k}` in back",
+                                         did_you_mean(k, model.prop_defaults)))
+        start = card.get("start")
+        each = bool(card.get("each_player", False))
+        if start is None:
+            errors.append(Diagnostic(smap.pos(where), f"card `{card['id']}` has no start zone",
+                                     "add `start: <zone>` to the card or to defaults"))
+        elif start not in model.game_zones and start not in model.player_zones:
+            errors.append(Diagnostic(smap.pos(origin("start")), f"unknown zone `{start}`",
+                                     did_you_mean(start, list(model.game_zones) + list(model.player_zones))))
+        elif start in model.player_zones and not each:
+            errors.append(Diagnostic(smap.pos(origin("start")),
+                                     f"`{start}` belongs to each player, but this card is not `each_player`",
+                                     "start it in a shared zone, or set each_player: true"))
+        abilities = {}
+        for name, text in card.get("abilities", {}).items():
+            apath = origin("abilities") + (name,)
+            if name not in model.abilities:
+                errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{name}`",
+                                         did_you_mean(name, model.abilities) or
+                                         "declare it under abilities: in game.yaml"))
+            abilities[name] = (text, anchor(smap, apath), f"{card['id']}.{name}")
+        model.cards.append(CardDef(
+            id=card["id"], name=card.get("name", card["id"]), kind=card.get("kind", ""),
+            count=card.get("count", 1), each_player=each, start=start or "", back=list(card.get("back", [])),
+            props=props, abilities=abilities, pos=smap.pos(where), text=card.get("text", ""),
+        ))

@@ -1,0 +1,190 @@
+"""The resolved shape of a game: zones, counters, properties and cards, numbered for fast play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .diagnostics import Pos
+from .runtime import VISIBILITY
+
+BUILTIN_PROPS = ("id", "name", "kind", "owner")
+
+
+@dataclass(slots=True)
+class ZoneDef:
+    name: str
+    per_player: bool
+    visibility: int
+    face_up: bool
+    limit: int
+    pos: Pos
+
+
+@dataclass(slots=True)
+class CounterDef:
+    name: str
+    per_player: bool
+    initial: int
+    reset: str
+    floor: int | None
+    index: int
+    pos: Pos
+
+
+@dataclass(slots=True)
+class CardDef:
+    id: str
+    name: str
+    kind: str
+    count: int
+    each_player: bool
+    start: str
+    back: list[str]
+    props: dict[str, Any]
+    abilities: dict[str, tuple[str, Pos, str]]  # name -> (DSL text, where it starts, YAML path text)
+    pos: Pos
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Setup:
+    """The numbered layout of a game at one player count; shared by every match at that count."""
+
+    n: int
+    card_ids: list[str]
+    card_names: list[str]
+    card_def: list[int]
+    props: tuple[list, ...]
+    start_zones: list[list[int]]
+    start_zone_of: list[int]
+    start_face: list[bool]
+    zone_names: list[str]
+    zone_owner: list[int]
+    zone_face: list[bool]
+    zone_vis: list[int]
+    zone_limit: list[int]
+    zone_def: list[int]
+    game_counters: list[int]
+    player_counters: list[int]
+    orders: list[tuple[int, ...]]
+    back: list[tuple[int, ...]]
+
+    def player_name(self, p: int) -> str:
+        """How a seat is written in logs."""
+        return f"P{p}" if p >= 0 else "nobody"
+
+
+@dataclass
+class GameModel:
+    """Names and numbers of a game; the compiler fills in the code."""
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    default_players: int
+    root: str
+    zones: list[ZoneDef] = field(default_factory=list)
+    counters: dict[str, CounterDef] = field(default_factory=dict)
+    prop_defaults: dict[str, Any] = field(default_factory=dict)
+    abilities: list[str] = field(default_factory=list)
+    cards: list[CardDef] = field(default_factory=list)
+    game_zones: dict[str, int] = field(default_factory=dict)
+    player_zones: dict[str, int] = field(default_factory=dict)
+    _setups: dict[int, Setup] = field(default_factory=dict)
+
+    def zone(self, name: str) -> ZoneDef | None:
+        for z in self.zones:
+            if z.name == name:
+                return z
+        return None
+
+    @property
+    def prop_index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(list(BUILTIN_PROPS) + list(self.prop_defaults))}
+
+    def zone_instance(self, name: str, seat: int, n: int) -> int:
+        """The index of a zone instance: game zones first, then each seat's zones in a block."""
+        if name in self.game_zones:
+            return self.game_zones[name]
+        return len(self.game_zones) + seat * len(self.player_zones) + self.player_zones[name]
+
+    def setup(self, n: int) -> Setup:
+        """The numbered layout for `n` players (built once, then cached)."""
+        if n in self._setups:
+            return self._setups[n]
+        g, k = len(self.game_zones), len(self.player_zones)
+        zone_count = g + n * k
+        zone_names = [""] * zone_count
+        zone_owner = [-1] * zone_count
+        zone_face = [True] * zone_count
+        zone_vis = [0] * zone_count
+        zone_limit = [-1] * zone_count
+        zone_def = [0] * zone_count
+        for zi, z in enumerate(self.zones):
+            seats = range(n) if z.per_player else [-1]
+            for s in seats:
+                i = self.zone_instance(z.name, s, n)
+                zone_names[i] = f"{z.name}@{s}" if z.per_player else z.name
+                zone_owner[i] = s
+                zone_face[i] = z.face_up
+                zone_vis[i] = z.visibility
+                zone_limit[i] = z.limit
+                zone_def[i] = zi
+        names = list(self.prop_defaults)
+        card_ids: list[str] = []
+        card_names: list[str] = []
+        card_def: list[int] = []
+        columns: list[list] = [[] for _ in range(len(BUILTIN_PROPS) + len(names))]
+        start_zones: list[list[int]] = [[] for _ in range(zone_count)]
+        zone_of: list[int] = []
+        back: list[tuple[int, ...]] = []
+        prop_index = self.prop_index
+        for di, d in enumerate(self.cards):
+            for seat in range(n) if d.each_player else [-1]:
+                for copy in range(d.count):
+                    c = len(card_ids)
+                    cid = d.id + (f"#{copy + 1}" if d.count > 1 else "") + (f"@{seat}" if seat >= 0 else "")
+                    card_ids.append(cid)
+                    card_names.append(d.name + (f" (P{seat})" if seat >= 0 else ""))
+                    card_def.append(di)
+                    for i, value in enumerate((cid, d.name, d.kind, seat)):
+                        columns[i].append(value)
+                    for i, name in enumerate(names, len(BUILTIN_PROPS)):
+                        columns[i].append(d.props.get(name, self.prop_defaults[name]))
+                    zi = self.zone_instance(d.start, seat if seat >= 0 else 0, n)
+                    start_zones[zi].append(c)
+                    zone_of.append(zi)
+                    back.append(tuple(prop_index[b] for b in d.back))
+        for i, default in enumerate(["", "", "", -1] + [self.prop_defaults[x] for x in names]):
+            columns[i].append(default)  # index -1: the property of "no card"
+        start_face = [zone_face[zone_of[c]] for c in range(len(card_ids))]
+        counters = sorted(self.counters.values(), key=lambda c: c.index)
+        s = Setup(
+            n=n, card_ids=card_ids, card_names=card_names, card_def=card_def, props=tuple(columns),
+            start_zones=start_zones, start_zone_of=zone_of, start_face=start_face, zone_names=zone_names,
+            zone_owner=zone_owner, zone_face=zone_face, zone_vis=zone_vis, zone_limit=zone_limit,
+            zone_def=zone_def,
+            game_counters=[c.initial for c in counters if not c.per_player],
+            player_counters=[c.initial for c in counters if c.per_player],
+            orders=[tuple(list(range(s, n)) + list(range(0, s))) for s in range(n)],
+            back=back,
+        )
+        self._setups[n] = s
+        return s
+
+
+@dataclass
+class CompiledGame:
+    """Code for a game: the flow runner and the result functions, made by the compiler."""
+
+    source: str
+    run: Callable  # run(st) -> generator of asks; returns declared winners or None
+    score: Callable  # score(st, me) -> int
+    tiebreaks: list[Callable]
+    invariants: dict[str, Callable] = field(default_factory=dict)
+
+
+VISIBILITY_NAMES = {v: k for k, v in VISIBILITY.items()}

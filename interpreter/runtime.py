@@ -1,0 +1,193 @@
+"""Stage 6: the state of one match and the generic verbs that compiled game code calls.
+
+Cards, zones and players are small ints. "No card" and "no player" are -1, so a card property list
+ends with the property's default (`props[k][-1]`) and reading a property of no card needs no test.
+Every random draw goes through `State.below`, the match's single chance hook.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+PUBLIC, OWNER, HIDDEN = 0, 1, 2
+VISIBILITY = {"public": PUBLIC, "owner": OWNER, "hidden": HIDDEN}
+TOP, BOTTOM, RANDOM = 0, -1, -2
+
+# What a choice offers: the compiler tags every Ask so options can be labelled and logged.
+K_CARD, K_PLAYER, K_BOOL, K_TEXT, K_NUMBER = range(5)
+
+
+class GameOver(Exception):
+    """Raised by `end the game`; carries the declared winners (or None to rank by score)."""
+
+    def __init__(self, winners: list[int] | None = None) -> None:
+        super().__init__()
+        self.winners = winners
+
+
+class RuleError(Exception):
+    """Game content did something impossible at run time (an authoring bug found during play)."""
+
+
+class State:
+    """Everything that changes during one match."""
+
+    __slots__ = (
+        "table", "n", "zones", "zone_of", "face", "known", "gc", "pc", "props", "first", "active",
+        "round", "turn", "rng", "log", "orders", "decisions", "table_counters",
+    )
+
+    def __init__(self, table: Any, n: int, seed: int, log: list | None) -> None:
+        self.table = table  # the per-player-count layout (a Setup from model.py)
+        self.n = n
+        self.zones: list[list[int]] = [list(z) for z in table.start_zones]
+        self.zone_of: list[int] = list(table.start_zone_of)
+        self.face: list[bool] = list(table.start_face)
+        self.known: list[int] = [0] * len(self.face)
+        self.gc: list[int] = list(table.game_counters)
+        self.pc: list[list[int]] = [[v] * n for v in table.player_counters]
+        self.props = table.props
+        self.first = 0
+        self.active = 0
+        self.round = 0
+        self.turn = 0
+        self.rng = random.Random(seed)
+        self.log = log
+        self.orders = table.orders
+        self.decisions = 0
+        self.table_counters: tuple = ((), ())
+
+    # ---- chance: the one hook
+    def below(self, n: int) -> int:
+        """A uniformly random int in [0, n): every chance outcome of the match comes from here."""
+        return self.rng._randbelow(n) if n > 1 else 0
+
+    def event(self, kind: str, **fields: Any) -> None:
+        """Record what the rules did (only when the match is logged)."""
+        if self.log is not None:
+            self.log.append({"type": "event", "event": kind, **fields})
+
+
+# ---- generic verbs --------------------------------------------------------------------------------
+
+
+def move(st: State, me: int, c: int, zi: int, place: int, face: int) -> bool:
+    """Move card `c` into zone instance `zi`; face: 1 up, 0 down, -1 the zone's default."""
+    if c < 0:
+        return False
+    t = st.table
+    dest = st.zones[zi]
+    limit = t.zone_limit[zi]
+    src = st.zone_of[c]
+    if limit >= 0 and len(dest) >= limit and src != zi:
+        return False
+    st.zones[src].remove(c)
+    if place == TOP:
+        dest.insert(0, c)
+    elif place == BOTTOM:
+        dest.append(c)
+    elif place == RANDOM:
+        dest.insert(st.below(len(dest) + 1), c)
+    else:
+        dest.insert(max(0, min(place, len(dest))), c)
+    st.zone_of[c] = zi
+    up = t.zone_face[zi] if face < 0 else face == 1
+    st.face[c] = up
+    if not up:
+        owner = t.zone_owner[zi]
+        st.known[c] = (1 << me if me >= 0 else 0) | (1 << owner if owner >= 0 else 0)
+    if st.log is not None:
+        st.event("move", card=t.card_ids[c], to=t.zone_names[zi], face="up" if up else "down",
+                 **{"from": t.zone_names[src]})
+    return True
+
+
+def move_all(st: State, me: int, cards: list[int], zi: int, place: int, face: int) -> None:
+    """Move each card of a list (a copy is taken, so moving a zone's own list is safe)."""
+    for c in list(cards):
+        move(st, me, c, zi, place, face)
+
+
+def shuffle(st: State, zi: int) -> None:
+    """Shuffle a zone in place (Fisher-Yates through the chance hook); nobody knows the order any more."""
+    cards = st.zones[zi]
+    for i in range(len(cards) - 1, 0, -1):
+        j = st.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    known = st.known
+    for c in cards:
+        known[c] = 0
+    if st.log is not None:
+        st.event("shuffle", zone=st.table.zone_names[zi])
+
+
+def flip(st: State, c: int, up: bool) -> None:
+    """Turn one card face up or face down where it lies."""
+    if c < 0 or st.face[c] == up:
+        return
+    st.face[c] = up
+    if not up:
+        owner = st.table.zone_owner[st.zone_of[c]]
+        st.known[c] = 1 << owner if owner >= 0 else 0
+    if st.log is not None:
+        st.event("flip", card=st.table.card_ids[c], face="up" if up else "down")
+
+
+def flip_all(st: State, cards: list[int], up: bool) -> None:
+    """Turn every card of a list face up or face down."""
+    for c in list(cards):
+        flip(st, c, up)
+
+
+def show(st: State, c: int, p: int) -> None:
+    """Let player `p` see card `c` (and nobody else)."""
+    if c < 0 or p < 0:
+        return
+    st.known[c] |= 1 << p
+    if st.log is not None:
+        st.event("show", card=st.table.card_ids[c], to=p)
+
+
+def roll(st: State, sides: int) -> int:
+    """Roll a die with `sides` faces."""
+    r = st.below(sides) + 1
+    if st.log is not None:
+        st.event("roll", sides=sides, result=r)
+    return r
+
+
+def random_card(st: State, cards: list[int]) -> int:
+    """A card picked uniformly at random from a list (-1 if empty)."""
+    return cards[st.below(len(cards))] if cards else -1
+
+
+def say(st: State, text: str) -> None:
+    """A sentence written by the game for the readable log."""
+    st.log.append({"type": "event", "event": "say", "text": text})
+
+
+def fmt(st: State, kind: str, value: Any) -> str:
+    """Render a value of a DSL type for a `say` sentence."""
+    t = st.table
+    if kind == "card":
+        return t.card_names[value] if value >= 0 else "nothing"
+    if kind == "player":
+        return t.player_name(value)
+    if kind == "cards":
+        return "[" + ", ".join(t.card_names[c] for c in value) + "]"
+    if kind == "players":
+        return "[" + ", ".join(t.player_name(p) for p in value) + "]"
+    if kind == "zone":
+        return t.zone_names[value]
+    if kind == "bool":
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def check_loop(count: int, where: str) -> None:
+    """Stop a `while` that has run away (a content bug): the bound keeps every match finite."""
+    raise RuleError(f"{where}: `while` ran {count} times without its condition turning false; "
+                    "add `at most N times` if that is intended")

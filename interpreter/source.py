@@ -1,0 +1,286 @@
+"""Stage 1 of the pipeline: YAML text → plain data + a source map from data paths to file positions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.error import Mark
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from interpreter.diagnostics import AuthoringError, Diagnostic, Pos, remember_source
+
+DataPath = tuple[str | int, ...]
+
+_TAG = "tag:yaml.org,2002:"
+_CONSTRUCTED_TAGS = {_TAG + name for name in ("null", "bool", "int", "float")}
+# Dates and YAML's `=` value stay text: card content has no use for datetime objects.
+_TEXT_TAGS = {_TAG + name for name in ("str", "timestamp", "value")}
+_MERGE_TAG = _TAG + "merge"
+_COLLECTION_TAGS = {_TAG + "map", _TAG + "seq"}
+_STYLE_NAMES = {None: "plain", "'": "single-quoted", '"': "double-quoted", "|": "literal", ">": "folded"}
+_SYNTAX_HINTS = {
+    "'\\t'": "indent with spaces, not tabs",
+    "mapping values are not allowed here": "quote a value that contains `: `, or fix this line's indentation",
+    "could not find expected ':'": "a key is missing its `:`, or a line is mis-indented",
+    "expected <block end>": "check the indentation of this line against the lines above it",
+}
+
+
+@dataclass(slots=True)
+class _Entry:
+    """What the source map knows about one value node."""
+
+    pos: Pos
+    key_pos: Pos | None = None
+    text_start: Pos | None = None
+    style: str | None = None
+
+
+@dataclass
+class SourceMap:
+    """Positions in one YAML file, looked up by data path such as ('cards', 3, 'abilities', 'effect')."""
+
+    file: str
+    _entries: dict[DataPath, _Entry] = field(default_factory=dict)
+
+    def _nearest(self, path: DataPath) -> _Entry | None:
+        """The entry for `path`, or for its nearest recorded parent."""
+        path = tuple(path)
+        for end in range(len(path), -1, -1):
+            entry = self._entries.get(path[:end])
+            if entry is not None:
+                return entry
+        return None
+
+    def pos(self, path: DataPath) -> Pos:
+        """Where the value at `path` starts; falls back to the nearest known parent, then to line 1."""
+        entry = self._nearest(path)
+        return entry.pos if entry else Pos(self.file, 1, 1)
+
+    def key_pos(self, path: DataPath) -> Pos:
+        """Where the mapping key naming the value at `path` starts; falls back to pos(path)."""
+        entry = self._entries.get(tuple(path))
+        if entry is not None and entry.key_pos is not None:
+            return entry.key_pos
+        return self.pos(path)
+
+    def text_start(self, path: DataPath) -> Pos:
+        """Where the scalar text at `path` begins: after a quote; on the next line for `|` and `>`."""
+        entry = self._entries.get(tuple(path))
+        if entry is not None and entry.text_start is not None:
+            return entry.text_start
+        return self.pos(path)
+
+    def style(self, path: DataPath) -> str | None:
+        """The scalar style at `path` (plain, single-quoted, double-quoted, literal, folded); None if none."""
+        entry = self._entries.get(tuple(path))
+        return entry.style if entry else None
+
+
+def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
+    """Read a YAML file into plain data (dict/list/str/int/float/bool/None) and its SourceMap."""
+    file = str(path)
+    text = _read(Path(path), file)
+    remember_source(file, text)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        raise AuthoringError([_syntax_diagnostic(file, exc)]) from None
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_col(text, exc.position)
+        message = f"special character U+{exc.character:04X} is not allowed in a YAML file"
+        raise AuthoringError([Diagnostic(Pos(file, line, col), message)]) from None
+    builder = _Builder(file, text.splitlines())
+    data = builder.build(root, (), -1) if root is not None else None
+    if builder.diagnostics:
+        unique = {(d.pos, d.message): d for d in builder.diagnostics}
+        raise AuthoringError(sorted(unique.values(), key=lambda d: (d.pos.line, d.pos.col)))
+    return data, builder.smap
+
+
+def _read(path: Path, file: str) -> str:
+    """The file's UTF-8 text, or an AuthoringError saying why it cannot be read."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise AuthoringError([Diagnostic(Pos(file, 1, 1), f"cannot read file: {reason}")]) from None
+    try:
+        return raw.decode("utf-8-sig")  # PyYAML does not count a byte-order mark as a column
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start].decode("utf-8")
+        line, col = _line_col(before, len(before))
+        problem = Diagnostic(Pos(file, line, col), "file is not valid UTF-8 text", "save the file as UTF-8")
+        raise AuthoringError([problem]) from None
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset in `text`."""
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+def _syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
+    """One Diagnostic at the problem mark of a PyYAML error."""
+    mark = exc.problem_mark or exc.context_mark
+    pos = _pos(file, mark) if mark else Pos(file, 1, 1)
+    problem = exc.problem or exc.context or "invalid YAML"
+    if exc.context and problem.startswith("but "):
+        problem = f"{exc.context}, {problem}"
+    hint = next((h for needle, h in _SYNTAX_HINTS.items() if needle in problem), None)
+    if hint is None and exc.context and exc.context not in problem and exc.context_mark is not None:
+        hint = f"{exc.context} at line {exc.context_mark.line + 1}"
+    return Diagnostic(pos, f"YAML syntax: {problem}", hint)
+
+
+def _pos(file: str, mark: Mark) -> Pos:
+    """A 1-based Pos from a 0-based PyYAML mark."""
+    return Pos(file, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Turns composed nodes into plain data, recording every node's position in a SourceMap."""
+
+    def __init__(self, file: str, lines: list[str]) -> None:
+        self.file = file
+        self.lines = lines
+        self.smap = SourceMap(file)
+        self.diagnostics: list[Diagnostic] = []
+        self.constructor = SafeConstructor()
+        self.active: set[int] = set()
+
+    def build(self, node: Node, path: DataPath, parent_indent: int, key_node: Node | None = None) -> Any:
+        """The plain value of `node` at `path`; `parent_indent` is the enclosing block's 0-based column."""
+        entry = _Entry(_pos(self.file, node.start_mark))
+        if key_node is not None:
+            entry.key_pos = _pos(self.file, key_node.start_mark)
+        self.smap._entries[path] = entry
+        if id(node) in self.active:
+            self.diagnostics.append(Diagnostic(entry.pos, "this alias refers to a value that contains it"))
+            return None
+        if isinstance(node, ScalarNode):
+            return self._scalar(node, entry, parent_indent)
+        if node.tag not in _COLLECTION_TAGS:
+            self._unsupported_tag(node, entry)
+        self.active.add(id(node))
+        try:
+            if isinstance(node, SequenceNode):
+                indent = node.start_mark.column
+                return [self.build(item, (*path, i), indent) for i, item in enumerate(node.value)]
+            return {
+                key: self.build(value, (*path, key), knode.start_mark.column, knode)
+                for key, knode, value in self._pairs(node)
+            }
+        finally:
+            self.active.discard(id(node))
+
+    def _pairs(self, node: MappingNode) -> list[tuple[str, Node, Node]]:
+        """The (key, key node, value node) entries of a mapping, with `<<` merges applied."""
+        explicit: dict[str, tuple[Node, Node]] = {}
+        merged: list[tuple[str, Node, Node]] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                merged.extend(self._merge_sources(value_node))
+                continue
+            key = self._key(key_node)
+            if key is None:
+                continue
+            if key in explicit:
+                first = explicit[key][0].start_mark.line + 1
+                self.diagnostics.append(Diagnostic(
+                    _pos(self.file, key_node.start_mark), f"duplicate key `{key}`",
+                    f"`{key}` is already given at line {first}; keep only one of them",
+                ))
+                continue
+            explicit[key] = (key_node, value_node)
+        pairs = [(key, knode, vnode) for key, (knode, vnode) in explicit.items()]
+        taken = set(explicit)
+        for key, knode, vnode in merged:
+            if key not in taken:
+                taken.add(key)
+                pairs.append((key, knode, vnode))
+        return pairs
+
+    def _merge_sources(self, node: Node) -> list[tuple[str, Node, Node]]:
+        """The entries a `<<:` key merges in: from one mapping or a list of mappings, earlier ones first."""
+        sources = node.value if isinstance(node, SequenceNode) else [node]
+        entries: list[tuple[str, Node, Node]] = []
+        for source in sources:
+            if not isinstance(source, MappingNode):
+                self.diagnostics.append(Diagnostic(
+                    _pos(self.file, source.start_mark), "`<<` can only merge a mapping or a list of mappings"
+                ))
+                continue
+            entries.extend(self._pairs(source))
+        return entries
+
+    def _key(self, node: Node) -> str | None:
+        """A mapping key as written in the file (always text, so `yes:` or `1:` keep their spelling)."""
+        if isinstance(node, ScalarNode):
+            return node.value
+        self.diagnostics.append(Diagnostic(
+            _pos(self.file, node.start_mark), "a mapping key must be a plain name, not a list or mapping"
+        ))
+        return None
+
+    def _scalar(self, node: ScalarNode, entry: _Entry, parent_indent: int) -> Any:
+        """The resolved value of a scalar; records its style and where its text starts."""
+        entry.style = _STYLE_NAMES.get(node.style, "plain")
+        entry.text_start = self._text_start(node, parent_indent)
+        if node.tag in _TEXT_TAGS:
+            return node.value
+        if node.tag in _CONSTRUCTED_TAGS:
+            return self.constructor.construct_object(node)
+        self._unsupported_tag(node, entry)
+        return None
+
+    def _unsupported_tag(self, node: Node, entry: _Entry) -> None:
+        """Report a tag outside plain data (e.g. `!!python/object`, `!!set`, a custom `!tag`)."""
+        self.diagnostics.append(Diagnostic(
+            entry.pos, f"unsupported YAML tag `{node.tag.replace(_TAG, '!!')}`",
+            "remove the tag; write plain text, numbers, true/false, lists and mappings",
+        ))
+
+    def _text_start(self, node: ScalarNode, parent_indent: int) -> Pos:
+        """The 1-based position of the first character of the scalar's content."""
+        line, col = self._skip_properties(node.start_mark.line, node.start_mark.column)
+        if node.style in ("'", '"'):
+            return Pos(self.file, line + 1, col + 2)
+        if node.style not in ("|", ">"):
+            return Pos(self.file, line + 1, col + 1)
+        header = self.lines[line][col + 1:] if line < len(self.lines) else ""
+        digits = [int(ch) for ch in header.split("#")[0].strip() if ch.isdigit()]
+        min_indent = max(parent_indent + 1, 1)
+        # PyYAML's rule: an explicit indentation digit counts from the parent block, else the text decides.
+        indent = min_indent + digits[0] - 1 if digits else max(min_indent, self._auto_indent(line + 1))
+        return Pos(self.file, line + 2, indent + 1)
+
+    def _auto_indent(self, first: int) -> int:
+        """A block scalar's detected indentation: the most leading spaces up to its first non-blank line."""
+        widest = 0
+        for text in self.lines[first:]:
+            widest = max(widest, len(text) - len(text.lstrip(" ")))
+            if text.strip(" "):
+                break
+        return widest
+
+    def _skip_properties(self, line: int, col: int) -> tuple[int, int]:
+        """Step past an anchor (`&a`) or tag (`!t`) that PyYAML counts as the start of the node."""
+        if line >= len(self.lines) or self.lines[line][col:col + 1] not in ("&", "!"):
+            return line, col
+        while line < len(self.lines):
+            text = self.lines[line]
+            while col < len(text) and text[col] == " ":
+                col += 1
+            if col >= len(text) or text[col] == "#":
+                line, col = line + 1, 0
+                continue
+            if text[col] not in "&!":
+                break
+            while col < len(text) and text[col] != " ":
+                col += 1
+        return line, col
