@@ -277,10 +277,10 @@ def _move(c: Compiler, s: Tree, scope: Scope) -> None:
             place = f"max(0, ({c.expect(p.children[0], scope, 'num').code}) - 1)"
     cards = c.expr(what, scope)
     if cards.type in ("card", "none"):
-        c.emit.line(f"move(st, me, {cards.code}, {zone}, {place}, {_facing(facing)})")
+        c.emit.line(f"move(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
     else:
         cards = c.coerce(cards, "cards", what)
-        c.emit.line(f"move_all(st, me, {cards.code}, {zone}, {place}, {_facing(facing)})")
+        c.emit.line(f"move_all(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
 
 
 @statement("shuffle")

@@ -64,11 +64,12 @@ class Game:
         self.initial = {c.index: c.initial for c in counters if not c.per_player}
         self.player_initial = {c.index: c.initial for c in counters if c.per_player}
 
-    def new_match(self, players: int | None = None, seed: int = 0, log: bool = False, bots=None):
+    def new_match(self, players: int | None = None, seed: int = 0, log: bool = False, bots=None,
+                  arrange: dict[str, list[str]] | None = None):
         """Start a match; see interpreter.match.Match."""
         from .match import Match
 
-        return Match(self, players or self.default_players, seed, log=log, bots=bots)
+        return Match(self, players or self.default_players, seed, log=log, bots=bots, arrange=arrange)
 
 
 def build(content: Content) -> tuple[dict[str, Any], str]:

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, GameOver, State
+from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, GameOver, State, move
 
 INVALID_MOVE = "INVALID_MOVE"
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
@@ -21,7 +21,7 @@ class Invalid:
     reason: str
 
 
-def run_flow(game, st: State):
+def run_flow(game, st: State, after_setup=None):
     """The match's turn structure: setup, then rounds of phases (and turns), until the end."""
     flow = game.flow
     round_counters, round_player_counters = game.resets["round"]
@@ -33,6 +33,8 @@ def run_flow(game, st: State):
                 yield from fn(st)
             else:
                 fn(st)
+        if after_setup is not None:
+            after_setup(st)
         for r in range(1, game.rounds + 1):
             st.round = r
             for k in round_counters:
@@ -105,7 +107,8 @@ def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list
 class Match:
     """One match of a game between `players` seats, driven one decision at a time."""
 
-    def __init__(self, game, players: int, seed: int, log: bool = False, bots=None) -> None:
+    def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
+                 arrange: dict[str, list[str]] | None = None) -> None:
         if not game.min_players <= players <= game.max_players:
             raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
                              f"not {players}")
@@ -122,10 +125,23 @@ class Match:
         self.history: list[tuple[int, int]] = []
         self.winners: list[int] | None = None
         self.scores: list[int] | None = None
-        self._flow = run_flow(game, self.st)
+        self._flow = run_flow(game, self.st, (lambda st: self._arrange(arrange)) if arrange else None)
         self._ask: tuple | None = None
         self._answers: dict[int, Any] = {}
         self._advance(None)
+
+    def _arrange(self, arrange: dict[str, list[str]]) -> None:
+        """Test set-ups: put the named cards on top of the named zones (`hand@0`, `deck`), in order."""
+        t = self.table
+        zones = {name: zi for zi, name in enumerate(t.zone_names)}
+        cards = {cid: c for c, cid in enumerate(t.card_ids)}
+        for zone, ids in arrange.items():
+            if zone not in zones:
+                raise ValueError(f"no zone {zone!r}; zones: {', '.join(t.zone_names)}")
+            for cid in reversed(ids):
+                if cid not in cards:
+                    raise ValueError(f"no card {cid!r}")
+                move(self.st, cards[cid], zones[zone], 0, -1)
 
     # ---- the step API
     @property

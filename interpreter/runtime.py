@@ -72,8 +72,25 @@ class State:
 # ---- generic verbs --------------------------------------------------------------------------------
 
 
-def move(st: State, me: int, c: int, zi: int, place: int, face: int) -> bool:
-    """Move card `c` into zone instance `zi`; face: 1 up, 0 down, -1 the zone's default."""
+def seen_by(st: State, c: int) -> int:
+    """Bit mask of the players who can see card `c` where it lies now."""
+    t = st.table
+    mask = st.known[c]
+    if st.face[c]:
+        zi = st.zone_of[c]
+        vis = t.zone_vis[zi]
+        if vis == PUBLIC:
+            return (1 << st.n) - 1
+        if vis == OWNER and t.zone_owner[zi] >= 0:
+            mask |= 1 << t.zone_owner[zi]
+    return mask
+
+
+def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
+    """Move card `c` into zone instance `zi`; face: 1 up, 0 down, -1 the zone's default.
+
+    A card that lands face down stays known to whoever could see it before, and to the zone's owner.
+    """
     if c < 0:
         return False
     t = st.table
@@ -82,6 +99,10 @@ def move(st: State, me: int, c: int, zi: int, place: int, face: int) -> bool:
     src = st.zone_of[c]
     if limit >= 0 and len(dest) >= limit and src != zi:
         return False
+    up = t.zone_face[zi] if face < 0 else face == 1
+    if not up:
+        owner = t.zone_owner[zi]
+        st.known[c] = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
     st.zones[src].remove(c)
     if place == TOP:
         dest.insert(0, c)
@@ -92,21 +113,17 @@ def move(st: State, me: int, c: int, zi: int, place: int, face: int) -> bool:
     else:
         dest.insert(max(0, min(place, len(dest))), c)
     st.zone_of[c] = zi
-    up = t.zone_face[zi] if face < 0 else face == 1
     st.face[c] = up
-    if not up:
-        owner = t.zone_owner[zi]
-        st.known[c] = (1 << me if me >= 0 else 0) | (1 << owner if owner >= 0 else 0)
     if st.log is not None:
         st.event("move", card=t.card_ids[c], to=t.zone_names[zi], face="up" if up else "down",
                  **{"from": t.zone_names[src]})
     return True
 
 
-def move_all(st: State, me: int, cards: list[int], zi: int, place: int, face: int) -> None:
+def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
     """Move each card of a list (a copy is taken, so moving a zone's own list is safe)."""
     for c in list(cards):
-        move(st, me, c, zi, place, face)
+        move(st, c, zi, place, face)
 
 
 def shuffle(st: State, zi: int) -> None:
@@ -126,10 +143,10 @@ def flip(st: State, c: int, up: bool) -> None:
     """Turn one card face up or face down where it lies."""
     if c < 0 or st.face[c] == up:
         return
-    st.face[c] = up
     if not up:
         owner = st.table.zone_owner[st.zone_of[c]]
-        st.known[c] = 1 << owner if owner >= 0 else 0
+        st.known[c] = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
+    st.face[c] = up
     if st.log is not None:
         st.event("flip", card=st.table.card_ids[c], face="up" if up else "down")
 

@@ -55,7 +55,7 @@ class _Where:
 
 
 def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> list[Diagnostic]:
-    """Every way `data` breaks schemas/<schema_name>.schema.json, in file order (line 1 of `file` if no smap)."""
+    """Every way `data` breaks schemas/<schema_name>.schema.json, in file order (at `file`:1:1 if no smap)."""
     where = _Where(smap, file)
     best: dict[tuple[Pos, DataPath], tuple[int, Found]] = {}
     for error in _validator(schema_name).iter_errors(data):
@@ -188,6 +188,9 @@ def _describe_type(error: ValidationError, where: _Where) -> list[Found]:
     hint = None
     if where.smap is not None and "text" in expected and isinstance(error.instance, (bool, int, float)):
         hint = "YAML read this as a number or true/false; put it in quotes to keep it as text"
+    elif "text" in expected and isinstance(error.instance, dict) and len(error.instance) == 1:
+        [(key, value)] = error.instance.items()
+        hint = f'YAML read `{key}: {value}` as a mapping; put it in quotes: "{key}: {value}"'
     message = f"{_subject(path)} must be {_either(expected)}, not {_shown(error.instance)}"
     return [where.at(path, message, hint)]
 

@@ -22,6 +22,11 @@ zones:
   hand: {owner: player, visibility: owner}
 flow:
   rounds: 3
+procedures:
+  deal:
+    forms: [deal, deals]
+    params: ["c: card", n]
+    do: move c to hand
 """
 
 
@@ -232,7 +237,10 @@ def test_unreadable_and_non_utf8_files(tmp_path):
 def test_unsafe_tags_are_rejected(tmp_path):
     path = write(tmp_path, "a: !!python/object:os.system echo\nb: !!set {x, y}\n")
     found = [(d.pos.line, d.message) for d in load_error(path).diagnostics]
-    assert found == [(1, "unsupported YAML tag `!!python/object:os.system`"), (2, "unsupported YAML tag `!!set`")]
+    assert found == [
+        (1, "unsupported YAML tag `!!python/object:os.system`"),
+        (2, "unsupported YAML tag `!!set`"),
+    ]
 
 
 def test_empty_file_is_a_schema_error(tmp_path):
@@ -300,6 +308,20 @@ def test_counter_forms(tmp_path):
     assert second.message == "counters.player.streak.reset must be one of round, turn, never, not 'rounds'"
     assert second.hint == "did you mean `round`?"
     assert char_at(path, second.pos.line, second.pos.col) == "r"
+
+
+def test_bad_parameter(tmp_path):
+    path = write(tmp_path, GOOD_GAME.replace('"c: card"', '"C card"'))
+    [diagnostic] = check(path, "game")
+    assert diagnostic.message == "procedures.deal.params[0] 'C card' is not a valid parameter"
+    assert "c: card" in diagnostic.hint
+
+
+def test_unquoted_typed_parameter_gets_a_quoting_hint(tmp_path):
+    path = write(tmp_path, GOOD_GAME.replace('"c: card"', "c: card"))
+    [diagnostic] = check(path, "game")
+    assert diagnostic.message == "procedures.deal.params[0] must be text, not a mapping"
+    assert diagnostic.hint == 'YAML read `c: card` as a mapping; put it in quotes: "c: card"'
 
 
 def test_bad_names_point_at_the_key(tmp_path):
