@@ -153,7 +153,7 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
         lines.append("")
     if comp.errors:
         raise AuthoringError(comp.errors)
-    table = [[None] * len(model.cards) for _ in model.abilities]
+    by_card = [[None] * len(model.cards) for _ in model.abilities]
     source = "\n".join(lines)
     namespace = dict(_RUNTIME)
     namespace["PROMPTS"] = comp.prompts
@@ -163,8 +163,8 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
         k = model.abilities.index(ability)
         for r in rs:
             di = int(r.pyname.split("_")[1])
-            table[k][di] = namespace[r.pyname]
-    namespace["ABILITIES"] = table
+            by_card[k][di] = namespace[r.pyname]
+    namespace["ABILITIES"] = by_card
     content.generator_phases = {name for name, r in phases.items() if r.generator}
     return namespace, source
 

@@ -77,7 +77,7 @@ def run_flow(game, st: State, after_setup=None):
 
 def snapshot(st: State) -> dict[str, Any]:
     """The omniscient `state` log line: every zone's card ids by owner, face-down cards, counters."""
-    t = st.table
+    t = st.layout
     zones: dict[str, Any] = {}
     for zi, cards in enumerate(st.zones):
         name, _, seat = t.zone_names[zi].partition("@")
@@ -115,12 +115,12 @@ class Match:
         self.game = game
         self.players = players
         self.seed = seed
-        self.table = game.model.setup(players)
+        self.layout = game.model.setup(players)
         self.log: list[dict] | None = [] if log else None
         if self.log is not None:
             self.log.append({"type": "match", "game": game.name, "version": game.version, "seed": seed,
                              "players": players, "bots": list(bots or ["random"] * players)})
-        self.st = State(self.table, players, seed, self.log)
+        self.st = State(self.layout, players, seed, self.log)
         self.st.table_counters = game.counter_names
         self.history: list[tuple[int, int]] = []
         self.winners: list[int] | None = None
@@ -132,7 +132,7 @@ class Match:
 
     def _arrange(self, arrange: dict[str, list[str]]) -> None:
         """Test set-ups: put the named cards on top of the named zones (`hand@0`, `deck`), in order."""
-        t = self.table
+        t = self.layout
         zones = {name: zi for zi, name in enumerate(t.zone_names)}
         cards = {cid: c for c, cid in enumerate(t.card_ids)}
         for zone, ids in arrange.items():
@@ -226,7 +226,7 @@ class Match:
 
     def label(self, ask: tuple, i: int) -> str:
         """The readable name of option `i` of an ask."""
-        value, kind, t = ask[1][i], ask[2], self.table
+        value, kind, t = ask[1][i], ask[2], self.layout
         if kind == K_CARD:
             return t.card_ids[value] if value >= 0 else "none"
         if kind == K_PLAYER:
@@ -244,7 +244,7 @@ class Match:
 
     def view(self, seat: int) -> dict[str, Any]:
         """What `seat` may see: hidden cards show only their back, hidden zones only their size."""
-        st, t = self.st, self.table
+        st, t = self.st, self.layout
         zones: dict[str, Any] = {}
         bit = 1 << seat
         for zi, cards in enumerate(st.zones):

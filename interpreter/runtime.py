@@ -34,27 +34,27 @@ class State:
     """Everything that changes during one match."""
 
     __slots__ = (
-        "table", "n", "zones", "zone_of", "face", "known", "gc", "pc", "props", "first", "active",
+        "layout", "n", "zones", "zone_of", "face", "known", "gc", "pc", "props", "first", "active",
         "round", "turn", "rng", "log", "orders", "decisions", "table_counters",
     )
 
-    def __init__(self, table: Any, n: int, seed: int, log: list | None) -> None:
-        self.table = table  # the per-player-count layout (a Setup from model.py)
+    def __init__(self, layout: Any, n: int, seed: int, log: list | None) -> None:
+        self.layout = layout  # the numbered layout for this player count (model.Setup)
         self.n = n
-        self.zones: list[list[int]] = [list(z) for z in table.start_zones]
-        self.zone_of: list[int] = list(table.start_zone_of)
-        self.face: list[bool] = list(table.start_face)
+        self.zones: list[list[int]] = [list(z) for z in layout.start_zones]
+        self.zone_of: list[int] = list(layout.start_zone_of)
+        self.face: list[bool] = list(layout.start_face)
         self.known: list[int] = [0] * len(self.face)
-        self.gc: list[int] = list(table.game_counters)
-        self.pc: list[list[int]] = [[v] * n for v in table.player_counters]
-        self.props = table.props
+        self.gc: list[int] = list(layout.game_counters)
+        self.pc: list[list[int]] = [[v] * n for v in layout.player_counters]
+        self.props = layout.props
         self.first = 0
         self.active = 0
         self.round = 0
         self.turn = 0
         self.rng = random.Random(seed)
         self.log = log
-        self.orders = table.orders
+        self.orders = layout.orders
         self.decisions = 0
         self.table_counters: tuple = ((), ())
 
@@ -74,7 +74,7 @@ class State:
 
 def seen_by(st: State, c: int) -> int:
     """Bit mask of the players who can see card `c` where it lies now."""
-    t = st.table
+    t = st.layout
     mask = st.known[c]
     if st.face[c]:
         zi = st.zone_of[c]
@@ -93,7 +93,7 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
     """
     if c < 0:
         return False
-    t = st.table
+    t = st.layout
     dest = st.zones[zi]
     limit = t.zone_limit[zi]
     src = st.zone_of[c]
@@ -136,7 +136,7 @@ def shuffle(st: State, zi: int) -> None:
     for c in cards:
         known[c] = 0
     if st.log is not None:
-        st.event("shuffle", zone=st.table.zone_names[zi])
+        st.event("shuffle", zone=st.layout.zone_names[zi])
 
 
 def flip(st: State, c: int, up: bool) -> None:
@@ -144,11 +144,11 @@ def flip(st: State, c: int, up: bool) -> None:
     if c < 0 or st.face[c] == up:
         return
     if not up:
-        owner = st.table.zone_owner[st.zone_of[c]]
+        owner = st.layout.zone_owner[st.zone_of[c]]
         st.known[c] = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
     st.face[c] = up
     if st.log is not None:
-        st.event("flip", card=st.table.card_ids[c], face="up" if up else "down")
+        st.event("flip", card=st.layout.card_ids[c], face="up" if up else "down")
 
 
 def flip_all(st: State, cards: list[int], up: bool) -> None:
@@ -163,7 +163,7 @@ def show(st: State, c: int, p: int) -> None:
         return
     st.known[c] |= 1 << p
     if st.log is not None:
-        st.event("show", card=st.table.card_ids[c], to=p)
+        st.event("show", card=st.layout.card_ids[c], to=p)
 
 
 def roll(st: State, sides: int) -> int:
@@ -186,7 +186,7 @@ def say(st: State, text: str) -> None:
 
 def fmt(st: State, kind: str, value: Any) -> str:
     """Render a value of a DSL type for a `say` sentence."""
-    t = st.table
+    t = st.layout
     if kind == "card":
         return t.card_names[value] if value >= 0 else "nothing"
     if kind == "player":
