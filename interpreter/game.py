@@ -125,13 +125,13 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
 
     # Which routines can ask a player something (and so are generators): a fixpoint over calls.
     every = list(procedures.values()) + list(phases.values()) + [r for rs in abilities.values() for r in rs]
-    uses = {id(r): _uses(r.tree) for r in every}
+    usage = {id(r): _uses(r.tree) for r in every}
     gen_abilities: set[str] = set()
     changed = True
     while changed:
         changed = False
         for r in every:
-            asks, verbs, used = uses[id(r)]
+            asks, verbs, used = usage[id(r)]
             now = asks or any(procedures[verb_of[v]].generator for v in verbs) or bool(used & gen_abilities)
             if now and not r.generator:
                 r.generator = changed = True

@@ -1,0 +1,50 @@
+"""The generic random-play test: every bundled game, at every player count, plays to the end."""
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.match import Match, random_bot
+
+MATCHES = 200
+
+
+def check_conservation(m: Match) -> None:
+    st = m.st
+    total = len(m.layout.card_ids)
+    assert sum(len(z) for z in st.zones) == total, "a card was lost or duplicated"
+    for zi, cards in enumerate(st.zones):
+        for c in cards:
+            assert st.zone_of[c] == zi, f"{m.layout.card_ids[c]} is listed in the wrong zone"
+
+
+def test_every_bundled_game_plays_to_the_end_at_every_player_count(bundled_game):
+    game = load_game(bundled_game)
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(MATCHES):
+            m = Match(game, players, seed)
+            rng = random_bot(seed)
+            steps = 0
+            while not m.over:
+                check_conservation(m)
+                for seat in m.to_act():
+                    legal = m.legal_actions(seat)
+                    assert legal, f"seat {seat} must act but has no legal action"
+                    assert m.apply(seat, legal[rng._randbelow(len(legal))]) is None
+                steps += 1
+                assert steps < 100_000, "the match does not end"
+            check_conservation(m)
+            result = m.result()
+            assert result["winners"], "a finished match has at least one winner"
+            assert len(result["scores"]) == players
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_zone_sizes_of_a_finished_overloaded_match(overloaded, players):
+    m = Match(overloaded, players, seed=11)
+    rng = random_bot(11)
+    while not m.over:
+        for seat in m.to_act():
+            m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))
+    names = m.layout.zone_names
+    sizes = {names[zi]: len(z) for zi, z in enumerate(m.st.zones)}
+    assert sizes["done"] == 8 and sizes["box"] == 12 and sizes["deck"] == 0
