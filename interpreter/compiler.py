@@ -119,7 +119,12 @@ class Compiler(ExprCompiler):
                 continue
             fn = STATEMENTS.get(s.data)
             assert fn is not None, f"no compiler for statement {s.data}"
-            fn(self, s, scope)
+            try:
+                fn(self, s, scope)
+            except Abort:
+                self.emit.line("pass")  # keep going: report every mistake of the text in one run
+                if s.data in ("let", "let_choice"):
+                    scope.define(str(s.children[0]), "None", "any")  # no follow-on "unknown name"
 
     def suite(self, tree: Tree, scope: Scope) -> None:
         self.emit.depth += 1

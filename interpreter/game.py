@@ -120,11 +120,9 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
         extras.append(Routine(f"result_tiebreak_{i}", parsed(t, True), t.at, [], t.label, "function"))
     for name, t in content.invariants.items():
         extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function"))
-    if errors:
-        raise AuthoringError(errors)
-
     # Which routines can ask a player something (and so are generators): a fixpoint over calls.
-    every = list(procedures.values()) + list(phases.values()) + [r for rs in abilities.values() for r in rs]
+    every = [r for r in list(procedures.values()) + list(phases.values()) + [r for rs in abilities.values() for r in rs]
+             if r.tree is not None]
     usage = {id(r): _uses(r.tree) for r in every}
     gen_abilities: set[str] = set()
     changed = True
@@ -149,10 +147,12 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
     comp.rounds = content.data["flow"]["rounds"]
     lines: list[str] = []
     for r in list(functions.values()) + extras + every:
-        lines += comp.compile_routine(r)
-        lines.append("")
-    if comp.errors:
-        raise AuthoringError(comp.errors)
+        if r.tree is not None:
+            lines += comp.compile_routine(r)
+            lines.append("")
+    errors += comp.errors
+    if errors:
+        raise AuthoringError(sorted(errors, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)))
     by_card = [[None] * len(model.cards) for _ in model.abilities]
     source = "\n".join(lines)
     namespace = dict(_RUNTIME)

@@ -1,0 +1,152 @@
+"""Many bot matches, fast: drive the compiled flow directly (no Match, no log) and tally on the fly."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import Game, load_game
+from .match import finish, random_bot, run_flow
+from .runtime import RuleError, State
+
+
+def simulate(game: Game, players: int, seed: int) -> tuple[list[int], list[int], int, int, list[int]]:
+    """One random-bot match: (scores, winners, turns, decisions, final game counters).
+
+    The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision, the seats of
+    a simultaneous choice in the order they are asked), so both give the same match for a seed.
+    """
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
+                         f"not {players}")
+    st = State(game.model.setup(players), players, seed, None)
+    st.table_counters = game.counter_names
+    rng = random_bot(seed)
+    below = rng._randbelow
+    flow = run_flow(game, st)
+    decisions = 0
+    value: Any = None
+    try:
+        while True:
+            ask = flow.send(value)
+            if ask[0] == -1:
+                value = [a[1][below(len(a[1]))] for a in ask[1]]
+                decisions += len(ask[1])
+            else:
+                value = ask[1][below(len(ask[1]))]
+                decisions += 1
+    except StopIteration as stop:
+        scores, winners = finish(game, st, stop.value)
+    st.decisions = decisions
+    return scores, winners, st.turn or st.round, decisions, list(st.gc)
+
+
+@dataclass(slots=True)
+class Tally:
+    """Running sums over many matches (no per-match data is kept)."""
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    score_sums: list[int] = field(default_factory=list)
+    turn_sum: int = 0
+    decision_sum: int = 0
+    counter_sums: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.wins = self.wins or [0] * self.players
+        self.score_sums = self.score_sums or [0] * self.players
+
+    def add(self, scores: list[int], winners: list[int], turns: int, decisions: int, counters: list[int]) -> None:
+        """Count one match; a shared win counts for each winner."""
+        self.games += 1
+        for p in winners:
+            self.wins[p] += 1
+        for p, s in enumerate(scores):
+            self.score_sums[p] += s
+        self.turn_sum += turns
+        self.decision_sum += decisions
+        if not self.counter_sums:
+            self.counter_sums = [0] * len(counters)
+        for i, v in enumerate(counters):
+            self.counter_sums[i] += v
+
+    def merge(self, other: Tally) -> None:
+        """Fold another tally (e.g. a worker's chunk) into this one."""
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.score_sums = [a + b for a, b in zip(self.score_sums, other.score_sums)]
+        self.turn_sum += other.turn_sum
+        self.decision_sum += other.decision_sum
+        if not self.counter_sums:
+            self.counter_sums = [0] * len(other.counter_sums)
+        self.counter_sums = [a + b for a, b in zip(self.counter_sums, other.counter_sums)]
+
+
+def run_chunk(folder: str, players: int, start: int, stop: int) -> Tally:
+    """Play seeds start..stop-1 and tally them; loads the game itself (so it can run in a worker)."""
+    game = load_game(folder)
+    tally = Tally(players)
+    for seed in range(start, stop):
+        try:
+            tally.add(*simulate(game, players, seed))
+        except RuleError as err:
+            raise RuleError(f"seed {seed}: {err}") from None
+    return tally
+
+
+def _run_chunk_args(args: tuple[str, int, int, int]) -> Tally:
+    return run_chunk(*args)
+
+
+def _chunks(seed: int, n: int, workers: int) -> list[tuple[int, int]]:
+    """Seed ranges small enough to balance the workers and to move a progress bar."""
+    size = max(1, min(1000, -(-n // (workers * 20))))
+    return [(s, min(s + size, seed + n)) for s in range(seed, seed + n, size)]
+
+
+def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play `n` random-bot matches with seeds seed, seed+1, … and return the summary dict of `meeple sim`."""
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
+                         f"not {players}")
+    folder = game.model.root
+    load_game(folder)  # the workers find it compiled (fork) or compile it once each
+    tally = Tally(players)
+    chunks = [(folder, players, a, b) for a, b in _chunks(seed, n, workers)]
+    started = time.perf_counter()
+    if workers <= 1:
+        for args in chunks:
+            tally.merge(_run_chunk_args(args))
+            if progress:
+                progress(tally.games, n)
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with context.Pool(workers) as pool:
+            for part in pool.imap_unordered(_run_chunk_args, chunks):
+                tally.merge(part)
+                if progress:
+                    progress(tally.games, n)
+    elapsed = time.perf_counter() - started
+    games = tally.games
+    names = dict(game.counter_names[0])
+    return {
+        "game": game.name,
+        "games": games,
+        "seed": seed,
+        "players": players,
+        "wins_by_seat": tally.wins,
+        "win_rate_by_seat": [w / games for w in tally.wins] if games else [0.0] * players,
+        "mean_scores": [s / games for s in tally.score_sums] if games else [0.0] * players,
+        "mean_turns": tally.turn_sum / games if games else 0.0,
+        "mean_decisions": tally.decision_sum / games if games else 0.0,
+        "mean_counters": {names[i]: v / games for i, v in enumerate(tally.counter_sums) if i in names},
+        "games_per_s": games / elapsed if elapsed > 0 else 0.0,
+        "elapsed_s": elapsed,
+        "workers": workers,
+    }

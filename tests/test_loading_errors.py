@@ -1,0 +1,106 @@
+"""Broken content is reported before play, at file:line:col, all mistakes in one run."""
+
+import shutil
+
+import pytest
+
+from interpreter.diagnostics import AuthoringError
+from interpreter.game import load_game
+from interpreter.paths import data_dir
+
+
+@pytest.fixture
+def game_copy(tmp_path):
+    folder = tmp_path / "broken"
+    shutil.copytree(data_dir("cards") / "overloaded", folder)
+    return folder
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def line_col(path, needle, offset=0):
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if needle in line:
+            return n, line.index(needle) + 1 + offset
+    raise AssertionError(needle)
+
+
+def errors_of(folder):
+    with pytest.raises(AuthoringError) as info:
+        load_game(folder)
+    return info.value.diagnostics
+
+
+def test_a_misspelt_zone_is_reported_at_its_position_with_a_suggestion(game_copy):
+    game = game_copy / "game.yaml"
+    edit(game, "move all table to discard\n", "move all table to discrad\n")
+    [d] = errors_of(game_copy)
+    assert (d.pos.file, d.pos.line, d.pos.col) == (str(game), *line_col(game, "discrad"))
+    assert "unknown name `discrad`" in d.message and d.hint == "did you mean `discard`?"
+    rendered = d.render()
+    assert rendered.startswith(f"{game}:{d.pos.line}:{d.pos.col}: error: ")
+    source, caret = rendered.splitlines()[1:3]
+    assert caret.index("^") == source.index("discrad")
+
+
+def test_a_syntax_error_points_at_the_unexpected_word(game_copy):
+    game = game_copy / "game.yaml"
+    edit(game, "    shuffle donkeys\n", "    shuffle donkeys twice\n")
+    [d] = errors_of(game_copy)
+    assert (d.pos.line, d.pos.col) == line_col(game, "twice")
+    assert "unexpected `twice`" in d.message
+
+
+def test_a_type_mismatch_says_what_was_expected(game_copy):
+    game = game_copy / "game.yaml"
+    edit(game, "set capacity to donkey.capacity_per_player", "set capacity to donkey")
+    [d] = errors_of(game_copy)
+    assert "expected a number here, but this is a zone" in d.message
+
+
+def test_an_unknown_card_property_in_a_card_file_suggests_the_declared_one(game_copy):
+    cards = game_copy / "donkeys.yaml"
+    edit(cards, "    capacity_bonus: 3\n", "    capacity_bonsu: 3\n")
+    [d] = errors_of(game_copy)
+    assert (d.pos.file, d.pos.line) == (str(cards), line_col(cards, "capacity_bonsu")[0])
+    assert d.hint == "did you mean `capacity_bonus`?"
+
+
+def test_every_mistake_of_every_file_is_reported_in_one_run(game_copy):
+    game, cargo = game_copy / "game.yaml", game_copy / "cargo.yaml"
+    edit(game, "move all table to discard\n", "move all table to discrad\n")
+    edit(game, "add 1 to overloads", "add 1 to overlods")
+    edit(cargo, "effect: scout", "effect: scout scout")
+    diagnostics = errors_of(game_copy)
+    assert len(diagnostics) == 3
+    assert {d.pos.file for d in diagnostics} == {str(game), str(cargo)}
+
+
+def test_a_schema_error_and_a_card_error_come_together(game_copy):
+    edit(game_copy / "game.yaml", "visibility: owner}", "visibility: secret}")
+    diagnostics = errors_of(game_copy)
+    assert any("secret" in d.message for d in diagnostics)
+
+
+def test_a_zone_may_not_be_named_like_a_verb(game_copy):
+    game = game_copy / "game.yaml"
+    edit(game, "  box:      {visibility: hidden, face: down}", "  box:      {visibility: hidden, face: down}\n"
+         "  score:    {visibility: public}")
+    [d] = errors_of(game_copy)
+    assert "`score` is also a verb" in d.message and d.pos.line == line_col(game, "score:    {")[0]
+
+
+def test_a_procedure_called_with_the_wrong_number_of_values(game_copy):
+    edit(game_copy / "game.yaml", "p loads c\n", "p loads c, c\n")
+    [d] = errors_of(game_copy)
+    assert "`loads` takes 1 value(s)" in d.message
+
+
+def test_a_missing_game_is_one_clear_error():
+    with pytest.raises(AuthoringError) as info:
+        load_game("overlaoded")
+    assert "did you mean `overloaded`?" in str(info.value)
