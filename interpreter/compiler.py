@@ -77,6 +77,8 @@ class Compiler(ExprCompiler):
         self.emit = Emitter()
         self.routine: Routine | None = None
         self.prompts: list[str] = []
+        self.recursive: set[str] = set()
+        self.at_stack: list = []
 
     # ---- driving
     def compile_routine(self, r: Routine) -> list[str]:
@@ -131,8 +133,32 @@ class Compiler(ExprCompiler):
         self.block(tree.children, Scope(scope))
         self.emit.depth -= 1
 
-    def is_generator_call(self, verb: str) -> bool:
-        return self.procedures[self.verbs[verb]].generator
+    def invoke(self, proc: Routine, who: str, values: list[str]) -> None:
+        """Run a procedure for player `who`: inlined (its body compiled right here), or called if recursive."""
+        if proc.pyname in self.recursive or proc.tree is None:
+            head = "yield from " if proc.generator else ""
+            self.emit.line(f"{head}{proc.pyname}(st, {who}{''.join(', ' + v for v in values)})")
+            return
+        inner = self.inline_scope(proc, who, values)
+        self.emit.line(f"# {proc.label}")
+        try:
+            self.block(proc.tree.children, inner)
+        finally:
+            self.at = self.at_stack.pop()
+
+    def inline_scope(self, proc: Routine, who: str, values: list[str]) -> Scope:
+        """Bind `me` and the parameters of an inlined procedure to fresh locals."""
+        inner = Scope(None)
+        me = self.emit.fresh("me")
+        self.emit.line(f"{me} = {who}")
+        inner.define("me", me, "player")
+        for name, typ, value in zip(proc.params, proc.param_types, values):
+            py = self.emit.fresh("a_" + name)
+            self.emit.line(f"{py} = {value}")
+            inner.define(name, py, typ)
+        self.at_stack.append(self.at)
+        self.at = proc.at
+        return inner
 
     def ask(self, who: str, options: str, kind: int, prompt: str | None, target: str, forced: bool) -> None:
         """Yield a choice unless it is forced (no option: -1; one option and `forced`: take it)."""
@@ -154,58 +180,70 @@ class Compiler(ExprCompiler):
 def _let(c: Compiler, s: Tree, scope: Scope) -> None:
     name, value = s.children
     v = c.expr(value, scope)
-    py = scope.define(str(name), "v_" + str(name), v.type)
+    py = scope.define(str(name), c.emit.fresh("v_" + str(name)), v.type)
     c.emit.line(f"{py} = {v.code}")
+
+
+@dataclass
+class Choice:
+    """The parts of one `let x = … chooses …`: who, the options' code, how to label them."""
+
+    who: str
+    options: str
+    kind: int
+    prompt: str | None
+    forced: bool  # with one option the answer is known: don't ask
+    type: str
+
+
+def choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
+    """Compile the choice of a let_choice; None for multi-card choices (asked one card at a time)."""
+    _, chooser, choice = s.children
+    who = c.me(scope) if chooser.data == "chooser_me" else c.expect(chooser.children[0], scope, "player").code
+    kind, ch = choice.data, choice.children
+    if kind == "choose_card":
+        return Choice(who, f"list({c.expect(ch[0], scope, 'cards').code})", K_CARD, None, True, "card")
+    if kind in ("choose_up_to", "choose_exactly"):
+        count = c.expect(ch[0], scope, "num")
+        if kind == "choose_up_to" and count.code == "1":
+            cards = c.expect(ch[-1], scope, "cards").code
+            return Choice(who, f"[-1] + list({cards})", K_CARD, None, True, "card")
+        return None
+    if kind == "choose_player":
+        pool = c.expect(ch[0], scope, "players").code
+        return Choice(who, f"list({pool})", K_PLAYER, None, True, "player")
+    if kind == "choose_opponent":
+        return Choice(who, f"list(st.orders[{who}][1:])", K_PLAYER, None, True, "player")
+    if kind == "choose_any_player":
+        return Choice(who, "list(st.orders[st.first])", K_PLAYER, None, True, "player")
+    if kind == "choose_yes_no":
+        prompt = c.plain_string(ch[0]) if ch and ch[0] is not None else None
+        return Choice(who, "[True, False]", K_BOOL, prompt, False, "bool")
+    if kind == "choose_option":
+        values = ", ".join(repr(c.plain_string(t)) for t in ch)
+        return Choice(who, f"[{values}]", K_TEXT, None, True, "str")
+    if kind == "choose_number":
+        lo, hi = (c.expect(x, scope, "num").code for x in ch[:2])
+        return Choice(who, f"list(range({lo}, ({hi}) + 1))", K_NUMBER, None, True, "num")
+    raise AssertionError(kind)
 
 
 @statement("let_choice")
 def _let_choice(c: Compiler, s: Tree, scope: Scope) -> None:
-    name, chooser, choice = s.children
-    if chooser.data == "chooser_me":
-        who = "me"
-    else:
-        who = c.expect(chooser.children[0], scope, "player").code
-    kind = choice.data
-    ch = choice.children
-    if kind == "choose_card":
-        cards = c.expect(ch[0], scope, "cards")
-        c.ask(who, f"list({cards.code})", K_CARD, None, "v_" + str(name), True)
-        typ = "card"
-    elif kind == "choose_up_to" or kind == "choose_exactly":
-        count = c.expect(ch[0], scope, "num")
-        cards = c.expect(ch[-1], scope, "cards")
-        if kind == "choose_up_to" and count.code == "1":
-            c.ask(who, f"[-1] + list({cards.code})", K_CARD, None, "v_" + str(name), True)
-            typ = "card"
-        else:
-            upto = "True" if kind == "choose_up_to" else "False"
-            c.emit.line(f"v_{name} = yield from choose_cards({who}, list({cards.code}), {count.code}, {upto})")
-            typ = "cards"
-    elif kind in ("choose_player", "choose_any_player", "choose_opponent"):
-        if kind == "choose_player":
-            pool = c.expect(ch[0], scope, "players").code
-        elif kind == "choose_opponent":
-            pool = f"st.orders[{who}][1:]"
-        else:
-            pool = "st.orders[st.first]"
-        c.ask(who, f"list({pool})", K_PLAYER, None, "v_" + str(name), True)
-        typ = "player"
-    elif kind == "choose_yes_no":
-        prompt = c.plain_string(ch[0]) if ch and ch[0] is not None else None
-        c.ask(who, "[True, False]", K_BOOL, prompt, "v_" + str(name), False)
-        typ = "bool"
-    elif kind == "choose_option":
-        values = [repr(c.plain_string(t)) for t in ch]
-        c.ask(who, "[" + ", ".join(values) + "]", K_TEXT, None, "v_" + str(name), True)
-        typ = "str"
-    elif kind == "choose_number":
-        lo = c.expect(ch[0], scope, "num").code
-        hi = c.expect(ch[1], scope, "num").code
-        c.ask(who, f"list(range({lo}, ({hi}) + 1))", K_NUMBER, None, "v_" + str(name), True)
-        typ = "num"
-    else:
-        raise AssertionError(kind)
-    scope.define(str(name), "v_" + str(name), typ)
+    name = str(s.children[0])
+    parts = choice_parts(c, s, scope)
+    target = c.emit.fresh("v_" + name)
+    if parts is None:
+        _, chooser, choice = s.children
+        who = c.me(scope) if chooser.data == "chooser_me" else c.expect(chooser.children[0], scope, "player").code
+        count = c.expect(choice.children[0], scope, "num").code
+        cards = c.expect(choice.children[-1], scope, "cards").code
+        up_to = "True" if choice.data == "choose_up_to" else "False"
+        c.emit.line(f"{target} = yield from choose_cards({who}, list({cards}), {count}, {up_to})")
+        scope.define(name, target, "cards")
+        return
+    c.ask(parts.who, parts.options, parts.kind, parts.prompt, target, parts.forced)
+    scope.define(name, target, parts.type)
 
 
 def _counter_target(c: Compiler, t: Tree, scope: Scope) -> tuple[str, object]:
@@ -230,7 +268,7 @@ def _counter_target(c: Compiler, t: Tree, scope: Scope) -> tuple[str, object]:
     if counter is None or not counter.per_player:
         c.fail(c.pos(t.children[0]), f"`{name}` is not a counter of each player",
                did_you_mean(name, [k for k, v in c.model.counters.items() if v.per_player]))
-    who = "me" if t.data == "target_my" else c.expect(t.children[1], scope, "player").code
+    who = c.me(scope) if t.data == "target_my" else c.expect(t.children[1], scope, "player").code
     return f"PC[{counter.index}][{who}]", counter
 
 
@@ -280,12 +318,28 @@ def _move(c: Compiler, s: Tree, scope: Scope) -> None:
         place = {"place_top": "0", "place_bottom": "-1", "place_random": "-2"}.get(p.data)
         if place is None:
             place = f"max(0, ({c.expect(p.children[0], scope, 'num').code}) - 1)"
+    bulk = _bulk_source(c, what, scope)
+    if bulk is not None:
+        c.emit.line(f"move_cards(st, {bulk[0]}, {bulk[1]}, {zone}, {place}, {_facing(facing)})")
+        return
     cards = c.expr(what, scope)
     if cards.type in ("card", "none"):
         c.emit.line(f"move(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
     else:
         cards = c.coerce(cards, "cards", what)
         c.emit.line(f"move_all(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
+
+
+def _bulk_source(c: Compiler, what: Tree, scope: Scope) -> tuple[str, str] | None:
+    """`all Z` and `the top N cards of Z` move straight from a zone: (zone code, count or -1)."""
+    if what.data == "all_cards":
+        zone = c.expr(what.children[0], scope)
+        return (zone.code, "-1") if zone.type == "zone" else None
+    if what.data == "pick_n" and what.children[0].data == "end_top":
+        zone = c.expr(what.children[2], scope)
+        if zone.type == "zone":
+            return zone.code, f"max(0, {c.expect(what.children[1], scope, 'num').code})"
+    return None
 
 
 @statement("shuffle")
@@ -358,18 +412,17 @@ def _call(c: Compiler, s: Tree, scope: Scope) -> None:
     if len(args) != len(proc.params):
         want = ", ".join(proc.params) or "nothing"
         c.fail(c.pos(verb), f"`{verb}` takes {len(proc.params)} value(s) ({want}), got {len(args)}")
-    codes = "".join(", " + c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types))
-    c.routine.calls.add(proc.pyname)
-    head = "yield from " if proc.generator else ""
+    values = [c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types)]
     if subject is None:
-        c.emit.line(f"{head}{proc.pyname}(st, me{codes})")
+        c.invoke(proc, c.me(scope), values)
     elif subject.data == "subject_player":
-        who = c.expect(subject.children[0], scope, "player").code
-        c.emit.line(f"{head}{proc.pyname}(st, {who}{codes})")
+        c.invoke(proc, c.expect(subject.children[0], scope, "player").code, values)
     else:
         var = c.emit.fresh("p")
-        c.emit.line(f"for {var} in {c.player_kind(subject.children[0])}:")
-        c.emit.line(f"    {head}{proc.pyname}(st, {var}{codes})")
+        c.emit.line(f"for {var} in {c.player_kind(subject.children[0], scope)}:")
+        c.emit.depth += 1
+        c.invoke(proc, var, values)
+        c.emit.depth -= 1
 
 
 @statement("resolve")
@@ -385,7 +438,7 @@ def _resolve(c: Compiler, s: Tree, scope: Scope) -> None:
     c.emit.line(f"{var} = {v}")
     c.emit.line(f"{fn} = ABILITIES[{k}][st.layout.card_def[{var}]] if {var} >= 0 else None")
     head = "yield from " if ability in c.generator_abilities else ""
-    c.emit.line(f"if {fn} is not None: {head}{fn}(st, me, {var})")
+    c.emit.line(f"if {fn} is not None: {head}{fn}(st, {c.me(scope)}, {var})")
 
 
 @statement("if_stmt")
@@ -415,9 +468,9 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
         start = c.expect(clauses["from_clause"].children[0], scope, "player").code
         pool = f"st.orders[{start}]"
         if kind.data != "kind_player":
-            pool = f"[x for x in st.orders[{start}] if x != me]"
+            pool = f"[x for x in st.orders[{start}] if x != {c.me(scope)}]"
     else:
-        pool = c.player_kind(kind)
+        pool = c.player_kind(kind, scope)
     cond = c.condition(clauses["where_clause"].children[0], inner) if "where_clause" in clauses else None
     if "simultaneous" not in clauses:
         c.emit.line(f"for {var} in {pool}:")

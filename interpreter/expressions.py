@@ -134,9 +134,13 @@ class ExprCompiler:
     def plain_string(self, tok: Token) -> str:
         return ast.literal_eval(str(tok))
 
-    def player_kind(self, kind: Tree) -> str:
+    def me(self, scope: Scope) -> str:
+        """The Python name of `me` here (a procedure inlined for another player has its own)."""
+        return scope.lookup("me")[0]
+
+    def player_kind(self, kind: Tree, scope: Scope) -> str:
         """Seats of `each player` (from the first player) / `each opponent` (from the next after me)."""
-        return "st.orders[st.first]" if kind.data == "kind_player" else "st.orders[me][1:]"
+        return "st.orders[st.first]" if kind.data == "kind_player" else f"st.orders[{self.me(scope)}][1:]"
 
     # ---- expressions
     def expr(self, tree, scope: Scope) -> Typed:
@@ -162,7 +166,7 @@ class ExprCompiler:
         return Typed("-1", "none")
 
     def x_me(self, t, s):
-        return Typed("me", "player")
+        return Typed(self.me(s), "player")
 
     def x_this(self, t, s):
         found = s.lookup("this")
@@ -180,7 +184,7 @@ class ExprCompiler:
         return Typed("st.orders[st.first]", "players")
 
     def x_opponents(self, t, s):
-        return Typed("st.orders[me][1:]", "players")
+        return Typed(f"st.orders[{self.me(s)}][1:]", "players")
 
     def x_round(self, t, s):
         return Typed("st.round", "num")
@@ -222,7 +226,7 @@ class ExprCompiler:
         if name in m.game_zones:
             return Typed(str(m.game_zones[name]), "zone")
         if name in self.functions and not self.functions[name].params:
-            return Typed(f"{self.functions[name].pyname}(st, me)", self.functions[name].result_type)
+            return Typed(f"{self.functions[name].pyname}(st, {self.me(s)})", self.functions[name].result_type)
         if name in m.player_zones or counter is not None:
             self.fail(self.pos(tok), f"`{name}` belongs to each player", f"write `my {name}` or `{name} of p`")
         if name in self.props:
@@ -231,7 +235,7 @@ class ExprCompiler:
         self.fail(self.pos(tok), f"unknown name `{name}`", did_you_mean(name, known))
 
     def x_my(self, t, s):
-        return self.owned(t.children[0], Typed("me", "player"))
+        return self.owned(t.children[0], Typed(self.me(s), "player"))
 
     def owned(self, tok: Token, who: Typed) -> Typed:
         """`X of player`: the player's zone or counter."""
@@ -410,7 +414,7 @@ class ExprCompiler:
         fn = self.functions[str(tok)]
         self.arity(tok, args, len(fn.params))
         codes = "".join(", " + self.expect(a, s, ty).code for a, ty in zip(args, fn.param_types))
-        return Typed(f"{fn.pyname}(st, me{codes})", fn.result_type)
+        return Typed(f"{fn.pyname}(st, {self.me(s)}{codes})", fn.result_type)
 
     # ---- text with {expressions}
     def interpolate(self, tok: Token, s: Scope) -> str:

@@ -142,6 +142,7 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
             r.generator = True  # a `resolve` must treat every card's version alike
 
     comp = Compiler(model, procedures, functions, abilities)
+    comp.recursive = _recursive(procedures, {id(r): u for r in every for u in [usage[id(r)]]}, verb_of)
     comp.verbs = verb_of
     comp.generator_abilities = gen_abilities
     comp.rounds = content.data["flow"]["rounds"]
@@ -151,6 +152,7 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
             lines += comp.compile_routine(r)
             lines.append("")
     errors += comp.errors
+    errors = list({(str(d.pos), d.message): d for d in errors}.values())  # an inlined body reports once
     if errors:
         raise AuthoringError(sorted(errors, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)))
     by_card = [[None] * len(model.cards) for _ in model.abilities]
@@ -167,6 +169,24 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
     namespace["ABILITIES"] = by_card
     content.generator_phases = {name for name, r in phases.items() if r.generator}
     return namespace, source
+
+
+def _recursive(procedures: dict[str, Routine], usage: dict, verb_of: dict[str, str]) -> set[str]:
+    """Python names of procedures that can reach themselves through calls (these are not inlined)."""
+    calls = {name: {verb_of[v] for v in usage[id(r)][1]} if id(r) in usage else set()
+             for name, r in procedures.items()}
+    found = set()
+    for start in procedures:
+        stack, seen = list(calls[start]), set()
+        while stack:
+            name = stack.pop()
+            if name == start:
+                found.add(procedures[start].pyname)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack += calls[name]
+    return found
 
 
 def _where(model: GameModel, name: str):
@@ -222,7 +242,7 @@ def choose_cards(who: int, pool: list[int], n: int, up_to: bool):
 
 _RUNTIME = {
     name: getattr(runtime, name)
-    for name in ("move", "move_all", "shuffle", "flip", "flip_all", "show", "roll", "random_card", "say",
+    for name in ("move", "move_all", "move_cards", "shuffle", "flip", "flip_all", "show", "roll", "random_card", "say",
                  "fmt", "check_loop", "GameOver")
 }
 _RUNTIME.update(top=top, last=last, floordiv=floordiv, mod=mod, ring_distance=ring_distance,

@@ -63,6 +63,20 @@ class State:
         """A uniformly random int in [0, n): every chance outcome of the match comes from here."""
         return self.rng._randbelow(n) if n > 1 else 0
 
+    def known_before_move(self, cards: list[int], src: int, own: int) -> None:
+        """Cards leaving zone `src` face down stay known to whoever saw them there (and to `own`)."""
+        t = self.layout
+        vis, owner = t.zone_vis[src], t.zone_owner[src]
+        known, face = self.known, self.face
+        everyone = (1 << self.n) - 1
+        for c in cards:
+            if face[c] and vis == PUBLIC:
+                known[c] = everyone | own
+            elif face[c] and vis == OWNER and owner >= 0:
+                known[c] |= (1 << owner) | own
+            else:
+                known[c] |= own
+
     def event(self, kind: str, **fields: Any) -> None:
         """Record what the rules did (only when the match is logged)."""
         if self.log is not None:
@@ -118,6 +132,34 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
         st.event("move", card=t.card_ids[c], to=t.zone_names[zi], face="up" if up else "down",
                  **{"from": t.zone_names[src]})
     return True
+
+
+def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) -> None:
+    """Move the first `count` cards (all if count < 0) of zone `src`, one by one, as `move` would."""
+    cards = st.zones[src]
+    t = st.layout
+    if src == zi or st.log is not None or t.zone_limit[zi] >= 0 or place not in (TOP, BOTTOM):
+        move_all(st, cards if count < 0 else cards[:count], zi, place, face)
+        return
+    moved = cards[:] if count < 0 else cards[:count]
+    if not moved:
+        return
+    del cards[: len(moved)]
+    up = t.zone_face[zi] if face < 0 else face == 1
+    if not up:
+        owner = t.zone_owner[zi]
+        own = 1 << owner if owner >= 0 else 0
+        st.known_before_move(moved, src, own)
+    dest = st.zones[zi]
+    if place == TOP:
+        moved.reverse()  # dealt one at a time onto the top
+        dest[0:0] = moved
+    else:
+        dest.extend(moved)
+    zone_of, faces = st.zone_of, st.face
+    for c in moved:
+        zone_of[c] = zi
+        faces[c] = up
 
 
 def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
