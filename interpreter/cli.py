@@ -276,7 +276,7 @@ def _brief_view(m: Match, seat: int, words: dict[str, str]) -> list[str]:
 def _ask_human(m: Match, seat: int, words: dict[str, str], out: TextIO) -> int:
     """Show the seat its view and options; read a number (or an option's label) until it fits."""
     labels = m.action_labels(seat)
-    name = m.table.player_name(seat)
+    name = m.layout.player_name(seat)
     print(words["turn_of"].format(who=name, you=words["you"], round=m.st.round, prompt=m.prompt(seat)), file=out)
     for line in _brief_view(m, seat, words):
         print(line, file=out)
@@ -303,7 +303,7 @@ class _Narrator:
     def __init__(self, m: Match, out: TextIO | None, words: dict[str, str], human: int | None) -> None:
         self.m, self.out, self.words, self.human = m, out, words, human
         self.printed = 0
-        self.card_index = {cid: c for c, cid in enumerate(m.table.card_ids)}
+        self.card_index = {cid: c for c, cid in enumerate(m.layout.card_ids)}
         self.everyone = (1 << m.players) - 1
 
     def catch_up(self, together: bool = False) -> None:
@@ -318,7 +318,7 @@ class _Narrator:
                 who = line["who"]
                 card = self.card_index.get(line["label"])
                 hidden = together or (card is not None and seen_by(m.st, card) != self.everyone)
-                name = m.table.player_name(who)
+                name = m.layout.player_name(who)
                 if hidden and who != self.human:
                     print("  " + self.words["chose"].format(who=name), file=self.out)
                 else:
@@ -363,7 +363,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    names = [m.table.player_name(p) for p in range(players)]
+    names = [m.layout.player_name(p) for p in range(players)]
     print(f"{words['scores']}: " + ", ".join(f"{names[p]} {s}" for p, s in enumerate(m.scores)))
     winners = [names[p] for p in m.winners]
     if not winners:
@@ -481,14 +481,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if problem is not None:
                 raise mismatch(i, f"{problem.code}: {problem.reason}")
         if i >= len(m.log):
-            waiting = ", ".join(m.table.player_name(p) for p in m.to_act())
+            waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
             raise mismatch(i, f"a decision of {waiting}" if waiting else None)
         if normal(m.log[i], i) != normal(line, i):
             raise mismatch(i, m.log[i])
     if len(m.log) > len(expected):
         raise mismatch(len(expected), m.log[len(expected)])
     if not m.over:
-        waiting = ", ".join(m.table.player_name(p) for p in m.to_act())
+        waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
         raise CliError(f"{file}:{len(expected)}: mismatch: the log ends, but the match waits for {waiting}",
                        located=True)
     events = sum(1 for line in expected if line["type"] == "event")

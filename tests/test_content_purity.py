@@ -18,7 +18,7 @@ LAUNCH_WORDS = re.compile(
 # library's own names that happen to match a game's verb).
 GENERIC = {"round", "turn", "name", "id", "kind", "text", "value", "count", "first", "last", "top", "bottom",
            "setup", "players", "player", "owner", "effect", "hand", "deck", "discard", "loads", "score",
-           "scores"}
+           "scores", "table", "use"}
 
 
 def game_vocabulary() -> set[str]:

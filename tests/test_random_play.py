@@ -47,4 +47,4 @@ def test_zone_sizes_of_a_finished_overloaded_match(overloaded, players):
             m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))
     names = m.layout.zone_names
     sizes = {names[zi]: len(z) for zi, z in enumerate(m.st.zones)}
-    assert sizes["done"] == 8 and sizes["box"] == 12 and sizes["deck"] == 0
+    assert sizes["walked"] == 8 and sizes["box"] == 12 and sizes["deck"] == 0

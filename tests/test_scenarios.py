@@ -1,0 +1,240 @@
+"""Rules scenarios as data: every file in tests/scenarios/<game>/*.yaml is a list of scenarios, one runner.
+
+A scenario file is a YAML list; each scenario reads:
+
+    - name: equal is not overloaded                  # unique within its game
+      rule: "\"equal\" is not overloaded."           # the rulebook sentence it pins, quoted exactly
+      players: 3                                     # default: the game's default
+      seed: 1                                        # default: 0
+      arrange: {deck: [standard-donkey#1]}           # optional: cards put on top of zones after set-up
+      decisions:                                     # in order; each picks one option by its LABEL
+        - {who: 0, pick: cargo-5@0}
+        - {who: [1, 2], pick: [cargo-5@1, cargo-5@2]}    # shorthand: seat 1 picks the first, seat 2 the second
+        - expect: {to_act: [0]}                      # an expect block may also sit between decisions
+      expect:                                        # checked after the decisions (the match may still run)
+        zones: {pile@0: [cargo-5@0]}                 # exact card lists of zone instances, top first
+        sizes: {pile@1: 1}                           # card counts of zone instances (for random outcomes)
+        counters: {bonus: [0, 0, 5], capacity: 15}   # player counters as lists, game counters as ints
+        say: ["Not overloaded"]                      # each must be a substring of some `say` sentence
+        not_say: ["Overloaded!"]                     # none may be a substring of any `say` sentence
+        to_act: [1]                                  # the seats that must act now
+        options: {0: [accept, refuse]}               # exact legal option labels of a seat now
+        invalid: {who: 0, action: 99, code: INVALID_MOVE}   # apply must return an Invalid (code optional)
+        over: false                                  # whether the match has ended
+        winners: [0]                                 # only once the match is over
+        scores: [12, 5, 7]                           # only once the match is over
+
+A failing scenario names its rule and prints the decisions made and the game's `say` sentences.
+Other test modules run a single scenario by name with `run_scenario("overloaded", name)`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from interpreter import Invalid, load_game
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+EXPECT_KEYS = {"zones", "sizes", "counters", "say", "not_say", "to_act", "options", "invalid", "over",
+               "winners", "scores"}
+SCENARIO_KEYS = {"name", "rule", "players", "seed", "arrange", "decisions", "expect"}
+_games: dict[str, Any] = {}
+
+
+def game_of(name: str):
+    """A bundled game, compiled once per test session."""
+    if name not in _games:
+        _games[name] = load_game(name)
+    return _games[name]
+
+
+def load_scenarios() -> list[tuple[str, str, dict]]:
+    """(game, file stem, scenario) for every scenario file, in a stable order."""
+    found = []
+    for path in sorted(SCENARIOS.glob("*/*.yaml")):
+        for sc in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            found.append((path.parent.name, path.stem, sc))
+    return found
+
+
+ALL = load_scenarios()
+
+
+def says(m) -> list[str]:
+    """The game's own sentences so far (`say` events of the match log)."""
+    return [e["text"] for e in m.log if e.get("type") == "event" and e.get("event") == "say"]
+
+
+class ScenarioFailure(AssertionError):
+    """A scenario expectation that does not hold, told with the match's story so far."""
+
+
+def story(m, made: list[str]) -> str:
+    lines = ["decisions made:"] + [f"  {d}" for d in made] or ["  (none)"]
+    lines += ["say log:"] + [f"  {s}" for s in says(m)]
+    lines += [f"now: round {m.st.round}, to act {m.to_act()}"]
+    lines += [f"  seat {s}: {m.prompt(s)!r} {m.action_labels(s)}" for s in m.to_act()]
+    return "\n".join(lines)
+
+
+def decide(m, who: int, label: str) -> None:
+    """Let seat `who` pick the option labelled `label`; fail with the labels on offer if it is absent."""
+    labels = m.action_labels(who)
+    if label not in labels:
+        raise AssertionError(f"seat {who} cannot pick {label!r}: to act {m.to_act()}, "
+                             f"seat {who} is asked {m.prompt(who)!r} with options {labels}")
+    problem = m.apply(who, labels.index(label))
+    assert problem is None, f"seat {who} picking {label!r} was refused: {problem}"
+
+
+def zone_cards(m, zone: str) -> list[str]:
+    """The card ids of a zone instance (`table`, `hand@2`), top first."""
+    t = m.layout
+    if zone not in t.zone_names:
+        raise AssertionError(f"no zone {zone!r}; zones: {', '.join(t.zone_names)}")
+    return [t.card_ids[c] for c in m.st.zones[t.zone_names.index(zone)]]
+
+
+def counter(m, name: str) -> int | list[int]:
+    """A game counter as an int, or a player counter as a list by seat."""
+    game_counters, player_counters = m.game.counter_names
+    for i, n in game_counters:
+        if n == name:
+            return m.st.gc[i]
+    for i, n in player_counters:
+        if n == name:
+            return list(m.st.pc[i])
+    known = [n for _, n in game_counters] + [n for _, n in player_counters]
+    raise AssertionError(f"no counter {name!r}; counters: {', '.join(known)}")
+
+
+def check(m, expect: dict) -> list[str]:
+    """Every expectation of an `expect` block that fails, as readable lines (empty: all hold)."""
+    unknown = set(expect) - EXPECT_KEYS
+    assert not unknown, f"unknown expect keys {sorted(unknown)}; known: {sorted(EXPECT_KEYS)}"
+    bad: list[str] = []
+    for zone, want in (expect.get("zones") or {}).items():
+        have = zone_cards(m, zone)
+        if have != list(want):
+            bad.append(f"zone {zone}: expected {want}, have {have}")
+    for zone, want in (expect.get("sizes") or {}).items():
+        have = zone_cards(m, zone)
+        if len(have) != want:
+            bad.append(f"zone {zone}: expected {want} cards, have {len(have)}: {have}")
+    for name, want in (expect.get("counters") or {}).items():
+        have = counter(m, name)
+        if have != want:
+            bad.append(f"counter {name}: expected {want}, have {have}")
+    sentences = says(m)
+    for text in expect.get("say") or []:
+        if not any(text in s for s in sentences):
+            bad.append(f"no say sentence contains {text!r}")
+    for text in expect.get("not_say") or []:
+        hits = [s for s in sentences if text in s]
+        if hits:
+            bad.append(f"say sentences contain {text!r}: {hits}")
+    if "to_act" in expect and m.to_act() != list(expect["to_act"]):
+        bad.append(f"to act: expected {expect['to_act']}, have {m.to_act()}")
+    for seat, want in (expect.get("options") or {}).items():
+        have = m.action_labels(int(seat))
+        if have != [str(x) for x in want]:
+            bad.append(f"options of seat {seat}: expected {want}, have {have}")
+    if "invalid" in expect:
+        inv = expect["invalid"]
+        before = (m.to_act(), [list(z) for z in m.st.zones], len(m.history))
+        result = m.apply(inv["who"], inv["action"])
+        if not isinstance(result, Invalid):
+            bad.append(f"seat {inv['who']} action {inv['action']!r}: expected an Invalid value, got {result!r}")
+        elif "code" in inv and result.code != inv["code"]:
+            bad.append(f"seat {inv['who']} action {inv['action']!r}: expected code {inv['code']}, "
+                       f"got {result.code} ({result.reason})")
+        if (m.to_act(), [list(z) for z in m.st.zones], len(m.history)) != before:
+            bad.append("an invalid action changed the match")
+    if "over" in expect and m.over != expect["over"]:
+        bad.append(f"match over: expected {expect['over']}, have {m.over}")
+    for key in ("winners", "scores"):
+        if key in expect:
+            if not m.over:
+                bad.append(f"{key}: the match is not over")
+            elif getattr(m, key) != expect[key]:
+                bad.append(f"{key}: expected {expect[key]}, have {getattr(m, key)}")
+    return bad
+
+
+def run(game: str, sc: dict):
+    """Play one scenario and check its expectations; returns the match for further checks."""
+    unknown = set(sc) - SCENARIO_KEYS
+    assert not unknown, f"scenario {sc.get('name')!r}: unknown keys {sorted(unknown)}"
+    g = game_of(game)
+    m = g.new_match(sc.get("players"), sc.get("seed", 0), log=True, arrange=sc.get("arrange"))
+    made: list[str] = []
+
+    def fail(problems: list[str], where: str) -> None:
+        raise ScenarioFailure(f"scenario {sc['name']!r} ({where})\nrule: {sc.get('rule')}\n"
+                              + "\n".join(problems) + "\n" + story(m, made))
+
+    for step in sc.get("decisions") or []:
+        if "expect" in step:
+            problems = check(m, step["expect"])
+            if problems:
+                fail(problems, f"after {len(made)} decisions")
+            continue
+        seats, labels = step["who"], step["pick"]
+        if not isinstance(seats, list):
+            seats, labels = [seats], [labels]
+        assert len(seats) == len(labels), f"scenario {sc['name']!r}: {step} pairs seats and picks unevenly"
+        for who, label in zip(seats, labels):
+            try:
+                decide(m, who, str(label))
+            except AssertionError as err:
+                fail([str(err)], f"decision {len(made) + 1}")
+            made.append(f"P{who}: {label}")
+    problems = check(m, sc.get("expect") or {})
+    if problems:
+        fail(problems, "final expect")
+    return m
+
+
+def run_scenario(game: str, name: str):
+    """Run the scenario called `name` of a game (for tests that pin a rule with a scenario)."""
+    for g, _, sc in ALL:
+        if g == game and sc["name"] == name:
+            return run(game, sc)
+    raise AssertionError(f"no {game} scenario named {name!r}")
+
+
+def scenario(game: str, name: str) -> dict:
+    """The data of one named scenario."""
+    for g, _, sc in ALL:
+        if g == game and sc["name"] == name:
+            return sc
+    raise AssertionError(f"no {game} scenario named {name!r}")
+
+
+def test_scenario_names_are_unique_and_every_scenario_quotes_a_rule():
+    seen: set[tuple[str, str]] = set()
+    for game, stem, sc in ALL:
+        key = (game, sc["name"])
+        assert key not in seen, f"{game}/{stem}: scenario name {sc['name']!r} is used twice"
+        seen.add(key)
+        assert sc.get("rule"), f"{game}/{stem}: scenario {sc['name']!r} quotes no rule"
+
+
+def test_every_quoted_rule_is_in_the_rulebook():
+    rulebooks = Path("/work/shared/games")
+    for game, stem, sc in ALL:
+        book = rulebooks / f"{game}.md"
+        if not book.is_file():
+            pytest.skip(f"no rulebook at {book}")
+        text = " ".join(book.read_text(encoding="utf-8").split())
+        quote = " ".join(sc["rule"].split())
+        assert quote in text, f"{game}/{stem}: scenario {sc['name']!r} quotes {quote!r}, not in {book.name}"
+
+
+@pytest.mark.parametrize("game, stem, sc", ALL, ids=[f"{g}/{s}: {sc['name']}" for g, s, sc in ALL])
+def test_scenario(game, stem, sc):
+    run(game, sc)
