@@ -436,7 +436,8 @@ def _read_log(file: str) -> list[dict[str, Any]]:
             problems.append(f"{file}:{no}: error: not a JSON line: {err.msg} (column {err.colno})")
             continue
         for d in schema_validate(obj, None, "log.schema.json", file):
-            problems.append(f"{file}:{no}: error: {d.message}" + (f" ({d.hint})" if d.hint else ""))
+            message = d.message.replace("the top level", "the line", 1)
+            problems.append(f"{file}:{no}: error: {message}" + (f" ({d.hint})" if d.hint else ""))
         lines.append(obj)
     if problems:
         raise CliError("\n".join(problems), located=True)
@@ -449,8 +450,6 @@ def _read_log(file: str) -> list[dict[str, Any]]:
 
 def _short(line: Any) -> str:
     """A log line (or a description) for a mismatch message."""
-    if line is None:
-        return "the end of the log"
     return line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
 
 
@@ -472,8 +471,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return line
 
     def mismatch(index: int, got: Any) -> CliError:
-        want = expected[index] if index < len(expected) else None
-        return CliError(f"{file}:{index + 1}: mismatch: expected {_short(want)} got {_short(got)}", located=True)
+        if index >= len(expected):
+            return CliError(f"{file}:{index}: mismatch: the log ends here, but the replay goes on with "
+                            f"{_short(got)}", located=True)
+        return CliError(f"{file}:{index + 1}: mismatch: expected {_short(expected[index])} got {_short(got)}",
+                        located=True)
 
     for i, line in enumerate(expected):
         if line["type"] == "decision" and len(m.log) == i and not m.over:
@@ -482,7 +484,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 raise mismatch(i, f"{problem.code}: {problem.reason}")
         if i >= len(m.log):
             waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
-            raise mismatch(i, f"a decision of {waiting}" if waiting else None)
+            raise mismatch(i, f"a decision of {waiting}" if waiting else "the end of the match")
         if normal(m.log[i], i) != normal(line, i):
             raise mismatch(i, m.log[i])
     if len(m.log) > len(expected):

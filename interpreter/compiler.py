@@ -160,10 +160,14 @@ class Compiler(ExprCompiler):
         self.at = proc.at
         return inner
 
+    def prompt_id(self, prompt: str | None) -> int:
+        """The index of a choice's question in the game's prompt table."""
+        self.prompts.append(prompt or "")
+        return len(self.prompts) - 1
+
     def ask(self, who: str, options: str, kind: int, prompt: str | None, target: str, forced: bool) -> None:
         """Yield a choice unless it is forced (no option: -1; one option and `forced`: take it)."""
-        pid = len(self.prompts)
-        self.prompts.append(prompt or "")
+        pid = self.prompt_id(prompt)
         opts = self.emit.fresh("o")
         self.emit.line(f"{opts} = {options}")
         if forced:
@@ -482,6 +486,8 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
         return
     # Simultaneous: every player's body runs up to its first choice; all first choices are asked
     # at once (nobody sees another's answer); then the bodies finish one by one in turn order.
+    if _simultaneous_choice_first(c, var, pool, cond, body, inner):
+        return
     fn, gens, asks, g, a = (c.emit.fresh(x) for x in ("simul", "gens", "asks", "g", "a"))
     c.emit.line(f"def {fn}({var}):")
     c.emit.depth += 1
@@ -503,6 +509,76 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     c.emit.line("            while True:")
     c.emit.line(f"                {a} = yield {g}.send({a})")
     c.emit.line("        except StopIteration: pass")
+
+
+_PURE = {"name", "number", "string", "true", "false", "none", "me", "it", "this"}
+
+
+def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | None, body: Tree,
+                               scope: Scope) -> bool:
+    """The common case without nested generators: each body *starts* with its choice (maybe inside
+    an inlined procedure). Collect every player's options, ask once, then run the bodies in order."""
+    emit = c.emit
+    depth, mark, pushed = emit.depth, len(emit.lines), 0
+    emit.depth += 1
+    later: list[tuple[list, Scope, object]] = []
+    stmts = [x for x in body.children if isinstance(x, Tree)]
+    done = False
+    try:
+        while stmts and stmts[0].data == "call":
+            kids = [k for k in stmts[0].children if k is not None]
+            subject = kids[0] if isinstance(kids[0], Tree) and kids[0].data.startswith("subject") else None
+            verb = kids[1] if subject is not None else kids[0]
+            proc = c.procedures[c.verbs[str(verb)]]
+            args = kids[2:] if subject is not None else kids[1:]
+            if (proc.pyname in c.recursive or proc.tree is None or len(args) != len(proc.params)
+                    or (subject is not None and subject.data != "subject_player")
+                    or any(a.data not in _PURE for a in args)
+                    or (subject is not None and subject.children[0].data not in _PURE)):
+                return False
+            who = c.expect(subject.children[0], scope, "player").code if subject is not None else c.me(scope)
+            values = [c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types)]
+            later.append((stmts[1:], scope, c.at))
+            scope = c.inline_scope(proc, who, values)
+            pushed += 1
+            stmts = [x for x in proc.tree.children if isinstance(x, Tree)]
+        if not stmts or stmts[0].data != "let_choice":
+            return False
+        parts = choice_parts(c, stmts[0], scope)
+        if parts is None:
+            return False
+        bindings = emit.lines[mark:]
+        del emit.lines[mark:]
+        emit.depth = depth
+        seats, asks, values, opts, answers = (emit.fresh(x) for x in ("seats", "asks", "vals", "o", "ans"))
+        emit.line(f"{seats} = [{var} for {var} in {pool}{f' if {cond}' if cond else ''}]")
+        emit.line(f"{asks} = []; {values} = {{}}")
+        emit.line(f"for {var} in {seats}:")
+        emit.lines += bindings
+        emit.line(f"    {opts} = {parts.options}")
+        test = f"len({opts}) > 1" if parts.forced else "True"
+        emit.line(f"    if {test}: {asks}.append(({parts.who}, {opts}, {parts.kind}, {c.prompt_id(parts.prompt)}))")
+        emit.line(f"    else: {values}[{var}] = {opts}[0] if {opts} else -1")
+        emit.line(f"if {asks}:")
+        emit.line(f"    {answers} = yield (-1, {asks})")
+        emit.line(f"    for {opts}, {answers} in zip({asks}, {answers}): {values}[{opts}[0]] = {answers}")
+        emit.line(f"for {var} in {seats}:")
+        emit.lines += bindings
+        emit.depth += 1
+        name = str(stmts[0].children[0])
+        emit.line(f"{scope.define(name, emit.fresh('v_' + name), parts.type)} = {values}[{var}]")
+        c.block(stmts[1:], scope)
+        for rest, outer, at in reversed(later):
+            c.at = at
+            c.block(rest, outer)
+        done = True
+        return True
+    finally:
+        emit.depth = depth
+        if not done:
+            del emit.lines[mark:]
+        for _ in range(pushed):
+            c.at = c.at_stack.pop()
 
 
 @statement("for_cards")

@@ -13,6 +13,7 @@ A scenario file is a YAML list; each scenario reads:
         - expect: {to_act: [0]}                      # an expect block may also sit between decisions
       expect:                                        # checked after the decisions (the match may still run)
         zones: {pile@0: [cargo-5@0]}                 # exact card lists of zone instances, top first
+        holds: {discard: [cargo-2@1, cargo-3@2]}     # the same cards in any order
         sizes: {pile@1: 1}                           # card counts of zone instances (for random outcomes)
         counters: {bonus: [0, 0, 5], capacity: 15}   # player counters as lists, game counters as ints
         say: ["Not overloaded"]                      # each must be a substring of some `say` sentence
@@ -39,7 +40,7 @@ import yaml
 from interpreter import Invalid, load_game
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
-EXPECT_KEYS = {"zones", "sizes", "counters", "say", "not_say", "to_act", "options", "invalid", "over",
+EXPECT_KEYS = {"zones", "holds", "sizes", "counters", "say", "not_say", "to_act", "options", "invalid", "over",
                "winners", "scores"}
 SCENARIO_KEYS = {"name", "rule", "players", "seed", "arrange", "decisions", "expect"}
 _games: dict[str, Any] = {}
@@ -74,7 +75,7 @@ class ScenarioFailure(AssertionError):
 
 
 def story(m, made: list[str]) -> str:
-    lines = ["decisions made:"] + [f"  {d}" for d in made] or ["  (none)"]
+    lines = ["decisions made:"] + ([f"  {d}" for d in made] or ["  (none)"])
     lines += ["say log:"] + [f"  {s}" for s in says(m)]
     lines += [f"now: round {m.st.round}, to act {m.to_act()}"]
     lines += [f"  seat {s}: {m.prompt(s)!r} {m.action_labels(s)}" for s in m.to_act()]
@@ -121,6 +122,10 @@ def check(m, expect: dict) -> list[str]:
         have = zone_cards(m, zone)
         if have != list(want):
             bad.append(f"zone {zone}: expected {want}, have {have}")
+    for zone, want in (expect.get("holds") or {}).items():
+        have = zone_cards(m, zone)
+        if sorted(have) != sorted(want):
+            bad.append(f"zone {zone}: expected the cards {sorted(want)} in any order, have {have}")
     for zone, want in (expect.get("sizes") or {}).items():
         have = zone_cards(m, zone)
         if len(have) != want:
@@ -215,6 +220,11 @@ def scenario(game: str, name: str) -> dict:
     raise AssertionError(f"no {game} scenario named {name!r}")
 
 
+def plain(text: str) -> str:
+    """Rulebook text without Markdown emphasis and with single spaces, for quoting sentences."""
+    return " ".join(text.replace("**", "").split())
+
+
 def test_scenario_names_are_unique_and_every_scenario_quotes_a_rule():
     seen: set[tuple[str, str]] = set()
     for game, stem, sc in ALL:
@@ -230,8 +240,8 @@ def test_every_quoted_rule_is_in_the_rulebook():
         book = rulebooks / f"{game}.md"
         if not book.is_file():
             pytest.skip(f"no rulebook at {book}")
-        text = " ".join(book.read_text(encoding="utf-8").split())
-        quote = " ".join(sc["rule"].split())
+        text = plain(book.read_text(encoding="utf-8"))
+        quote = plain(sc["rule"])
         assert quote in text, f"{game}/{stem}: scenario {sc['name']!r} quotes {quote!r}, not in {book.name}"
 
 
