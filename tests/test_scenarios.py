@@ -182,11 +182,17 @@ def run(game: str, sc: dict):
         raise ScenarioFailure(f"scenario {sc['name']!r} ({where})\nrule: {sc.get('rule')}\n"
                               + "\n".join(problems) + "\n" + story(m, made))
 
+    def verify(expect: dict, where: str) -> None:
+        try:
+            problems = check(m, expect)
+        except AssertionError as err:
+            problems = [str(err)]
+        if problems:
+            fail(problems, where)
+
     for step in sc.get("decisions") or []:
         if "expect" in step:
-            problems = check(m, step["expect"])
-            if problems:
-                fail(problems, f"after {len(made)} decisions")
+            verify(step["expect"], f"after {len(made)} decisions")
             continue
         seats, labels = step["who"], step["pick"]
         if not isinstance(seats, list):
@@ -198,9 +204,7 @@ def run(game: str, sc: dict):
             except AssertionError as err:
                 fail([str(err)], f"decision {len(made) + 1}")
             made.append(f"P{who}: {label}")
-    problems = check(m, sc.get("expect") or {})
-    if problems:
-        fail(problems, "final expect")
+    verify(sc.get("expect") or {}, "final expect")
     return m
 
 

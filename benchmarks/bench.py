@@ -1,0 +1,95 @@
+"""Speed and memory figures of the engine, printed (not a timed test).
+
+    python benchmarks/bench.py [-n GAMES] [--repeat R]
+
+Figures on shared machines are noisy, so the interpreted engine and its yardstick (a straight
+hand-written Python version of the same rules, `handwritten_overloaded.py`) run alternately in one
+process and the best of R runs of each is compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from interpreter.game import load_game
+from interpreter.loader import bundled_games
+from interpreter.sim import run_many, simulate
+
+HERE = Path(__file__).resolve().parent
+
+
+def handwritten():
+    spec = importlib.util.spec_from_file_location("handwritten_overloaded", HERE / "handwritten_overloaded.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rate(fn, games: int) -> float:
+    start = time.perf_counter()
+    for seed in range(games):
+        fn(seed)
+    return games / (time.perf_counter() - start)
+
+
+def best_rates(fns: dict, games: int, repeat: int) -> dict[str, float]:
+    best = dict.fromkeys(fns, 0.0)
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            best[name] = max(best[name], rate(fn, games))
+    return best
+
+
+def peak_memory(game, players: int, games: int) -> int:
+    """Peak traced memory (bytes) of a `sim` run of `games` matches."""
+    tracemalloc.start()
+    run_many(game, players, games, 0, 1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=3000, help="matches per measurement (default 3000)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each, best taken (default 3)")
+    args = parser.parse_args(argv)
+
+    overloaded = load_game("overloaded")
+    hw = handwritten()
+    rates = best_rates({
+        "interpreted": lambda seed: simulate(overloaded, 4, seed),
+        "hand-written": lambda seed: hw.play(4, random.Random(seed)),
+    }, args.n, args.repeat)
+    ratio = rates["interpreted"] / rates["hand-written"]
+    decisions = sum(simulate(overloaded, 4, s)[3] for s in range(200)) / 200
+    print(f"Python {sys.version.split()[0]}, {args.n} matches per run, best of {args.repeat}")
+    print(f"overloaded, 4 players, random bots: {rates['interpreted']:8.0f} games/s interpreted")
+    print(f"overloaded, 4 players, random bots: {rates['hand-written']:8.0f} games/s hand-written")
+    print(f"ratio interpreted / hand-written:   {ratio:8.2f}   (bar 0.10, goal 0.50)")
+    print(f"mean decisions per match:           {decisions:8.1f}")
+
+    for name in bundled_games():
+        if name == "overloaded":
+            continue
+        game = load_game(name)
+        for players in sorted({game.min_players, game.max_players}):
+            r = best_rates({"x": lambda seed, g=game, p=players: simulate(g, p, seed)},
+                           max(200, args.n // 5), args.repeat)["x"]
+            d = sum(simulate(game, players, s)[3] for s in range(100)) / 100
+            print(f"{name}, {players} players, random bots: {r:8.0f} games/s, {d:.0f} decisions/match")
+
+    small, large = (peak_memory(overloaded, 4, n) for n in (500, 5000))
+    print(f"sim peak memory: {small / 1024:8.0f} KiB for 500 matches, {large / 1024:.0f} KiB for 5000 "
+          f"(x{large / small:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
