@@ -169,8 +169,12 @@ def _card_entries(path: Path) -> tuple[int, list[Diagnostic]]:
     return (len(cards) if isinstance(cards, list) else 0), found
 
 
-def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[str | None, list[Diagnostic]]:
-    """Validate one PATH: ("ok: …" line, []) or (None, diagnostics); a game is loaded once per folder."""
+def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]
+                  ) -> tuple[str | None, list[Diagnostic], Path]:
+    """Validate one PATH: ("ok: …" line or None, diagnostics, the folder or file they come from).
+
+    A game is loaded once per folder, however many of its files are named.
+    """
     path = Path(raw)
     if path.is_dir():
         folder, card_file = path, None
@@ -183,37 +187,35 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
         raise CliError(f"{raw}: no such file or folder")
     if folder is None:
         n, found = _card_entries(path)
-        return (f"ok: {raw} ({n} cards)" if not found else None), found
+        return (f"ok: {raw} ({n} cards)" if not found else None), found, path.resolve()
     key = folder.resolve()
     if key not in games:
         try:
             games[key] = load_game(key)
         except AuthoringError as err:
             games[key] = err
-    result = games[key]
-    if isinstance(result, AuthoringError):
-        # Several PATHs of one broken game: its diagnostics are printed for the first only.
-        first = not getattr(result, "_reported", False)
-        result._reported = True  # type: ignore[attr-defined]
-        return None, result.diagnostics if first else []
+    game = games[key]
+    if isinstance(game, AuthoringError):
+        return None, game.diagnostics, key
     if card_file is None:
-        return f"ok: {raw} ({len(result.model.cards)} cards)", []
+        return f"ok: {raw} ({len(game.model.cards)} cards)", [], key
     mine = card_file.resolve()
-    n = sum(1 for c in result.model.cards if Path(c.pos.file).resolve() == mine)
+    n = sum(1 for c in game.model.cards if Path(c.pos.file).resolve() == mine)
     if n:
-        return f"ok: {raw} ({n} cards)", []
+        return f"ok: {raw} ({n} cards)", [], key
     n, found = _card_entries(card_file)  # in the folder but not listed in game.yaml: check its shape only
-    return (f"ok: {raw} ({n} cards; not listed in game.yaml)" if not found else None), found
+    return (f"ok: {raw} ({n} cards; not listed in game.yaml)" if not found else None), found, mine
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Check game folders and card files; print every diagnostic of every path."""
+    """Check game folders and card files; print every diagnostic of every path (each broken game once)."""
     games: dict[Path, Game | AuthoringError] = {}
+    reported: set[Path] = set()
     errors = 0
     failed = False
     for raw in args.paths:
         try:
-            ok, found = _validate_one(raw, games)
+            ok, found, source = _validate_one(raw, games)
         except CliError as err:
             print(f"meeple validate: error: {err}", file=sys.stderr)
             failed = True
@@ -222,6 +224,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(ok)
         else:
             failed = True
+        if source in reported:
+            continue
+        reported.add(source)
         for d in found:
             print(d.render(), file=sys.stderr)
         errors += len(found)
@@ -277,7 +282,8 @@ def _ask_human(m: Match, seat: int, words: dict[str, str], out: TextIO) -> int:
     """Show the seat its view and options; read a number (or an option's label) until it fits."""
     labels = m.action_labels(seat)
     name = m.layout.player_name(seat)
-    print(words["turn_of"].format(who=name, you=words["you"], round=m.st.round, prompt=m.prompt(seat)), file=out)
+    heading = words["turn_of"].format(who=name, you=words["you"], round=m.st.round, prompt=m.prompt(seat))
+    print(heading, file=out)
     for line in _brief_view(m, seat, words):
         print(line, file=out)
     for i, label in enumerate(labels, 1):
@@ -404,7 +410,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return 0
     s = summary
-    print(f"{game.title}: {s['games']} games, {players} players, seeds {args.seed}–{args.seed + s['games'] - 1}")
+    last = args.seed + s["games"] - 1
+    print(f"{game.title}: {s['games']} games, {players} players, seeds {args.seed}–{last}")
     print(f"  {'seat':<6}{'wins':>8}{'win rate':>10}{'mean score':>12}")
     for p in range(players):
         print(f"  {'P' + str(p):<6}{s['wins_by_seat'][p]:>8}{s['win_rate_by_seat'][p]:>10.1%}"
@@ -542,7 +549,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     p = sub.add_parser("replay", help="re-run a logged match and compare",
-                       description="Re-run a match log's decisions and check that every line comes out the same.")
+                       description="Re-run a match log's decisions; every line must come out the same.")
     p.add_argument("file", metavar="FILE", help="a JSON Lines log written by `meeple play --log`")
     p.add_argument("--game", metavar="PATH", help="the game folder, for games outside the bundle")
     return parser
@@ -573,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError):
             pass
         return 1
-    except Exception as err:  # an engine bug: still one message, with what is needed to report it
+    except Exception as err:  # noqa: BLE001 -- an engine bug: still one message, never a traceback
         print(f"meeple {args.command}: internal error (please report it): {type(err).__name__}: {err}",
               file=sys.stderr)
     return 1

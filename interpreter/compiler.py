@@ -78,6 +78,7 @@ class Compiler(ExprCompiler):
         self.routine: Routine | None = None
         self.prompts: list[str] = []
         self.recursive: set[str] = set()
+        self.loops = 0  # loops open around the statement being compiled, in the current text
         self.at_stack: list = []
 
     # ---- driving
@@ -88,14 +89,14 @@ class Compiler(ExprCompiler):
         self.emit = Emitter()
         scope = Scope(None)
         scope.define("me", "me", "player")
-        if r.kind == "ability":
+        if r.kind in ("ability", "condition"):
             scope.define("this", "this", "card")
         for p, typ in zip(r.params, r.param_types):
             scope.define(p, "a_" + p, typ)
-        head = {"ability": "st, me, this", "phase": "st", "function": "st, me"}.get(r.kind, "st, me")
+        head = {"ability": "st, me, this", "condition": "st, me, this", "phase": "st"}.get(r.kind, "st, me")
         params = "".join(f", a_{p}" for p in r.params)
         try:
-            if r.kind == "function":
+            if r.kind in ("function", "condition"):
                 code = self.expr(r.tree.children[0], scope)
                 r.result_type = code.type
                 self.emit.line(f"return {code.code}")
@@ -133,6 +134,16 @@ class Compiler(ExprCompiler):
         self.block(tree.children, Scope(scope))
         self.emit.depth -= 1
 
+    def loop_body(self, stmts, scope: Scope) -> None:
+        """Compile the statements of a loop body one level in (where `stop` may end the loop)."""
+        self.emit.depth += 1
+        self.loops += 1
+        try:
+            self.block(stmts, scope)
+        finally:
+            self.loops -= 1
+            self.emit.depth -= 1
+
     def invoke(self, proc: Routine, who: str, values: list[str]) -> None:
         """Run a procedure for player `who`: inlined (its body compiled right here), or called if recursive."""
         if proc.pyname in self.recursive or proc.tree is None:
@@ -141,10 +152,12 @@ class Compiler(ExprCompiler):
             return
         inner = self.inline_scope(proc, who, values)
         self.emit.line(f"# {proc.label}")
+        loops, self.loops = self.loops, 0  # a `stop` never escapes an inlined body
         try:
             self.block(proc.tree.children, inner)
         finally:
             self.at = self.at_stack.pop()
+            self.loops = loops
 
     def inline_scope(self, proc: Routine, who: str, values: list[str]) -> Scope:
         """Bind `me` and the parameters of an inlined procedure to fresh locals."""
@@ -224,8 +237,16 @@ def choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
         prompt = c.plain_string(ch[0]) if ch and ch[0] is not None else None
         return Choice(who, "[True, False]", K_BOOL, prompt, False, "bool")
     if kind == "choose_option":
-        values = ", ".join(repr(c.plain_string(t)) for t in ch)
-        return Choice(who, f"[{values}]", K_TEXT, None, True, "str")
+        if all(len(o.children) == 1 or o.children[1] is None for o in ch):
+            values = ", ".join(repr(c.plain_string(o.children[0])) for o in ch)
+            return Choice(who, f"[{values}]", K_TEXT, None, True, "str")
+        # Options offered only when their `if` holds.
+        parts = []
+        for o in ch:
+            text = repr(c.plain_string(o.children[0]))
+            test = c.condition(o.children[1], scope) if len(o.children) > 1 and o.children[1] is not None else None
+            parts.append(f"([{text}] if {test} else [])" if test else f"[{text}]")
+        return Choice(who, " + ".join(parts), K_TEXT, None, True, "str")
     if kind == "choose_number":
         lo, hi = (c.expect(x, scope, "num").code for x in ch[:2])
         return Choice(who, f"list(range({lo}, ({hi}) + 1))", K_NUMBER, None, True, "num")
@@ -393,6 +414,13 @@ def _nothing(c: Compiler, s: Tree, scope: Scope) -> None:
     c.emit.line("pass")
 
 
+@statement("stop")
+def _stop(c: Compiler, s: Tree, scope: Scope) -> None:
+    if not c.loops:
+        c.fail(c.pos(s), "`stop` must be inside a loop (while, repeat, for each) of the same text")
+    c.emit.line("break")
+
+
 @statement("end_game")
 def _end_game(c: Compiler, s: Tree, scope: Scope) -> None:
     who = [x for x in s.children if isinstance(x, Tree)]
@@ -467,7 +495,7 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     body = rest[-1]
     clauses = {t.data: t for t in rest[:-1] if isinstance(t, Tree)}
     inner = Scope(scope)
-    var = inner.define(str(name), "v_" + str(name), "player")
+    var = inner.define(str(name), c.emit.fresh("v_" + str(name)), "player")
     if "from_clause" in clauses:
         start = c.expect(clauses["from_clause"].children[0], scope, "player").code
         pool = f"st.orders[{start}]"
@@ -478,11 +506,9 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     cond = c.condition(clauses["where_clause"].children[0], inner) if "where_clause" in clauses else None
     if "simultaneous" not in clauses:
         c.emit.line(f"for {var} in {pool}:")
-        c.emit.depth += 1
         if cond:
-            c.emit.line(f"if not ({cond}): continue")
-        c.block(body.children, inner)
-        c.emit.depth -= 1
+            c.emit.line(f"    if not ({cond}): continue")
+        c.loop_body(body.children, inner)
         return
     # Simultaneous: every player's body runs up to its first choice; all first choices are asked
     # at once (nobody sees another's answer); then the bodies finish one by one in turn order.
@@ -491,7 +517,9 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     fn, gens, asks, g, a = (c.emit.fresh(x) for x in ("simul", "gens", "asks", "g", "a"))
     c.emit.line(f"def {fn}({var}):")
     c.emit.depth += 1
+    loops, c.loops = c.loops, 0
     c.block(body.children, inner)
+    c.loops = loops
     c.emit.line("if False: yield")
     c.emit.depth -= 1
     c.emit.line(f"{gens} = []; {asks} = []")
@@ -586,11 +614,9 @@ def _for_cards(c: Compiler, s: Tree, scope: Scope) -> None:
     name, cards, body = s.children
     pool = c.expect(cards, scope, "cards").code
     inner = Scope(scope)
-    var = inner.define(str(name), "v_" + str(name), "card")
+    var = inner.define(str(name), c.emit.fresh("v_" + str(name)), "card")
     c.emit.line(f"for {var} in list({pool}):")
-    c.emit.depth += 1
-    c.block(body.children, inner)
-    c.emit.depth -= 1
+    c.loop_body(body.children, inner)
 
 
 @statement("visit")
@@ -598,7 +624,7 @@ def _visit(c: Compiler, s: Tree, scope: Scope) -> None:
     name, zone, body = s.children
     zi = c.expect(zone, scope, "zone").code
     inner = Scope(scope)
-    var = inner.define(str(name), "v_" + str(name), "card")
+    var = inner.define(str(name), c.emit.fresh("v_" + str(name)), "card")
     seen, zv = c.emit.fresh("seen"), c.emit.fresh("z")
     # Each member once, always the first not yet visited in the zone's *current* order.
     c.emit.line(f"{seen} = set(); {zv} = Z[{zi}]")
@@ -606,16 +632,14 @@ def _visit(c: Compiler, s: Tree, scope: Scope) -> None:
     c.emit.line(f"    {var} = next((x for x in {zv} if x not in {seen}), -1)")
     c.emit.line(f"    if {var} < 0: break")
     c.emit.line(f"    {seen}.add({var})")
-    c.emit.depth += 1
-    c.block(body.children, inner)
-    c.emit.depth -= 1
+    c.loop_body(body.children, inner)
 
 
 @statement("repeat")
 def _repeat(c: Compiler, s: Tree, scope: Scope) -> None:
     count, body = s.children
     c.emit.line(f"for _ in range({c.expect(count, scope, 'num').code}):")
-    c.suite(body, scope)
+    c.loop_body(body.children, Scope(scope))
 
 
 @statement("while_stmt")
@@ -627,7 +651,7 @@ def _while(c: Compiler, s: Tree, scope: Scope) -> None:
     limit = c.expect(bound, scope, "num").code if bound is not None else str(WHILE_BOUND)
     c.emit.line(f"for {counter} in range({limit}):")
     c.emit.line(f"    if not ({c.condition(cond, scope)}): break")
-    c.suite(body, scope)
+    c.loop_body(body.children, Scope(scope))
     if bound is None:
         where = str(c.pos(s))
         c.emit.line(f"else: check_loop({WHILE_BOUND}, {where!r})")

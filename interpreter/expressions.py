@@ -222,7 +222,7 @@ class ExprCompiler:
         m = self.model
         counter = m.counters.get(name)
         if counter is not None and not counter.per_player:
-            return Typed(f"G[{counter.index}]", "num")
+            return Typed(f"G[{counter.index}]", counter.type)
         if name in m.game_zones:
             return Typed(str(m.game_zones[name]), "zone")
         if name in self.functions and not self.functions[name].params:
@@ -245,12 +245,29 @@ class ExprCompiler:
             return Typed("(" + self.zone_code[name].format(p=who.code) + ")", "zone")
         counter = m.counters.get(name)
         if counter is not None and counter.per_player:
-            return Typed(f"PC[{counter.index}][{who.code}]", "num")
+            return Typed(f"PC[{counter.index}][{who.code}]", counter.type)
         mine = list(m.player_zones) + [k for k, v in m.counters.items() if v.per_player]
         self.fail(self.pos(tok), f"`{name}` is not a zone or counter of each player", did_you_mean(name, mine))
 
-    def card_prop(self, tok: Token, card: Typed) -> Typed:
+    def owned_by_all(self, tok: Token, players: Typed) -> Typed:
+        """`hold of opponents`: the cards of that zone of each player, in player order."""
         name = str(tok)
+        if name in self.model.player_zones:
+            self.depth += 1
+            q, c = f"_q{self.depth}", f"_c{self.depth}"
+            self.depth -= 1
+            zone = self.zone_code[name].format(p=q)
+            return Typed(f"[{c} for {q} in {players.code} for {c} in Z[{zone}]]", "cards")
+        counter = self.model.counters.get(name)
+        if counter is not None and counter.per_player:
+            return Typed(f"[PC[{counter.index}][_q] for _q in {players.code}]", "list")  # no nesting inside
+        self.fail(self.pos(tok), f"`{name}` is not a zone or counter of each player")
+
+    def card_prop(self, tok: Token, card: Typed, s: Scope) -> Typed:
+        name = str(tok)
+        if name in self.model.conditions:
+            k = list(self.model.conditions).index(name)
+            return Typed(f"CONDITIONS[{k}][st.layout.card_def[{card.code}]](st, {self.me(s)}, {card.code})", "bool")
         if name not in self.props:
             self.fail(self.pos(tok), f"unknown card property `{name}`", did_you_mean(name, self.props))
         return Typed(f"P[{self.props[name]}][{card.code}]", self.prop_types[name])
@@ -260,10 +277,12 @@ class ExprCompiler:
         v = self.expr(base, s)
         if v.type == "player":
             return self.owned(tok, v)
+        if v.type == "players":
+            return self.owned_by_all(tok, v)
         if v.type in ("card", "zone", "none"):
-            return self.card_prop(tok, self.coerce(v, "card", base))
+            return self.card_prop(tok, self.coerce(v, "card", base), s)
         if v.type == "any":
-            return self.card_prop(tok, v)
+            return self.card_prop(tok, v, s)
         self.fail(self.pos(base), f"`{tok} of …` needs a player or a card, but this is {TYPE_WORDS[v.type]}")
 
     def x_prop(self, t, s):

@@ -109,8 +109,13 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
     for name, (params, types, text) in content.functions.items():
         functions[name] = Routine(f"fn_{name}", parsed(text, True), text.at, params, name, "function", types)
     phases = {name: Routine(f"phase_{name}", parsed(t), t.at, [], name, "phase") for name, t in content.phases.items()}
+    conditions: list[Routine] = []
     for di, card in enumerate(model.cards):
         for ability, (text, at, label) in card.abilities.items():
+            if ability in model.conditions:
+                tree = parsed(Text(text, at, label), True)
+                conditions.append(Routine(f"condition_{di}_{ability}", tree, at, [], label, "condition"))
+                continue
             r = Routine(f"ability_{di}_{ability}", parsed(Text(text, at, label)), at, [], label, "ability")
             abilities.setdefault(ability, []).append(r)
     extras = []
@@ -147,7 +152,7 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
     comp.generator_abilities = gen_abilities
     comp.rounds = content.data["flow"]["rounds"]
     lines: list[str] = []
-    for r in list(functions.values()) + extras + every:
+    for r in list(functions.values()) + extras + conditions + every:
         if r.tree is not None:
             lines += comp.compile_routine(r)
             lines.append("")
@@ -167,6 +172,11 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
             di = int(r.pyname.split("_")[1])
             by_card[k][di] = namespace[r.pyname]
     namespace["ABILITIES"] = by_card
+    answers = []
+    for name, default in model.conditions.items():
+        fixed = (lambda answer: lambda st, me, this: answer)(default)
+        answers.append([namespace.get(f"condition_{di}_{name}", fixed) for di in range(len(model.cards))])
+    namespace["CONDITIONS"] = answers
     content.generator_phases = {name for name, r in phases.items() if r.generator}
     return namespace, source
 

@@ -125,7 +125,8 @@ def load_content(folder: Path) -> Content:
             spec = spec if isinstance(spec, dict) else {"initial": spec}
             model.counters[name] = CounterDef(name, scope == "player", spec.get("initial", 0),
                                               spec.get("reset", "never"), spec.get("min"), indexes[scope],
-                                              smap.key_pos(("counters", scope, name)))
+                                              smap.key_pos(("counters", scope, name)),
+                                              "player" if spec.get("type") == "player" else "num")
             indexes[scope] += 1
     for name, default in data.get("properties", {}).items():
         if name in BUILTIN_PROPS:
@@ -133,6 +134,9 @@ def load_content(folder: Path) -> Content:
                                      f"`{name}` is a built-in card property", "pick another name"))
         model.prop_defaults[name] = default
     model.abilities = list(data.get("abilities", []))
+    model.conditions = dict(data.get("conditions", {}))
+    for name in model.conditions:
+        claim(name, "condition", ("conditions", name))
     for name, proc in data.get("procedures", {}).items():
         path = ("procedures", name)
         names, types = _typed_params(proc.get("params", []), smap, path + ("params",), errors)
@@ -214,10 +218,10 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -
         abilities = {}
         for name, text in card.get("abilities", {}).items():
             apath = origin("abilities") + (name,)
-            if name not in model.abilities:
+            if name not in model.abilities and name not in model.conditions:
                 errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{name}`",
-                                         did_you_mean(name, model.abilities) or
-                                         "declare it under abilities: in game.yaml"))
+                                         did_you_mean(name, model.abilities + list(model.conditions)) or
+                                         "declare it under abilities: (or conditions:) in game.yaml"))
             abilities[name] = (text, anchor(smap, apath), f"{card['id']}.{name}")
         model.cards.append(CardDef(
             id=card["id"], name=card.get("name", card["id"]), kind=card.get("kind", ""),

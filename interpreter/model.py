@@ -30,6 +30,7 @@ class CounterDef:
     floor: int | None
     index: int
     pos: Pos
+    type: str = "num"
 
 
 @dataclass(slots=True)
@@ -90,6 +91,7 @@ class GameModel:
     counters: dict[str, CounterDef] = field(default_factory=dict)
     prop_defaults: dict[str, Any] = field(default_factory=dict)
     abilities: list[str] = field(default_factory=list)
+    conditions: dict[str, bool] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)
     game_zones: dict[str, int] = field(default_factory=dict)
     player_zones: dict[str, int] = field(default_factory=dict)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,7 +61,8 @@ class Tally:
         self.wins = self.wins or [0] * self.players
         self.score_sums = self.score_sums or [0] * self.players
 
-    def add(self, scores: list[int], winners: list[int], turns: int, decisions: int, counters: list[int]) -> None:
+    def add(self, scores: list[int], winners: list[int], turns: int, decisions: int,
+            counters: list[int]) -> None:
         """Count one match; a shared win counts for each winner."""
         self.games += 1
         for p in winners:
@@ -77,13 +79,13 @@ class Tally:
     def merge(self, other: Tally) -> None:
         """Fold another tally (e.g. a worker's chunk) into this one."""
         self.games += other.games
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        self.score_sums = [a + b for a, b in zip(self.score_sums, other.score_sums)]
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.score_sums = [a + b for a, b in zip(self.score_sums, other.score_sums, strict=True)]
         self.turn_sum += other.turn_sum
         self.decision_sum += other.decision_sum
         if not self.counter_sums:
             self.counter_sums = [0] * len(other.counter_sums)
-        self.counter_sums = [a + b for a, b in zip(self.counter_sums, other.counter_sums)]
+        self.counter_sums = [a + b for a, b in zip(self.counter_sums, other.counter_sums, strict=True)]
 
 
 def run_chunk(folder: str, players: int, start: int, stop: int) -> Tally:
@@ -100,6 +102,11 @@ def run_chunk(folder: str, players: int, start: int, stop: int) -> Tally:
 
 def _run_chunk_args(args: tuple[str, int, int, int]) -> Tally:
     return run_chunk(*args)
+
+
+def _ignore_interrupt() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunks(seed: int, n: int, workers: int) -> list[tuple[int, int]]:
@@ -127,7 +134,7 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
     else:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(workers) as pool:
+        with context.Pool(workers, initializer=_ignore_interrupt) as pool:
             for part in pool.imap_unordered(_run_chunk_args, chunks):
                 tally.merge(part)
                 if progress:
