@@ -308,7 +308,13 @@ def _assign(c: Compiler, target: Tree, value: str, scope: Scope) -> None:
 @statement("set")
 def _set(c: Compiler, s: Tree, scope: Scope) -> None:
     target, value = s.children
-    kind = "player" if target.data == "target_first_player" else "num"
+    if target.data == "target_first_player":
+        kind = "player"
+    elif target.data == "target_name" and scope.lookup(str(target.children[0])) is not None:
+        kind = scope.lookup(str(target.children[0]))[1]  # a local keeps its type
+    else:
+        counter = c.model.counters.get(str(target.children[0]))
+        kind = counter.type if counter is not None else "num"
     _assign(c, target, c.expect(value, scope, kind).code, scope)
 
 

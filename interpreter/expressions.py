@@ -23,7 +23,9 @@ TYPE_WORDS = {
 PARAM_TYPES = {"num": "num", "number": "num", "bool": "bool", "text": "str", "card": "card",
                "cards": "cards", "zone": "zone", "player": "player", "players": "players"}
 BUILTIN_TYPES = {"id": "str", "name": "str", "kind": "str", "owner": "player"}
-AGGREGATES = ("count", "sum", "max", "min", "highest", "lowest", "list", "any", "abs", "ring_distance")
+# Card facts that change during play: face up or down, and the player whose zone holds it.
+DYNAMIC = {"face_up": "st.face[{c}]", "holder": "st.layout.zone_owner[st.zone_of[{c}]]"}
+AGGREGATES = ("seat", "count", "sum", "max", "min", "highest", "lowest", "list", "any", "abs", "ring_distance")
 
 
 class Abort(Exception):
@@ -265,6 +267,8 @@ class ExprCompiler:
 
     def card_prop(self, tok: Token, card: Typed, s: Scope) -> Typed:
         name = str(tok)
+        if name in DYNAMIC:
+            return Typed(DYNAMIC[name].format(c=card.code), "player" if name == "holder" else "bool")
         if name in self.model.conditions:
             k = list(self.model.conditions).index(name)
             return Typed(f"CONDITIONS[{k}][st.layout.card_def[{card.code}]](st, {self.me(s)}, {card.code})", "bool")
@@ -379,6 +383,9 @@ class ExprCompiler:
         if name not in AGGREGATES:
             self.fail(self.pos(tok), f"unknown function `{name}`",
                       did_you_mean(name, list(AGGREGATES) + list(self.functions)))
+        if name == "seat":
+            self.arity(tok, args, 1)
+            return Typed(self.expect(args[0], s, "player").code, "num")
         if name == "abs":
             self.arity(tok, args, 1)
             return Typed(f"abs({self.expect(args[0], s, 'num').code})", "num")
