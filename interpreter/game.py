@@ -75,7 +75,7 @@ class Game:
 def build(content: Content) -> tuple[dict[str, Any], str]:
     """Parse every DSL text, compile the game to Python source and load it."""
     model = content.model
-    errors: list[Diagnostic] = []
+    errors: list[Diagnostic] = list(content.errors)
     forms: dict[str, list[tuple[str, ...]]] = {}
     verb_of: dict[str, str] = {}
     reserved = keywords()

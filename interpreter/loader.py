@@ -38,6 +38,7 @@ class Content:
     invariants: dict[str, Text] = field(default_factory=dict)
     score: Text | None = None
     tiebreaks: list[Text] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     generator_phases: set[str] = field(default_factory=set)
 
 
@@ -163,8 +164,7 @@ def load_content(folder: Path) -> Content:
                                          did_you_mean(phase, content.phases) or "declare it under phases:"))
     for i, name in enumerate(data["cards"]):
         _load_cards(folder / name, model, errors, smap.pos(("cards", i)))
-    if errors:
-        raise AuthoringError(errors)
+    content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
 
 

@@ -8,7 +8,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from .diagnostics import Diagnostic, DslSyntaxError, Pos
+from .diagnostics import Diagnostic, DslSyntaxError, Pos, did_you_mean
 from .paths import data_dir
 
 class _Layout(Indenter):
@@ -86,8 +86,29 @@ def parse(text: str, at: Pos, verbs: dict[str, list[tuple[str, ...]]], expressio
     try:
         tree = parser.parse(source, start="expr_start" if expression else "start")
     except UnexpectedInput as err:
-        raise DslSyntaxError([_diagnose(err, source, at)]) from None
+        found = _misspelt_start(err, source, verbs, at) or _diagnose(err, source, at)
+        raise DslSyntaxError([found]) from None
     return tree
+
+
+def _misspelt_start(err: UnexpectedInput, source: str, verbs: dict, at) -> Diagnostic | None:
+    """'did you mean `shuffle`?' when the failing line starts with a near-miss of a keyword or verb."""
+    lines = source.splitlines()
+    line = getattr(err, "line", None)
+    if not line or line > len(lines):
+        return None
+    words = lines[line - 1].split()
+    if not words:
+        return None
+    first = words[0]
+    known = keywords() | {" ".join(f) for forms in verbs.values() for f in forms}
+    if first in known or not first.isidentifier():
+        return None
+    hint = did_you_mean(first, known)
+    if hint is None:
+        return None
+    col = len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1
+    return Diagnostic(at.shifted(line, col), f"`{first}` is not a statement word or a declared verb", hint)
 
 
 _NICE = {
@@ -131,7 +152,8 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos) -> Diagnostic:
         char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "end of text"
         return Diagnostic(pos, f"unexpected character {char!r}", "check for a typo or a missing quote")
     expected = sorted(getattr(err, "expected", None) or getattr(err, "accepts", None) or [])
-    want = ", ".join(_describe(e) for e in expected if not e.startswith("__"))[:300]
+    names = [_describe(e) for e in expected if not e.startswith("__")]
+    want = ", ".join(names[:12]) + (f" (or {len(names) - 12} more)" if len(names) > 12 else "")
     if isinstance(err, UnexpectedToken):
         tok = err.token
         found = _NICE.get(tok.type) if tok.type in _NICE and tok.type != "NAME" else f"`{tok.value}`"

@@ -89,7 +89,6 @@ def test_validate_reports_a_card_key_typo(tmp_path, capsys):
     assert "did you mean `value`?" in err
 
 
-@pytest.mark.xfail(strict=True, reason="the loader stops after card/schema errors, before parsing any DSL")
 def test_validate_reports_card_key_typo_and_dsl_break_together(tmp_path, capsys):
     folder, where = broken_copy(tmp_path, "both", {
         "game.yaml": ("shuffle donkeys", "shufle donkeys"),
