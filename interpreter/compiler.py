@@ -173,6 +173,17 @@ class Compiler(ExprCompiler):
         self.at = proc.at
         return inner
 
+    def local(self, scope: Scope, name: str, typ: str) -> str:
+        """The Python name of a `let` variable; it lives on to the end of its routine, as in Python.
+
+        Let-ing a name again keeps its Python name (so a value set in both branches of an `if` is one
+        variable), provided the type is the same."""
+        root = scope.root()
+        found = root.vars.get(name)
+        if found is not None and found[1] == typ:
+            return found[0]
+        return root.define(name, self.emit.fresh("v_" + name), typ)
+
     def prompt_id(self, prompt: str | None) -> int:
         """The index of a choice's question in the game's prompt table."""
         self.prompts.append(prompt or "")
@@ -197,7 +208,7 @@ class Compiler(ExprCompiler):
 def _let(c: Compiler, s: Tree, scope: Scope) -> None:
     name, value = s.children
     v = c.expr(value, scope)
-    py = scope.define(str(name), c.emit.fresh("v_" + str(name)), v.type)
+    py = c.local(scope, str(name), v.type)
     c.emit.line(f"{py} = {v.code}")
 
 
@@ -257,18 +268,17 @@ def choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
 def _let_choice(c: Compiler, s: Tree, scope: Scope) -> None:
     name = str(s.children[0])
     parts = choice_parts(c, s, scope)
-    target = c.emit.fresh("v_" + name)
     if parts is None:
         _, chooser, choice = s.children
         who = c.me(scope) if chooser.data == "chooser_me" else c.expect(chooser.children[0], scope, "player").code
         count = c.expect(choice.children[0], scope, "num").code
         cards = c.expect(choice.children[-1], scope, "cards").code
         up_to = "True" if choice.data == "choose_up_to" else "False"
+        target = c.local(scope, name, "cards")
         c.emit.line(f"{target} = yield from choose_cards({who}, list({cards}), {count}, {up_to})")
-        scope.define(name, target, "cards")
         return
+    target = c.local(scope, name, parts.type)
     c.ask(parts.who, parts.options, parts.kind, parts.prompt, target, parts.forced)
-    scope.define(name, target, parts.type)
 
 
 def _counter_target(c: Compiler, t: Tree, scope: Scope) -> tuple[str, object]:
@@ -600,7 +610,7 @@ def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | Non
         emit.lines += bindings
         emit.depth += 1
         name = str(stmts[0].children[0])
-        emit.line(f"{scope.define(name, emit.fresh('v_' + name), parts.type)} = {values}[{var}]")
+        emit.line(f"{c.local(scope, name, parts.type)} = {values}[{var}]")
         c.block(stmts[1:], scope)
         for rest, outer, at in reversed(later):
             c.at = at

@@ -49,6 +49,13 @@ class Scope:
         self.vars[name] = (py, typ)
         return py
 
+    def root(self) -> Scope:
+        """The routine's outermost scope: `let` names live there, as Python locals do."""
+        s = self
+        while s.parent is not None:
+            s = s.parent
+        return s
+
     def lookup(self, name: str) -> tuple[str, str] | None:
         s: Scope | None = self
         while s is not None:
@@ -353,6 +360,8 @@ class ExprCompiler:
     def x_compare(self, t, s):
         a, op, b = t.children
         x, y = self.expr(a, s), self.expr(b, s)
+        if {x.type, y.type} == {"players", "num"}:
+            x, y = self.coerce(x, "num", a), self.coerce(y, "num", b)
         if x.type == "none" or y.type == "none":
             other = y if x.type == "none" else x
             if other.type not in ("card", "player", "any"):

@@ -216,8 +216,9 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -
                                      f"`{start}` belongs to each player, but this card is not `each_player`",
                                      "start it in a shared zone, or set each_player: true"))
         abilities = {}
-        for name, text in card.get("abilities", {}).items():
-            apath = origin("abilities") + (name,)
+        merged = {**defaults.get("abilities", {}), **raw.get("abilities", {})}  # a card adds to defaults
+        for name, text in merged.items():
+            apath = (where if name in raw.get("abilities", {}) else ("defaults",)) + ("abilities", name)
             if name not in model.abilities and name not in model.conditions:
                 errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{name}`",
                                          did_you_mean(name, model.abilities + list(model.conditions)) or

@@ -63,9 +63,9 @@ def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> 
             rank = _RANK.get(str(leaf.validator), len(_RANK))
             for item in _DESCRIBERS.get(str(leaf.validator), _describe_other)(leaf, where):
                 # Several keywords can fail on one value (e.g. type and enum): keep the most telling one.
-                slot = (item.pos, item.path)
-                if slot not in best or rank < best[slot][0]:
-                    best[slot] = (rank, item)
+                key = (item.pos, item.path)
+                if key not in best or rank < best[key][0]:
+                    best[key] = (rank, item)
     ordered = sorted((item for _, item in best.values()), key=lambda item: (item.pos.line, item.pos.col))
     return [Diagnostic(item.pos, item.message, item.hint) for item in ordered]
 

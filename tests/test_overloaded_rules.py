@@ -12,11 +12,11 @@ from collections import Counter
 
 import pytest
 import yaml
+from test_scenarios import RULEBOOKS, counter, decide, game_of, run_scenario, says, zone_cards
 
 from interpreter import load_game
 from interpreter.match import finish
 from interpreter.runtime import move
-from test_scenarios import counter, decide, game_of, run_scenario, says, zone_cards
 
 GAME = game_of("overloaded")
 ROUNDS = 8
@@ -38,9 +38,8 @@ def scenario(name: str):
 
 
 def new(players: int = 3, seed: int = 0, **arrange):
-    """A logged match; `deck=[...]` and other zone names arrange cards after set-up."""
-    zones = {k.replace("_at_", "@"): v for k, v in arrange.items()}
-    return GAME.new_match(players, seed, log=True, arrange=zones or None)
+    """A logged match; `deck=[...]`, `box=[...]` put those cards on top of those zones after set-up."""
+    return GAME.new_match(players, seed, log=True, arrange=arrange or None)
 
 
 def kind_of(m, seat: int, labels: list[str]) -> str:
@@ -99,6 +98,18 @@ def seat_zone(name: str) -> str:
 
 def counter_index(name: str) -> int:
     return next(i for i, n in GAME.counter_names[1] if n == name)
+
+
+def test_every_rule_test_quotes_the_rulebook():
+    """Each test's docstring opens with a sentence of the rulebook, word for word."""
+    book = RULEBOOKS / "overloaded.md"
+    if not book.is_file():
+        pytest.skip(f"no rulebook at {book}")
+    text = " ".join(book.read_text(encoding="utf-8").split())
+    for name, fn in globals().items():
+        if name.startswith("test_") and name != "test_every_rule_test_quotes_the_rulebook":
+            quote = (fn.__doc__ or "").split("\n\n")[0]
+            assert quote and " ".join(quote.split()) in text, f"{name} does not quote the rulebook: {quote!r}"
 
 
 # ---- Components --------------------------------------------------------------------------------------
