@@ -79,6 +79,7 @@ class Compiler(ExprCompiler):
         self.prompts: list[str] = []
         self.recursive: set[str] = set()
         self.loops = 0  # loops open around the statement being compiled, in the current text
+        self.simultaneous = False  # compiling the body of a simultaneous loop (the generator path)
         self.at_stack: list = []
 
     # ---- driving
@@ -194,7 +195,12 @@ class Compiler(ExprCompiler):
         pid = self.prompt_id(prompt)
         opts = self.emit.fresh("o")
         self.emit.line(f"{opts} = {options}")
-        if forced:
+        if forced and self.simultaneous:
+            # Inside a simultaneous body even a one-option choice waits for the others, so its
+            # effects cannot show before everyone has chosen.
+            self.emit.line(f"if {opts}: {target} = yield ({who}, {opts}, {kind}, {pid})")
+            self.emit.line(f"else: {target} = -1")
+        elif forced:
             self.emit.line(f"if len({opts}) > 1: {target} = yield ({who}, {opts}, {kind}, {pid})")
             self.emit.line(f"else: {target} = {opts}[0] if {opts} else -1")
         else:
@@ -533,9 +539,11 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     fn, gens, asks, g, a = (c.emit.fresh(x) for x in ("simul", "gens", "asks", "g", "a"))
     c.emit.line(f"def {fn}({var}):")
     c.emit.depth += 1
-    loops, c.loops = c.loops, 0
-    c.block(body.children, inner)
-    c.loops = loops
+    loops, c.loops, c.simultaneous = c.loops, 0, True
+    try:
+        c.block(body.children, inner)
+    finally:
+        c.loops, c.simultaneous = loops, False
     c.emit.line("if False: yield")
     c.emit.depth -= 1
     c.emit.line(f"{gens} = []; {asks} = []")

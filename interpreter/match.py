@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, GameOver, State, move
+from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, GameOver, State, move, seen_by
 
 INVALID_MOVE = "INVALID_MOVE"
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
@@ -172,7 +172,16 @@ class Match:
         return list(range(len(ask[1]))) if ask else []
 
     def action_labels(self, seat: int | None = None) -> list[str]:
-        """A readable name for each legal action of `seat`."""
+        """A readable name for each legal action of `seat`, as that seat may see it.
+
+        A card the seat cannot see is named by where it lies (`hidden card 2 of table`) and its back."""
+        seat = self._seat(seat)
+        ask = self._ask_of(seat)
+        return [self.label(ask, i, viewer=seat) for i in range(len(ask[1]))] if ask else []
+
+    def option_ids(self, seat: int | None = None) -> list[str]:
+        """The omniscient name of each legal action of `seat` (card ids even of hidden cards): for
+        tools and tests that know everything, like the match log."""
         ask = self._ask_of(self._seat(seat))
         return [self.label(ask, i) for i in range(len(ask[1]))] if ask else []
 
@@ -224,11 +233,17 @@ class Match:
             if self.log is not None:
                 self.log.append(self.result())
 
-    def label(self, ask: tuple, i: int) -> str:
-        """The readable name of option `i` of an ask."""
+    def label(self, ask: tuple, i: int, viewer: int | None = None) -> str:
+        """The readable name of option `i` of an ask (hiding what `viewer`, if given, cannot see)."""
         value, kind, t = ask[1][i], ask[2], self.layout
         if kind == K_CARD:
-            return t.card_ids[value] if value >= 0 else "none"
+            if value < 0:
+                return "none"
+            if viewer is None or seen_by(self.st, value) >> viewer & 1:
+                return t.card_ids[value]
+            zi = self.st.zone_of[value]
+            back = "".join(f", {self.game.prop_names[k]} {t.props[k][value]}" for k in t.back[value])
+            return f"hidden card {self.st.zones[zi].index(value) + 1} of {t.zone_names[zi]}{back}"
         if kind == K_PLAYER:
             return t.player_name(value)
         if kind == K_BOOL:

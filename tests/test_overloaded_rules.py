@@ -458,7 +458,7 @@ def test_scout_lets_only_the_scout_see_one_other_players_load():
     """Look at one other player's face-down cargo card (only you learn it)."""
     m = scouting()
     assert "P0 uses Scout" in says(m)
-    assert m.to_act() == [0] and sorted(m.action_labels(0)) == ["cargo-6@1", "cargo-7@2"]
+    assert m.to_act() == [0] and sorted(m.option_ids(0)) == ["cargo-6@1", "cargo-7@2"]
     decide(m, 0, "cargo-7@2")
     assert "cargo-7@2" in visible(m, 0)
     assert "cargo-6@1" not in visible(m, 0), "the scout learnt more than one card"
@@ -468,10 +468,6 @@ def test_scout_lets_only_the_scout_see_one_other_players_load():
     assert "cargo-7@2" in visible(m, 0) and "cargo-7@2" not in visible(m, 1)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: Match.label() names every card option by its id, and view(seat)['options'] carries those "
-    "labels, so a choice among cards the chooser cannot see (Scout: `I choose a card from table where "
-    "it.owner != me`) shows the chooser every face-down card on offer before it picks one"))
 def test_the_scouts_choice_does_not_show_the_face_down_loads_it_chooses_among():
     """Look at one other player's face-down cargo card (only you learn it)."""
     m = scouting()
@@ -597,10 +593,6 @@ def test_a_show_off_load_forced_by_a_one_card_hand_is_not_seen_before_the_others
     assert last[0] in visible(m, 1) and last[0] in visible(m, 2)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: in `for each player p simultaneously:` whose body does not open with the choice, a player "
-    "whose choice is forced (one option) runs the rest of the body at once, while the others are still "
-    "choosing; they can see its effect (the general, generator path of compiler._for_players)"))
 def test_a_forced_choice_in_a_simultaneous_loop_does_not_act_before_the_others_choose(tmp_path):
     """cargo cards are played face up this round (chosen at the same time, then all seen before step 2)"""
     (tmp_path / "game.yaml").write_text(yaml.safe_dump({
@@ -616,8 +608,10 @@ def test_a_forced_choice_in_a_simultaneous_loop_does_not_act_before_the_others_c
         {"id": "low", "name": "Low", "each_player": True, "start": "hand", "value": 1},
         {"id": "high", "name": "High", "each_player": True, "start": "hand", "value": 2}]}))
     m = load_game(tmp_path).new_match(2, 0, arrange={"box": ["high@0"]})
-    assert m.to_act() == [1]
+    assert m.to_act() == [0, 1] and m.action_labels(0) == ["low@0"], "a one-option choice still waits"
     assert m.view(1)["zones"]["table"] == []
+    assert m.apply(0, 0) is None and m.to_act() == [1]
+    assert m.view(1)["zones"]["table"] == [], "seat 0's choice showed before seat 1 chose"
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

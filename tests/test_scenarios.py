@@ -84,8 +84,11 @@ def story(m, made: list[str]) -> str:
 
 
 def decide(m, who: int, label: str) -> None:
-    """Let seat `who` pick the option labelled `label`; fail with the labels on offer if it is absent."""
+    """Let seat `who` pick the option labelled `label` (as the seat sees it, or by card id); fail with
+    the labels on offer if it is absent."""
     labels = m.action_labels(who)
+    if label not in labels:
+        labels = m.option_ids(who)
     if label not in labels:
         raise AssertionError(f"seat {who} cannot pick {label!r}: to act {m.to_act()}, "
                              f"seat {who} is asked {m.prompt(who)!r} with options {labels}")
