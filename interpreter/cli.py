@@ -417,6 +417,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(f"  {'P' + str(p):<6}{s['wins_by_seat'][p]:>8}{s['win_rate_by_seat'][p]:>10.1%}"
               f"{s['mean_scores'][p]:>12.2f}")
     print(f"  mean turns {s['mean_turns']:.2f}, mean decisions {s['mean_decisions']:.2f}")
+    if s["win_rate_by_group"]:
+        print(f"  win rate by {s['report_by']}:")
+        for group, rate in s["win_rate_by_group"].items():
+            print(f"    {group:<24}{rate:>8.1%}")
+    print(f"  ended at the round limit: {s['ended_by_round_limit']:.1%}")
     if s["mean_counters"]:
         means = ", ".join(f"{k} {v:.3f}" for k, v in s["mean_counters"].items())
         print(f"  mean game counters at the end: {means}")

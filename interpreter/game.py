@@ -50,6 +50,8 @@ class Game:
                      for k in ("setup", "round", "turn", "after_last_round")}
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
+        self.report_by = namespace.get("report_by")
+        self.report_title = content.data.get("report", {}).get("title", "group")
         self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
         counters = model.counters.values()
         self.resets = {
@@ -123,6 +125,9 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
         extras.append(Routine("result_score", parsed(content.score, True), content.score.at, [], "score", "function"))
     for i, t in enumerate(content.tiebreaks):
         extras.append(Routine(f"result_tiebreak_{i}", parsed(t, True), t.at, [], t.label, "function"))
+    if content.report_by is not None:
+        t = content.report_by
+        extras.append(Routine("report_by", parsed(t, True), t.at, [], "report by", "function"))
     for name, t in content.invariants.items():
         extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function"))
     # Which routines can ask a player something (and so are generators): a fixpoint over calls.

@@ -38,6 +38,7 @@ class Content:
     invariants: dict[str, Text] = field(default_factory=dict)
     score: Text | None = None
     tiebreaks: list[Text] = field(default_factory=list)
+    report_by: Text | None = None
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     generator_phases: set[str] = field(default_factory=set)
 
@@ -156,6 +157,8 @@ def load_content(folder: Path) -> Content:
         content.score = Text(result["score"], anchor(smap, ("result", "score")), "score")
     for i, text in enumerate(result.get("tiebreak", [])):
         content.tiebreaks.append(Text(text, anchor(smap, ("result", "tiebreak", i)), f"tiebreak {i + 1}"))
+    if "report" in data:
+        content.report_by = Text(data["report"]["by"], anchor(smap, ("report", "by")), "report by")
     flow = data["flow"]
     for key in ("setup", "round", "turn", "after_last_round"):
         for i, phase in enumerate(flow.get(key, [])):

@@ -7,15 +7,27 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .game import Game, load_game
 from .match import finish, random_bot, run_flow
 from .runtime import RuleError, State
 
 
-def simulate(game: Game, players: int, seed: int) -> tuple[list[int], list[int], int, int, list[int]]:
-    """One random-bot match: (scores, winners, turns, decisions, final game counters).
+class Outcome(NamedTuple):
+    """What `simulate` learns of one match."""
+
+    scores: list[int]
+    winners: list[int]
+    turns: int
+    decisions: int
+    counters: list[int]  # the game counters at the end
+    by_rule: bool  # ended by `end the game` rather than by running out of rounds
+    groups: list[str]  # each seat's value of the game's `report: by:` expression ("" if none)
+
+
+def simulate(game: Game, players: int, seed: int) -> Outcome:
+    """One random-bot match, fast (no Match object, no log).
 
     The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision, the seats of
     a simultaneous choice in the order they are asked), so both give the same match for a seed.
@@ -40,9 +52,11 @@ def simulate(game: Game, players: int, seed: int) -> tuple[list[int], list[int],
                 value = ask[1][below(len(ask[1]))]
                 decisions += 1
     except StopIteration as stop:
-        scores, winners = finish(game, st, stop.value)
+        declared = stop.value
+        scores, winners = finish(game, st, declared)
     st.decisions = decisions
-    return scores, winners, st.turn or st.round, decisions, list(st.gc)
+    groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
+    return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, groups)
 
 
 @dataclass(slots=True)
@@ -56,15 +70,23 @@ class Tally:
     turn_sum: int = 0
     decision_sum: int = 0
     counter_sums: list[int] = field(default_factory=list)
+    by_rule: int = 0
+    group_games: dict[str, int] = field(default_factory=dict)
+    group_wins: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
         self.score_sums = self.score_sums or [0] * self.players
 
     def add(self, scores: list[int], winners: list[int], turns: int, decisions: int,
-            counters: list[int]) -> None:
+            counters: list[int], by_rule: bool = False, groups: list[str] | None = None) -> None:
         """Count one match; a shared win counts for each winner."""
         self.games += 1
+        self.by_rule += by_rule
+        for p, group in enumerate(groups or []):
+            if group:
+                self.group_games[group] = self.group_games.get(group, 0) + 1
+                self.group_wins[group] = self.group_wins.get(group, 0) + (p in winners)
         for p in winners:
             self.wins[p] += 1
         for p, s in enumerate(scores):
@@ -86,6 +108,10 @@ class Tally:
         if not self.counter_sums:
             self.counter_sums = [0] * len(other.counter_sums)
         self.counter_sums = [a + b for a, b in zip(self.counter_sums, other.counter_sums, strict=True)]
+        self.by_rule += other.by_rule
+        for group, count in other.group_games.items():
+            self.group_games[group] = self.group_games.get(group, 0) + count
+            self.group_wins[group] = self.group_wins.get(group, 0) + other.group_wins.get(group, 0)
 
 
 def run_chunk(folder: str, players: int, start: int, stop: int) -> Tally:
@@ -153,6 +179,9 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
         "mean_turns": tally.turn_sum / games if games else 0.0,
         "mean_decisions": tally.decision_sum / games if games else 0.0,
         "mean_counters": {names[i]: v / games for i, v in enumerate(tally.counter_sums) if i in names},
+        "ended_by_round_limit": (games - tally.by_rule) / games if games else 0.0,
+        "report_by": game.report_title,
+        "win_rate_by_group": {g: tally.group_wins[g] / c for g, c in sorted(tally.group_games.items())},
         "games_per_s": games / elapsed if elapsed > 0 else 0.0,
         "elapsed_s": elapsed,
         "workers": workers,
