@@ -111,8 +111,7 @@ def play(players: int, rng: random.Random, state: dict | None = None) -> tuple[l
                                 cap += n
                             elif adv == LOOSE_STRAP:
                                 cap -= n
-                                if cap < 0:
-                                    cap = 0
+                                cap = max(cap, 0)
                             elif adv == SECOND_THOUGHTS:
                                 if second is None:
                                     second = [p]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from lark import Token, Tree
 
 from .diagnostics import AuthoringError, Diagnostic, Pos, did_you_mean
-from .model import BUILTIN_PROPS, GameModel
+from .model import GameModel
 
 TYPE_WORDS = {
     "num": "a number", "bool": "yes/no", "str": "a text", "card": "a card", "cards": "cards",
@@ -480,7 +480,7 @@ class ExprCompiler:
                 literal = ""
             start = self.pos(tok)
             offset = raw.find(text[i: end + 1])
-            at = Pos(start.file, start.line, start.col + (offset if offset >= 0 else 0) + 1)
+            at = Pos(start.file, start.line, start.col + (max(offset, 0)) + 1)
             saved = self.at
             try:
                 tree = parse(text[i + 1: end], at, {}, expression=True)

@@ -102,7 +102,6 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
             errors.extend(err.diagnostics)
             return None
 
-    routines: dict[str, Routine] = {}
     procedures: dict[str, Routine] = {}
     functions: dict[str, Routine] = {}
     abilities: dict[str, list[Routine]] = {}
@@ -179,11 +178,16 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
     namespace["ABILITIES"] = by_card
     answers = []
     for name, default in model.conditions.items():
-        fixed = (lambda answer: lambda st, me, this: answer)(default)
+        fixed = _constant(default)
         answers.append([namespace.get(f"condition_{di}_{name}", fixed) for di in range(len(model.cards))])
     namespace["CONDITIONS"] = answers
     content.generator_phases = {name for name, r in phases.items() if r.generator}
     return namespace, source
+
+
+def _constant(answer: bool):
+    """The condition of a card that does not state it: always the declared default."""
+    return lambda st, me, this: answer
 
 
 def _recursive(procedures: dict[str, Routine], usage: dict, verb_of: dict[str, str]) -> set[str]:

@@ -190,8 +190,8 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -
         card: dict[str, Any] = {**defaults, **raw}
         where = ("cards", i)
 
-        def origin(key: str) -> tuple:
-            return where + (key,) if key in raw else ("defaults", key)
+        def origin(key: str, where: tuple = where, raw: dict = raw) -> tuple:
+            return (*where, key) if key in raw else ("defaults", key)
 
         if card["id"] in ids:
             errors.append(Diagnostic(smap.pos(where + ("id",)), f"card id `{card['id']}` is used twice"))

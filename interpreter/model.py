@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .diagnostics import Pos
 from .runtime import VISIBILITY
@@ -156,7 +157,7 @@ class GameModel:
                         columns[i].append(value)
                     for i, name in enumerate(names, len(BUILTIN_PROPS)):
                         columns[i].append(d.props.get(name, self.prop_defaults[name]))
-                    zi = self.zone_instance(d.start, seat if seat >= 0 else 0, n)
+                    zi = self.zone_instance(d.start, max(seat, 0), n)
                     start_zones[zi].append(c)
                     zone_of.append(zi)
                     back.append(tuple(prop_index[b] for b in d.back))
@@ -171,7 +172,7 @@ class GameModel:
             zone_def=zone_def,
             game_counters=[c.initial for c in counters if not c.per_player],
             player_counters=[c.initial for c in counters if c.per_player],
-            orders=[tuple(list(range(s, n)) + list(range(0, s))) for s in range(n)],
+            orders=[tuple(list(range(s, n)) + list(range(s))) for s in range(n)],
             back=back,
         )
         self._setups[n] = s

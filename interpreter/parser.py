@@ -11,12 +11,13 @@ from lark.indenter import Indenter
 from .diagnostics import Diagnostic, DslSyntaxError, Pos, did_you_mean
 from .paths import data_dir
 
+
 class _Layout(Indenter):
     """Indentation blocks plus game verbs: NAME runs that spell a declared procedure form become one VERB."""
 
     NL_type = "_NL"
-    OPEN_PAREN_types: list[str] = ["LPAR"]
-    CLOSE_PAREN_types: list[str] = ["RPAR"]
+    OPEN_PAREN_types = ("LPAR",)
+    CLOSE_PAREN_types = ("RPAR",)
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4

@@ -34,8 +34,24 @@ class State:
     """Everything that changes during one match."""
 
     __slots__ = (
-        "layout", "n", "zones", "zone_of", "face", "known", "gc", "pc", "props", "first", "active",
-        "round", "turn", "rng", "log", "orders", "decisions", "table_counters",
+        "active",
+        "decisions",
+        "face",
+        "first",
+        "gc",
+        "known",
+        "layout",
+        "log",
+        "n",
+        "orders",
+        "pc",
+        "props",
+        "rng",
+        "round",
+        "table_counters",
+        "turn",
+        "zone_of",
+        "zones",
     )
 
     def __init__(self, layout: Any, n: int, seed: int, log: list | None) -> None:

@@ -14,7 +14,7 @@ from interpreter.paths import data_dir
 ENGINE = Path(__file__).resolve().parent.parent / "interpreter"
 # The launch games' own words: never anywhere in the engine, not even in a comment.
 LAUNCH_WORDS = re.compile(
-    r"\b(donkeys?|drovers?|overloaded|passengers?|pilots?|dogfights?|cargo|sky.?haulers?|artifacts?)\b", re.I)
+    r"\b(donkeys?|drovers?|overloaded|passengers?|pilots?|dogfights?|cargo|sky.?haulers?|artifacts?)\b", re.IGNORECASE)
 # Words every card game shares, which the engine may use in their generic sense (and the standard
 # library's own names that happen to match a game's verb).
 GENERIC = {"round", "turn", "name", "id", "kind", "text", "value", "count", "first", "last", "top", "bottom",
