@@ -351,6 +351,12 @@ class ExprCompiler:
 
     def x_binop(self, t, s):
         a, op, b = t.children
+        if str(op) == "+":
+            left, right = self.expr(a, s), self.expr(b, s)
+            if left.type in ("cards", "zone") and right.type in ("cards", "zone", "card"):
+                # `my chain + resolving`: the cards of both, in that order
+                x, y = self.coerce(left, "cards", a).code, self.coerce(right, "cards", b).code
+                return Typed(f"[*{x}, *{y}]", "cards")
         x, y = self.expect(a, s, "num").code, self.expect(b, s, "num").code
         py = {"/": "//"}.get(str(op), str(op))
         if py in ("//", "%"):

@@ -1,0 +1,49 @@
+"""Properties of whole matches, over Hypothesis-drawn playthroughs (interpreter.testing)."""
+
+from hypothesis import HealthCheck, given, settings
+
+from interpreter.game import load_game
+from interpreter.match import replay
+from interpreter.testing import matches
+
+OVERLOADED = load_game("overloaded")
+SKY = load_game("sky-haulers")
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def conserved(m) -> bool:
+    st = m.st
+    return sorted(c for z in st.zones for c in z) == list(range(len(m.layout.card_ids)))
+
+
+@FAST
+@given(matches(OVERLOADED))
+def test_overloaded_score_is_the_score_pile_plus_bonus(m):
+    t, st = m.layout, m.st
+    value, bonus = OVERLOADED.prop_names, dict(OVERLOADED.counter_names[1])
+    v = next(k for k, name in value.items() if name == "value")
+    b = next(i for i, name in bonus.items() if name == "bonus")
+    for p in range(m.players):
+        pile = st.zones[t.zone_names.index(f"pile@{p}")]
+        assert m.result()["scores"][p] == sum(t.props[v][c] for c in pile) + st.pc[b][p]
+    assert conserved(m)
+
+
+@FAST
+@given(matches(OVERLOADED, finished=False))
+def test_an_overloaded_match_replays_from_its_seed_and_decisions(m):
+    again = replay(OVERLOADED, m.players, m.seed, m.history)
+    assert again.st.zones == m.st.zones and again.st.pc == m.st.pc and again.to_act() == m.to_act()
+
+
+@FAST
+@given(matches(SKY, finished=False))
+def test_sky_haulers_hands_never_pass_ten_and_chains_never_pass_four(m):
+    t, st = m.layout, m.st
+    for zi, cards in enumerate(st.zones):
+        name = t.zone_names[zi]
+        if name.startswith("hand@"):
+            assert len(cards) <= 10
+        if name.startswith("chain@"):
+            assert len(cards) <= 4
+    assert conserved(m)
