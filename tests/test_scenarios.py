@@ -6,7 +6,10 @@ A scenario file is a YAML list; each scenario reads:
       rule: "\"equal\" is not overloaded."           # the rulebook sentence it pins, quoted exactly
       players: 3                                     # default: the game's default
       seed: 1                                        # default: 0
+      clear: [hand@0]                                # optional: zones emptied into `box` after set-up
       arrange: {deck: [standard-donkey#1]}           # optional: cards put on top of zones after set-up
+      counters: {spot: [4, 6]}                       # optional: counters set after set-up (as in expect)
+      chance: [3, 1]                                 # optional: the next chance outcomes after set-up
       decisions:                                     # in order; each picks one option by its LABEL
         - {who: 0, pick: cargo-5@0}
         - {who: [1, 2], pick: [cargo-5@1, cargo-5@2]}    # shorthand: seat 1 picks the first, seat 2 the second
@@ -24,6 +27,17 @@ A scenario file is a YAML list; each scenario reads:
         over: false                                  # whether the match has ended
         winners: [0]                                 # only once the match is over
         scores: [12, 5, 7]                           # only once the match is over
+        face_up: [strafe]                            # cards lying face up (wherever they are)
+        face_down: [dive]                            # cards lying face down
+        sees: {1: [dive]}                            # cards a seat can see where they lie now
+        unseen: {0: [dive]}                          # cards a seat cannot see where they lie now
+
+The game's folder is the scenario folder's name (tests/scenarios/<game>/). `clear`, `arrange`, `counters`
+and `chance` apply in that order right after the set-up phase, before the first round (counters that reset
+each turn are reset again when the turn starts). `chance` scripts chance the way decisions script players:
+each entry is the outcome of the next chance event, counted from 1 — a die shows that number, a random pick
+takes the card at that position of its zone (top first); an event with one possible outcome takes none.
+Once the script runs out, the seed's RNG goes on. Every entry must be used by the end of the decisions.
 
 A failing scenario names its rule and prints the decisions made and the game's `say` sentences.
 Other test modules run a single scenario by name with `run_scenario("overloaded", name)`.
@@ -34,16 +48,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import random
+
 import pytest
 import yaml
 
 from interpreter import Invalid, load_game
+from interpreter.match import Match
+from interpreter.runtime import move, seen_by
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 RULEBOOKS = Path("/work/shared/games")  # the rulebooks, <game>.md, outside the repo: skipped if absent
 EXPECT_KEYS = {"zones", "holds", "sizes", "counters", "say", "not_say", "to_act", "options", "invalid", "over",
-               "winners", "scores"}
-SCENARIO_KEYS = {"name", "rule", "players", "seed", "arrange", "decisions", "expect"}
+               "winners", "scores", "face_up", "face_down", "sees", "unseen"}
+SCENARIO_KEYS = {"name", "rule", "players", "seed", "clear", "arrange", "counters", "chance", "decisions",
+                 "expect"}
 _games: dict[str, Any] = {}
 
 
@@ -64,6 +83,54 @@ def load_scenarios() -> list[tuple[str, str, dict]]:
 
 
 ALL = load_scenarios()
+
+
+class ScriptedChance(random.Random):
+    """The match's RNG with its next outcomes scripted (1-based); then it goes on as the seed's RNG would."""
+
+    def __init__(self, rng: random.Random, script: list[int]) -> None:
+        super().__init__()
+        self.setstate(rng.getstate())
+        self.script = list(script)
+
+    def _randbelow(self, n: int) -> int:
+        if not self.script:
+            return super()._randbelow(n)
+        outcome = self.script.pop(0)
+        assert 1 <= outcome <= n, f"scripted chance outcome {outcome} is not one of 1..{n}"
+        return outcome - 1
+
+
+class ScenarioMatch(Match):
+    """A match whose set-up a scenario finishes: `clear`, `arrange`, `counters`, `chance` (see above).
+
+    They run in the engine's after-set-up hook, the one `arrange` uses, so turn 1 already sees them."""
+
+    def __init__(self, game, players: int, seed: int, sc: dict) -> None:
+        self.scenario = sc
+        # A non-empty arrangement, so that the engine calls the after-set-up hook.
+        super().__init__(game, players, seed, log=True, arrange=sc.get("arrange") or {"box": []})
+
+    def _arrange(self, arrange: dict[str, list[str]]) -> None:
+        sc, st, t = self.scenario, self.st, self.layout
+        box = t.zone_names.index("box") if "box" in t.zone_names else None
+        for zone in sc.get("clear") or []:
+            assert zone in t.zone_names and box is not None, f"cannot clear {zone!r} into a box"
+            for c in list(st.zones[t.zone_names.index(zone)]):
+                move(st, c, box, 0, -1)
+        super()._arrange(arrange)
+        game_counters, player_counters = self.game.counter_names
+        for name, value in (sc.get("counters") or {}).items():
+            if isinstance(value, list):
+                (i,) = [i for i, n in player_counters if n == name] or [None]
+                assert i is not None and len(value) == st.n, f"no player counter {name!r} for {st.n} seats"
+                st.pc[i] = list(value)
+            else:
+                (i,) = [i for i, n in game_counters if n == name] or [None]
+                assert i is not None, f"no game counter {name!r}"
+                st.gc[i] = value
+        if sc.get("chance"):
+            st.rng = ScriptedChance(st.rng, sc["chance"])
 
 
 def says(m) -> list[str]:
@@ -163,6 +230,17 @@ def check(m, expect: dict) -> list[str]:
                        f"got {result.code} ({result.reason})")
         if (m.to_act(), [list(z) for z in m.st.zones], len(m.history)) != before:
             bad.append("an invalid action changed the match")
+    ids = {cid: c for c, cid in enumerate(m.layout.card_ids)}
+    for key, up in (("face_up", True), ("face_down", False)):
+        for cid in expect.get(key) or []:
+            if m.st.face[ids[cid]] != up:
+                bad.append(f"{cid} lies face {'down' if up else 'up'}, expected face {'up' if up else 'down'}")
+    for key, seen in (("sees", True), ("unseen", False)):
+        for seat, cards in (expect.get(key) or {}).items():
+            mask = 1 << int(seat)
+            for cid in cards:
+                if bool(seen_by(m.st, ids[cid]) & mask) != seen:
+                    bad.append(f"seat {seat} {'cannot' if seen else 'can'} see {cid}")
     if "over" in expect and m.over != expect["over"]:
         bad.append(f"match over: expected {expect['over']}, have {m.over}")
     for key in ("winners", "scores"):
@@ -179,7 +257,7 @@ def run(game: str, sc: dict):
     unknown = set(sc) - SCENARIO_KEYS
     assert not unknown, f"scenario {sc.get('name')!r}: unknown keys {sorted(unknown)}"
     g = game_of(game)
-    m = g.new_match(sc.get("players"), sc.get("seed", 0), log=True, arrange=sc.get("arrange"))
+    m = ScenarioMatch(g, sc.get("players") or g.default_players, sc.get("seed", 0), sc)
     made: list[str] = []
 
     def fail(problems: list[str], where: str) -> None:
@@ -209,6 +287,9 @@ def run(game: str, sc: dict):
                 fail([str(err)], f"decision {len(made) + 1}")
             made.append(f"P{who}: {label}")
     verify(sc.get("expect") or {}, "final expect")
+    script = getattr(m.st.rng, "script", None)
+    if script:
+        fail([f"scripted chance outcomes {script} were never used"], "end")
     return m
 
 
