@@ -7,6 +7,7 @@ ask a player something is a generator: it yields an ask `(seat, options, kind, p
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lark import Tree
@@ -15,6 +16,18 @@ from .diagnostics import Anchor
 from .expressions import Abort, ExprCompiler, Scope
 from .model import GameModel
 from .statements import STATEMENTS
+
+
+# Short local names for the parts of the state that generated code reads, bound only where used.
+_STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
+                "CD": "st.layout.card_def"}
+_USES = re.compile(r"\b(" + "|".join(_STATE_NAMES) + r")\b")
+
+
+def prologue(body: list[str]) -> list[str]:
+    """`Z = st.zones; …` for the state names a function body uses (fewer loads on small functions)."""
+    used = sorted({m for line in body for m in _USES.findall(line.split("#")[0])})
+    return ["    " + "; ".join(f"{name} = {_STATE_NAMES[name]}" for name in used)] if used else []
 
 
 @dataclass
@@ -94,8 +107,7 @@ class Compiler(ExprCompiler):
                     self.emit.line("if False: yield")
         except Abort:
             return []
-        prologue = ["    Z = st.zones; G = st.gc; PC = st.pc; P = st.props; N = st.n"]
-        return [f"def {r.pyname}({head}{params}):"] + prologue + self.emit.lines
+        return [f"def {r.pyname}({head}{params}):", *prologue(self.emit.lines), *self.emit.lines]
 
     def block(self, stmts, scope: Scope) -> None:
         if not stmts:

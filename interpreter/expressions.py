@@ -278,7 +278,7 @@ class ExprCompiler:
             return Typed(DYNAMIC[name].format(c=card.code), "player" if name == "holder" else "bool")
         if name in self.model.conditions:
             k = list(self.model.conditions).index(name)
-            return Typed(f"CONDITIONS[{k}][st.layout.card_def[{card.code}]](st, {self.me(s)}, {card.code})", "bool")
+            return Typed(f"CONDITIONS[{k}][CD[{card.code}]](st, {self.me(s)}, {card.code})", "bool")
         if name not in self.props:
             self.fail(self.pos(tok), f"unknown card property `{name}`", did_you_mean(name, self.props))
         return Typed(f"P[{self.props[name]}][{card.code}]", self.prop_types[name])

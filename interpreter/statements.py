@@ -310,7 +310,7 @@ def _resolve(c: Compiler, s: Tree, scope: Scope) -> None:
     v = c.expect(card, scope, "card").code
     var, fn = c.emit.fresh("c"), c.emit.fresh("f")
     c.emit.line(f"{var} = {v}")
-    c.emit.line(f"{fn} = ABILITIES[{k}][st.layout.card_def[{var}]] if {var} >= 0 else None")
+    c.emit.line(f"{fn} = ABILITIES[{k}][CD[{var}]] if {var} >= 0 else None")
     head = "yield from " if ability in c.generator_abilities else ""
     c.emit.line(f"if {fn} is not None: {head}{fn}(st, {c.me(scope)}, {var})")
 
