@@ -40,7 +40,7 @@ DONKEY_CARDS = (STANDARD,) * 8 + tuple(range(1, 13))
 
 # Drover advantages, by (value - 1) % 5 of the card played advantage side up.
 SCOUT, EXTRA_HARNESS, LOOSE_STRAP, SECOND_THOUGHTS, DOUBLE_STAKE = range(5)
-ADVANTAGE_OF_VALUE = (None,) + tuple((v - 1) % 5 for v in range(1, 11))  # index by value 1..10
+ADVANTAGE_OF_VALUE = (None, *((v - 1) % 5 for v in range(1, 11)))  # index by value 1..10
 
 
 def play(players: int, rng: random.Random, state: dict | None = None) -> tuple[list[int], list[int]]:
@@ -79,7 +79,7 @@ def play(players: int, rng: random.Random, state: dict | None = None) -> tuple[l
             cap = base_cap - 3
         elif donkey == MULE:
             cap = 6 * n
-        elif donkey == FOAL or donkey == MOODY:
+        elif donkey in (FOAL, MOODY):
             cap = 4 * n
         else:
             cap = base_cap
@@ -173,7 +173,7 @@ def play(players: int, rng: random.Random, state: dict | None = None) -> tuple[l
         first = (first + 1) % n
 
     scores = [sum(piles[p]) + bonus[p] for p in range(n)]
-    best = max(zip(scores, map(len, piles)))
+    best = max(zip(scores, map(len, piles), strict=False))
     winners = [p for p in range(n) if scores[p] == best[0] and len(piles[p]) == best[1]]
 
     if state is not None:

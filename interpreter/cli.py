@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -580,12 +581,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python from complaining at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
+        with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
         return 1
-    except Exception as err:  # noqa: BLE001 -- an engine bug: still one message, never a traceback
+    except Exception as err:
         print(f"meeple {args.command}: internal error (please report it): {type(err).__name__}: {err}",
               file=sys.stderr)
     return 1

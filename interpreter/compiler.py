@@ -17,7 +17,6 @@ from .expressions import Abort, ExprCompiler, Scope
 from .model import GameModel
 from .statements import STATEMENTS
 
-
 # Short local names for the parts of the state that generated code reads, bound only where used.
 _STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
                 "CD": "st.layout.card_def"}
@@ -90,7 +89,7 @@ class Compiler(ExprCompiler):
         scope.define("me", "me", "player")
         if r.kind in ("ability", "condition"):
             scope.define("this", "this", "card")
-        for p, typ in zip(r.params, r.param_types):
+        for p, typ in zip(r.params, r.param_types, strict=False):
             scope.define(p, "a_" + p, typ)
         head = {"ability": "st, me, this", "condition": "st, me, this", "phase": "st"}.get(r.kind, "st, me")
         params = "".join(f", a_{p}" for p in r.params)
@@ -163,7 +162,7 @@ class Compiler(ExprCompiler):
         me = self.emit.fresh("me")
         self.emit.line(f"{me} = {who}")
         inner.define("me", me, "player")
-        for name, typ, value in zip(proc.params, proc.param_types, values):
+        for name, typ, value in zip(proc.params, proc.param_types, values, strict=False):
             py = self.emit.fresh("a_" + name)
             self.emit.line(f"{py} = {value}")
             inner.define(name, py, typ)

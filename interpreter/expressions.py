@@ -454,7 +454,7 @@ class ExprCompiler:
     def game_function(self, tok: Token, args: list, s: Scope) -> Typed:
         fn = self.functions[str(tok)]
         self.arity(tok, args, len(fn.params))
-        codes = "".join(", " + self.expect(a, s, ty).code for a, ty in zip(args, fn.param_types))
+        codes = "".join(", " + self.expect(a, s, ty).code for a, ty in zip(args, fn.param_types, strict=False))
         return Typed(f"{fn.pyname}(st, {self.me(s)}{codes})", fn.result_type)
 
     # ---- text with {expressions}

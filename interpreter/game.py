@@ -250,7 +250,7 @@ def choose_cards(who: int, pool: list[int], n: int, up_to: bool):
     for _ in range(n):
         if not pool:
             break
-        options = [-1] + pool if up_to else list(pool)
+        options = [-1, *pool] if up_to else list(pool)
         c = options[0] if len(options) == 1 else (yield (who, options, runtime.K_CARD, 0))
         if c < 0:
             break

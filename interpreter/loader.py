@@ -80,7 +80,7 @@ def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Dia
         name, _, typ = (x.strip() for x in str(item).partition(":"))
         typ = typ or "num"
         if typ not in PARAM_TYPES:
-            errors.append(Diagnostic(smap.pos(path + (i,)), f"unknown parameter type `{typ}`",
+            errors.append(Diagnostic(smap.pos((*path, i)), f"unknown parameter type `{typ}`",
                                      did_you_mean(typ, PARAM_TYPES) or "types: " + ", ".join(PARAM_TYPES)))
             typ = "num"
         names.append(name)
@@ -141,13 +141,13 @@ def load_content(folder: Path) -> Content:
         claim(name, "condition", ("conditions", name))
     for name, proc in data.get("procedures", {}).items():
         path = ("procedures", name)
-        names, types = _typed_params(proc.get("params", []), smap, path + ("params",), errors)
-        content.procedures[name] = (names, types, Text(proc["do"], anchor(smap, path + ("do",)), name))
+        names, types = _typed_params(proc.get("params", []), smap, (*path, "params"), errors)
+        content.procedures[name] = (names, types, Text(proc["do"], anchor(smap, (*path, "do")), name))
     for name, fn in data.get("functions", {}).items():
         claim(name, "function", ("functions", name))
         path = ("functions", name)
-        names, types = _typed_params(fn.get("params", []), smap, path + ("params",), errors)
-        content.functions[name] = (names, types, Text(fn["value"], anchor(smap, path + ("value",)), name))
+        names, types = _typed_params(fn.get("params", []), smap, (*path, "params"), errors)
+        content.functions[name] = (names, types, Text(fn["value"], anchor(smap, (*path, "value")), name))
     for name, text in data.get("phases", {}).items():
         content.phases[name] = Text(text, anchor(smap, ("phases", name)), name)
     for name, text in data.get("invariants", {}).items():
@@ -194,7 +194,7 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -
             return (*where, key) if key in raw else ("defaults", key)
 
         if card["id"] in ids:
-            errors.append(Diagnostic(smap.pos(where + ("id",)), f"card id `{card['id']}` is used twice"))
+            errors.append(Diagnostic(smap.pos((*where, "id")), f"card id `{card['id']}` is used twice"))
         ids.add(card["id"])
         props = {k: v for k, v in card.items() if k not in CARD_KEYS}
         for k in props:

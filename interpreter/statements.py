@@ -176,7 +176,7 @@ def _facing(f: Tree | None) -> str:
 
 @statement("move")
 def _move(c: Compiler, s: Tree, scope: Scope) -> None:
-    what, dest, facing = (list(s.children) + [None])[:3]
+    what, dest, facing = ([*list(s.children), None])[:3]
     zone_tree = dest.children[-1]
     zone = c.expect(zone_tree, scope, "zone").code
     place = "0"
@@ -286,7 +286,7 @@ def _call(c: Compiler, s: Tree, scope: Scope) -> None:
     if len(args) != len(proc.params):
         want = ", ".join(proc.params) or "nothing"
         c.fail(c.pos(verb), f"`{verb}` takes {len(proc.params)} value(s) ({want}), got {len(args)}")
-    values = [c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types)]
+    values = [c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types, strict=False)]
     if subject is None:
         c.invoke(proc, c.me(scope), values)
     elif subject.data == "subject_player":
@@ -409,7 +409,7 @@ def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | Non
                     or (subject is not None and subject.children[0].data not in _PURE)):
                 return False
             who = c.expect(subject.children[0], scope, "player").code if subject is not None else c.me(scope)
-            values = [c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types)]
+            values = [c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types, strict=False)]
             later.append((stmts[1:], scope, c.at))
             scope = c.inline_scope(proc, who, values)
             pushed += 1
