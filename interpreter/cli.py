@@ -422,6 +422,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(f"  win rate by {s['report_by']}:")
         for group, rate in s["win_rate_by_group"].items():
             print(f"    {group:<24}{rate:>8.1%}")
+    for name, rate in s["per_round"].items():
+        print(f"  {name} per round: {rate:.1%}")
     print(f"  ended at the round limit: {s['ended_by_round_limit']:.1%}")
     if s["mean_counters"]:
         means = ", ".join(f"{k} {v:.3f}" for k, v in s["mean_counters"].items())

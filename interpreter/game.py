@@ -52,6 +52,7 @@ class Game:
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
         self.report_by = namespace.get("report_by")
         self.report_title = content.data.get("report", {}).get("title", "group")
+        self.report_per_round = list(content.data.get("report", {}).get("per_round", []))
         self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
         counters = model.counters.values()
         self.resets = {

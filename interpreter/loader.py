@@ -157,8 +157,14 @@ def load_content(folder: Path) -> Content:
         content.score = Text(result["score"], anchor(smap, ("result", "score")), "score")
     for i, text in enumerate(result.get("tiebreak", [])):
         content.tiebreaks.append(Text(text, anchor(smap, ("result", "tiebreak", i)), f"tiebreak {i + 1}"))
-    if "report" in data:
-        content.report_by = Text(data["report"]["by"], anchor(smap, ("report", "by")), "report by")
+    report = data.get("report", {})
+    if "by" in report:
+        content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
+    for i, name in enumerate(report.get("per_round", [])):
+        counter = model.counters.get(name)
+        if counter is None or counter.per_player:
+            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{name}` is not a game counter",
+                                     did_you_mean(name, [k for k, c in model.counters.items() if not c.per_player])))
     flow = data["flow"]
     for key in ("setup", "round", "turn", "after_last_round"):
         for i, phase in enumerate(flow.get(key, [])):

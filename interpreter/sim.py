@@ -23,6 +23,7 @@ class Outcome(NamedTuple):
     decisions: int
     counters: list[int]  # the game counters at the end
     by_rule: bool  # ended by `end the game` rather than by running out of rounds
+    rounds: int
     groups: list[str]  # each seat's value of the game's `report: by:` expression ("" if none)
 
 
@@ -56,7 +57,8 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
         scores, winners = finish(game, st, declared)
     st.decisions = decisions
     groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
-    return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, groups)
+    return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, st.round,
+                   groups)
 
 
 @dataclass(slots=True)
@@ -71,6 +73,7 @@ class Tally:
     decision_sum: int = 0
     counter_sums: list[int] = field(default_factory=list)
     by_rule: int = 0
+    round_sum: int = 0
     group_games: dict[str, int] = field(default_factory=dict)
     group_wins: dict[str, int] = field(default_factory=dict)
 
@@ -79,9 +82,10 @@ class Tally:
         self.score_sums = self.score_sums or [0] * self.players
 
     def add(self, scores: list[int], winners: list[int], turns: int, decisions: int,
-            counters: list[int], by_rule: bool = False, groups: list[str] | None = None) -> None:
+            counters: list[int], by_rule: bool = False, rounds: int = 0, groups: list[str] | None = None) -> None:
         """Count one match; a shared win counts for each winner."""
         self.games += 1
+        self.round_sum += rounds
         self.by_rule += by_rule
         for p, group in enumerate(groups or []):
             if group:
@@ -109,6 +113,7 @@ class Tally:
             self.counter_sums = [0] * len(other.counter_sums)
         self.counter_sums = [a + b for a, b in zip(self.counter_sums, other.counter_sums, strict=True)]
         self.by_rule += other.by_rule
+        self.round_sum += other.round_sum
         for group, count in other.group_games.items():
             self.group_games[group] = self.group_games.get(group, 0) + count
             self.group_wins[group] = self.group_wins.get(group, 0) + other.group_wins.get(group, 0)
@@ -179,6 +184,8 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
         "mean_turns": tally.turn_sum / games if games else 0.0,
         "mean_decisions": tally.decision_sum / games if games else 0.0,
         "mean_counters": {names[i]: v / games for i, v in enumerate(tally.counter_sums) if i in names},
+        "per_round": {names[i]: v / tally.round_sum for i, v in enumerate(tally.counter_sums)
+                      if names.get(i) in game.report_per_round and tally.round_sum},
         "ended_by_round_limit": (games - tally.by_rule) / games if games else 0.0,
         "report_by": game.report_title,
         "win_rate_by_group": {g: tally.group_wins[g] / c for g, c in sorted(tally.group_games.items())},
