@@ -19,7 +19,7 @@ from .statements import STATEMENTS
 
 # Short local names for the parts of the state that generated code reads, bound only where used.
 _STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
-                "CD": "st.layout.card_def"}
+                "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face"}
 _USES = re.compile(r"\b(" + "|".join(_STATE_NAMES) + r")\b")
 
 
@@ -77,6 +77,11 @@ class Compiler(ExprCompiler):
         self.recursive: set[str] = set()
         self.loops = 0  # loops open around the statement being compiled, in the current text
         self.simultaneous = False  # compiling the body of a simultaneous loop (the generator path)
+        # direct: the variant for bots in the same process (sim): a choice calls `st.choose(...)`
+        # instead of yielding, so no routine is a generator. `yielding` is whether the code being
+        # written yields its asks (always, except in the direct variant outside simultaneous bodies).
+        self.direct = False
+        self.yielding = True
         self.at_stack: list = []
 
     # ---- driving
@@ -102,7 +107,7 @@ class Compiler(ExprCompiler):
                 if r.kind == "phase":
                     self.emit.line("me = st.active")
                 self.block(r.tree.children, scope)
-                if r.generator:
+                if r.generator and not self.direct:
                     self.emit.line("if False: yield")
         except Abort:
             return []
@@ -144,7 +149,7 @@ class Compiler(ExprCompiler):
     def invoke(self, proc: Routine, who: str, values: list[str]) -> None:
         """Run a procedure for player `who`: inlined (its body compiled right here), or called if recursive."""
         if proc.pyname in self.recursive or proc.tree is None:
-            head = "yield from " if proc.generator else ""
+            head = "yield from " if proc.generator and not self.direct else ""
             self.emit.line(f"{head}{proc.pyname}(st, {who}{''.join(', ' + v for v in values)})")
             return
         inner = self.inline_scope(proc, who, values)
@@ -191,13 +196,19 @@ class Compiler(ExprCompiler):
         pid = self.prompt_id(prompt)
         opts = self.emit.fresh("o")
         self.emit.line(f"{opts} = {options}")
+        asked = (f"yield ({who}, {opts}, {kind}, {pid})" if self.yielding
+                 else f"st.choose(st, {who}, {opts}, {kind}, {pid})")
         if forced and self.simultaneous:
             # Inside a simultaneous body even a one-option choice waits for the others, so its
             # effects cannot show before everyone has chosen.
-            self.emit.line(f"if {opts}: {target} = yield ({who}, {opts}, {kind}, {pid})")
+            self.emit.line(f"if {opts}: {target} = {asked}")
             self.emit.line(f"else: {target} = -1")
         elif forced:
-            self.emit.line(f"if len({opts}) > 1: {target} = yield ({who}, {opts}, {kind}, {pid})")
+            self.emit.line(f"if len({opts}) > 1: {target} = {asked}")
             self.emit.line(f"else: {target} = {opts}[0] if {opts} else -1")
         else:
-            self.emit.line(f"{target} = yield ({who}, {opts}, {kind}, {pid})")
+            self.emit.line(f"{target} = {asked}")
+
+    def ask_all(self, asks: str) -> str:
+        """Code asking several players at once (the list of their asks) for their answers."""
+        return f"yield (-1, {asks})" if self.yielding else f"st.choose_all(st, {asks})"

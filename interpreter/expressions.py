@@ -8,6 +8,7 @@ its size where a number is wanted.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from lark import Token, Tree
@@ -28,6 +29,16 @@ DYNAMIC = {"face_up": "st.face[{c}]", "holder": "st.layout.zone_owner[st.zone_of
 AGGREGATES = ("seat", "count", "sum", "max", "min", "highest", "lowest", "list", "any", "abs", "ring_distance")
 
 
+_SIMPLE = re.compile(r"Z\[[\w +*()]*\]")
+
+
+def first_of(cards: str) -> str:
+    """Code for the first card of a list, or -1: inline when the list is a plain zone."""
+    if _SIMPLE.fullmatch(cards):
+        return f"({cards}[0] if {cards} else -1)"
+    return f"top({cards})"
+
+
 class Abort(Exception):
     """Stop compiling the current routine after an error has been recorded."""
 
@@ -36,6 +47,7 @@ class Abort(Exception):
 class Typed:
     code: str
     type: str
+    zone: str | None = None  # for a zone: which declared zone it is (known while compiling)
 
 
 class Scope:
@@ -117,12 +129,14 @@ class ExprCompiler:
     def coerce(self, v: Typed, typ: str, tree) -> Typed:
         """Convert `v` to type `typ` where the language allows it, else report the mismatch."""
         have = v.type
-        if have == typ or have == "any" or typ == "any":
-            return Typed(v.code, typ if have == "any" else have)
+        if have == typ or typ == "any":
+            return v
+        if have == "any":
+            return Typed(v.code, typ)
         ok = {
             ("bool", "num"): v.code, ("num", "bool"): v.code,
             ("zone", "cards"): f"Z[{v.code}]",
-            ("zone", "card"): f"top(Z[{v.code}])",
+            ("zone", "card"): first_of(f"Z[{v.code}]"),
             ("card", "cards"): f"[{v.code}]",
             ("player", "players"): f"[{v.code}]",
             ("players", "num"): "N" if v.code == "st.orders[st.first]" else f"len({v.code})",
@@ -233,7 +247,7 @@ class ExprCompiler:
         if counter is not None and not counter.per_player:
             return Typed(f"G[{counter.index}]", counter.type)
         if name in m.game_zones:
-            return Typed(str(m.game_zones[name]), "zone")
+            return Typed(str(m.game_zones[name]), "zone", name)
         if name in self.functions and not self.functions[name].params:
             return Typed(f"{self.functions[name].pyname}(st, {self.me(s)})", self.functions[name].result_type)
         if name in m.player_zones or counter is not None:
@@ -251,7 +265,7 @@ class ExprCompiler:
         name = str(tok)
         m = self.model
         if name in m.player_zones:
-            return Typed("(" + self.zone_code[name].format(p=who.code) + ")", "zone")
+            return Typed("(" + self.zone_code[name].format(p=who.code) + ")", "zone", name)
         counter = m.counters.get(name)
         if counter is not None and counter.per_player:
             return Typed(f"PC[{counter.index}][{who.code}]", counter.type)
@@ -332,7 +346,7 @@ class ExprCompiler:
         if end.data == "end_top":
             if v.code.startswith("[") and " for " in v.code:
                 return Typed(f"next(({v.code[1:-1]}), -1)", "card")
-            return Typed(f"top({v.code})", "card")
+            return Typed(first_of(v.code), "card")
         return Typed(f"last({v.code})", "card")
 
     def x_pick_n(self, t, s):

@@ -48,6 +48,9 @@ class Game:
         self.rounds = flow["rounds"]
         self.flow = {k: [(namespace[f"phase_{p}"], p in content.generator_phases) for p in flow.get(k, [])]
                      for k in ("setup", "round", "turn", "after_last_round")}
+        self._direct = content.direct
+        self.flow_names = {k: list(flow.get(k, [])) for k in ("setup", "round", "turn", "after_last_round")}
+        self._direct_flow: dict | None = None
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
         self.report_by = namespace.get("report_by")
@@ -66,6 +69,16 @@ class Game:
         self.prop_names = {i: name for name, i in model.prop_index.items()}
         self.initial = {c.index: c.initial for c in counters if not c.per_player}
         self.player_initial = {c.index: c.initial for c in counters if c.per_player}
+
+    @property
+    def direct_flow(self) -> dict:
+        """The phases of the direct variant (choices call `st.choose`; nothing yields), compiled on
+        first use: what `sim` runs."""
+        if self._direct_flow is None:
+            namespace = self._direct()
+            self._direct_flow = {k: [(namespace[f"phase_{p}"], False) for p in phases]
+                                 for k, phases in self.flow_names.items()}
+        return self._direct_flow
 
     def new_match(self, players: int | None = None, seed: int = 0, log: bool = False, bots=None,
                   arrange: dict[str, list[str]] | None = None):
@@ -151,26 +164,39 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
         for r in abilities[ability]:
             r.generator = True  # a `resolve` must treat every card's version alike
 
-    comp = Compiler(model, procedures, functions, abilities)
-    comp.recursive = _recursive(procedures, {id(r): u for r in every for u in [usage[id(r)]]}, verb_of)
-    comp.verbs = verb_of
-    comp.generator_abilities = gen_abilities
-    comp.rounds = content.data["flow"]["rounds"]
-    lines: list[str] = []
-    for r in list(functions.values()) + extras + conditions + every:
-        if r.tree is not None:
+    recursive = _recursive(procedures, {id(r): usage[id(r)] for r in every}, verb_of)
+    order = [r for r in list(functions.values()) + extras + conditions + every if r.tree is not None]
+
+    def variant(direct: bool) -> tuple[str, list[str], list[Diagnostic]]:
+        """Python source of every routine: yielding asks (the step API) or calling `st.choose` (direct)."""
+        comp = Compiler(model, procedures, functions, abilities)
+        comp.recursive, comp.verbs, comp.generator_abilities = recursive, verb_of, gen_abilities
+        comp.rounds = content.data["flow"]["rounds"]
+        comp.direct = direct
+        comp.yielding = not direct
+        lines: list[str] = []
+        for r in order:
             lines += comp.compile_routine(r)
             lines.append("")
-    errors += comp.errors
+        return "\n".join(lines), comp.prompts, comp.errors
+
+    source, prompts, found = variant(direct=False)
+    errors += found
     errors = list({(str(d.pos), d.message): d for d in errors}.values())  # an inlined body reports once
     if errors:
         raise AuthoringError(sorted(errors, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)))
-    by_card = [[None] * len(model.cards) for _ in model.abilities]
-    source = "\n".join(lines)
+    namespace = _load_module(model, source, prompts, abilities)
+    content.generator_phases = {name for name, r in phases.items() if r.generator}
+    content.direct = lambda: _load_module(model, *variant(direct=True)[:2], abilities)
+    return namespace, source
+
+
+def _load_module(model: GameModel, source: str, prompts: list[str], abilities: dict) -> dict[str, Any]:
+    """Run the generated source; fill the tables of card abilities and conditions."""
     namespace = dict(_RUNTIME)
-    namespace["PROMPTS"] = comp.prompts
-    code = compile(source, f"<game {model.name}>", "exec")
-    exec(code, namespace)
+    namespace["PROMPTS"] = prompts
+    exec(compile(source, f"<game {model.name}>", "exec"), namespace)
+    by_card = [[None] * len(model.cards) for _ in model.abilities]
     for ability, rs in abilities.items():
         k = model.abilities.index(ability)
         for r in rs:
@@ -182,8 +208,7 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
         fixed = _constant(default)
         answers.append([namespace.get(f"condition_{di}_{name}", fixed) for di in range(len(model.cards))])
     namespace["CONDITIONS"] = answers
-    content.generator_phases = {name for name, r in phases.items() if r.generator}
-    return namespace, source
+    return namespace
 
 
 def _constant(answer: bool):
@@ -260,13 +285,28 @@ def choose_cards(who: int, pool: list[int], n: int, up_to: bool):
     return chosen
 
 
+def choose_cards_now(st, who: int, pool: list[int], n: int, up_to: bool) -> list[int]:
+    """`choose_cards` for the direct variant: each pick is asked of `st.choose` at once."""
+    chosen: list[int] = []
+    for _ in range(n):
+        if not pool:
+            break
+        options = [-1, *pool] if up_to else list(pool)
+        c = options[0] if len(options) == 1 else st.choose(st, who, options, runtime.K_CARD, 0)
+        if c < 0:
+            break
+        chosen.append(c)
+        pool.remove(c)
+    return chosen
+
+
 _RUNTIME = {
     name: getattr(runtime, name)
-    for name in ("move", "move_all", "move_cards", "shuffle", "flip", "flip_all", "show", "roll", "random_card", "say",
-                 "fmt", "check_loop", "GameOver")
+    for name in ("move", "move_all", "move_cards", "landed_face_down", "moved", "shuffle", "flip", "flip_all",
+                 "show", "roll", "random_card", "say", "fmt", "check_loop", "GameOver")
 }
 _RUNTIME.update(top=top, last=last, floordiv=floordiv, mod=mod, ring_distance=ring_distance,
-                choose_cards=choose_cards)
+                choose_cards=choose_cards, choose_cards_now=choose_cards_now)
 
 
 @lru_cache(maxsize=32)

@@ -41,6 +41,7 @@ class Content:
     report_by: Text | None = None
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     generator_phases: set[str] = field(default_factory=set)
+    direct: object = None  # compiles the direct variant on demand (set by game.build)
 
 
 def find_game(name: str) -> Path:

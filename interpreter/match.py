@@ -21,9 +21,11 @@ class Invalid:
     reason: str
 
 
-def run_flow(game, st: State, after_setup=None):
-    """The match's turn structure: setup, then rounds of phases (and turns), until the end."""
-    flow = game.flow
+def run_flow(game, st: State, after_setup=None, flow=None):
+    """The match's turn structure: setup, then rounds of phases (and turns), until the end.
+
+    A generator of asks; with the direct variant's phases (`game.direct_flow`) it never yields."""
+    flow = flow or game.flow
     round_counters, round_player_counters = game.resets["round"]
     turn_counters, turn_player_counters = game.resets["turn"]
     try:

@@ -35,6 +35,8 @@ class State:
 
     __slots__ = (
         "active",
+        "choose",
+        "choose_all",
         "decisions",
         "face",
         "first",
@@ -73,6 +75,9 @@ class State:
         self.orders = layout.orders
         self.decisions = 0
         self.table_counters: tuple = ((), ())
+        # the direct variant asks here instead of yielding (see interpreter.sim)
+        self.choose = None
+        self.choose_all = None
 
     # ---- chance: the one hook
     def below(self, n: int) -> int:
@@ -131,8 +136,7 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
         return False
     up = t.zone_face[zi] if face < 0 else face == 1
     if not up:
-        owner = t.zone_owner[zi]
-        st.known[c] = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
+        landed_face_down(st, c, zi)
     st.zones[src].remove(c)
     if place == TOP:
         dest.insert(0, c)
@@ -145,9 +149,21 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
     st.zone_of[c] = zi
     st.face[c] = up
     if st.log is not None:
-        st.event("move", card=t.card_ids[c], to=t.zone_names[zi], face="up" if up else "down",
-                 **{"from": t.zone_names[src]})
+        moved(st, c, src, zi)
     return True
+
+
+def landed_face_down(st: State, c: int, zi: int) -> None:
+    """Before card `c` goes face down into zone `zi`: whoever sees it now, and the zone's owner, know it."""
+    owner = st.layout.zone_owner[zi]
+    st.known[c] = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
+
+
+def moved(st: State, c: int, src: int, zi: int) -> None:
+    """Log a move (after it happened)."""
+    t = st.layout
+    st.event("move", card=t.card_ids[c], to=t.zone_names[zi], face="up" if st.face[c] else "down",
+             **{"from": t.zone_names[src]})
 
 
 def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) -> None:

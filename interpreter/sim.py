@@ -30,32 +30,34 @@ class Outcome(NamedTuple):
 def simulate(game: Game, players: int, seed: int) -> Outcome:
     """One random-bot match, fast (no Match object, no log).
 
-    The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision, the seats of
-    a simultaneous choice in the order they are asked), so both give the same match for a seed.
+    It runs the game's direct variant, where a choice calls the bot at once instead of suspending the
+    match. The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision,
+    the seats of a simultaneous choice in the order they are asked), so both give the same match.
     """
     if not game.min_players <= players <= game.max_players:
         raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
                          f"not {players}")
     st = State(game.model.setup(players), players, seed, None)
     st.table_counters = game.counter_names
-    rng = random_bot(seed)
-    below = rng._randbelow
-    flow = run_flow(game, st)
-    decisions = 0
-    value: Any = None
+    below = random_bot(seed)._randbelow
+
+    def choose(st: State, who: int, options: list, kind: int, prompt: int):
+        st.decisions += 1
+        return options[below(len(options))]
+
+    def choose_all(st: State, asks: list) -> list:
+        st.decisions += len(asks)
+        return [a[1][below(len(a[1]))] for a in asks]
+
+    st.choose, st.choose_all = choose, choose_all
+    flow = run_flow(game, st, flow=game.direct_flow)
     try:
-        while True:
-            ask = flow.send(value)
-            if ask[0] == -1:
-                value = [a[1][below(len(a[1]))] for a in ask[1]]
-                decisions += len(ask[1])
-            else:
-                value = ask[1][below(len(ask[1]))]
-                decisions += 1
+        next(flow)
+        raise AssertionError("the direct variant asked through the generator")
     except StopIteration as stop:
         declared = stop.value
         scores, winners = finish(game, st, declared)
-    st.decisions = decisions
+    decisions = st.decisions
     groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
     return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, st.round,
                    groups)

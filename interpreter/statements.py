@@ -101,7 +101,10 @@ def _let_choice(c: Compiler, s: Tree, scope: Scope) -> None:
         cards = c.expect(choice.children[-1], scope, "cards").code
         up_to = "True" if choice.data == "choose_up_to" else "False"
         target = c.local(scope, name, "cards")
-        c.emit.line(f"{target} = yield from choose_cards({who}, list({cards}), {count}, {up_to})")
+        if c.yielding:
+            c.emit.line(f"{target} = yield from choose_cards({who}, list({cards}), {count}, {up_to})")
+        else:
+            c.emit.line(f"{target} = choose_cards_now(st, {who}, list({cards}), {count}, {up_to})")
         return
     target = c.local(scope, name, parts.type)
     c.ask(parts.who, parts.options, parts.kind, parts.prompt, target, parts.forced)
@@ -178,7 +181,8 @@ def _facing(f: Tree | None) -> str:
 def _move(c: Compiler, s: Tree, scope: Scope) -> None:
     what, dest, facing = ([*list(s.children), None])[:3]
     zone_tree = dest.children[-1]
-    zone = c.expect(zone_tree, scope, "zone").code
+    target = c.expect(zone_tree, scope, "zone")
+    zone = target.code
     place = "0"
     if dest.data == "dest_place":
         p = dest.children[0]
@@ -190,11 +194,29 @@ def _move(c: Compiler, s: Tree, scope: Scope) -> None:
         c.emit.line(f"move_cards(st, {bulk[0]}, {bulk[1]}, {zone}, {place}, {_facing(facing)})")
         return
     cards = c.expr(what, scope)
-    if cards.type in ("card", "none"):
+    zdef = c.model.zone(target.zone) if target.zone else None
+    if cards.type == "card" and zdef is not None and zdef.limit < 0 and place in ("0", "-1"):
+        _inline_move(c, cards.code, zone, place, zdef.face_up if facing is None else facing.data == "face_up")
+    elif cards.type in ("card", "none"):
         c.emit.line(f"move(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
     else:
         cards = c.coerce(cards, "cards", what)
         c.emit.line(f"move_all(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
+
+
+def _inline_move(c: Compiler, card: str, zone: str, place: str, up: bool) -> None:
+    """`move` written out in place for the common case (one card, a zone without a limit, an end):
+    the same steps as runtime.move, without a call."""
+    var, src, dst = c.emit.fresh("c"), c.emit.fresh("s"), c.emit.fresh("d")
+    c.emit.line(f"{var} = {card}")
+    c.emit.line(f"if {var} >= 0:")
+    c.emit.line(f"    {src} = ZO[{var}]; {dst} = {zone}")
+    if not up:
+        c.emit.line(f"    landed_face_down(st, {var}, {dst})")
+    c.emit.line(f"    Z[{src}].remove({var})")
+    c.emit.line(f"    Z[{dst}].insert(0, {var})" if place == "0" else f"    Z[{dst}].append({var})")
+    c.emit.line(f"    ZO[{var}] = {dst}; F[{var}] = {up}")
+    c.emit.line(f"    if st.log is not None: moved(st, {var}, {src}, {dst})")
 
 
 def _bulk_source(c: Compiler, what: Tree, scope: Scope) -> tuple[str, str] | None:
@@ -311,7 +333,7 @@ def _resolve(c: Compiler, s: Tree, scope: Scope) -> None:
     var, fn = c.emit.fresh("c"), c.emit.fresh("f")
     c.emit.line(f"{var} = {v}")
     c.emit.line(f"{fn} = ABILITIES[{k}][CD[{var}]] if {var} >= 0 else None")
-    head = "yield from " if ability in c.generator_abilities else ""
+    head = "yield from " if ability in c.generator_abilities and not c.direct else ""
     c.emit.line(f"if {fn} is not None: {head}{fn}(st, {c.me(scope)}, {var})")
 
 
@@ -359,11 +381,12 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     fn, gens, asks, g, a = (c.emit.fresh(x) for x in ("simul", "gens", "asks", "g", "a"))
     c.emit.line(f"def {fn}({var}):")
     c.emit.depth += 1
-    loops, c.loops, c.simultaneous = c.loops, 0, True
+    loops, yielding = c.loops, c.yielding
+    c.loops, c.simultaneous, c.yielding = 0, True, True  # this body is a generator in either variant
     try:
         c.block(body.children, inner)
     finally:
-        c.loops, c.simultaneous = loops, False
+        c.loops, c.simultaneous, c.yielding = loops, False, yielding
     c.emit.line("if False: yield")
     c.emit.depth -= 1
     c.emit.line(f"{gens} = []; {asks} = []")
@@ -375,11 +398,12 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     c.emit.line(f"        {asks}.append(next({g})); {gens}.append({g})")
     c.emit.line("    except StopIteration: pass")
     c.emit.line(f"if {gens}:")
-    c.emit.line(f"    {a} = yield (-1, {asks})")
+    c.emit.line(f"    {a} = {c.ask_all(asks)}")
     c.emit.line(f"    for {g}, {a} in zip({gens}, {a}):")
     c.emit.line("        try:")
     c.emit.line("            while True:")
-    c.emit.line(f"                {a} = yield {g}.send({a})")
+    resume = f"yield {g}.send({a})" if c.yielding else f"st.choose(st, *{g}.send({a}))"
+    c.emit.line(f"                {a} = {resume}")
     c.emit.line("        except StopIteration: pass")
 
 
@@ -432,7 +456,7 @@ def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | Non
         emit.line(f"    if {test}: {asks}.append(({parts.who}, {opts}, {parts.kind}, {c.prompt_id(parts.prompt)}))")
         emit.line(f"    else: {values}[{var}] = {opts}[0] if {opts} else -1")
         emit.line(f"if {asks}:")
-        emit.line(f"    {answers} = yield (-1, {asks})")
+        emit.line(f"    {answers} = {c.ask_all(asks)}")
         emit.line(f"    for {opts}, {answers} in zip({asks}, {answers}): {values}[{opts}[0]] = {answers}")
         emit.line(f"for {var} in {seats}:")
         emit.lines += bindings
