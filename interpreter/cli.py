@@ -77,25 +77,23 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
-def _count(text: str) -> int:
-    """A whole number of at least 1 (for -n, --workers, --players)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _whole(minimum: int, what: str):
+    """An argparse type: a whole number of at least `minimum`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {value}")
+        return value
+
+    return parse
 
 
-def _seat(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a seat number (0, 1, …), not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a seat number (0, 1, …), not {value}")
-    return value
+_count = _whole(1, "a whole number of at least 1")  # -n, --workers, --players
+_seat = _whole(0, "a seat number (0, 1, …)")
 
 
 # ---- shared helpers ---------------------------------------------------------------------------------

@@ -236,10 +236,7 @@ def _shuffle(c: Compiler, s: Tree, scope: Scope) -> None:
     c.emit.line(f"shuffle(st, {c.expect(s.children[0], scope, 'zone').code})")
 
 
-@statement("flip")
-def _flip(c: Compiler, s: Tree, scope: Scope) -> None:
-    what, facing = s.children
-    up = "True" if facing.data == "face_up" else "False"
+def _turn(c: Compiler, what: Tree, up: bool, scope: Scope) -> None:
     v = c.expr(what, scope)
     if v.type == "card":
         c.emit.line(f"flip(st, {v.code}, {up})")
@@ -247,13 +244,15 @@ def _flip(c: Compiler, s: Tree, scope: Scope) -> None:
         c.emit.line(f"flip_all(st, {c.coerce(v, 'cards', what).code}, {up})")
 
 
+@statement("flip")
+def _flip(c: Compiler, s: Tree, scope: Scope) -> None:
+    what, facing = s.children
+    _turn(c, what, facing.data == "face_up", scope)
+
+
 @statement("reveal")
 def _reveal(c: Compiler, s: Tree, scope: Scope) -> None:
-    v = c.expr(s.children[0], scope)
-    if v.type == "card":
-        c.emit.line(f"flip(st, {v.code}, True)")
-    else:
-        c.emit.line(f"flip_all(st, {c.coerce(v, 'cards', s.children[0]).code}, True)")
+    _turn(c, s.children[0], True, scope)
 
 
 @statement("show")
