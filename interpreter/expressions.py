@@ -48,6 +48,7 @@ class Typed:
     code: str
     type: str
     zone: str | None = None  # for a zone: which declared zone it is (known while compiling)
+    owner: str | None = None  # for a zone of a player: the code of that player
 
 
 class Scope:
@@ -265,7 +266,7 @@ class ExprCompiler:
         name = str(tok)
         m = self.model
         if name in m.player_zones:
-            return Typed("(" + self.zone_code[name].format(p=who.code) + ")", "zone", name)
+            return Typed("(" + self.zone_code[name].format(p=who.code) + ")", "zone", name, who.code)
         counter = m.counters.get(name)
         if counter is not None and counter.per_player:
             return Typed(f"PC[{counter.index}][{who.code}]", counter.type)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from lark import Tree
 
 from .diagnostics import did_you_mean
-from .expressions import Scope
+from .expressions import Scope, Typed
 from .runtime import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ def _move(c: Compiler, s: Tree, scope: Scope) -> None:
     cards = c.expr(what, scope)
     zdef = c.model.zone(target.zone) if target.zone else None
     if cards.type == "card" and zdef is not None and zdef.limit < 0 and place in ("0", "-1"):
-        _inline_move(c, cards.code, zone, place, zdef.face_up if facing is None else facing.data == "face_up")
+        _inline_move(c, cards.code, target, place, zdef.face_up if facing is None else facing.data == "face_up")
     elif cards.type in ("card", "none"):
         c.emit.line(f"move(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
     else:
@@ -204,15 +204,20 @@ def _move(c: Compiler, s: Tree, scope: Scope) -> None:
         c.emit.line(f"move_all(st, {cards.code}, {zone}, {place}, {_facing(facing)})")
 
 
-def _inline_move(c: Compiler, card: str, zone: str, place: str, up: bool) -> None:
+def owner_bit(zone: Typed) -> str:
+    """` | 1 << owner` for a zone of a player (who may always look at their own face-down cards)."""
+    return f" | (1 << {zone.owner})" if zone.owner else ""
+
+
+def _inline_move(c: Compiler, card: str, zone: Typed, place: str, up: bool) -> None:
     """`move` written out in place for the common case (one card, a zone without a limit, an end):
     the same steps as runtime.move, without a call."""
     var, src, dst = c.emit.fresh("c"), c.emit.fresh("s"), c.emit.fresh("d")
     c.emit.line(f"{var} = {card}")
     c.emit.line(f"if {var} >= 0:")
-    c.emit.line(f"    {src} = ZO[{var}]; {dst} = {zone}")
+    c.emit.line(f"    {src} = ZO[{var}]; {dst} = {zone.code}")
     if not up:
-        c.emit.line(f"    landed_face_down(st, {var}, {dst})")
+        c.emit.line(f"    st.known[{var}] = seen_by(st, {var}){owner_bit(zone)}")
     c.emit.line(f"    Z[{src}].remove({var})")
     c.emit.line(f"    Z[{dst}].insert(0, {var})" if place == "0" else f"    Z[{dst}].append({var})")
     c.emit.line(f"    ZO[{var}] = {dst}; F[{var}] = {up}")
@@ -240,6 +245,13 @@ def _turn(c: Compiler, what: Tree, up: bool, scope: Scope) -> None:
     v = c.expr(what, scope)
     if v.type == "card":
         c.emit.line(f"flip(st, {v.code}, {up})")
+    elif up:
+        # Turning face up needs no bookkeeping of who knows what: written out in place.
+        var = c.emit.fresh("c")
+        c.emit.line(f"for {var} in list({c.coerce(v, 'cards', what).code}):")
+        c.emit.line(f"    if not F[{var}]:")
+        c.emit.line(f"        F[{var}] = True")
+        c.emit.line(f"        if st.log is not None: st.event('flip', card=st.layout.card_ids[{var}], face='up')")
     else:
         c.emit.line(f"flip_all(st, {c.coerce(v, 'cards', what).code}, {up})")
 
