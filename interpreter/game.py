@@ -11,7 +11,7 @@ from lark import Tree
 from . import runtime
 from .compiler import Compiler, Routine
 from .diagnostics import AuthoringError, Diagnostic
-from .loader import Content, Text, find_game, load_content
+from .loader import MALFORMED, Content, Text, find_game, load_content
 from .model import GameModel
 from .parser import keywords, parse
 
@@ -312,7 +312,12 @@ _RUNTIME.update(top=top, last=last, floordiv=floordiv, mod=mod, ring_distance=ri
 @lru_cache(maxsize=32)
 def _load(folder: str) -> Game:
     content = load_content(Path(folder))
-    namespace, source = build(content)
+    try:
+        namespace, source = build(content)
+    except MALFORMED:
+        if content.errors:  # content the schema rejected, too broken to compile: report what was found
+            raise AuthoringError(content.errors) from None
+        raise
     return Game(content.model, content, namespace, source)
 
 

@@ -89,13 +89,27 @@ def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Dia
     return names, types
 
 
+# What malformed data (already reported by the schema) can raise while it is read on regardless.
+MALFORMED = (KeyError, TypeError, AttributeError, ValueError, IndexError)
+
+
 def load_content(folder: Path) -> Content:
-    """Read, schema-check and resolve the declarations of one game folder (DSL is parsed later)."""
+    """Read, schema-check and resolve the declarations of one game folder (DSL is parsed later).
+
+    Schema mistakes do not stop the reading: the rest is checked too, so that one run reports every
+    mistake — unless the data is too broken to go on, and then the schema's findings are the report."""
     file = folder / "game.yaml"
     data, smap = load_yaml(file)
-    errors = validate(data, smap, "game.schema.json", str(file))
-    if errors:
-        raise AuthoringError(errors)
+    schema_errors = validate(data, smap, "game.schema.json", str(file))
+    try:
+        return _resolve(folder, data, smap, list(schema_errors))
+    except MALFORMED:
+        if schema_errors:
+            raise AuthoringError(schema_errors) from None
+        raise
+
+
+def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]) -> Content:
     players = data["players"]
     model = GameModel(
         name=data["game"], title=data["title"], version=str(data.get("version", "1")),
@@ -116,7 +130,7 @@ def load_content(folder: Path) -> Content:
     for name, z in data.get("zones", {}).items():
         claim(name, "zone", ("zones", name))
         per_player = z.get("owner", "game") == "player"
-        zd = ZoneDef(name, per_player, VISIBILITY[z.get("visibility", "public")], z.get("face", "up") == "up",
+        zd = ZoneDef(name, per_player, VISIBILITY.get(z.get("visibility"), 0), z.get("face", "up") == "up",
                      z.get("limit", -1), smap.key_pos(("zones", name)))
         model.zones.append(zd)
         (model.player_zones if per_player else model.game_zones)[name] = len(

@@ -104,3 +104,14 @@ def test_a_missing_game_is_one_clear_error():
     with pytest.raises(AuthoringError) as info:
         load_game("overlaoded")
     assert "did you mean `overloaded`?" in str(info.value)
+
+
+def test_schema_card_and_dsl_mistakes_are_all_reported_in_one_run(game_copy):
+    game, cargo = game_copy / "game.yaml", game_copy / "cargo.yaml"
+    edit(game, "visibility: owner}", "visibility: secret}")
+    edit(game, "    shuffle donkeys\n", "    shufle donkeys\n")
+    edit(cargo, "    value: 1\n", "    valeu: 1\n")
+    messages = [d.message for d in errors_of(game_copy)]
+    assert any("not 'secret'" in m for m in messages)
+    assert any("`shufle` is not a statement word" in m for m in messages)
+    assert any("unknown card property `valeu`" in m for m in messages)
