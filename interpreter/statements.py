@@ -52,7 +52,15 @@ class Choice:
 
 def choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
     """Compile the choice of a let_choice; None for multi-card choices (asked one card at a time)."""
-    _, chooser, choice = s.children
+    parts = _choice_parts(c, s, scope)
+    question = s.children[3]
+    if parts is not None and question is not None:
+        parts.prompt = c.plain_string(question)
+    return parts
+
+
+def _choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
+    _, chooser, choice, _ = s.children
     who = c.me(scope) if chooser.data == "chooser_me" else c.expect(chooser.children[0], scope, "player").code
     kind, ch = choice.data, choice.children
     if kind == "choose_card":
@@ -71,8 +79,7 @@ def choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
     if kind == "choose_any_player":
         return Choice(who, "list(st.orders[st.first])", K_PLAYER, None, True, "player")
     if kind == "choose_yes_no":
-        prompt = c.plain_string(ch[0]) if ch and ch[0] is not None else None
-        return Choice(who, "[True, False]", K_BOOL, prompt, False, "bool")
+        return Choice(who, "[True, False]", K_BOOL, None, False, "bool")
     if kind == "choose_option":
         if all(len(o.children) == 1 or o.children[1] is None for o in ch):
             values = ", ".join(repr(c.plain_string(o.children[0])) for o in ch)
@@ -95,7 +102,7 @@ def _let_choice(c: Compiler, s: Tree, scope: Scope) -> None:
     name = str(s.children[0])
     parts = choice_parts(c, s, scope)
     if parts is None:
-        _, chooser, choice = s.children
+        _, chooser, choice, _ = s.children
         who = c.me(scope) if chooser.data == "chooser_me" else c.expect(chooser.children[0], scope, "player").code
         count = c.expect(choice.children[0], scope, "num").code
         cards = c.expect(choice.children[-1], scope, "cards").code
