@@ -48,3 +48,17 @@ def test_zone_sizes_of_a_finished_overloaded_match(overloaded, players):
     names = m.layout.zone_names
     sizes = {names[zi]: len(z) for zi, z in enumerate(m.st.zones)}
     assert sizes["walked"] == 8 and sizes["box"] == 12 and sizes["deck"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_many_fast_random_matches_end_with_winners(bundled_game, players):
+    """The long run (`-m slow`): 3,000 matches per game and player count through the fast simulator."""
+    from interpreter.sim import simulate
+
+    game = load_game(bundled_game)
+    if not game.min_players <= players <= game.max_players:
+        pytest.skip("player count out of range")
+    for seed in range(3000):
+        outcome = simulate(game, players, seed)
+        assert outcome.winners and len(outcome.scores) == players
