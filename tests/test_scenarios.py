@@ -45,10 +45,9 @@ Other test modules run a single scenario by name with `run_scenario("overloaded"
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
-
-import random
 
 import pytest
 import yaml
@@ -280,7 +279,7 @@ def run(game: str, sc: dict):
         if not isinstance(seats, list):
             seats, labels = [seats], [labels]
         assert len(seats) == len(labels), f"scenario {sc['name']!r}: {step} pairs seats and picks unevenly"
-        for who, label in zip(seats, labels):
+        for who, label in zip(seats, labels, strict=True):
             try:
                 decide(m, who, str(label))
             except AssertionError as err:
