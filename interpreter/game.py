@@ -270,14 +270,14 @@ def ring_distance(a: int, b: int, size: int) -> int:
     return min(d, size - d)
 
 
-def choose_cards(who: int, pool: list[int], n: int, up_to: bool):
+def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int):
     """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1)."""
     chosen: list[int] = []
     for _ in range(n):
         if not pool:
             break
         options = [-1, *pool] if up_to else list(pool)
-        c = options[0] if len(options) == 1 else (yield (who, options, runtime.K_CARD, 0))
+        c = options[0] if len(options) == 1 else (yield (who, options, runtime.K_CARD, question))
         if c < 0:
             break
         chosen.append(c)
@@ -285,14 +285,14 @@ def choose_cards(who: int, pool: list[int], n: int, up_to: bool):
     return chosen
 
 
-def choose_cards_now(st, who: int, pool: list[int], n: int, up_to: bool) -> list[int]:
+def choose_cards_now(st, who: int, pool: list[int], n: int, up_to: bool, question: int) -> list[int]:
     """`choose_cards` for the direct variant: each pick is asked of `st.choose` at once."""
     chosen: list[int] = []
     for _ in range(n):
         if not pool:
             break
         options = [-1, *pool] if up_to else list(pool)
-        c = options[0] if len(options) == 1 else st.choose(st, who, options, runtime.K_CARD, 0)
+        c = options[0] if len(options) == 1 else st.choose(st, who, options, runtime.K_CARD, question)
         if c < 0:
             break
         chosen.append(c)

@@ -108,10 +108,11 @@ def _let_choice(c: Compiler, s: Tree, scope: Scope) -> None:
         cards = c.expect(choice.children[-1], scope, "cards").code
         up_to = "True" if choice.data == "choose_up_to" else "False"
         target = c.local(scope, name, "cards")
+        question = c.prompt_id(c.plain_string(s.children[3]) if s.children[3] is not None else None)
         if c.yielding:
-            c.emit.line(f"{target} = yield from choose_cards({who}, list({cards}), {count}, {up_to})")
+            c.emit.line(f"{target} = yield from choose_cards({who}, list({cards}), {count}, {up_to}, {question})")
         else:
-            c.emit.line(f"{target} = choose_cards_now(st, {who}, list({cards}), {count}, {up_to})")
+            c.emit.line(f"{target} = choose_cards_now(st, {who}, list({cards}), {count}, {up_to}, {question})")
         return
     target = c.local(scope, name, parts.type)
     c.ask(parts.who, parts.options, parts.kind, parts.prompt, target, parts.forced)

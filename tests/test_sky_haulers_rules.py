@@ -582,9 +582,6 @@ def test_every_player_discards_down_to_seven_of_their_choice():
     holds_everywhere("seven after step 4")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a choice of several cards (`I choose n cards from ...`, "
-                   "compiled to choose_cards in interpreter/game.py) always asks with prompt 0, the game's first "
-                   "question (\"How many steps do you fly?\"), and drops its own (\"Discard\")")
 def test_a_discard_asks_the_player_which_cards_to_discard():
     """Discard. Every player discards down to 7 cards (each chooses which)."""
     m = new(clear=["hand@0"], chance=[4],
