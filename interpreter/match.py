@@ -110,7 +110,7 @@ class Match:
     """One match of a game between `players` seats, driven one decision at a time."""
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
-                 arrange: dict[str, list[str]] | None = None) -> None:
+                 arrange: dict[str, list[str]] | None = None, after_setup=None) -> None:
         if not game.min_players <= players <= game.max_players:
             raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
                              f"not {players}")
@@ -127,12 +127,26 @@ class Match:
         self.history: list[tuple[int, int]] = []
         self.winners: list[int] | None = None
         self.scores: list[int] | None = None
-        self._flow = run_flow(game, self.st, (lambda st: self._arrange(arrange)) if arrange else None)
+        self._flow = run_flow(game, self.st, self._set_up(arrange, after_setup))
         self._ask: tuple | None = None
         self._answers: dict[int, Any] = {}
         self._advance(None)
 
-    def _arrange(self, arrange: dict[str, list[str]]) -> None:
+    def _set_up(self, arrange, after_setup):
+        """The hook run between the set-up phases and round 1: `arrange`, then `after_setup(match)`
+        (a test's own set-up: counters, a scripted `match.st.rng`, …)."""
+        if not arrange and after_setup is None:
+            return None
+
+        def hook(st: State) -> None:
+            if arrange:
+                self.arrange(arrange)
+            if after_setup is not None:
+                after_setup(self)
+
+        return hook
+
+    def arrange(self, arrange: dict[str, list[str]]) -> None:
         """Test set-ups: put the named cards on top of the named zones (`hand@0`, `deck`), in order."""
         t = self.layout
         zones = {name: zi for zi, name in enumerate(t.zone_names)}

@@ -103,21 +103,21 @@ class ScriptedChance(random.Random):
 class ScenarioMatch(Match):
     """A match whose set-up a scenario finishes: `clear`, `arrange`, `counters`, `chance` (see above).
 
-    They run in the engine's after-set-up hook, the one `arrange` uses, so turn 1 already sees them."""
+    They run in the engine's after-set-up hook, so turn 1 already sees them."""
 
     def __init__(self, game, players: int, seed: int, sc: dict) -> None:
         self.scenario = sc
-        # A non-empty arrangement, so that the engine calls the after-set-up hook.
-        super().__init__(game, players, seed, log=True, arrange=sc.get("arrange") or {"box": []})
+        super().__init__(game, players, seed, log=True, after_setup=ScenarioMatch.finish_setup)
 
-    def _arrange(self, arrange: dict[str, list[str]]) -> None:
+    def finish_setup(self) -> None:
         sc, st, t = self.scenario, self.st, self.layout
         box = t.zone_names.index("box") if "box" in t.zone_names else None
         for zone in sc.get("clear") or []:
             assert zone in t.zone_names and box is not None, f"cannot clear {zone!r} into a box"
             for c in list(st.zones[t.zone_names.index(zone)]):
                 move(st, c, box, 0, -1)
-        super()._arrange(arrange)
+        if sc.get("arrange"):
+            self.arrange(sc["arrange"])
         game_counters, player_counters = self.game.counter_names
         for name, value in (sc.get("counters") or {}).items():
             if isinstance(value, list):
