@@ -42,7 +42,6 @@ class Routine:
     param_types: list[str] = field(default_factory=list)
     result_type: str = "any"
     generator: bool = False
-    calls: set[str] = field(default_factory=set)
 
 
 class Emitter:
@@ -72,7 +71,6 @@ class Compiler(ExprCompiler):
         self.abilities = abilities
         self.generator_abilities: set[str] = set()
         self.emit = Emitter()
-        self.routine: Routine | None = None
         self.prompts: list[str] = []
         self.recursive: set[str] = set()
         self.loops = 0  # loops open around the statement being compiled, in the current text
@@ -87,7 +85,6 @@ class Compiler(ExprCompiler):
     # ---- driving
     def compile_routine(self, r: Routine) -> list[str]:
         """Python source for one routine (errors are collected, the routine is skipped)."""
-        self.routine = r
         self.at = r.at
         self.emit = Emitter()
         scope = Scope(None)

@@ -72,16 +72,8 @@ class AuthoringError(Exception):
         return "\n".join(d.render() for d in self.diagnostics)
 
 
-class SchemaError(AuthoringError):
-    """YAML content does not match the JSON Schema."""
-
-
 class DslSyntaxError(AuthoringError):
     """DSL text does not parse."""
-
-
-class NameError_(AuthoringError):
-    """A DSL name or type does not resolve."""
 
 
 _SOURCES: dict[str, list[str]] = {}

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Pos
-from .runtime import VISIBILITY
 
 BUILTIN_PROPS = ("id", "name", "kind", "owner")
 
@@ -177,17 +175,3 @@ class GameModel:
         )
         self._setups[n] = s
         return s
-
-
-@dataclass
-class CompiledGame:
-    """Code for a game: the flow runner and the result functions, made by the compiler."""
-
-    source: str
-    run: Callable  # run(st) -> generator of asks; returns declared winners or None
-    score: Callable  # score(st, me) -> int
-    tiebreaks: list[Callable]
-    invariants: dict[str, Callable] = field(default_factory=dict)
-
-
-VISIBILITY_NAMES = {v: k for k, v in VISIBILITY.items()}

@@ -10,7 +10,8 @@
     def test_scores_are_never_negative(m):
         assert min(m.result()["scores"]) >= 0
 
-Every decision is drawn by Hypothesis, so a failing match shrinks towards early options and a short
+`checked_matches(GAME)` also checks the game's own `invariants:` before every decision. Every
+decision is drawn by Hypothesis, so a failing match shrinks towards early options and a short
 history; `m.seed`, `m.players` and `m.history` replay it exactly (`interpreter.replay`). Needs the
 `test` extra (hypothesis).
 """
@@ -41,6 +42,31 @@ def matches(take, game, players: int | None = None, finished: bool = True,
     return m
 
 
-def seeds() -> st.SearchStrategy[int]:
-    """Match seeds."""
-    return st.integers(0, 2**32 - 1)
+def broken_invariants(m: Match) -> list[str]:
+    """The game's declared invariants (game.yaml `invariants:`, each a yes/no expression of `me`)
+    that do not hold now, with the players for whom they fail: `hand_limit (P2)`."""
+    broken = []
+    for name, holds in m.game.invariants.items():
+        seats = [f"P{p}" for p in range(m.players) if not holds(m.st, p)]
+        if seats:
+            broken.append(f"{name} ({', '.join(seats)})")
+    return broken
+
+
+@st.composite
+def checked_matches(take, game, players: int | None = None, finished: bool = True) -> Match:
+    """Like `matches`, but the game's invariants are checked before every decision; a failure
+    raises AssertionError naming the invariant, the seat, the seed and the decisions so far."""
+    n = players if players is not None else take(st.integers(game.min_players, game.max_players),
+                                                 label="players")
+    seed = take(st.integers(0, 2**32 - 1), label="seed")
+    m = Match(game, n, seed)
+    stop_after = MAX_DECISIONS if finished else take(st.integers(0, 400), label="decisions")
+    while True:
+        broken = broken_invariants(m)
+        assert not broken, (f"{', '.join(broken)} broken in {game.name}, {n} players, seed {seed}, "
+                            f"after decisions {m.history}")
+        if m.over or len(m.history) >= stop_after:
+            return m
+        for seat in m.to_act():
+            m.apply(seat, take(st.integers(0, len(m.legal_actions(seat)) - 1)))

@@ -4,11 +4,12 @@ from hypothesis import HealthCheck, given, settings
 
 from interpreter.game import load_game
 from interpreter.match import replay
-from interpreter.testing import matches
+from interpreter.testing import checked_matches, matches
 
 OVERLOADED = load_game("overloaded")
 SKY = load_game("sky-haulers")
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=25, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 
 
 def conserved(m) -> bool:
@@ -47,3 +48,40 @@ def test_sky_haulers_hands_never_pass_ten_and_chains_never_pass_four(m):
         if name.startswith("chain@"):
             assert len(cards) <= 4
     assert conserved(m)
+
+
+@FAST
+@given(checked_matches(OVERLOADED))
+def test_overloaded_keeps_its_declared_invariants(m):
+    assert m.over
+
+
+@FAST
+@given(checked_matches(SKY, finished=False))
+def test_sky_haulers_keeps_its_declared_invariants(m):
+    assert m.st.round >= 1
+
+
+def test_a_broken_invariant_is_reported_with_its_seed_and_decisions(tmp_path):
+    import shutil
+
+    import pytest
+    from hypothesis import given
+
+    from interpreter.paths import data_dir
+
+    shutil.copytree(data_dir("cards") / "overloaded", tmp_path / "g")
+    game_yaml = tmp_path / "g" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace(
+        "capacity_not_negative: capacity >= 0",
+        "capacity_not_negative: capacity >= 0\n  never_overloaded: overloads == 0"))
+    game = load_game(tmp_path / "g")
+
+    @settings(max_examples=20, deadline=None, database=None)
+    @given(checked_matches(game, players=3))
+    def play(m):
+        pass
+
+    report = r"never_overloaded \(P0, P1, P2\) broken in overloaded, 3 players, seed \d+, after decisions \["
+    with pytest.raises(AssertionError, match=report):
+        play()
