@@ -19,7 +19,7 @@ from .statements import STATEMENTS
 
 # Short local names for the parts of the state that generated code reads, bound only where used.
 _STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
-                "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face"}
+                "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face", "KN": "st.known"}
 _USES = re.compile(r"\b(" + "|".join(_STATE_NAMES) + r")\b")
 
 

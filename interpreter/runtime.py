@@ -84,19 +84,6 @@ class State:
         """A uniformly random int in [0, n): every chance outcome of the match comes from here."""
         return self.rng._randbelow(n) if n > 1 else 0
 
-    def known_before_move(self, cards: list[int], src: int, own: int) -> None:
-        """Cards leaving zone `src` face down stay known to whoever saw them there (and to `own`)."""
-        t = self.layout
-        vis, owner = t.zone_vis[src], t.zone_owner[src]
-        known, face = self.known, self.face
-        everyone = (1 << self.n) - 1
-        for c in cards:
-            if face[c] and vis == PUBLIC:
-                known[c] = everyone | own
-            elif face[c] and vis == OWNER and owner >= 0:
-                known[c] |= (1 << owner) | own
-            else:
-                known[c] |= own
 
     def event(self, kind: str, **fields: Any) -> None:
         """Record what the rules did (only when the match is logged)."""
@@ -105,6 +92,21 @@ class State:
 
 
 # ---- generic verbs --------------------------------------------------------------------------------
+
+
+def kept_sight(st: State, c: int) -> int:
+    """Who goes on knowing card `c` when it is moved or turned face down: those its zone lets see it
+    face up, or those who knew it face down. A glimpse of a face-up card (`show`) is not carried along."""
+    if not st.face[c]:
+        return st.known[c]
+    t = st.layout
+    zi = st.zone_of[c]
+    vis = t.zone_vis[zi]
+    if vis == PUBLIC:
+        return (1 << st.n) - 1
+    if vis == OWNER and t.zone_owner[zi] >= 0:
+        return 1 << t.zone_owner[zi]
+    return 0
 
 
 def seen_by(st: State, c: int) -> int:
@@ -135,7 +137,9 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
     if limit >= 0 and len(dest) >= limit and src != zi:
         return False
     up = t.zone_face[zi] if face < 0 else face == 1
-    if not up:
+    if up:
+        st.known[c] = 0  # face up, its zone decides who sees it
+    else:
         landed_face_down(st, c, zi)
     st.zones[src].remove(c)
     if place == TOP:
@@ -154,9 +158,9 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
 
 
 def landed_face_down(st: State, c: int, zi: int) -> None:
-    """Before card `c` goes face down into zone `zi`: whoever sees it now, and the zone's owner, know it."""
+    """Before card `c` goes face down into zone `zi`: who keeps sight of it, and the zone's owner, know it."""
     owner = st.layout.zone_owner[zi]
-    st.known[c] = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
+    st.known[c] = kept_sight(st, c) | (1 << owner if owner >= 0 else 0)
 
 
 def moved(st: State, c: int, src: int, zi: int) -> None:
@@ -178,10 +182,12 @@ def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) 
         return
     del cards[: len(moved)]
     up = t.zone_face[zi] if face < 0 else face == 1
-    if not up:
-        owner = t.zone_owner[zi]
-        own = 1 << owner if owner >= 0 else 0
-        st.known_before_move(moved, src, own)
+    known = st.known
+    for c in moved:
+        if up:
+            known[c] = 0
+        else:
+            landed_face_down(st, c, zi)
     dest = st.zones[zi]
     if place == TOP:
         moved.reverse()  # dealt one at a time onto the top
@@ -217,9 +223,10 @@ def flip(st: State, c: int, up: bool) -> None:
     """Turn one card face up or face down where it lies."""
     if c < 0 or st.face[c] == up:
         return
-    if not up:
-        owner = st.layout.zone_owner[st.zone_of[c]]
-        st.known[c] = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
+    if up:
+        st.known[c] = 0
+    else:
+        landed_face_down(st, c, st.zone_of[c])
     st.face[c] = up
     if st.log is not None:
         st.event("flip", card=st.layout.card_ids[c], face="up" if up else "down")

@@ -224,8 +224,10 @@ def _inline_move(c: Compiler, card: str, zone: Typed, place: str, up: bool) -> N
     c.emit.line(f"{var} = {card}")
     c.emit.line(f"if {var} >= 0:")
     c.emit.line(f"    {src} = ZO[{var}]; {dst} = {zone.code}")
-    if not up:
-        c.emit.line(f"    st.known[{var}] = seen_by(st, {var}){owner_bit(zone)}")
+    if up:
+        c.emit.line(f"    KN[{var}] = 0")
+    else:
+        c.emit.line(f"    KN[{var}] = kept_sight(st, {var}){owner_bit(zone)}")
     c.emit.line(f"    Z[{src}].remove({var})")
     c.emit.line(f"    Z[{dst}].insert(0, {var})" if place == "0" else f"    Z[{dst}].append({var})")
     c.emit.line(f"    ZO[{var}] = {dst}; F[{var}] = {up}")
@@ -258,7 +260,7 @@ def _turn(c: Compiler, what: Tree, up: bool, scope: Scope) -> None:
         var = c.emit.fresh("c")
         c.emit.line(f"for {var} in list({c.coerce(v, 'cards', what).code}):")
         c.emit.line(f"    if not F[{var}]:")
-        c.emit.line(f"        F[{var}] = True")
+        c.emit.line(f"        F[{var}] = True; KN[{var}] = 0")
         c.emit.line(f"        if st.log is not None: st.event('flip', card=st.layout.card_ids[{var}], face='up')")
     else:
         c.emit.line(f"flip_all(st, {c.coerce(v, 'cards', what).code}, {up})")
