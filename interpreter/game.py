@@ -311,7 +311,7 @@ _RUNTIME.update(top=top, last=last, floordiv=floordiv, mod=mod, ring_distance=ri
 
 
 @lru_cache(maxsize=32)
-def _load(folder: str) -> Game:
+def _load(folder: str, stamp: tuple) -> Game:
     content = load_content(Path(folder))
     try:
         namespace, source = build(content)
@@ -323,5 +323,9 @@ def _load(folder: str) -> Game:
 
 
 def load_game(name: str | Path) -> Game:
-    """Load a bundled game by name, or a game folder by path (compiled once per process)."""
-    return _load(str(find_game(str(name)).resolve()))
+    """Load a bundled game by name, or a game folder by path. It is compiled once per process and
+    again whenever a YAML file of the folder changes."""
+    folder = find_game(str(name)).resolve()
+    stamp = tuple(sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size)
+                         for p in folder.iterdir() if p.suffix in (".yaml", ".yml")))
+    return _load(str(folder), stamp)
