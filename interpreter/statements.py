@@ -68,8 +68,10 @@ def _choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
     if kind in ("choose_up_to", "choose_exactly"):
         count = c.expect(ch[0], scope, "num")
         if kind == "choose_up_to" and count.code == "1":
+            # A choice that may be declined is always asked, even when declining is all there is:
+            # whether a player is asked must not tell the others what they hold.
             cards = c.expect(ch[-1], scope, "cards").code
-            return Choice(who, f"[-1] + list({cards})", K_CARD, None, True, "card")
+            return Choice(who, f"[-1, *{cards}]", K_CARD, None, False, "card")
         return None
     if kind == "choose_player":
         pool = c.expect(ch[0], scope, "players").code

@@ -656,11 +656,13 @@ def test_a_card_that_would_enter_a_full_hand_stays_where_it_was():
     pirate = {"hand@0": ["sky-pirate", *full[:-1]], "deck": ["lucky-shot#1", "lucky-shot#2", "tailwind"]}
     m = new(clear=["hand@0"], chance=[1], arrange=pirate)
     decide(m, 0, "play a card")               # 9 cards left
+    decide(m, 1, "none")                      # the evade window: asked though P1 holds no Evasive Action
     decide(m, 1, "no")
     assert "serpentine" in zone_cards(m, "hand@0") and len(zone(m, "hand@0")) == 10
     # ...but not into a hand of 10: accepted, the PILOT draw fills P0's hand before P1 lets attack 1 through
     m = new(clear=["hand@0"], chance=[1], arrange=pirate)
     decide(m, 0, "play a card")
+    decide(m, 1, "none")                      # the evade window
     decide(m, 1, "yes")
     decide(m, 1, "none")
     assert m.to_act() == [1] and m.option_ids(1) == zone_cards(m, "hand@1")   # Loop's D: P1 discards
@@ -807,6 +809,7 @@ def test_team_stats_sum_player_card_passengers_artifacts_and_turn_modifiers():
     decide(m, 0, "play a card")               # Fidget (RANGE +0): 4 cards left
     assert m.action_labels(0) == ["start a dogfight", "end the play step"]
     decide(m, 0, "start a dogfight")
+    decide(m, 1, "none")                      # the evade window
     decide(m, 1, "yes")
     assert len(zone(m, "hand@0")) == 4 + 5
 
