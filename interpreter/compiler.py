@@ -25,7 +25,7 @@ _USES = re.compile(r"\b(" + "|".join(_STATE_NAMES) + r")\b")
 
 def prologue(body: list[str]) -> list[str]:
     """`Z = st.zones; …` for the state names a function body uses (fewer loads on small functions)."""
-    used = sorted({m for line in body for m in _USES.findall(line.split("#")[0])})
+    used = sorted({m for line in body if not line.lstrip().startswith("#") for m in _USES.findall(line)})
     return ["    " + "; ".join(f"{name} = {_STATE_NAMES[name]}" for name in used)] if used else []
 
 
@@ -57,7 +57,7 @@ class Emitter:
 
     def fresh(self, stem: str) -> str:
         self.tmp += 1
-        return f"_{stem}{self.tmp}"
+        return f"_{stem}_{self.tmp}"  # the separator keeps `p1` + 1 apart from `p` + 11
 
 
 class Compiler(ExprCompiler):
@@ -73,6 +73,7 @@ class Compiler(ExprCompiler):
         self.emit = Emitter()
         self.prompts: list[str] = []
         self.recursive: set[str] = set()
+        self.roots: list[Scope] = []
         self.loops = 0  # loops open around the statement being compiled, in the current text
         self.simultaneous = False  # compiling the body of a simultaneous loop (the generator path)
         # direct: the variant for bots in the same process (sim): a choice calls `st.choose(...)`
@@ -88,6 +89,7 @@ class Compiler(ExprCompiler):
         self.at = r.at
         self.emit = Emitter()
         scope = Scope(None)
+        self.roots = [scope]  # the scopes whose `let`s start the routine (its own, inlined bodies')
         scope.define("me", "me", "player")
         if r.kind in ("ability", "condition"):
             scope.define("this", "this", "card")
@@ -108,7 +110,8 @@ class Compiler(ExprCompiler):
                     self.emit.line("if False: yield")
         except Abort:
             return []
-        return [f"def {r.pyname}({head}{params}):", *prologue(self.emit.lines), *self.emit.lines]
+        starts = [line for root in self.roots for line in self.initial_values(root)]
+        return [f"def {r.pyname}({head}{params}):", *prologue(self.emit.lines), *starts, *self.emit.lines]
 
     def block(self, stmts, scope: Scope) -> None:
         if not stmts:
@@ -161,6 +164,7 @@ class Compiler(ExprCompiler):
     def inline_scope(self, proc: Routine, who: str, values: list[str]) -> Scope:
         """Bind `me` and the parameters of an inlined procedure to fresh locals."""
         inner = Scope(None)
+        self.roots.append(inner)
         me = self.emit.fresh("me")
         self.emit.line(f"{me} = {who}")
         inner.define("me", me, "player")
@@ -181,7 +185,16 @@ class Compiler(ExprCompiler):
         found = root.vars.get(name)
         if found is not None and found[1] == typ:
             return found[0]
+        if found is not None and {found[1], typ} in ({"none", "card"}, {"none", "player"}):
+            # `let c = none` then `let c = a card…`: one variable, of the type that is not none
+            return root.define(name, found[0], typ if typ != "none" else found[1])
         return root.define(name, self.emit.fresh("v_" + name), typ)
+
+    def initial_values(self, scope: Scope, indent: str = "    ") -> list[str]:
+        """Every `let` of a routine starts as nothing, so a name let only on one branch can still be
+        read after it (as none, 0 or no) instead of failing."""
+        blank = {"num": "0", "bool": "False", "card": "-1", "player": "-1", "none": "-1"}
+        return [f"{indent}{py} = {blank.get(typ, 'None')}" for py, typ in scope.vars.values() if py.startswith("_v_")]
 
     def prompt_id(self, prompt: str | None) -> int:
         """The index of a choice's question in the game's prompt table."""

@@ -148,7 +148,10 @@ class ExprCompiler:
         return Typed(ok, typ)
 
     def condition(self, tree, scope: Scope) -> str:
-        v = self.expr(tree, scope)
+        return self.truth(self.expr(tree, scope))
+
+    def truth(self, v: Typed) -> str:
+        """Python code that is true when a compiled value counts as yes."""
         if v.type in ("card", "player"):
             return f"({v.code} >= 0)"
         if v.type == "zone":
@@ -366,13 +369,12 @@ class ExprCompiler:
 
     def x_binop(self, t, s):
         a, op, b = t.children
-        if str(op) == "+":
-            left, right = self.expr(a, s), self.expr(b, s)
-            if left.type in ("cards", "zone") and right.type in ("cards", "zone", "card"):
-                # `my chain + resolving`: the cards of both, in that order
-                x, y = self.coerce(left, "cards", a).code, self.coerce(right, "cards", b).code
-                return Typed(f"[*{x}, *{y}]", "cards")
-        x, y = self.expect(a, s, "num").code, self.expect(b, s, "num").code
+        left, right = self.expr(a, s), self.expr(b, s)
+        if str(op) == "+" and left.type in ("cards", "zone") and right.type in ("cards", "zone", "card"):
+            # `my chain + resolving`: the cards of both, in that order
+            x, y = self.coerce(left, "cards", a).code, self.coerce(right, "cards", b).code
+            return Typed(f"[*{x}, *{y}]", "cards")
+        x, y = self.coerce(left, "num", a).code, self.coerce(right, "num", b).code
         py = {"/": "//"}.get(str(op), str(op))
         if py in ("//", "%"):
             return Typed(f"floordiv({x}, {y})" if py == "//" else f"mod({x}, {y})", "num")
@@ -423,13 +425,11 @@ class ExprCompiler:
             self.arity(tok, args, 3)
             a, b, size = (self.expect(x, s, "num").code for x in args)
             return Typed(f"ring_distance({a}, {b}, {size})", "num")
-        if name in ("max", "min") and len(args) == 2:
-            first = self.expr(args[0], s)
-            if first.type in ("num", "bool"):
-                return Typed(f"{name}({first.code}, {self.expect(args[1], s, 'num').code})", "num")
         if not 1 <= len(args) <= 2:
             self.fail(self.pos(tok), f"`{name}` takes a set of cards or players and optionally a value of `it`")
         pool = self.expr(args[0], s)
+        if name in ("max", "min") and len(args) == 2 and pool.type in ("num", "bool"):
+            return Typed(f"{name}({pool.code}, {self.expect(args[1], s, 'num').code})", "num")
         if pool.type in ("players", "player"):
             pool, elem = self.coerce(pool, "players", args[0]), "player"
         else:
@@ -439,9 +439,14 @@ class ExprCompiler:
         var, inner = self.bind_it(s, elem)
         value = self.expr(args[1], inner)
         self.depth -= 1
+        if name in ("count", "any"):
+            test = self.truth(value)
+            if name == "count":
+                return Typed(f"sum(1 for {var} in {pool.code} if {test})", "num")
+            return Typed(f"any({test} for {var} in {pool.code})", "bool")
+        if name in ("sum", "max", "min", "highest", "lowest"):
+            value = self.coerce(value, "num", args[1])
         gen = f"{value.code} for {var} in {pool.code}"
-        if name == "count":
-            return Typed(f"sum(1 for {var} in {pool.code} if {self.condition(args[1], inner)})", "num")
         if name == "sum":
             return Typed(f"sum({gen})", "num")
         if name in ("max", "min"):
@@ -449,9 +454,7 @@ class ExprCompiler:
         if name in ("highest", "lowest"):
             fn = "max" if name == "highest" else "min"
             return Typed(f"{fn}({pool.code}, key=lambda {var}: {value.code}, default=-1)", elem)
-        if name == "list":
-            return Typed(f"[{gen}]", "list")
-        return Typed(f"any({gen})", "bool")
+        return Typed(f"[{gen}]", "list")
 
     def aggregate_plain(self, tok: Token, name: str, pool: Typed) -> Typed:
         if name == "count":

@@ -304,7 +304,7 @@ def choose_cards_now(st, who: int, pool: list[int], n: int, up_to: bool, questio
 _RUNTIME = {
     name: getattr(runtime, name)
     for name in ("move", "move_all", "move_cards", "kept_sight", "moved", "shuffle", "flip", "flip_all",
-                 "show", "roll", "random_card", "say", "fmt", "check_loop", "GameOver")
+                 "show", "roll", "random_card", "say", "fmt", "check_loop", "one_ask_each", "GameOver")
 }
 _RUNTIME.update(top=top, last=last, floordiv=floordiv, mod=mod, ring_distance=ring_distance,
                 choose_cards=choose_cards, choose_cards_now=choose_cards_now)

@@ -285,6 +285,13 @@ def fmt(st: State, kind: str, value: Any) -> str:
     return str(value)
 
 
+def one_ask_each(asks: list, where: str) -> None:
+    """A simultaneous choice asks each player once (a content bug otherwise: nobody could answer twice)."""
+    if len({a[0] for a in asks}) != len(asks):
+        raise RuleError(f"{where}: a simultaneous choice asks one player twice; "
+                        "each player of the loop must make their own choice")
+
+
 def check_loop(count: int, where: str) -> None:
     """Stop a `while` that has run away (a content bug): the bound keeps every match finite."""
     raise RuleError(f"{where}: `while` ran {count} times without its condition turning false; "

@@ -402,14 +402,26 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     if _simultaneous_choice_first(c, var, pool, cond, body, inner):
         return
     fn, gens, asks, g, a = (c.emit.fresh(x) for x in ("simul", "gens", "asks", "g", "a"))
+    # The body is a nested generator function: its `let`s are its own (a fresh root scope that sees
+    # every name around it), and names of the routine it sets are declared nonlocal.
+    body_scope = Scope(None)
+    for name in reversed(inner.names()):
+        body_scope.vars[name] = inner.lookup(name)
+    outer = sorted({py for py, _ in body_scope.vars.values() if py.startswith(("_v_", "_a_", "a_"))} - {var})
     c.emit.line(f"def {fn}({var}):")
     c.emit.depth += 1
-    loops, yielding = c.loops, c.yielding
+    if outer:
+        c.emit.line(f"nonlocal {', '.join(outer)}")
+    mark, known = len(c.emit.lines), set(body_scope.vars)
+    loops, yielding, simultaneous = c.loops, c.yielding, c.simultaneous
     c.loops, c.simultaneous, c.yielding = 0, True, True  # this body is a generator in either variant
     try:
-        c.block(body.children, inner)
+        c.block(body.children, body_scope)
     finally:
-        c.loops, c.simultaneous, c.yielding = loops, False, yielding
+        c.loops, c.simultaneous, c.yielding = loops, simultaneous, yielding
+    fresh = Scope(None)
+    fresh.vars = {k: v for k, v in body_scope.vars.items() if k not in known}
+    c.emit.lines[mark:mark] = c.initial_values(fresh, "    " * c.emit.depth)
     c.emit.line("if False: yield")
     c.emit.depth -= 1
     c.emit.line(f"{gens} = []; {asks} = []")
@@ -421,6 +433,7 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
     c.emit.line(f"        {asks}.append(next({g})); {gens}.append({g})")
     c.emit.line("    except StopIteration: pass")
     c.emit.line(f"if {gens}:")
+    c.emit.line(f"    one_ask_each({asks}, {str(c.pos(s))!r})")
     c.emit.line(f"    {a} = {c.ask_all(asks)}")
     c.emit.line(f"    for {g}, {a} in zip({gens}, {a}):")
     c.emit.line("        try:")
@@ -471,16 +484,19 @@ def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | Non
         emit.depth = depth
         seats, asks, values, opts, answers = (emit.fresh(x) for x in ("seats", "asks", "vals", "o", "ans"))
         emit.line(f"{seats} = [{var} for {var} in {pool}{f' if {cond}' if cond else ''}]")
-        emit.line(f"{asks} = []; {values} = {{}}")
+        asked = emit.fresh("asked")
+        emit.line(f"{asks} = []; {asked} = []; {values} = {{}}")
         emit.line(f"for {var} in {seats}:")
         emit.lines += bindings
         emit.line(f"    {opts} = {parts.options}")
         test = f"len({opts}) > 1" if parts.forced else "True"
-        emit.line(f"    if {test}: {asks}.append(({parts.who}, {opts}, {parts.kind}, {c.prompt_id(parts.prompt)}))")
+        emit.line(f"    if {test}: {asks}.append(({parts.who}, {opts}, {parts.kind}, {c.prompt_id(parts.prompt)}));"
+                  f" {asked}.append({var})")
         emit.line(f"    else: {values}[{var}] = {opts}[0] if {opts} else -1")
         emit.line(f"if {asks}:")
+        emit.line(f"    one_ask_each({asks}, {str(c.pos(stmts[0]))!r})")
         emit.line(f"    {answers} = {c.ask_all(asks)}")
-        emit.line(f"    for {opts}, {answers} in zip({asks}, {answers}): {values}[{opts}[0]] = {answers}")
+        emit.line(f"    for {opts}, {answers} in zip({asked}, {answers}): {values}[{opts}] = {answers}")
         emit.line(f"for {var} in {seats}:")
         emit.lines += bindings
         emit.depth += 1
