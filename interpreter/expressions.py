@@ -49,6 +49,7 @@ class Typed:
     type: str
     zone: str | None = None  # for a zone: which declared zone it is (known while compiling)
     owner: str | None = None  # for a zone of a player: the code of that player
+    lazy: str | None = None  # for a filtered list: the generator inside its brackets (to stop early)
 
 
 class Scope:
@@ -328,7 +329,8 @@ class ExprCompiler:
         var, inner = self.bind_it(s, elem)
         test = self.condition(cond, inner)
         self.depth -= 1
-        return Typed(f"[{var} for {var} in {v.code} if {test}]", v.type)
+        lazy = f"{var} for {var} in {v.code} if {test}"
+        return Typed(f"[{lazy}]", v.type, lazy=lazy)
 
     def bind_it(self, s: Scope, elem: str) -> tuple[str, Scope]:
         self.depth += 1
@@ -348,8 +350,8 @@ class ExprCompiler:
         end, base = t.children
         v = self.expect(base, s, "cards")
         if end.data == "end_top":
-            if v.code.startswith("[") and " for " in v.code:
-                return Typed(f"next(({v.code[1:-1]}), -1)", "card")
+            if v.lazy is not None:
+                return Typed(f"next(({v.lazy}), -1)", "card")
             return Typed(first_of(v.code), "card")
         return Typed(f"last({v.code})", "card")
 
@@ -357,9 +359,7 @@ class ExprCompiler:
         end, count, base = t.children
         n = self.expect(count, s, "num").code
         v = self.expect(base, s, "cards").code
-        if end.data == "end_top":
-            return Typed(f"{v}[:{n}]", "cards")
-        return Typed(f"{v}[len({v}) - ({n}):]", "cards")
+        return Typed(f"{'first_n' if end.data == 'end_top' else 'last_n'}({v}, {n})", "cards")
 
     def x_pick_random(self, t, s):
         return Typed(f"random_card(st, {self.expect(t.children[0], s, 'cards').code})", "card")

@@ -252,6 +252,16 @@ def last(cards: list[int]) -> int:
     return cards[-1] if cards else -1
 
 
+def first_n(cards: list[int], n: int) -> list[int]:
+    """The first n cards (all if fewer, none if n < 1)."""
+    return cards[: max(0, n)]
+
+
+def last_n(cards: list[int], n: int) -> list[int]:
+    """The last n cards (all if fewer, none if n < 1)."""
+    return cards[len(cards) - n:] if 0 < n <= len(cards) else (list(cards) if n > 0 else [])
+
+
 def floordiv(a: int, b: int) -> int:
     """Whole-number division, rounding down; dividing by zero is a content bug."""
     if b == 0:
@@ -267,6 +277,8 @@ def mod(a: int, b: int) -> int:
 
 def ring_distance(a: int, b: int, size: int) -> int:
     """Steps between two positions on a ring of `size`, the shorter way round."""
+    if size < 1:
+        raise runtime.RuleError(f"ring_distance needs at least 1 place, not {size}")
     d = (a - b) % size
     return min(d, size - d)
 
@@ -306,7 +318,7 @@ _RUNTIME = {
     for name in ("move", "move_all", "move_cards", "kept_sight", "moved", "shuffle", "flip", "flip_all",
                  "show", "roll", "random_card", "say", "fmt", "check_loop", "one_ask_each", "GameOver")
 }
-_RUNTIME.update(top=top, last=last, floordiv=floordiv, mod=mod, ring_distance=ring_distance,
+_RUNTIME.update(top=top, last=last, first_n=first_n, last_n=last_n, floordiv=floordiv, mod=mod, ring_distance=ring_distance,
                 choose_cards=choose_cards, choose_cards_now=choose_cards_now)
 
 
