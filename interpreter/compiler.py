@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from lark import Tree
 
 from .diagnostics import Anchor
-from .expressions import Abort, ExprCompiler, Scope
+from .expressions import Abort, ExprCompiler, Scope, Typed
 from .model import GameModel
 from .statements import STATEMENTS
 
@@ -38,10 +38,11 @@ class Routine:
     at: Anchor
     params: list[str]
     label: str
-    kind: str = "proc"  # proc | phase | ability | function
+    kind: str = "proc"  # proc | phase | ability | condition | function
     param_types: list[str] = field(default_factory=list)
     result_type: str = "any"
     generator: bool = False
+    returns: str | None = None  # for an expression: num (a score), bool (an invariant) or text (a label)
 
 
 class Emitter:
@@ -101,6 +102,12 @@ class Compiler(ExprCompiler):
             if r.kind in ("function", "condition"):
                 code = self.expr(r.tree.children[0], scope)
                 r.result_type = code.type
+                if r.returns == "num":
+                    code = self.coerce(code, "num", r.tree.children[0])
+                elif r.returns == "bool" or r.kind == "condition":
+                    code = Typed(self.truth(code), "bool")
+                elif r.returns == "text":
+                    code = Typed(f"fmt(st, {code.type!r}, {code.code})", "str")
                 self.emit.line(f"return {code.code}")
             else:
                 if r.kind == "phase":

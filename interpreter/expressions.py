@@ -7,7 +7,6 @@ its size where a number is wanted.
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 
@@ -160,7 +159,8 @@ class ExprCompiler:
         return v.code
 
     def plain_string(self, tok: Token) -> str:
-        return ast.literal_eval(str(tok))
+        """The text of a quoted string: `\\"` and `\\\\` are its only escapes."""
+        return re.sub(r"\\(.)", r"\1", str(tok)[1:-1])
 
     def me(self, scope: Scope) -> str:
         """The Python name of `me` here (a procedure inlined for another player has its own)."""

@@ -10,7 +10,7 @@ from lark import Tree
 
 from . import runtime
 from .compiler import Compiler, Routine
-from .diagnostics import AuthoringError, Diagnostic
+from .diagnostics import Anchor, AuthoringError, Diagnostic
 from .loader import MALFORMED, Content, Text, find_game, load_content
 from .model import GameModel
 from .parser import keywords, parse
@@ -99,12 +99,19 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
     for name, (_, _, text) in content.procedures.items():
         for form in content.data["procedures"][name]["forms"]:
             words = tuple(form.split())
+            if not words:
+                continue  # the schema has reported it
             if len(words) == 1 and words[0] in reserved:
                 errors.append(Diagnostic(text.at.shifted(1, 1), f"procedure form `{form}` is a DSL keyword",
                                          "pick another word, or a form of two words"))
+            joined = " ".join(words)
+            if joined in verb_of:
+                errors.append(Diagnostic(text.at.shifted(1, 1),
+                                         f"the form `{joined}` belongs to `{verb_of[joined]}` already",
+                                         "each way of writing a verb names one procedure"))
             forms.setdefault(words[0], []).append(words)
-            verb_of[" ".join(words)] = name
-    for name in list(model.counters) + list(model.game_zones) + list(model.player_zones):
+            verb_of[joined] = name
+    for name in list(model.counters) + list(model.game_zones) + list(model.player_zones) + list(model.prop_defaults):
         if name in verb_of or name in reserved:
             errors.append(Diagnostic(_where(model, name),
                                      f"`{name}` is also a {'DSL keyword' if name in reserved else 'verb'}",
@@ -115,7 +122,10 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
             return parse(text.text, text.at, forms, expression)
         except AuthoringError as err:
             errors.extend(err.diagnostics)
-            return None
+        except RecursionError:
+            errors.append(Diagnostic(text.at.shifted(1, 1), "this text nests too deeply to read",
+                                     "split it into procedures or functions"))
+        return None
 
     procedures: dict[str, Routine] = {}
     functions: dict[str, Routine] = {}
@@ -136,14 +146,15 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
             abilities.setdefault(ability, []).append(r)
     extras = []
     if content.score is not None:
-        extras.append(Routine("result_score", parsed(content.score, True), content.score.at, [], "score", "function"))
+        extras.append(Routine("result_score", parsed(content.score, True), content.score.at, [], "score", "function",
+                              returns="num"))
     for i, t in enumerate(content.tiebreaks):
-        extras.append(Routine(f"result_tiebreak_{i}", parsed(t, True), t.at, [], t.label, "function"))
+        extras.append(Routine(f"result_tiebreak_{i}", parsed(t, True), t.at, [], t.label, "function", returns="num"))
     if content.report_by is not None:
         t = content.report_by
-        extras.append(Routine("report_by", parsed(t, True), t.at, [], "report by", "function"))
+        extras.append(Routine("report_by", parsed(t, True), t.at, [], "report by", "function", returns="text"))
     for name, t in content.invariants.items():
-        extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function"))
+        extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function", returns="bool"))
     # Which routines can ask a player something (and so are generators): a fixpoint over calls.
     every = [r for r in list(procedures.values()) + list(phases.values()) + [r for rs in abilities.values() for r in rs]
              if r.tree is not None]
@@ -176,17 +187,32 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
         comp.direct = direct
         comp.yielding = not direct
         lines: list[str] = []
+        starts.clear()
         for r in order:
-            lines += comp.compile_routine(r)
+            starts.append((len(lines) + 1, r))
+            try:
+                lines += comp.compile_routine(r)
+            except RecursionError:
+                comp.errors.append(too_deep(r))
             lines.append("")
         return "\n".join(lines), comp.prompts, comp.errors
 
+    def too_deep(r: Routine) -> Diagnostic:
+        return Diagnostic(r.at.shifted(1, 1), "this text nests too deeply to compile",
+                          "split it into procedures or functions")
+
+    starts: list[tuple[int, Routine]] = []
     source, prompts, found = variant(direct=False)
     errors += found
     errors = list({(str(d.pos), d.message): d for d in errors}.values())  # an inlined body reports once
     if errors:
         raise AuthoringError(sorted(errors, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)))
-    namespace = _load_module(model, source, prompts, abilities)
+    try:
+        namespace = _load_module(model, source, prompts, abilities)
+    except (SyntaxError, RecursionError) as err:  # Python's own limits on nesting
+        line = getattr(err, "lineno", None) or 1
+        culprit = next((r for start, r in reversed(starts) if start <= line), order[0])
+        raise AuthoringError([too_deep(culprit)]) from None
     content.generator_phases = {name for name, r in phases.items() if r.generator}
     content.direct = lambda: _load_module(model, *variant(direct=True)[:2], abilities)
     return namespace, source
@@ -239,6 +265,8 @@ def _where(model: GameModel, name: str):
     z = model.zone(name)
     if z is not None:
         return z.pos
+    if name not in model.counters:
+        return Anchor(model.root + "/game.yaml", 1, 1).shifted(1, 1)
     return model.counters[name].pos
 
 
@@ -334,10 +362,18 @@ def _load(folder: str, stamp: tuple) -> Game:
     return Game(content.model, content, namespace, source)
 
 
+def _stamp(path: Path) -> tuple:
+    """What tells that a file changed (an editor's dangling lock link simply has none)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return (path.name, 0, 0)
+    return (path.name, st.st_mtime_ns, st.st_size)
+
+
 def load_game(name: str | Path) -> Game:
     """Load a bundled game by name, or a game folder by path. It is compiled once per process and
     again whenever a YAML file of the folder changes."""
     folder = find_game(str(name)).resolve()
-    stamp = tuple(sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size)
-                         for p in folder.iterdir() if p.suffix in (".yaml", ".yml")))
+    stamp = tuple(sorted(_stamp(p) for p in folder.iterdir() if p.suffix in (".yaml", ".yml")))
     return _load(str(folder), stamp)

@@ -146,6 +146,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
                                               "player" if spec.get("type") == "player" else "num")
             indexes[scope] += 1
     for name, default in data.get("properties", {}).items():
+        claim(name, "card property", ("properties", name))
         if name in BUILTIN_PROPS:
             errors.append(Diagnostic(smap.key_pos(("properties", name)),
                                      f"`{name}` is a built-in card property", "pick another name"))
