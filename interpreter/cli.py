@@ -352,7 +352,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     rng = random_bot(args.seed)
     while not m.over:
         seats = m.to_act()
-        together = len(seats) > 1
+        together = m.simultaneous
         for seat in seats:
             if seat == args.human:
                 action = _ask_human(m, seat, words, human_out)
@@ -471,7 +471,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     file = args.file
     expected = _read_log(file)
     header = expected[0]
-    game = _game(args.game or header["game"])
+    game = _game(args.game or header.get("path") or header["game"])
     try:
         m = Match(game, header["players"], header["seed"], log=True, bots=header["bots"])
     except ValueError as err:
@@ -481,6 +481,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         line = json.loads(json.dumps(line))  # tuples → lists, as the file has them
         if index == 0:
             line.pop("bots", None)  # who played a seat does not change the match
+            line.pop("path", None)  # nor where the game's folder lies
         return line
 
     def mismatch(index: int, got: Any) -> CliError:

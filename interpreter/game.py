@@ -14,6 +14,7 @@ from .diagnostics import Anchor, AuthoringError, Diagnostic
 from .loader import MALFORMED, Content, Text, find_game, load_content
 from .model import GameModel
 from .parser import keywords, parse
+from .paths import data_dir
 
 _CALLS = ("call",)
 _ASKS = ("let_choice",)
@@ -54,6 +55,7 @@ class Game:
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
         self.report_by = namespace.get("report_by")
+        self.bundled = Path(model.root).resolve().parent == data_dir("cards").resolve()
         self.report_title = content.data.get("report", {}).get("title", "group")
         self.report_per_round = list(content.data.get("report", {}).get("per_round", []))
         self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
@@ -346,8 +348,8 @@ _RUNTIME = {
     for name in ("move", "move_all", "move_cards", "kept_sight", "moved", "shuffle", "flip", "flip_all",
                  "show", "roll", "random_card", "say", "fmt", "check_loop", "one_ask_each", "GameOver")
 }
-_RUNTIME.update(top=top, last=last, first_n=first_n, last_n=last_n, floordiv=floordiv, mod=mod, ring_distance=ring_distance,
-                choose_cards=choose_cards, choose_cards_now=choose_cards_now)
+_RUNTIME.update(top=top, last=last, first_n=first_n, last_n=last_n, floordiv=floordiv, mod=mod,
+                ring_distance=ring_distance, choose_cards=choose_cards, choose_cards_now=choose_cards_now)
 
 
 @lru_cache(maxsize=32)

@@ -97,10 +97,12 @@ def snapshot(st: State) -> dict[str, Any]:
 
 
 def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list[int]]:
-    """Scores and winners: declared winners, else the best score with tie-breaks (ties share the win)."""
+    """Scores and winners: the winners the game declared, else (also when it named nobody) the best
+    score with tie-breaks (ties share the win)."""
     scores = [game.score(st, p) if game.score else 0 for p in range(st.n)]
-    if declared is not None:
-        return scores, sorted(set(declared))
+    named = sorted(p for p in set(declared or ()) if 0 <= p < st.n)
+    if named:
+        return scores, named
     keys = [(scores[p], *(tb(st, p) for tb in game.tiebreaks)) for p in range(st.n)]
     best = max(keys)
     return scores, [p for p in range(st.n) if keys[p] == best]
@@ -120,8 +122,11 @@ class Match:
         self.layout = game.model.setup(players)
         self.log: list[dict] | None = [] if log else None
         if self.log is not None:
-            self.log.append({"type": "match", "game": game.name, "version": game.version, "seed": seed,
-                             "players": players, "bots": list(bots or ["random"] * players)})
+            header = {"type": "match", "game": game.name, "version": game.version, "seed": seed,
+                      "players": players, "bots": list(bots or ["random"] * players)}
+            if not game.bundled:
+                header["path"] = game.model.root  # so that `replay` finds a game outside the bundle
+            self.log.append(header)
         self.st = State(self.layout, players, seed, self.log)
         self.st.table_counters = game.counter_names
         self.history: list[tuple[int, int]] = []
@@ -164,6 +169,11 @@ class Match:
     def over(self) -> bool:
         """True once the match has a result."""
         return self.winners is not None
+
+    @property
+    def simultaneous(self) -> bool:
+        """True while the pending choice is asked of several players at once, in secret."""
+        return self._ask is not None and self._ask[0] == -1
 
     def to_act(self) -> list[int]:
         """Seats that must act now: one, or several for a simultaneous choice (those not yet answered)."""
