@@ -377,5 +377,5 @@ def load_game(name: str | Path) -> Game:
     """Load a bundled game by name, or a game folder by path. It is compiled once per process and
     again whenever a YAML file of the folder changes."""
     folder = find_game(str(name)).resolve()
-    stamp = tuple(sorted(_stamp(p) for p in folder.iterdir() if p.suffix in (".yaml", ".yml")))
+    stamp = tuple(sorted(_stamp(p) for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")))
     return _load(str(folder), stamp)

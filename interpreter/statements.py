@@ -5,6 +5,7 @@ Each function takes the compiler, the statement's tree and its scope, and emits 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -444,6 +445,8 @@ def _for_players(c: Compiler, s: Tree, scope: Scope) -> None:
 
 
 _PURE = {"name", "number", "string", "true", "false", "none", "me", "it", "this"}
+# Values that cannot change while a simultaneous choice is collected: locals, parameters, literals.
+_STEADY = re.compile(r"-?\d+|'[^']*'|True|False|me|this|_?[av]_\w+|_me_\d+|_i\d+")
 
 
 def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | None, body: Tree,
@@ -470,6 +473,8 @@ def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | Non
                 return False
             who = c.expect(subject.children[0], scope, "player").code if subject is not None else c.me(scope)
             values = [c.expect(a, scope, ty).code for a, ty in zip(args, proc.param_types, strict=False)]
+            if not all(_STEADY.fullmatch(v) for v in [who, *values]):
+                return False  # a counter could change between the two passes: take the general path
             later.append((stmts[1:], scope, c.at))
             scope = c.inline_scope(proc, who, values)
             pushed += 1
