@@ -110,10 +110,10 @@ def _game(name: str) -> Game:
 
 
 def _players(game: Game, players: int | None) -> int:
-    n = game.default_players if players is None else players
-    if not game.min_players <= n <= game.max_players:
-        raise CliError(f"{game.name} is played by {game.min_players}–{game.max_players} players, not {n}")
-    return n
+    try:
+        return game.check_players(game.default_players if players is None else players)
+    except ValueError as err:
+        raise CliError(str(err)) from None
 
 
 def _write_whole(path: str, lines: list[dict[str, Any]]) -> None:

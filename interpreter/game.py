@@ -16,15 +16,12 @@ from .model import GameModel
 from .parser import keywords, parse
 from .paths import data_dir
 
-_CALLS = ("call",)
-_ASKS = ("let_choice",)
-
 
 def _uses(tree: Tree) -> tuple[bool, set[str], set[str]]:
     """Does a tree ask directly, which verbs does it call, which abilities does it resolve?"""
     asks, verbs, abilities = False, set(), set()
     for node in tree.iter_subtrees():
-        if node.data in _ASKS or (node.data == "simultaneous"):
+        if node.data in ("let_choice", "simultaneous"):
             asks = True
         elif node.data == "call":
             verbs.add(str(next(c for c in node.children if not isinstance(c, Tree) and c.type == "VERB")))
@@ -71,6 +68,12 @@ class Game:
         self.prop_names = {i: name for name, i in model.prop_index.items()}
         self.initial = {c.index: c.initial for c in counters if not c.per_player}
         self.player_initial = {c.index: c.initial for c in counters if c.per_player}
+
+    def check_players(self, n: int) -> int:
+        """`n` if the game is played by that many, else ValueError with the range."""
+        if not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.name} is played by {self.min_players}–{self.max_players} players, not {n}")
+        return n
 
     @property
     def direct_flow(self) -> dict:

@@ -89,11 +89,16 @@ def snapshot(st: State) -> dict[str, Any]:
         else:
             zones[name] = ids
     down = [t.card_ids[c] for cards in st.zones for c in cards if not st.face[c]]
-    game = st.table_counters
-    counters: dict[str, Any] = {name: st.gc[i] for i, name in game[0]}
-    counters.update({name: list(st.pc[i]) for i, name in game[1]})
     return {"type": "state", "round": st.round, "turn": st.turn or None, "first": st.first,
-            "zones": zones, "face_down": down, "counters": counters}
+            "zones": zones, "face_down": down, "counters": counters(st)}
+
+
+def counters(st: State) -> dict[str, Any]:
+    """Every counter by name: a game counter's value, a player counter's list of values by seat."""
+    game, player = st.table_counters
+    named: dict[str, Any] = {name: st.gc[i] for i, name in game}
+    named.update({name: list(st.pc[i]) for i, name in player})
+    return named
 
 
 def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list[int]]:
@@ -113,9 +118,7 @@ class Match:
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
                  arrange: dict[str, list[str]] | None = None, after_setup=None) -> None:
-        if not game.min_players <= players <= game.max_players:
-            raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
-                             f"not {players}")
+        game.check_players(players)
         self.game = game
         self.players = players
         self.seed = seed
@@ -302,9 +305,8 @@ class Match:
                 zones[t.zone_names[zi]] = {"count": len(cards)}
             else:
                 zones[t.zone_names[zi]] = shown
-        state = snapshot(st)
         return {"seat": seat, "round": st.round, "turn": st.turn, "first": st.first, "active": st.active,
-                "zones": zones, "counters": state["counters"], "to_act": self.to_act(),
+                "zones": zones, "counters": counters(st), "to_act": self.to_act(),
                 "options": self.action_labels(seat)}
 
 

@@ -34,9 +34,7 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
     match. The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision,
     the seats of a simultaneous choice in the order they are asked), so both give the same match.
     """
-    if not game.min_players <= players <= game.max_players:
-        raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
-                         f"not {players}")
+    game.check_players(players)
     st = State(game.model.setup(players), players, seed, None)
     st.table_counters = game.counter_names
     below = random_bot(seed)._randbelow
@@ -151,9 +149,7 @@ def _chunks(seed: int, n: int, workers: int) -> list[tuple[int, int]]:
 def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play `n` random-bot matches with seeds seed, seed+1, … and return the summary dict of `meeple sim`."""
-    if not game.min_players <= players <= game.max_players:
-        raise ValueError(f"{game.name} is played by {game.min_players}–{game.max_players} players, "
-                         f"not {players}")
+    game.check_players(players)
     folder = game.model.root
     load_game(folder)  # the workers find it compiled (fork) or compile it once each
     tally = Tally(players)
