@@ -49,18 +49,20 @@ class Choice:
     prompt: str | None
     forced: bool  # with one option the answer is known: don't ask
     type: str
+    count: str | None = None  # several cards: how many (asked one at a time)
+    up_to: bool = False  # several cards: fewer may be chosen
 
 
-def choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
-    """Compile the choice of a let_choice; None for multi-card choices (asked one card at a time)."""
+def choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice:
+    """Compile the choice of a let_choice (its chooser, options and question)."""
     parts = _choice_parts(c, s, scope)
     question = s.children[3]
-    if parts is not None and question is not None:
+    if question is not None:
         parts.prompt = c.plain_string(question)
     return parts
 
 
-def _choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
+def _choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice:
     _, chooser, choice, _ = s.children
     who = c.me(scope) if chooser.data == "chooser_me" else c.expect(chooser.children[0], scope, "player").code
     kind, ch = choice.data, choice.children
@@ -73,7 +75,8 @@ def _choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
             # whether a player is asked must not tell the others what they hold.
             cards = c.expect(ch[-1], scope, "cards").code
             return Choice(who, f"[-1, *{cards}]", K_CARD, None, False, "card")
-        return None
+        cards = c.expect(ch[-1], scope, "cards").code
+        return Choice(who, f"list({cards})", K_CARD, None, True, "cards", count.code, kind == "choose_up_to")
     if kind == "choose_player":
         pool = c.expect(ch[0], scope, "players").code
         return Choice(who, f"list({pool})", K_PLAYER, None, True, "player")
@@ -104,20 +107,15 @@ def _choice_parts(c: Compiler, s: Tree, scope: Scope) -> Choice | None:
 def _let_choice(c: Compiler, s: Tree, scope: Scope) -> None:
     name = str(s.children[0])
     parts = choice_parts(c, s, scope)
-    if parts is None:
-        _, chooser, choice, _ = s.children
-        who = c.me(scope) if chooser.data == "chooser_me" else c.expect(chooser.children[0], scope, "player").code
-        count = c.expect(choice.children[0], scope, "num").code
-        cards = c.expect(choice.children[-1], scope, "cards").code
-        up_to = "True" if choice.data == "choose_up_to" else "False"
-        target = c.local(scope, name, "cards")
-        question = c.prompt_id(c.plain_string(s.children[3]) if s.children[3] is not None else None)
-        if c.yielding:
-            c.emit.line(f"{target} = yield from choose_cards({who}, list({cards}), {count}, {up_to}, {question})")
-        else:
-            c.emit.line(f"{target} = choose_cards_now(st, {who}, list({cards}), {count}, {up_to}, {question})")
-        return
     target = c.local(scope, name, parts.type)
+    if parts.count is not None:  # several cards, asked one at a time
+        question = c.prompt_id(parts.prompt)
+        args = f"{parts.who}, {parts.options}, {parts.count}, {parts.up_to}, {question}"
+        if c.yielding:
+            c.emit.line(f"{target} = yield from choose_cards({args})")
+        else:
+            c.emit.line(f"{target} = choose_cards_now(st, {args})")
+        return
     c.ask(parts.who, parts.options, parts.kind, parts.prompt, target, parts.forced)
 
 
@@ -482,7 +480,7 @@ def _simultaneous_choice_first(c: Compiler, var: str, pool: str, cond: str | Non
         if not stmts or stmts[0].data != "let_choice":
             return False
         parts = choice_parts(c, stmts[0], scope)
-        if parts is None:
+        if parts.count is not None:
             return False
         bindings = emit.lines[mark:]
         del emit.lines[mark:]
