@@ -237,11 +237,16 @@ def cmd_validate(args: argparse.Namespace) -> int:
 # ---- play -------------------------------------------------------------------------------------------
 
 
-def _bots(kinds: str | None, players: int, human: int | None) -> list[str]:
+def _bot_kinds(kinds: str | None) -> list[str]:
+    """The bot kinds of `--bots`, each checked."""
     names = [k.strip() for k in kinds.split(",")] if kinds else ["random"]
     for k in names:
         if k not in BOT_KINDS:
             raise CliError(f"unknown bot kind `{k}`; kinds: {', '.join(BOT_KINDS)}")
+    return names
+
+
+def _bots(names: list[str], players: int, human: int | None) -> list[str]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
@@ -335,12 +340,14 @@ class _Narrator:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
     game = _game(args.game)
-    bots_given = args.bots.split(",") if args.bots else []
-    players = args.players if args.players is not None else (len(bots_given) if len(bots_given) > 1 else None)
+    kinds = _bot_kinds(args.bots)
+    players = args.players if args.players is not None else (len(kinds) if len(kinds) > 1 else None)
     players = _players(game, players)
-    bots = _bots(args.bots, players, args.human)
+    bots = _bots(kinds, players, args.human)
     if args.log and not Path(args.log).resolve().parent.is_dir():
         raise CliError(f"cannot write {args.log}: its folder does not exist")
+    if args.log and Path(args.log).is_dir():
+        raise CliError(f"cannot write {args.log}: it is a folder")
     words = WORDS[args.lang]
     out = None if args.json else sys.stdout
     human_out = sys.stderr if args.json else sys.stdout
