@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from lark import Tree
+from lark import Token, Tree
 
 from . import runtime
 from .compiler import Compiler, Routine
@@ -182,7 +182,11 @@ def build(content: Content) -> tuple[dict[str, Any], str]:
             r.generator = True  # a `resolve` must treat every card's version alike
 
     recursive = _recursive(procedures, {id(r): usage[id(r)] for r in every}, verb_of)
-    order = [r for r in list(functions.values()) + extras + conditions + every if r.tree is not None]
+    ordered_functions, cycle = _dependency_order(functions)
+    if cycle is not None:
+        errors.append(Diagnostic(cycle.at.shifted(1, 1), f"function `{cycle.label}` depends on itself",
+                                 "a function's value may not need its own value"))
+    order = [r for r in ordered_functions + extras + conditions + every if r.tree is not None]
 
     def variant(direct: bool) -> tuple[str, list[str], list[Diagnostic]]:
         """Python source of every routine: yielding asks (the step API) or calling `st.choose` (direct)."""
@@ -241,6 +245,32 @@ def _load_module(model: GameModel, source: str, prompts: list[str], abilities: d
         answers.append([namespace.get(f"condition_{di}_{name}", fixed) for di in range(len(model.cards))])
     namespace["CONDITIONS"] = answers
     return namespace
+
+
+def _dependency_order(functions: dict[str, Routine]) -> tuple[list[Routine], Routine | None]:
+    """Functions ordered so that each comes after those it uses (their types are then known), and the
+    first function found to depend on itself, if any."""
+    uses = {name: {str(t) for t in r.tree.scan_values(lambda v: isinstance(v, Token))} & set(functions)
+            if r.tree is not None else set() for name, r in functions.items()}
+    done: list[str] = []
+    state: dict[str, int] = {}  # 1 being visited, 2 placed
+    cycle: list[Routine] = []
+
+    def visit(name: str) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            cycle.append(functions[name])
+            return
+        state[name] = 1
+        for used in sorted(uses[name]):
+            visit(used)
+        state[name] = 2
+        done.append(name)
+
+    for name in functions:
+        visit(name)
+    return [functions[n] for n in done], (cycle[0] if cycle else None)
 
 
 def _constant(answer: bool):

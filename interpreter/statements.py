@@ -166,9 +166,15 @@ def _set(c: Compiler, s: Tree, scope: Scope) -> None:
     _assign(c, target, c.expect(value, scope, kind).code, scope)
 
 
+def _number_target(c: Compiler, target: Tree) -> None:
+    if target.data == "target_first_player":
+        c.fail(c.pos(target), "`first player` is a player, not a number", "use `set first player to …`")
+
+
 @statement("add")
 def _add(c: Compiler, s: Tree, scope: Scope) -> None:
     value, target = s.children
+    _number_target(c, target)
     lhs, _ = _counter_target(c, target, scope)
     _assign(c, target, f"{lhs} + ({c.expect(value, scope, 'num').code})", scope)
 
@@ -176,6 +182,7 @@ def _add(c: Compiler, s: Tree, scope: Scope) -> None:
 @statement("subtract")
 def _subtract(c: Compiler, s: Tree, scope: Scope) -> None:
     value, target = s.children
+    _number_target(c, target)
     lhs, _ = _counter_target(c, target, scope)
     _assign(c, target, f"{lhs} - ({c.expect(value, scope, 'num').code})", scope)
 

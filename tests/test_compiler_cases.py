@@ -138,3 +138,19 @@ def test_one_verb_form_names_one_procedure(tmp_path):
 def test_a_condition_may_not_share_a_property_name(tmp_path):
     with pytest.raises(AuthoringError, match="`value` is already a card property"):
         game(tmp_path, "nothing", conditions={"value": True})
+
+
+def test_a_function_may_use_one_declared_after_it(tmp_path):
+    fns = {"leader": {"value": "chief"}, "chief": {"value": "first player"}}
+    m = play_random(game(tmp_path, 'say "{count(hand of leader)}"', functions=fns), 2, 0, log=True)
+    assert says(m)[0] == "3"
+
+
+def test_a_function_that_needs_itself_is_an_error(tmp_path):
+    with pytest.raises(AuthoringError, match="function `f` depends on itself"):
+        game(tmp_path, "add f to pot", functions={"f": {"value": "f + 1"}})
+
+
+def test_first_player_is_not_a_number(tmp_path):
+    with pytest.raises(AuthoringError, match="`first player` is a player, not a number"):
+        game(tmp_path, "add 5 to first player")
