@@ -254,7 +254,7 @@ def test_sim_json_has_the_contract_keys(capsys):
     code, out, _ = run(capsys, "sim", "overloaded", "-n", "200", "--json")
     assert code == 0
     summary = json.loads(out)
-    assert SIM_KEYS <= set(summary)
+    assert set(summary) >= SIM_KEYS
     assert summary["games"] == 200 and summary["players"] == 4
     assert sum(summary["wins_by_seat"]) >= 200  # a shared win counts for each winner
     assert summary["mean_turns"] > 0

@@ -23,7 +23,7 @@ def test_match_invariants(players):
         assert len(state["donkeys"]) == 8 and len(state["box_donkeys"]) == 12
         assert Counter(state["donkeys"] + state["box_donkeys"]) == Counter(ho.DONKEY_CARDS)
         # Hands: 10 - 8 loads - k advantages; at most 2 advantages each.
-        for hand, used in zip(state["hands"], state["advantages_used"]):
+        for hand, used in zip(state["hands"], state["advantages_used"], strict=False):
             assert 0 <= used <= 2
             assert len(hand) == 2 - used
         # Conservation of the 10*N cargo cards (as a multiset of values).
@@ -37,7 +37,7 @@ def test_match_invariants(players):
         # Scores.
         assert len(scores) == players
         assert all(s >= 0 for s in scores)
-        assert scores == [sum(p) + b for p, b in zip(state["piles"], state["bonus"])]
+        assert scores == [sum(p) + b for p, b in zip(state["piles"], state["bonus"], strict=False)]
         # Winners: non-empty, highest score, then most cards.
         assert winners and winners == sorted(set(winners))
         best = max((scores[p], len(state["piles"][p])) for p in range(players))
