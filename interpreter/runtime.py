@@ -110,17 +110,9 @@ def kept_sight(st: State, c: int) -> int:
 
 
 def seen_by(st: State, c: int) -> int:
-    """Bit mask of the players who can see card `c` where it lies now."""
-    t = st.layout
-    mask = st.known[c]
-    if st.face[c]:
-        zi = st.zone_of[c]
-        vis = t.zone_vis[zi]
-        if vis == PUBLIC:
-            return (1 << st.n) - 1
-        if vis == OWNER and t.zone_owner[zi] >= 0:
-            mask |= 1 << t.zone_owner[zi]
-    return mask
+    """Bit mask of the players who can see card `c` where it lies now: those its zone lets see it,
+    and those who know it (a glimpse included)."""
+    return kept_sight(st, c) | st.known[c]
 
 
 def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
