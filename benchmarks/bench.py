@@ -18,8 +18,8 @@ import tracemalloc
 from pathlib import Path
 
 from interpreter.game import load_game
-from interpreter.loader import bundled_games
-from interpreter.sim import run_many, simulate
+from interpreter.load.loader import bundled_games
+from interpreter.run.sim import run_many, simulate
 
 HERE = Path(__file__).resolve().parent
 

@@ -6,7 +6,7 @@ Load a game with `load_game`, start a match with `Game.new_match`, then drive it
 
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
-from .match import Invalid, Match, play_random, replay
+from .run.match import Invalid, Match, play_random, replay
 
 __all__ = ["AuthoringError", "Diagnostic", "Game", "Invalid", "Match", "load_game", "play_random", "replay"]
 __version__ = "0.1.0"

@@ -14,11 +14,11 @@ from typing import Any, NoReturn, TextIO
 
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
-from .loader import bundled_games, find_game
-from .match import Match, random_bot
-from .runtime import RuleError, seen_by
-from .schema import validate as schema_validate
-from .source import load_yaml
+from .load.loader import bundled_games, find_game
+from .run.match import Match, random_bot
+from .run.runtime import RuleError, seen_by
+from .load.schema import validate as schema_validate
+from .load.source import load_yaml
 
 BOT_KINDS = ("random",)
 
@@ -407,7 +407,7 @@ def _progress_bar() -> Callable[[int, int], None] | None:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
-    from .sim import run_many
+    from .run.sim import run_many
 
     game = _game(args.game)
     players = _players(game, args.players)

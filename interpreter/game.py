@@ -8,12 +8,12 @@ from typing import Any
 
 from lark import Token, Tree
 
-from . import runtime
-from .compiler import Compiler, Routine
+from .run import runtime
+from .lang.compiler import Compiler, Routine
 from .diagnostics import Anchor, AuthoringError, Diagnostic
-from .loader import MALFORMED, Content, Text, find_game, load_content
-from .model import GameModel
-from .parser import keywords, parse
+from .load.loader import MALFORMED, Content, Text, find_game, load_content
+from .load.model import GameModel
+from .lang.parser import keywords, parse
 from .paths import data_dir
 
 
@@ -88,7 +88,7 @@ class Game:
     def new_match(self, players: int | None = None, seed: int = 0, log: bool = False, bots=None,
                   arrange: dict[str, list[str]] | None = None, after_setup=None):
         """Start a match; see interpreter.match.Match."""
-        from .match import Match
+        from .run.match import Match
 
         return Match(self, players or self.default_players, seed, log=log, bots=bots, arrange=arrange,
                      after_setup=after_setup)

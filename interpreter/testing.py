@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .match import Match
+from .run.match import Match
 
 MAX_DECISIONS = 20_000
 

@@ -3,7 +3,7 @@
 import pytest
 
 from interpreter.game import load_game
-from interpreter.loader import bundled_games
+from interpreter.load.loader import bundled_games
 
 
 @pytest.fixture(scope="session")

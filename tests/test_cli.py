@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from interpreter import load_game, play_random
 from interpreter.cli import main
 from interpreter.paths import data_dir
-from interpreter.sim import simulate
+from interpreter.run.sim import simulate
 
 OVERLOADED = data_dir("cards") / "overloaded"
 RESULT_KEYS = {"game", "seed", "players", "winners", "scores", "turns", "decisions"}

@@ -8,9 +8,9 @@ import yaml
 
 from interpreter.diagnostics import AuthoringError
 from interpreter.game import load_game
-from interpreter.match import play_random
-from interpreter.runtime import RuleError
-from interpreter.sim import simulate
+from interpreter.run.match import play_random
+from interpreter.run.runtime import RuleError
+from interpreter.run.sim import simulate
 
 
 def game(tmp_path, main: str, **extra) -> object:

@@ -2,7 +2,7 @@
 
 import json
 
-from interpreter.match import play_random, replay
+from interpreter.run.match import play_random, replay
 
 
 def dump(log):

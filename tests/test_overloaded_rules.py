@@ -15,8 +15,8 @@ import yaml
 from test_scenarios import RULEBOOKS, counter, decide, game_of, run_scenario, says, zone_cards
 
 from interpreter import load_game
-from interpreter.match import finish
-from interpreter.runtime import move
+from interpreter.run.match import finish
+from interpreter.run.runtime import move
 
 GAME = game_of("overloaded")
 ROUNDS = 8

@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 
 from interpreter.game import load_game
-from interpreter.match import replay
+from interpreter.run.match import replay
 from interpreter.testing import checked_matches, matches
 
 OVERLOADED = load_game("overloaded")

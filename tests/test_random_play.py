@@ -3,7 +3,7 @@
 import pytest
 
 from interpreter.game import load_game
-from interpreter.match import Match, random_bot
+from interpreter.run.match import Match, random_bot
 
 MATCHES = 200
 
@@ -54,7 +54,7 @@ def test_zone_sizes_of_a_finished_overloaded_match(overloaded, players):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_many_fast_random_matches_end_with_winners(bundled_game, players):
     """The long run (`-m slow`): 3,000 matches per game and player count through the fast simulator."""
-    from interpreter.sim import simulate
+    from interpreter.run.sim import simulate
 
     game = load_game(bundled_game)
     if not game.min_players <= players <= game.max_players:

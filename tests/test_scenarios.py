@@ -53,8 +53,8 @@ import pytest
 import yaml
 
 from interpreter import Invalid, load_game
-from interpreter.match import Match
-from interpreter.runtime import move, seen_by
+from interpreter.run.match import Match
+from interpreter.run.runtime import move, seen_by
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 RULEBOOKS = Path("/work/shared/games")  # the rulebooks, <game>.md, outside the repo: skipped if absent

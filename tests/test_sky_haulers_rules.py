@@ -16,7 +16,7 @@ from functools import cache
 import pytest
 from test_scenarios import RULEBOOKS, ScenarioMatch, counter, decide, game_of, run_scenario, says, zone_cards
 
-from interpreter.runtime import seen_by
+from interpreter.run.runtime import seen_by
 
 GAME = game_of("sky-haulers")
 PROP = GAME.model.prop_index

@@ -1,4 +1,4 @@
-"""YAML → data + source map (interpreter.source) and JSON Schema checks with author-facing diagnostics."""
+"""YAML → data + source map (interpreter.load.source) and JSON Schema checks with author-facing diagnostics."""
 
 import json
 import textwrap
@@ -8,8 +8,8 @@ import pytest
 
 from interpreter.diagnostics import Anchor, AuthoringError, Diagnostic
 from interpreter.paths import data_dir
-from interpreter.schema import validate
-from interpreter.source import load_yaml
+from interpreter.load.schema import validate
+from interpreter.load.source import load_yaml
 
 OVERLOADED = Path(__file__).resolve().parent.parent / "cards" / "overloaded"
 

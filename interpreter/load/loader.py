@@ -6,10 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Anchor, AuthoringError, Diagnostic, did_you_mean
-from .model import BUILTIN_PROPS, CardDef, CounterDef, GameModel, ZoneDef
-from .paths import data_dir
-from .runtime import VISIBILITY
+from ..diagnostics import Anchor, AuthoringError, Diagnostic, did_you_mean
+from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
+from ..paths import data_dir
 from .schema import validate
 from .source import SourceMap, load_yaml
 
@@ -74,7 +73,6 @@ def anchor(smap: SourceMap, path: tuple) -> Anchor:
 
 def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Diagnostic]):
     """`["c: card", "n"]` → names and DSL types (a bare name is a number)."""
-    from .expressions import PARAM_TYPES
 
     names, types = [], []
     for i, item in enumerate(raw):

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .game import Game, load_game
+from ..game import Game, load_game
 from .match import finish, random_bot, run_flow
 from .runtime import RuleError, State
 

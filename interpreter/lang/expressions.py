@@ -12,16 +12,14 @@ from dataclasses import dataclass
 
 from lark import Token, Tree
 
-from .diagnostics import AuthoringError, Diagnostic, Pos, did_you_mean
-from .model import GameModel
+from ..diagnostics import AuthoringError, Diagnostic, Pos, did_you_mean
+from ..load.model import GameModel
 
 TYPE_WORDS = {
     "num": "a number", "bool": "yes/no", "str": "a text", "card": "a card", "cards": "cards",
     "zone": "a zone", "player": "a player", "players": "players", "list": "a list", "none": "none",
     "any": "a value",
 }
-PARAM_TYPES = {"num": "num", "number": "num", "bool": "bool", "text": "str", "card": "card",
-               "cards": "cards", "zone": "zone", "player": "player", "players": "players"}
 BUILTIN_TYPES = {"id": "str", "name": "str", "kind": "str", "owner": "player"}
 # Card facts that change during play: face up or down, and the player whose zone holds it.
 DYNAMIC = {"face_up": "st.face[{c}]", "holder": "st.layout.zone_owner[st.zone_of[{c}]]"}

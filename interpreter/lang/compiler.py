@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from lark import Tree
 
-from .diagnostics import Anchor
+from ..diagnostics import Anchor
 from .expressions import Abort, ExprCompiler, Scope, Typed
-from .model import GameModel
+from ..load.model import GameModel
 from .statements import STATEMENTS
 
 # Short local names for the parts of the state that generated code reads, bound only where used.

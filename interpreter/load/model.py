@@ -5,9 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Pos
+from ..diagnostics import Pos
 
 BUILTIN_PROPS = ("id", "name", "kind", "owner")
+
+# Who sees a zone's face-up cards.
+PUBLIC, OWNER, HIDDEN = 0, 1, 2
+VISIBILITY = {"public": PUBLIC, "owner": OWNER, "hidden": HIDDEN}
+# The types a procedure parameter may declare, by the word written in game.yaml.
+PARAM_TYPES = {"num": "num", "number": "num", "bool": "bool", "text": "str", "card": "card",
+               "cards": "cards", "zone": "zone", "player": "player", "players": "players"}
 
 
 @dataclass(slots=True)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 from lark import Tree
 
-from .diagnostics import did_you_mean
+from ..diagnostics import did_you_mean
 from .expressions import Scope, Typed
-from .runtime import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
+from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 
 if TYPE_CHECKING:
     from .compiler import Compiler

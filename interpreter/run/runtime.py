@@ -10,12 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-PUBLIC, OWNER, HIDDEN = 0, 1, 2
-VISIBILITY = {"public": PUBLIC, "owner": OWNER, "hidden": HIDDEN}
+from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
 TOP, BOTTOM, RANDOM = 0, -1, -2
 
-# What a choice offers: the compiler tags every Ask so options can be labelled and logged.
-K_CARD, K_PLAYER, K_BOOL, K_TEXT, K_NUMBER = range(5)
+from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
 
 
 class GameOver(Exception):

@@ -8,8 +8,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from .diagnostics import Diagnostic, DslSyntaxError, Pos, did_you_mean
-from .paths import data_dir
+from ..diagnostics import Diagnostic, DslSyntaxError, Pos, did_you_mean
+from ..paths import data_dir
 
 
 class _Layout(Indenter):

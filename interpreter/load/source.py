@@ -11,7 +11,7 @@ from yaml.constructor import SafeConstructor
 from yaml.error import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from interpreter.diagnostics import AuthoringError, Diagnostic, Pos, remember_source
+from ..diagnostics import AuthoringError, Diagnostic, Pos, remember_source
 
 DataPath = tuple[str | int, ...]
 

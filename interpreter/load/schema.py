@@ -12,9 +12,9 @@ from typing import Any, NamedTuple
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from interpreter.diagnostics import Diagnostic, Pos, did_you_mean
-from interpreter.paths import data_dir
-from interpreter.source import SourceMap
+from ..diagnostics import Diagnostic, Pos, did_you_mean
+from ..paths import data_dir
+from .source import SourceMap
 
 _TYPE_NAMES = {
     "integer": "a whole number", "number": "a number", "string": "text", "boolean": "true/false",

@@ -1,0 +1,1 @@
+"""Stages 3–5: the DSL parser, name and type resolution, and code generation."""
