@@ -28,34 +28,34 @@ class Outcome(NamedTuple):
 
 
 def simulate(game: Game, players: int, seed: int) -> Outcome:
-    """One random-bot match, fast (no Match object, no log).
+    """One random-bot match, fast: the game's one compiled flow driven by a bare loop (no Match
+    object, no labels, no history, no log).
 
-    It runs the game's direct variant, where a choice calls the bot at once instead of suspending the
-    match. The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision,
-    the seats of a simultaneous choice in the order they are asked), so both give the same match.
+    The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision, the
+    seats of a simultaneous choice in the order they are asked), so both give the same match.
     """
     game.check_players(players)
     st = State(game.model.setup(players), players, seed, None)
     st.table_counters = game.counter_names
     below = random_bot(seed)._randbelow
-
-    def choose(st: State, who: int, options: list, kind: int, prompt: int):
-        st.decisions += 1
-        return options[below(len(options))]
-
-    def choose_all(st: State, asks: list) -> list:
-        st.decisions += len(asks)
-        return [a[1][below(len(a[1]))] for a in asks]
-
-    st.choose, st.choose_all = choose, choose_all
-    flow = run_flow(game, st, flow=game.direct_flow)
+    flow = run_flow(game, st)
+    send = flow.send
+    decisions = 0
     try:
-        next(flow)
-        raise AssertionError("the direct variant asked through the generator")
+        ask = next(flow)
+        while True:
+            if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
+                asks = ask[1]
+                decisions += len(asks)
+                ask = send([a[1][below(len(a[1]))] for a in asks])
+            else:
+                options = ask[1]
+                decisions += 1
+                ask = send(options[below(len(options))])
     except StopIteration as stop:
         declared = stop.value
-        scores, winners = finish(game, st, declared)
-    decisions = st.decisions
+    st.decisions = decisions
+    scores, winners = finish(game, st, declared)
     groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
     return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, st.round,
                    groups)
