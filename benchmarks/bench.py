@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
-from interpreter.game import load_game  # noqa: E402
-from interpreter.load.loader import bundled_games  # noqa: E402
-from interpreter.run.sim import run_many, simulate  # noqa: E402
+from interpreter.game import load_game
+from interpreter.load.loader import bundled_games
+from interpreter.run.sim import run_many, simulate
 
 HERE = Path(__file__).resolve().parent
 

@@ -15,10 +15,10 @@ from typing import Any, NoReturn, TextIO
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
 from .load.loader import bundled_games, find_game
-from .run.match import Match, random_bot
-from .run.runtime import RuleError, seen_by
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
+from .run.match import Match, random_bot
+from .run.runtime import RuleError, seen_by
 
 BOT_KINDS = ("random",)
 

@@ -8,13 +8,13 @@ from typing import Any
 
 from lark import Token, Tree
 
-from .run import runtime
-from .lang.compiler import Compiler, Routine
 from .diagnostics import Anchor, AuthoringError, Diagnostic
+from .lang.compiler import Compiler, Routine
+from .lang.parser import keywords, parse
 from .load.loader import MALFORMED, Content, Text, find_game, load_content
 from .load.model import GameModel
-from .lang.parser import keywords, parse
 from .paths import data_dir
+from .run import runtime
 
 
 def _uses(tree: Tree) -> tuple[bool, set[str], set[str]]:

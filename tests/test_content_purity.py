@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from interpreter.load.loader import bundled_games
 from interpreter.lang.parser import keywords
+from interpreter.load.loader import bundled_games
 from interpreter.paths import data_dir
 
 ENGINE = Path(__file__).resolve().parent.parent / "interpreter"

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.diagnostics import Anchor, AuthoringError, Diagnostic
-from interpreter.paths import data_dir
 from interpreter.load.schema import validate
 from interpreter.load.source import load_yaml
+from interpreter.paths import data_dir
 
 OVERLOADED = Path(__file__).resolve().parent.parent / "cards" / "overloaded"
 

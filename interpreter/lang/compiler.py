@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from lark import Tree
 
 from ..diagnostics import Anchor
-from .expressions import Abort, ExprCompiler, Scope, Typed
 from ..load.model import GameModel
+from .expressions import Abort, ExprCompiler, Scope, Typed
 from .statements import STATEMENTS
 
 # Short local names for the parts of the state that generated code reads, bound only where used.

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from lark import Tree
 
 from ..diagnostics import did_you_mean
-from .expressions import Scope, Typed
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
+from .expressions import Scope, Typed
 
 if TYPE_CHECKING:
     from .compiler import Compiler

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Anchor, AuthoringError, Diagnostic, did_you_mean
-from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
 from ..paths import data_dir
+from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
 from .schema import validate
 from .source import SourceMap, load_yaml
 

@@ -6,7 +6,21 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, GameOver, State, move, seen_by
+from .flow import SETUP, Cursor, counters, finish, run_flow
+from .runtime import (
+    CHANCE_USED,
+    DECISIONS,
+    HIDDEN,
+    K_BOOL,
+    K_CARD,
+    K_NUMBER,
+    K_PLAYER,
+    OWNER,
+    PUBLIC,
+    State,
+    move,
+    seen_by,
+)
 
 INVALID_MOVE = "INVALID_MOVE"
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
@@ -21,100 +35,17 @@ class Invalid:
     reason: str
 
 
-def run_flow(game, st: State, after_setup=None, flow=None):
-    """The match's turn structure: setup, then rounds of phases (and turns), until the end.
-
-    A generator of asks; with the direct variant's phases (`game.direct_flow`) it never yields."""
-    flow = flow or game.flow
-    round_counters, round_player_counters = game.resets["round"]
-    turn_counters, turn_player_counters = game.resets["turn"]
-    try:
-        st.active = st.first
-        for fn, asks in flow["setup"]:
-            if asks:
-                yield from fn(st)
-            else:
-                fn(st)
-        if after_setup is not None:
-            after_setup(st)
-        for r in range(1, game.rounds + 1):
-            st.round = r
-            for k in round_counters:
-                st.gc[k] = game.initial[k]
-            for k in round_player_counters:
-                st.pc[k] = [game.player_initial[k]] * st.n
-            st.active = st.first
-            for fn, asks in flow["round"]:
-                if asks:
-                    yield from fn(st)
-                else:
-                    fn(st)
-            if flow["turn"]:
-                for p in st.orders[st.first]:
-                    st.active = p
-                    st.turn += 1
-                    for k in turn_counters:
-                        st.gc[k] = game.initial[k]
-                    for k in turn_player_counters:
-                        st.pc[k] = [game.player_initial[k]] * st.n
-                    for fn, asks in flow["turn"]:
-                        if asks:
-                            yield from fn(st)
-                        else:
-                            fn(st)
-                    if st.log is not None:
-                        st.log.append(snapshot(st))
-            elif st.log is not None:
-                st.log.append(snapshot(st))
-        st.active = st.first
-        for fn, asks in flow["after_last_round"]:
-            if asks:
-                yield from fn(st)
-            else:
-                fn(st)
-    except GameOver as over:
-        return over.winners
-    return None
-
-
-def snapshot(st: State) -> dict[str, Any]:
-    """The omniscient `state` log line: every zone's card ids by owner, face-down cards, counters."""
-    t = st.layout
-    zones: dict[str, Any] = {}
-    for zi, cards in enumerate(st.zones):
-        name, _, seat = t.zone_names[zi].partition("@")
-        ids = [t.card_ids[c] for c in cards]
-        if seat:
-            zones.setdefault(name, {})[seat] = ids
-        else:
-            zones[name] = ids
-    down = [t.card_ids[c] for cards in st.zones for c in cards if not st.face[c]]
-    return {"type": "state", "round": st.round, "turn": st.turn or None, "first": st.first,
-            "zones": zones, "face_down": down, "counters": counters(st)}
-
-
-def counters(st: State) -> dict[str, Any]:
-    """Every counter by name: a game counter's value, a player counter's list of values by seat."""
-    game, player = st.table_counters
-    named: dict[str, Any] = {name: st.gc[i] for i, name in game}
-    named.update({name: list(st.pc[i]) for i, name in player})
-    return named
-
-
-def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list[int]]:
-    """Scores and winners: the winners the game declared, else (also when it named nobody) the best
-    score with tie-breaks (ties share the win)."""
-    scores = [game.score(st, p) if game.score else 0 for p in range(st.n)]
-    named = sorted(p for p in set(declared or ()) if 0 <= p < st.n)
-    if named:
-        return scores, named
-    keys = [(scores[p], *(tb(st, p) for tb in game.tiebreaks)) for p in range(st.n)]
-    best = max(keys)
-    return scores, [p for p in range(st.n) if keys[p] == best]
-
-
 class Match:
-    """One match of a game between `players` seats, driven one decision at a time."""
+    """One match of a game between `players` seats, driven one decision at a time.
+
+    A match is a value: `clone()` copies it and `pickle` saves it, at any point. Just before a phase
+    that asks a player, the match keeps a frozen copy of its state (`_base`) and from then on the
+    answers sent into the flow (`_sent`); a copy thaws that state and sends the same answers again.
+    That re-runs a few answers (at least `REPLAY_SPAN` are given before a new copy is taken, so a match
+    does not pay a copy at every phase), never the match from its start.
+    """
+
+    REPLAY_SPAN = 6
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
                  arrange: dict[str, list[str]] | None = None, after_setup=None) -> None:
@@ -135,24 +66,105 @@ class Match:
         self.history: list[tuple[int, int]] = []
         self.winners: list[int] | None = None
         self.scores: list[int] | None = None
-        self._flow = run_flow(game, self.st, self._set_up(arrange, after_setup))
+        self._arrange, self._after_setup = arrange, after_setup
         self._ask: tuple | None = None
         self._answers: dict[int, Any] = {}
+        self._base: tuple[Cursor, tuple] | None = None
+        self._sent: list[Any] = []
+        self._resuming = False
+        self._rng = self.st.rng
+        self._flow = run_flow(game, self.st, Cursor(), self._hook(), self._mark)
         self._advance(None)
 
-    def _set_up(self, arrange, after_setup):
+    def _hook(self):
         """The hook run between the set-up phases and round 1: `arrange`, then `after_setup(match)`
         (a test's own set-up: counters, a scripted `match.st.rng`, …)."""
-        if not arrange and after_setup is None:
+        if not self._arrange and self._after_setup is None:
             return None
 
         def hook(st: State) -> None:
-            if arrange:
-                self.arrange(arrange)
-            if after_setup is not None:
-                after_setup(self)
+            if self._arrange:
+                self.arrange(self._arrange)
+            if self._after_setup is not None:
+                self._after_setup(self)
 
         return hook
+
+    def _mark(self, cur: Cursor) -> None:
+        """A phase that asks is about to start: keep a copy of the state to start again from."""
+        if self._resuming:
+            return  # replaying answers already given: the base and the answers since are kept as they are
+        st, base = self.st, self._base
+        if base is not None and len(self._sent) < self.REPLAY_SPAN:
+            return  # few answers since the last copy: a clone replays them rather than every phase paying a copy
+        # the chance generator's state is copied again only if it moved since the last copy
+        same = base is not None and base[1][CHANCE_USED] == st.chance_used and self._rng is st.rng
+        self._base = (cur.copy(), st.freeze(base[1][-1] if same else None))
+        self._rng = st.rng
+        self._sent = []
+
+    # ---- a match is a value
+    def clone(self) -> Match:
+        """An independent match at the same point (state, chance, history, log, pending question),
+        made without replaying the match from its start."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other._answers = dict(self._answers)
+        other._sent = list(self._sent)
+        other.log = None if self.log is None else list(self.log)
+        other._resume()
+        return other
+
+    def _resume(self, frozen_now: tuple | None = None) -> None:
+        """Rebuild the running flow: thaw the base state, start the flow at its phase, send the
+        phase's answers again (the base is shared, never changed; a new one is taken at the next phase).
+        A finished match has no flow: its state (`frozen_now`, or the current one) is copied."""
+        log = self.log
+        if self.over:
+            frozen = frozen_now if frozen_now is not None else self.st.freeze()
+            self.st = State.thaw(self.layout, self.players, frozen, log, self.game.counter_names)
+            self._flow = None
+            return
+        decisions = self.st.decisions if frozen_now is None else frozen_now[DECISIONS]
+        cur, frozen = self._base
+        st = State.thaw(self.layout, self.players, frozen, None if log is None else [], self.game.counter_names)
+        self.st = st
+        self._resuming = True
+        try:
+            flow = run_flow(self.game, st, cur.copy(), self._hook(), self._mark)
+            ask = next(flow)
+            for value in self._sent:
+                ask = flow.send(value)
+        finally:
+            self._resuming = False
+        self._flow = flow
+        self._ask = ask
+        self._rng = st.rng
+        st.log = log
+        st.decisions = decisions
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        for name in ("st", "_flow", "layout", "_rng"):
+            state.pop(name, None)
+        state["game"] = self.game.model.root  # the compiled game is not saved: its folder is loaded again
+        state["now"] = self.st.freeze()
+        if not self.over:
+            now = state["now"]
+            state["now"] = (*([None] * DECISIONS), now[DECISIONS], None, None)  # the base holds the rest
+        if self._base is not None and self._base[0].part != SETUP:
+            state["_after_setup"] = None  # already run: a test's hook need not be saved
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from ..game import load_game  # the pipeline, on demand: a saved match names its game's folder
+
+        now = state.pop("now")
+        self.__dict__.update(state)
+        self.game = load_game(state["game"])
+        self.layout = self.game.model.setup(self.players)
+        self._resume(now)
 
     def arrange(self, arrange: dict[str, list[str]]) -> None:
         """Test set-ups: put the named cards on top of the named zones (`hand@0`, `deck`), in order."""
@@ -254,6 +266,8 @@ class Match:
         return None
 
     def _advance(self, value: Any) -> None:
+        if value is not None:
+            self._sent.append(value)
         try:
             self._ask = self._flow.send(value)
         except StopIteration as stop:

@@ -7,13 +7,14 @@ Every random draw goes through `State.below`, the match's single chance hook.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
-from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
-TOP, BOTTOM, RANDOM = 0, -1, -2
-
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
+from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
+
+TOP, BOTTOM, RANDOM = 0, -1, -2
 
 
 class GameOver(Exception):
@@ -28,13 +29,15 @@ class RuleError(Exception):
     """Game content did something impossible at run time (an authoring bug found during play)."""
 
 
+DECISIONS, CHANCE_USED = 10, 11  # where a frozen state keeps its count of chance outcomes
+
+
 class State:
     """Everything that changes during one match."""
 
     __slots__ = (
         "active",
-        "choose",
-        "choose_all",
+        "chance_used",
         "decisions",
         "face",
         "first",
@@ -73,20 +76,60 @@ class State:
         self.orders = layout.orders
         self.decisions = 0
         self.table_counters: tuple = ((), ())
-        # the direct variant asks here instead of yielding (see interpreter.sim)
-        self.choose = None
-        self.choose_all = None
+        self.chance_used = 0  # chance outcomes drawn so far (a snapshot copies the generator only when it moved)
 
     # ---- chance: the one hook
     def below(self, n: int) -> int:
         """A uniformly random int in [0, n): every chance outcome of the match comes from here."""
-        return self.rng._randbelow(n) if n > 1 else 0
+        if n > 1:
+            self.chance_used += 1
+            return self.rng._randbelow(n)
+        return 0
+
+    # ---- copies: a match is a value
+    def freeze(self, rng_state: tuple | None = None) -> tuple:
+        """Everything that changes during a match, copied (for `thaw`): the basis of clone and pickle.
+        `rng_state` may pass the chance generator's state if it is known not to have moved."""
+        rng = self.rng
+        if rng_state is None:
+            rng_state = rng.getstate() if type(rng) is random.Random else _copy_chance(rng)
+        return ([z[:] for z in self.zones], self.zone_of[:], self.face[:], self.known[:], self.gc[:],
+                [v[:] for v in self.pc], self.first, self.active, self.round, self.turn, self.decisions,
+                self.chance_used, rng_state)
+
+    @classmethod
+    def thaw(cls, layout: Any, n: int, frozen: tuple, log: list | None, table_counters: tuple) -> State:
+        """A new state from a `freeze`d one (which stays untouched, so it can be thawed again)."""
+        st = cls.__new__(cls)
+        zones, zone_of, face, known, gc, pc, st.first, st.active, st.round, st.turn, st.decisions, st.chance_used, \
+            rng_state = frozen
+        st.zones = [z[:] for z in zones]
+        st.zone_of, st.face, st.known, st.gc = zone_of[:], face[:], known[:], gc[:]
+        st.pc = [v[:] for v in pc]
+        st.layout, st.n, st.props, st.orders = layout, n, layout.props, layout.orders
+        st.log, st.table_counters = log, table_counters
+        if rng_state[0] == "object":
+            st.rng = _copy_chance(rng_state[1])[1]
+        else:
+            st.rng = random.Random.__new__(random.Random)
+            st.rng.setstate(rng_state)
+        return st
 
 
     def event(self, kind: str, **fields: Any) -> None:
         """Record what the rules did (only when the match is logged)."""
         if self.log is not None:
             self.log.append({"type": "event", "event": kind, **fields})
+
+
+def _copy_chance(rng: Any) -> tuple[str, Any]:
+    """A copy of a chance generator other than a plain `random.Random` (a test's scripted one)."""
+    if isinstance(rng, random.Random):
+        other = type(rng).__new__(type(rng))
+        other.setstate(rng.getstate())
+        other.__dict__.update(copy.deepcopy(vars(rng)))
+        return "object", other
+    return "object", copy.deepcopy(rng)
 
 
 # ---- generic verbs --------------------------------------------------------------------------------

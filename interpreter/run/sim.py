@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..game import Game, load_game
-from .match import finish, random_bot, run_flow
+from .flow import Cursor, finish, run_flow
+from .match import random_bot
 from .runtime import RuleError, State
 
 
@@ -38,7 +39,7 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
     st = State(game.model.setup(players), players, seed, None)
     st.table_counters = game.counter_names
     below = random_bot(seed)._randbelow
-    flow = run_flow(game, st)
+    flow = run_flow(game, st, Cursor())
     send = flow.send
     decisions = 0
     try:

@@ -1,0 +1,143 @@
+"""Stage 7, the turn structure: set-up, then rounds of phases (and a turn per player), until the end.
+
+The flow keeps its place in a `Cursor` (which part, round, turn and phase comes next), so a match can
+start again from any phase boundary: that is how a match is cloned and pickled (see `interpreter.run.match`).
+A phase that asks a player is a generator; the flow is a generator of asks that the step API, `sim`
+and any bot drive by sending answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .runtime import GameOver, State
+
+SETUP, ROUND, TURN, AFTER, OVER = range(5)
+
+
+class Cursor:
+    """The flow's place: `phase` is the next phase of `part` to run, -1 while entering that part
+    (entering a round resets its counters, entering a turn counts it and sets the active player)."""
+
+    __slots__ = ("first", "part", "phase", "round", "seat")
+
+    def __init__(self, part: int = SETUP, round: int = 0, first: int = 0, seat: int = 0, phase: int = -1) -> None:
+        self.part = part
+        self.round = round
+        self.first = first  # the first player when this round's turns began (their order)
+        self.seat = seat  # the index of the current turn in that order
+        self.phase = phase
+
+    def copy(self) -> Cursor:
+        return Cursor(self.part, self.round, self.first, self.seat, self.phase)
+
+    def __reduce__(self):
+        return Cursor, (self.part, self.round, self.first, self.seat, self.phase)
+
+
+def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
+    """Run the flow from `cur` (a fresh Cursor: from the start). Yields the asks of the phases and
+    returns the winners declared by `end the game` (None when the rounds run out).
+
+    `mark(cur)` is called just before each phase that asks starts, with the cursor at that phase and
+    the state as the phase will find it: a point the match can start again from."""
+    flow = game.flow
+    round_counters, round_player_counters = game.resets["round"]
+    turn_counters, turn_player_counters = game.resets["turn"]
+    turns = flow["turn"]
+    parts = (flow["setup"], flow["round"], turns, flow["after_last_round"])
+    try:
+        while True:
+            part = cur.part
+            if cur.phase < 0:  # entering a part
+                cur.phase = 0
+                if part == TURN:
+                    st.active = st.orders[cur.first][cur.seat]
+                    st.turn += 1
+                    for k in turn_counters:
+                        st.gc[k] = game.initial[k]
+                    for k in turn_player_counters:
+                        st.pc[k] = [game.player_initial[k]] * st.n
+                elif part == ROUND:
+                    st.round = cur.round
+                    for k in round_counters:
+                        st.gc[k] = game.initial[k]
+                    for k in round_player_counters:
+                        st.pc[k] = [game.player_initial[k]] * st.n
+                    st.active = st.first
+                elif part == OVER:
+                    return None
+                else:
+                    st.active = st.first
+            phases = parts[part]
+            if cur.phase < len(phases):
+                fn, asks = phases[cur.phase]
+                if asks:
+                    if mark is not None:
+                        mark(cur)
+                    cur.phase += 1
+                    yield from fn(st)
+                else:
+                    cur.phase += 1
+                    fn(st)
+                continue
+            # the part is done: on to the next
+            cur.phase = -1
+            if part == SETUP:
+                if after_setup is not None:
+                    after_setup(st)
+                cur.part, cur.round = (ROUND, 1) if game.rounds >= 1 else (AFTER, 0)
+            elif part == ROUND and turns:
+                cur.part, cur.first, cur.seat = TURN, st.first, 0
+            elif part == TURN and cur.seat + 1 < len(st.orders[cur.first]):
+                if st.log is not None:
+                    st.log.append(snapshot(st))
+                cur.seat += 1
+            elif part in (ROUND, TURN):
+                if st.log is not None:
+                    st.log.append(snapshot(st))
+                if cur.round < game.rounds:
+                    cur.part, cur.round = ROUND, cur.round + 1
+                else:
+                    cur.part = AFTER
+            else:
+                cur.part = OVER
+    except GameOver as over:
+        cur.part = OVER
+        return over.winners
+
+
+def snapshot(st: State) -> dict[str, Any]:
+    """The omniscient `state` log line: every zone's card ids by owner, face-down cards, counters."""
+    t = st.layout
+    zones: dict[str, Any] = {}
+    for zi, cards in enumerate(st.zones):
+        name, _, seat = t.zone_names[zi].partition("@")
+        ids = [t.card_ids[c] for c in cards]
+        if seat:
+            zones.setdefault(name, {})[seat] = ids
+        else:
+            zones[name] = ids
+    down = [t.card_ids[c] for cards in st.zones for c in cards if not st.face[c]]
+    return {"type": "state", "round": st.round, "turn": st.turn or None, "first": st.first,
+            "zones": zones, "face_down": down, "counters": counters(st)}
+
+
+def counters(st: State) -> dict[str, Any]:
+    """Every counter by name: a game counter's value, a player counter's list of values by seat."""
+    game, player = st.table_counters
+    named: dict[str, Any] = {name: st.gc[i] for i, name in game}
+    named.update({name: list(st.pc[i]) for i, name in player})
+    return named
+
+
+def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list[int]]:
+    """Scores and winners: the winners the game declared, else (also when it named nobody) the best
+    score with tie-breaks (ties share the win)."""
+    scores = [game.score(st, p) if game.score else 0 for p in range(st.n)]
+    named = sorted(p for p in set(declared or ()) if 0 <= p < st.n)
+    if named:
+        return scores, named
+    keys = [(scores[p], *(tb(st, p) for tb in game.tiebreaks)) for p in range(st.n)]
+    best = max(keys)
+    return scores, [p for p in range(st.n) if keys[p] == best]

@@ -1,0 +1,94 @@
+"""A match is a value: `clone()` and `pickle` copy it at any point, and the copy plays on exactly as the
+original would (same state, chance, history, log and pending question), independently of it."""
+
+import json
+import pickle
+
+import pytest
+
+from interpreter import load_game
+from interpreter.run.match import play_random, random_bot
+
+
+def finish_randomly(m, seed):
+    """Play a match to its end with random answers from `seed`; returns the decisions made."""
+    rng = random_bot(seed)
+    made = []
+    while not m.over:
+        for seat in m.to_act():
+            action = rng._randbelow(len(m.legal_actions(seat)))
+            made.append((seat, action))
+            assert m.apply(seat, action) is None
+    return made
+
+
+def dump(m):
+    return [json.dumps(rec, sort_keys=True) for rec in m.log] if m.log is not None else None
+
+
+def copies(m):
+    return {"clone": m.clone(), "pickle": pickle.loads(pickle.dumps(m))}
+
+
+@pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("overloaded", 3), ("sky-haulers", 2),
+                                               ("sky-haulers", 4)])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_copy_mid_match_plays_on_exactly_like_the_original(name, players, seed):
+    game = load_game(name)
+    whole = play_random(game, players, seed)
+    for cut in (0, 1, len(whole.history) // 3, len(whole.history) - 1):
+        m = game.new_match(players=players, seed=seed, log=True)
+        bot = random_bot(seed)
+        for seat, action in whole.history[:cut]:
+            bot._randbelow(len(m.legal_actions(seat)))  # keep the bot's stream in step
+            assert m.apply(seat, action) is None
+        for how, other in copies(m).items():
+            assert other.history == m.history and other.to_act() == m.to_act(), how
+            assert [other.view(s) for s in range(players)] == [m.view(s) for s in range(players)], how
+            assert other.st.decisions == m.st.decisions
+        rest_seed = seed * 31 + cut
+        a, b = copies(m).values()
+        made = [finish_randomly(x, rest_seed) for x in (a, b, m)]
+        assert made[0] == made[1] == made[2]
+        assert a.result() == b.result() == m.result()
+        assert dump(a) == dump(b) == dump(m)
+
+
+def test_a_copy_is_independent_of_its_original():
+    game = load_game("overloaded")
+    m = game.new_match(players=4, seed=5)
+    for _ in range(7):
+        seat = m.to_act()[0]
+        m.apply(seat, 0)
+    before = (m.view(0), list(m.history), m.to_act())
+    other = m.clone()
+    finish_randomly(other, 99)
+    assert other.over and not m.over
+    assert (m.view(0), m.history, m.to_act()) == before
+    finish_randomly(m, 98)  # and the original still plays
+
+
+def test_a_copy_during_a_simultaneous_choice_keeps_the_answers_already_given():
+    game = load_game("overloaded")
+    m = game.new_match(players=4, seed=2)
+    while not m.simultaneous:
+        m.apply(m.to_act()[0], 0)
+    first = m.to_act()[0]
+    m.apply(first, 0)
+    for other in copies(m).values():
+        assert other.to_act() == m.to_act() and first not in other.to_act()
+        assert finish_randomly(other, 4) == finish_randomly(m.clone(), 4)
+
+
+def test_a_finished_match_copies_with_its_result():
+    m = play_random(load_game("sky-haulers"), 3, seed=4, log=True)
+    for other in copies(m).values():
+        assert other.over and other.result() == m.result() and dump(other) == dump(m)
+
+
+def test_a_pickled_match_needs_only_the_game_folder():
+    """The compiled game is not in the pickle: unpickling loads it (once per process) by its folder."""
+    m = load_game("overloaded").new_match(players=4, seed=1)
+    data = pickle.dumps(m)
+    assert len(data) < 20_000
+    assert b"def phase_" not in data
