@@ -65,6 +65,9 @@ def _lark() -> tuple[Lark, _Layout]:
         start=["start", "expr_start"],
         propagate_positions=True,
         maybe_placeholders=True,
+        # The LALR tables are kept in a temp file keyed by the grammar's hash (a stale or broken cache
+        # file is rebuilt): a new process starts in milliseconds instead of analysing the grammar again.
+        cache=True,
     )
     return parser, layout
 
