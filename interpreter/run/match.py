@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from .failures import rule_error
 from .flow import SETUP, Cursor, counters, finish, run_flow
 from .runtime import (
     CHANCE_USED,
@@ -17,6 +18,7 @@ from .runtime import (
     K_PLAYER,
     OWNER,
     PUBLIC,
+    RuleError,
     State,
     move,
     seen_by,
@@ -73,6 +75,7 @@ class Match:
         self._sent: list[Any] = []
         self._resuming = False
         self._rng = self.st.rng
+        self.failure: RuleError | None = None  # the rules failed during play (the match cannot go on)
         self._flow = run_flow(game, self.st, Cursor(), self._hook(), self._mark)
         self._advance(None)
 
@@ -121,7 +124,7 @@ class Match:
         phase's answers again (the base is shared, never changed; a new one is taken at the next phase).
         A finished match has no flow: its state (`frozen_now`, or the current one) is copied."""
         log = self.log
-        if self.over:
+        if self.over or self.failure is not None:
             frozen = frozen_now if frozen_now is not None else self.st.freeze()
             self.st = State.thaw(self.layout, self.players, frozen, log, self.game.counter_names)
             self._flow = None
@@ -269,12 +272,21 @@ class Match:
         if value is not None:
             self._sent.append(value)
         try:
-            self._ask = self._flow.send(value)
-        except StopIteration as stop:
-            self._ask = None
-            self.scores, self.winners = finish(self.game, self.st, stop.value)
+            try:
+                self._ask = self._flow.send(value)
+            except StopIteration as stop:
+                self._ask = None
+                self.scores, self.winners = finish(self.game, self.st, stop.value)
+                if self.log is not None:
+                    self.log.append(self.result())
+        except AssertionError:
+            raise  # an engine bug, not the rules'
+        except Exception as err:  # the rules failed: the match stops here, its log so far kept
+            self._ask = self._flow = None
+            self.failure = rule_error(self.game, err, self.seed, self.st.decisions)
             if self.log is not None:
-                self.log.append(self.result())
+                self.log.append({"type": "error", "message": str(self.failure), "decisions": self.st.decisions})
+            raise self.failure from err
 
     def label(self, ask: tuple, i: int, viewer: int | None = None) -> str:
         """The readable name of option `i` of an ask (hiding what `viewer`, if given, cannot see)."""

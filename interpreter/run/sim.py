@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..game import Game, load_game
+from .failures import rule_error
 from .flow import Cursor, finish, run_flow
 from .match import random_bot
-from .runtime import RuleError, State
+from .runtime import State
 
 
 class Outcome(NamedTuple):
@@ -55,9 +56,18 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
                 ask = send(options[below(len(options))])
     except StopIteration as stop:
         declared = stop.value
+    except AssertionError:
+        raise
+    except Exception as err:
+        raise rule_error(game, err, seed, decisions) from err
     st.decisions = decisions
-    scores, winners = finish(game, st, declared)
-    groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
+    try:
+        scores, winners = finish(game, st, declared)
+        groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
+    except AssertionError:
+        raise
+    except Exception as err:
+        raise rule_error(game, err, seed, decisions) from err
     return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, st.round,
                    groups)
 
@@ -125,10 +135,7 @@ def run_chunk(folder: str, players: int, start: int, stop: int) -> Tally:
     game = load_game(folder)
     tally = Tally(players)
     for seed in range(start, stop):
-        try:
-            tally.add(*simulate(game, players, seed))
-        except RuleError as err:
-            raise RuleError(f"seed {seed}: {err}") from None
+        tally.add(*simulate(game, players, seed))
     return tally
 
 

@@ -1,0 +1,59 @@
+"""A rule failing at run time, put back at the DSL text it came from.
+
+Compiled game code runs as Python; when it fails (a division by zero, a `while` reaching its cap, a
+recursion too deep, a value of the wrong kind), the innermost frame of the game's generated module names a
+generated line, and the compiled game maps that line to the `file:line:col` of the DSL text it was
+emitted for. The error then reads like an authoring error found during play.
+"""
+
+from __future__ import annotations
+
+import re
+from types import TracebackType
+
+from .runtime import RuleError
+
+_PLACED = re.compile(r"^[^\s:][^:]*:\d+:\d+: ")
+
+
+def where_in_rules(game, tb: TracebackType | None) -> str | None:
+    """`file:line:col` of the innermost frame of `game`'s generated code in a traceback, if any."""
+    filename = getattr(game, "code_filename", None)
+    anchor_at = getattr(game, "anchor_at", None)
+    if filename is None or anchor_at is None:
+        return None
+    found = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            found = tb.tb_lineno
+        tb = tb.tb_next
+    if found is None:
+        return None
+    anchor = anchor_at(found)
+    return None if anchor is None else str(anchor)
+
+
+def _what(err: BaseException) -> str:
+    if isinstance(err, RuleError):
+        return str(err)
+    if isinstance(err, RecursionError):
+        return "the rules call themselves too deeply (a procedure that never stops calling itself?)"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, MemoryError):
+        return "the rules ran out of memory"
+    return f"{type(err).__name__}: {err}"
+
+
+def rule_error(game, err: BaseException, seed: int, decisions: int) -> RuleError:
+    """The RuleError to raise for `err` escaping the rules of `game`: its message starts with the DSL
+    text's `file:line:col` (when known), then says what failed, the match's seed and decision count."""
+    what = _what(err)
+    if not _PLACED.match(what):
+        place = where_in_rules(game, err.__traceback__)
+        if place is not None:
+            what = f"{place}: {what}"
+    made = "decision" if decisions == 1 else "decisions"
+    failure = RuleError(f"{what} (seed {seed}, after {decisions} {made})")
+    failure.seed, failure.decisions = seed, decisions
+    return failure
