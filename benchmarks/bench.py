@@ -57,6 +57,43 @@ def peak_memory(game, players: int, games: int) -> int:
     return peak
 
 
+def copy_costs(game, players: int, seeds: int = 20) -> dict[str, float]:
+    """Mean cost in µs of copying a match halfway through (clone, pickle round trip) and of the old way,
+    a replay of its decisions from the start, over `seeds` matches."""
+    import pickle
+
+    from interpreter.run.match import play_random, replay
+
+    totals = {"clone": 0.0, "pickle": 0.0, "replay": 0.0}
+    for seed in range(seeds):
+        whole = play_random(game, players, seed)
+        half = whole.history[: len(whole.history) // 2]
+        m = replay(game, players, seed, half)
+        for name, fn, times in (("clone", m.clone, 200), ("pickle", lambda: pickle.loads(pickle.dumps(m)), 50),
+                                ("replay", lambda: replay(game, players, seed, half), 10)):
+            start = time.perf_counter()
+            for _ in range(times):
+                fn()
+            totals[name] += (time.perf_counter() - start) / times
+    return {name: total / seeds * 1e6 for name, total in totals.items()}
+
+
+def start_up() -> dict[str, float]:
+    """Seconds of a fresh process for `meeple games` and `meeple validate cards/overloaded` (best of 3)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    found = {}
+    for label, argv in (("games", ["games"]), ("validate", ["validate", str(root / "cards" / "overloaded")])):
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "interpreter", *argv], cwd=root, capture_output=True, check=True)
+            best = min(best, time.perf_counter() - start)
+        found[label] = best
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=3000, help="matches per measurement (default 3000)")
@@ -86,6 +123,14 @@ def main(argv: list[str] | None = None) -> int:
                            max(200, args.n // 5), args.repeat)["x"]
             d = sum(simulate(game, players, s)[3] for s in range(100)) / 100
             print(f"{name}, {players} players, random bots: {r:8.0f} games/s, {d:.0f} decisions/match")
+
+    for name, players in (("overloaded", 4), ("sky-haulers", 2), ("sky-haulers", 4)):
+        c = copy_costs(load_game(name), players)
+        print(f"{name}, {players} players, a match halfway: clone {c['clone']:.0f} µs, pickle round trip "
+              f"{c['pickle']:.0f} µs, replay from the start {c['replay']:.0f} µs (x{c['replay'] / c['clone']:.0f})")
+    times = start_up()
+    print(f"start-up: `meeple games` {times['games']:.2f} s, `meeple validate cards/overloaded` "
+          f"{times['validate']:.2f} s")
 
     small, large = (peak_memory(overloaded, 4, n) for n in (500, 5000))
     print(f"sim peak memory: {small / 1024:8.0f} KiB for 500 matches, {large / 1024:.0f} KiB for 5000 "
