@@ -69,8 +69,9 @@ def copy_costs(game, players: int, seeds: int = 20) -> dict[str, float]:
         whole = play_random(game, players, seed)
         half = whole.history[: len(whole.history) // 2]
         m = replay(game, players, seed, half)
-        for name, fn, times in (("clone", m.clone, 200), ("pickle", lambda: pickle.loads(pickle.dumps(m)), 50),
-                                ("replay", lambda: replay(game, players, seed, half), 10)):
+        for name, fn, times in (("clone", m.clone, 200),
+                                ("pickle", lambda m=m: pickle.loads(pickle.dumps(m)), 50),
+                                ("replay", lambda s=seed, h=half: replay(game, players, s, h), 10)):
             start = time.perf_counter()
             for _ in range(times):
                 fn()
