@@ -1,4 +1,4 @@
-"""The `meeple` command: games, validate, play, sim, replay (see CONTRACT.md for the outside)."""
+"""The `meeple` command: games, validate, test, cards, play, sim, replay (see CONTRACT.md for the outside)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,16 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import sys
 import tempfile
+import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from . import __version__
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
 from .load.loader import bundled_games, find_game
@@ -19,13 +23,15 @@ from .load.schema import validate as schema_validate
 from .load.source import load_yaml
 from .run.match import Match, random_bot
 from .run.runtime import RuleError, seen_by
+from .scenarios import FOLDER as SCENARIO_FOLDER
+from .scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
 
 BOT_KINDS = ("random",)
 
 # The CLI's own fixed words; the game's `say` sentences are printed as the game wrote them.
 WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "header": "{title}: {n} players, seed {seed}",
+        "header": "{title}: {players}, seed {seed}",
         "chose": "{who} chose (hidden)",
         "you": "you",
         "scores": "Scores",
@@ -70,6 +76,10 @@ class CliError(Exception):
         self.located = located
 
 
+class _Quit(Exception):
+    """A person at the prompt asked to end the match."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (and a pointer to --help), not a usage dump."""
 
@@ -97,6 +107,12 @@ _seat = _whole(0, "a seat number (0, 1, …)")
 
 
 # ---- shared helpers ---------------------------------------------------------------------------------
+
+
+def _n(count: int, word: str, plural: str | None = None) -> str:
+    """`1 card`, `2 cards`, `0 copies`: a count with its word in the right number."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
 
 
 def _game(name: str) -> Game:
@@ -149,89 +165,229 @@ def cmd_games(args: argparse.Namespace) -> int:
             print(f"{name:<14} (broken: run `meeple validate {name}`)")
             status = 1
             continue
-        print(f"{g.name:<14} {g.title:<20} {g.min_players}–{g.max_players} players "
-              f"(default {g.default_players})")
+        counts = f"{g.min_players}–{g.max_players} players" if g.min_players != g.max_players \
+            else _n(g.min_players, "player")
+        print(f"{g.name:<14} {g.title:<20} {counts} (default {g.default_players})")
     return status
 
 
 # ---- validate ---------------------------------------------------------------------------------------
 
 
-def _card_entries(path: Path) -> tuple[int, list[Diagnostic]]:
-    """Check a lone card file against the card schema: (number of cards, diagnostics)."""
+def _copies(cards: list[tuple[int, bool]]) -> str:
+    """`23 cards, 20 copies + 10 per player`: the cards, and their copies ((count, each player) pairs)."""
+    shared = sum(count for count, each in cards if not each)
+    each = sum(count for count, each in cards if each)
+    if not each:
+        return f"{_n(len(cards), 'card')}, {_n(shared, 'copy', 'copies')}"
+    if not shared:
+        return f"{_n(len(cards), 'card')}, {_n(each, 'copy', 'copies')} per player"
+    return f"{_n(len(cards), 'card')}, {_n(shared, 'copy', 'copies')} + {each} per player"
+
+
+def _card_entries(path: Path) -> tuple[list[tuple[int, bool]], list[Diagnostic]]:
+    """Check a lone card file against the card schema: ((count, each player) of its cards, diagnostics)."""
     try:
         data, smap = load_yaml(path)
     except AuthoringError as err:
-        return 0, err.diagnostics
+        return [], err.diagnostics
     found = schema_validate(data, smap, "cards.schema.json", str(path))
-    cards = data.get("cards") if isinstance(data, dict) else None
-    return (len(cards) if isinstance(cards, list) else 0), found
+    if found:
+        return [], found
+    defaults = data.get("defaults", {})
+    cards = [{**defaults, **card} for card in data["cards"]]
+    return [(card.get("count", 1), bool(card.get("each_player", False))) for card in cards], []
 
 
-def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]
-                  ) -> tuple[str | None, list[Diagnostic], Path]:
-    """Validate one PATH: ("ok: …" line or None, diagnostics, the folder or file they come from).
-
-    A game is loaded once per folder, however many of its files are named.
-    """
-    path = Path(raw)
-    if path.is_dir():
-        folder, card_file = path, None
-        if not (path / "game.yaml").is_file():
-            raise CliError(f"{raw}: not a game folder (it has no game.yaml)")
-    elif path.is_file():
-        folder = path.parent if (path.parent / "game.yaml").is_file() else None
-        card_file = None if path.name == "game.yaml" else path
-    else:
-        raise CliError(f"{raw}: no such file or folder")
-    if folder is None:
-        n, found = _card_entries(path)
-        return (f"ok: {raw} ({n} cards)" if not found else None), found, path.resolve()
+def _loaded(folder: Path, games: dict[Path, Game | AuthoringError]) -> Game | AuthoringError:
+    """A game folder, loaded once however many of its files are named."""
     key = folder.resolve()
     if key not in games:
         try:
             games[key] = load_game(key)
         except AuthoringError as err:
             games[key] = err
-    game = games[key]
+    return games[key]
+
+
+def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[str | None, list[Diagnostic]]:
+    """Validate one PATH (a folder, a game.yaml, a card or scenario file, or a bundled game's name):
+    ("ok: …" line or None, diagnostics)."""
+    path = Path(raw)
+    if not path.exists():
+        try:
+            path = find_game(raw)
+        except AuthoringError as err:
+            hint = err.diagnostics[0].hint
+            close = f"; {hint}" if hint and hint.startswith("did you mean") else ""
+            raise CliError(f"{raw}: no such file or folder, nor a bundled game{close}") from None
+    if path.is_dir():
+        if not (path / "game.yaml").is_file():
+            raise CliError(f"{raw}: not a game folder (it has no game.yaml)")
+        game = _loaded(path, games)
+        if isinstance(game, AuthoringError):
+            return None, game.diagnostics
+        scenarios, found = check_scenarios(game)
+        cards = _copies([(c.count, c.each_player) for c in game.model.cards])
+        tested = f"; {_n(len(scenarios), 'scenario')}" if scenarios else ""
+        return (f"ok: {raw} ({cards}{tested})" if not found else None), found
+    if path.parent.name == SCENARIO_FOLDER and (path.parent.parent / "game.yaml").is_file():
+        game = _loaded(path.parent.parent, games)
+        if isinstance(game, AuthoringError):
+            return None, game.diagnostics
+        scenarios, found = check_scenarios(game, [path])
+        return (f"ok: {raw} ({_n(len(scenarios), 'scenario')})" if not found else None), found
+    folder = path.parent if (path.parent / "game.yaml").is_file() else None
+    if folder is None:
+        cards, found = _card_entries(path)
+        return (f"ok: {raw} ({_copies(cards)})" if not found else None), found
+    game = _loaded(folder, games)
     if isinstance(game, AuthoringError):
-        return None, game.diagnostics, key
-    if card_file is None:
-        return f"ok: {raw} ({len(game.model.cards)} cards)", [], key
-    mine = card_file.resolve()
-    n = sum(1 for c in game.model.cards if Path(c.pos.file).resolve() == mine)
-    if n:
-        return f"ok: {raw} ({n} cards)", [], key
-    n, found = _card_entries(card_file)  # in the folder but not listed in game.yaml: check its shape only
-    return (f"ok: {raw} ({n} cards; not listed in game.yaml)" if not found else None), found, mine
+        return None, game.diagnostics
+    if path.name == "game.yaml":
+        return f"ok: {raw} ({_copies([(c.count, c.each_player) for c in game.model.cards])})", []
+    mine = [(c.count, c.each_player) for c in game.model.cards if Path(c.pos.file).resolve() == path.resolve()]
+    if mine:
+        return f"ok: {raw} ({_copies(mine)})", []
+    cards, found = _card_entries(path)  # in the folder but not listed in game.yaml: check its shape only
+    return (f"ok: {raw} ({_copies(cards)}; not listed in game.yaml)" if not found else None), found
+
+
+def _as_json(d: Diagnostic | None, file: str = "", message: str = "") -> dict[str, Any]:
+    """One diagnostic as an object for editors and CI (line and col are null when a path is wrong)."""
+    if d is None:
+        return {"file": file, "line": None, "col": None, "severity": "error", "message": message, "hint": None}
+    return {"file": d.pos.file, "line": d.pos.line, "col": d.pos.col, "severity": "error", "message": d.message,
+            "hint": d.hint}
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Check game folders and card files; print every diagnostic of every path (each broken game once)."""
+    """Check game folders, card and scenario files; print every diagnostic of every path (each once)."""
     games: dict[Path, Game | AuthoringError] = {}
-    reported: set[Path] = set()
+    seen: set[tuple[str, str]] = set()
+    listed: list[dict[str, Any]] = []
     errors = 0
     failed = False
+    as_json = args.format == "json"
     for raw in args.paths:
         try:
-            ok, found, source = _validate_one(raw, games)
+            ok, found = _validate_one(raw, games)
         except CliError as err:
-            print(f"meeple validate: error: {err}", file=sys.stderr)
             failed = True
+            if as_json:
+                listed.append(_as_json(None, raw, str(err).removeprefix(f"{raw}: ")))
+            else:
+                print(f"meeple validate: error: {err}", file=sys.stderr)
             continue
-        if ok:
+        if ok and not as_json:
             print(ok)
-        else:
-            failed = True
-        if source in reported:
-            continue
-        reported.add(source)
+        failed = failed or not ok
         for d in found:
-            print(d.render(), file=sys.stderr)
-        errors += len(found)
-    if errors:
-        print(f"{errors} error{'s' if errors != 1 else ''} found", file=sys.stderr)
+            if (str(d.pos), d.message) in seen:
+                continue
+            seen.add((str(d.pos), d.message))
+            errors += 1
+            if as_json:
+                listed.append(_as_json(d))
+            else:
+                print(d.render(), file=sys.stderr)
+    if as_json:
+        print(json.dumps(listed, ensure_ascii=False))
+    elif errors:
+        print(f"{_n(errors, 'error')} found", file=sys.stderr)
     return 1 if failed else 0
+
+
+# ---- test -------------------------------------------------------------------------------------------
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    """Run the game's scenario files: one line per scenario, failures at file:line, exit 1 on any."""
+    game = _game(args.game)
+    folder = Path(game.model.root)
+    if not scenario_files(folder):
+        raise CliError(f"{game.name} has no scenarios: write them in {folder / SCENARIO_FOLDER}/*.yaml")
+    started = time.perf_counter()
+    scenarios, found = check_scenarios(game)
+    for d in found:
+        print(d.render(), file=sys.stderr)
+    sys.stderr.flush()
+    chosen = select(scenarios, args.k)
+    if not chosen and not found:
+        raise CliError(f"no scenario of {game.name} matches `{args.k}`")
+    failed = 0
+    for sc in chosen:
+        try:
+            play(sc)
+        except ScenarioFailure as failure:
+            failed += 1
+            print(f"FAIL  {sc.name} — {sc.rule}")
+            for pos, text in failure.problems:
+                print(f"  {pos.file}:{pos.line}: {text}")
+            print(textwrap.indent(failure.story, "    "))
+            continue
+        print(f"pass  {sc.name} — {sc.rule}")
+    elapsed = time.perf_counter() - started
+    if failed:
+        summary = f"{_n(len(chosen), 'scenario')}: {failed} failed, {len(chosen) - failed} passed"
+    else:
+        summary = f"{_n(len(chosen), 'scenario')}: all passed" if chosen else "no scenario ran"
+    bad = f"; {_n(len(found), 'error')} in scenario files" if found else ""
+    print(f"{summary}{bad} ({elapsed:.2f} s)")
+    return 1 if failed or found else 0
+
+
+# ---- cards ------------------------------------------------------------------------------------------
+
+
+def _card_words(card) -> list[str]:
+    """What a card says: its `text`, else each ability as `ability: DSL text` (lines kept)."""
+    if card.text:
+        return [" ".join(str(card.text).split())]
+    lines = []
+    for ability, (text, _, _) in card.abilities.items():
+        body = [line.rstrip() for line in str(text).strip().splitlines()]
+        lines.append(f"{ability}: {body[0] if body else ''}")
+        lines += [f"  {line}" for line in body[1:]]
+    return lines
+
+
+def _indent(text: str) -> int:
+    """How far a line of DSL text is indented, so that its wrapped rest lines up with it."""
+    return len(text) - len(text.lstrip(" "))
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    """List a game's cards: id, name, count, kind and text, in columns that fit the terminal."""
+    game = _game(args.game)
+    cards = game.model.cards
+    rows = [(c.id, c.name, f"{c.count} each" if c.each_player else str(c.count), c.kind) for c in cards]
+    heads = ("id", "name", "count", "kind")
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
+    lead = sum(widths) + 2 * len(widths)
+    columns = shutil.get_terminal_size((100, 24)).columns
+    beside = columns - lead - 1 >= 30  # else the text goes under its row, indented
+    room = columns - lead - 1 if beside else max(20, columns - 5)
+
+    def line(cells: tuple[str, ...], text: str) -> str:
+        front = "  ".join(cell.rjust(w) if i == 2 else cell.ljust(w) for i, (cell, w) in
+                          enumerate(zip(cells, widths, strict=True)))
+        return f"{front}  {text}".rstrip()
+
+    print(line(heads, "text" if beside else ""))
+    for card, cells in zip(cards, rows, strict=True):
+        wrapped = [part for text in _card_words(card)
+                   for part in textwrap.wrap(text, room, subsequent_indent=" " * _indent(text)) or [""]]
+        if beside:
+            print(line(cells, wrapped[0] if wrapped else ""))
+            wrapped = wrapped[1:]
+        else:
+            print(line(cells, ""))
+        for more in wrapped:
+            print(" " * (lead if beside else 4) + more)
+    copies = _copies([(c.count, c.each_player) for c in cards])
+    print(f"{game.title}: {copies}")
+    return 0
 
 
 # ---- play -------------------------------------------------------------------------------------------
@@ -299,7 +455,7 @@ def _ask_human(m: Match, seat: int, words: dict[str, str], out: TextIO) -> int:
             raise CliError(words["eof"])
         text = line.strip()
         if text.lower() in ("q", "quit", "exit"):
-            raise CliError(words["quit"])
+            raise _Quit
         if text.isdigit() and 1 <= int(text) <= len(labels):
             return int(text) - 1
         if text in labels:
@@ -353,7 +509,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     human_out = sys.stderr if args.json else sys.stdout
     m = Match(game, players, args.seed, log=True, bots=bots)
     if out is not None:
-        print(words["header"].format(title=game.title, n=players, seed=args.seed), file=out)
+        print(words["header"].format(title=game.title, n=players, players=_n(players, "player"), seed=args.seed),
+              file=out)
     narrator = _Narrator(m, out, words, args.human)
     narrator.catch_up()
     rng = random_bot(args.seed)
@@ -362,7 +519,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         together = m.simultaneous
         for seat in seats:
             if seat == args.human:
-                action = _ask_human(m, seat, words, human_out)
+                try:
+                    action = _ask_human(m, seat, words, human_out)
+                except _Quit:
+                    print(words["quit"], file=human_out)
+                    return 0
             else:
                 action = rng._randbelow(len(m.legal_actions(seat)))
             problem = m.apply(seat, action)
@@ -405,19 +566,29 @@ def _progress_bar() -> Callable[[int, int], None] | None:
     return show
 
 
+def _cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
     from .run.sim import run_many
 
     game = _game(args.game)
     players = _players(game, args.players)
-    summary = run_many(game, players, args.n, args.seed, args.workers, _progress_bar())
+    workers = min(args.workers, args.n, _cores())
+    summary = run_many(game, players, args.n, args.seed, workers, _progress_bar())
     if args.json:
         print(json.dumps(summary))
         return 0
     s = summary
     last = args.seed + s["games"] - 1
-    print(f"{game.title}: {s['games']} games, {players} players, seeds {args.seed}–{last}")
+    seeds = f"seeds {args.seed}–{last}" if last != args.seed else f"seed {args.seed}"
+    print(f"{game.title}: {_n(s['games'], 'game')}, {_n(players, 'player')}, {seeds}")
     print(f"  {'seat':<6}{'wins':>8}{'win rate':>10}{'mean score':>12}")
     for p in range(players):
         print(f"  {'P' + str(p):<6}{s['wins_by_seat'][p]:>8}{s['win_rate_by_seat'][p]:>10.1%}"
@@ -433,8 +604,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if s["mean_counters"]:
         means = ", ".join(f"{k} {v:.3f}" for k, v in s["mean_counters"].items())
         print(f"  mean game counters at the end: {means}")
-    print(f"  {s['games_per_s']:.0f} games/s, {s['elapsed_s']:.2f} s, {args.workers} "
-          f"worker{'s' if args.workers != 1 else ''}")
+    print(f"  {s['games_per_s']:.0f} games/s, {s['elapsed_s']:.2f} s, {_n(s['workers'], 'worker')}")
     return 0
 
 
@@ -516,7 +686,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                        located=True)
     events = sum(1 for line in expected if line["type"] == "event")
     decisions = sum(1 for line in expected if line["type"] == "decision")
-    print(f"replay ok: {events} events, {decisions} decisions, result matches")
+    print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, result matches")
     return 0
 
 
@@ -526,6 +696,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "games": cmd_games,
     "validate": cmd_validate,
+    "test": cmd_test,
+    "cards": cmd_cards,
     "play": cmd_play,
     "sim": cmd_sim,
     "replay": cmd_replay,
@@ -535,13 +707,26 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 def build_parser() -> argparse.ArgumentParser:
     """The argparse tree of every subcommand."""
     parser = _Parser(prog="meeple", description="A rules-as-data engine for tabletop card games.")
+    parser.add_argument("--version", action="version", version=f"meeple {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     sub.add_parser("games", help="list the bundled games", description="List the bundled games.")
 
     p = sub.add_parser("validate", help="check game folders and card files",
                        description="Check game folders, game.yaml files and card files; exit 1 on any error.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="a game folder, a game.yaml or a card file")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="a game folder or bundled game name, a game.yaml, a card file or a scenario file")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: print the diagnostics as one JSON list (file, line, col, severity, message, hint)")
+
+    p = sub.add_parser("test", help="run a game's rule scenarios",
+                       description="Run the scenario files in GAME/scenarios/*.yaml; exit 1 on any failure.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("-k", metavar="TEXT", help="only the scenarios whose name or file name contains TEXT")
+
+    p = sub.add_parser("cards", help="list a game's cards",
+                       description="List a game's cards: id, name, count, kind and text.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
 
     p = sub.add_parser("play", help="play one match", description="Play one match (all bots by default).")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
@@ -559,7 +744,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=_count, required=True, metavar="N", help="number of matches")
     p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
-    p.add_argument("--workers", type=_count, default=1, metavar="W", help="processes to use (default 1)")
+    p.add_argument("--workers", type=_count, default=1, metavar="W",
+                   help="processes to use (default 1; at most one per match and per core)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     p = sub.add_parser("replay", help="re-run a logged match and compare",

@@ -1,4 +1,13 @@
-"""Hypothesis strategies for designers' own tests: random playthroughs that shrink.
+"""Helpers for designers' own tests: the game's scenarios as pytest cases, and Hypothesis strategies.
+
+    import pytest
+    from interpreter.testing import check_scenario, scenario_cases
+
+    @pytest.mark.parametrize("case", scenario_cases("path/to/my-game"))
+    def test_scenario(case):
+        check_scenario(case)      # AssertionError: the rule, file:line and what differed
+
+Random playthroughs that shrink:
 
     from hypothesis import given
     from interpreter import load_game
@@ -18,11 +27,32 @@ history; `m.seed`, `m.players` and `m.history` replay it exactly (`interpreter.r
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from hypothesis import strategies as st
 
+from .game import Game, load_game
 from .run.match import Match
+from .scenarios import Scenario, load_scenarios, play
 
 MAX_DECISIONS = 20_000
+
+
+def scenario_cases(game: Game | str | Path) -> list[Any]:
+    """The scenarios of a game (GAME/scenarios/*.yaml) as pytest parameters, each with its
+    `file: name` as the test id. A broken scenario file raises AuthoringError (file:line:col)."""
+    import pytest
+
+    g = game if isinstance(game, Game) else load_game(game)
+    return [pytest.param(sc, id=sc.id) for sc in load_scenarios(g)]
+
+
+def check_scenario(case: Scenario) -> Match:
+    """Play one scenario; AssertionError (a ScenarioFailure) with the rule, the `file:line` of what
+    differed, the decisions made and the game's sentences if it does not hold. Returns the match."""
+    __tracebackhide__ = True  # pytest shows the failure, not this helper
+    return play(case)
 
 
 @st.composite

@@ -65,7 +65,7 @@ def test_validate_bundled_game_and_its_files(capsys):
                          str(OVERLOADED / "cargo.yaml"))
     assert code == 0, err
     assert f"ok: {OVERLOADED} (" in out
-    assert f"ok: {OVERLOADED / 'cargo.yaml'} (10 cards)" in out
+    assert f"ok: {OVERLOADED / 'cargo.yaml'} (10 cards, 10 copies per player)" in out
 
 
 def test_validate_reports_every_dsl_break_in_one_run(tmp_path, capsys):
@@ -113,7 +113,7 @@ def test_validate_lone_card_file(tmp_path, capsys):
     lone = tmp_path / "extra.yaml"
     shutil.copy(OVERLOADED / "donkeys.yaml", lone)
     code, out, _ = run(capsys, "validate", str(lone))
-    assert (code, out.strip()) == (0, f"ok: {lone} (13 cards)")
+    assert (code, out.strip()) == (0, f"ok: {lone} (13 cards, 20 copies)")
     lone.write_text(lone.read_text(encoding="utf-8").replace("count: 8", "count: eight"), encoding="utf-8")
     code, _, err = run(capsys, "validate", str(lone))
     assert code == 1

@@ -12,11 +12,12 @@ from collections import Counter
 
 import pytest
 import yaml
-from test_scenarios import RULEBOOKS, counter, decide, game_of, run_scenario, says, zone_cards
+from test_scenarios import RULEBOOKS, game_of, run_scenario
 
 from interpreter import load_game
 from interpreter.run.match import finish
 from interpreter.run.runtime import move
+from interpreter.scenarios import counter, decide, says, zone_cards
 
 GAME = game_of("overloaded")
 ROUNDS = 8

@@ -14,9 +14,10 @@ from collections import Counter
 from functools import cache
 
 import pytest
-from test_scenarios import RULEBOOKS, ScenarioMatch, counter, decide, game_of, run_scenario, says, zone_cards
+from test_scenarios import RULEBOOKS, game_of, run_scenario
 
 from interpreter.run.runtime import seen_by
+from interpreter.scenarios import ScenarioMatch, counter, decide, says, zone_cards
 
 GAME = game_of("sky-haulers")
 PROP = GAME.model.prop_index
@@ -545,7 +546,7 @@ def test_step_one_draws_one_card_then_refills_to_five():
 def test_step_two_plays_passengers_artifacts_and_actions_in_any_order():
     """Play. In any order, as many times as you like: play a Passenger into your chain; play an Artifact
     into any player's hold; play an Action that says "play on your turn"."""
-    m = new(clear=["hand@0"], chance=[5],     # afterwards Ivo's 5 finds nobody within RANGE
+    m = new(clear={"hand@0": "box"}, chance=[5],     # afterwards Ivo's 5 finds nobody within RANGE
             arrange={"hand@0": ["fidget", "tailwind", "cursed-idol", "big-bo", "swoop"], "deck": ["salvage"]})
     for pick in ("play a card", "big-bo", "play a card", "tailwind", "play a card", "salvage",  # Tailwind back
                  "play a card", "cursed-idol", "P1", "play a card", "tailwind", "play a card"):
@@ -584,7 +585,7 @@ def test_every_player_discards_down_to_seven_of_their_choice():
 
 def test_a_discard_asks_the_player_which_cards_to_discard():
     """Discard. Every player discards down to 7 cards (each chooses which)."""
-    m = new(clear=["hand@0"], chance=[4],
+    m = new(clear={"hand@0": "box"}, chance=[4],
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll", "strafe", "loop"],
                      "deck": ["lucky-shot#1", "ace-maneuver", "salvage"]})
@@ -619,7 +620,7 @@ def test_a_draw_past_ten_draws_only_up_to_ten_from_any_source():
     scenario("no draw takes a hand past ten")                 # a die row
     scenario("dogfight draws stop at ten cards")              # a dogfight
     # a Cargo Bonus: Sky Fortress draws 3 into a hand of 8 (9 with the step-1 draw, 8 after the cargo)
-    m = new(clear=["hand@0"], chance=[1], counters={"spot": [11, 6]},
+    m = new(clear={"hand@0": "box"}, chance=[1], counters={"spot": [11, 6]},
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["big-bo"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll", "strafe", "loop", "split-s", "immelmann"],
                      "deck": ["lucky-shot#1", "lucky-shot#2", "ace-maneuver", "serpentine"]})
@@ -629,7 +630,7 @@ def test_a_draw_past_ten_draws_only_up_to_ten_from_any_source():
     assert {"lucky-shot#2", "ace-maneuver"} <= set(zone_cards(m, "hand@0"))
     assert zone_cards(m, "deck")[0] == "serpentine"
     # a card: Second Wind draws 2 into a hand of 9 after it is played
-    m = new(clear=["hand@0"], chance=[5],
+    m = new(clear={"hand@0": "box"}, chance=[5],
             arrange={"hand@0": ["second-wind#1", "swoop", "climb", "bank", "barrel-roll", "strafe", "loop",
                                 "split-s", "immelmann"], "deck": ["lucky-shot#1", "lucky-shot#2", "ace-maneuver"]})
     decide(m, 0, "play a card")               # 10 cards; Second Wind leaves 9, its 2 draws give 1
@@ -642,11 +643,11 @@ def test_a_card_that_would_enter_a_full_hand_stays_where_it_was():
     scenario("a card that would enter a full hand stays where it was")          # taking (Lady Fenwick)
     full = ["swoop", "climb", "bank", "barrel-roll", "strafe", "loop", "split-s", "immelmann", "ace-maneuver"]
     # stealing: Ivo's 5 takes nothing into a hand of 10
-    m = new(players=3, clear=["hand@0"], chance=[5, 2], arrange={"hand@0": full, "deck": ["lucky-shot#1"]})
+    m = new(players=3, clear={"hand@0": "box"}, chance=[5, 2], arrange={"hand@0": full, "deck": ["lucky-shot#1"]})
     decide(m, 0, "end the play step")
     assert len(zone(m, "hand@0")) == 10 and "lady-fenwick" in zone_cards(m, "hand@1")
     # searching: Mechanic Rosa's 5 leaves the Cargo card in the deck
-    m = new(clear=["hand@0"], chance=[5],
+    m = new(clear={"hand@0": "box"}, chance=[5],
             arrange={"player_card@0": ["rook-harlan"], "player_card@1": ["ivo-kestrel"],
                      "chain@0": ["mechanic-rosa"], "hand@0": full[:-1], "deck": ["lucky-shot#1", "tailwind"]})
     assert len(zone(m, "hand@0")) == 10      # Rook's 5 drew the 10th card; Rosa's search finds no room
@@ -654,13 +655,13 @@ def test_a_card_that_would_enter_a_full_hand_stays_where_it_was():
     assert "lucky-shot#2" in zone_cards(m, "deck") and len(zone(m, "hand@0")) == 10
     # stealing: Sky Pirate's reward takes a card into a hand of 9...
     pirate = {"hand@0": ["sky-pirate", *full[:-1]], "deck": ["lucky-shot#1", "lucky-shot#2", "tailwind"]}
-    m = new(clear=["hand@0"], chance=[1], arrange=pirate)
+    m = new(clear={"hand@0": "box"}, chance=[1], arrange=pirate)
     decide(m, 0, "play a card")               # 9 cards left
     decide(m, 1, "none")                      # the evade window: asked though P1 holds no Evasive Action
     decide(m, 1, "no")
     assert "serpentine" in zone_cards(m, "hand@0") and len(zone(m, "hand@0")) == 10
     # ...but not into a hand of 10: accepted, the PILOT draw fills P0's hand before P1 lets attack 1 through
-    m = new(clear=["hand@0"], chance=[1], arrange=pirate)
+    m = new(clear={"hand@0": "box"}, chance=[1], arrange=pirate)
     decide(m, 0, "play a card")
     decide(m, 1, "none")                      # the evade window
     decide(m, 1, "yes")
@@ -681,7 +682,7 @@ def test_a_passenger_evicted_into_a_full_hand_is_discarded():
 def test_once_per_turn_cards_and_tailwind_last_one_turn():
     """"once per turn" cards: a player plays at most one of them per turn"""
     scenario("second wind draws 2 and is once per turn with charter flight")
-    m = new(clear=["hand@0"], chance=[5, 5],      # Ivo's 5 and Rook's 5: nobody moves, nobody discards
+    m = new(clear={"hand@0": "box"}, chance=[5, 5],      # Ivo's 5 and Rook's 5: nobody moves, nobody discards
             arrange={"hand@0": ["second-wind#1", "second-wind#2", "tailwind", "swoop"],
                      "deck": ["lucky-shot#1", "lucky-shot#2", "split-s"]})
     decide(m, 0, "play a card")
@@ -707,7 +708,7 @@ def test_a_die_bonus_or_reward_that_cannot_be_carried_out_does_nothing():
     scenario("air ace's reward does nothing without open cargo")
     scenario("a damage point with no possible option is lost")
     # a bonus: Iron Docks with no opponent cargo anywhere
-    m = new(clear=["hand@0"], chance=[1], counters={"spot": [5, 12]},
+    m = new(clear={"hand@0": "box"}, chance=[1], counters={"spot": [5, 12]},
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["fidget"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll"], "hold@0": ["loop"],
                      "deck": ["lucky-shot#1"]})
@@ -791,7 +792,7 @@ def test_team_stats_sum_player_card_passengers_artifacts_and_turn_modifiers():
     """Your SHIPPING, RANGE and PILOT are your Player card's value plus every Passenger's bonus in your
     chain, plus Artifact and until-end-of-turn modifiers; a total is never below 0."""
     # SHIPPING 3 (Molly) + 2 (Big Bo) - 2 (Cursed Idol) + 2 (Tailwind) = 5: Double Check at Sunspire
-    m = new(clear=["hand@0"], counters={"spot": [4, 6]},
+    m = new(clear={"hand@0": "box"}, counters={"spot": [4, 6]},
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["big-bo"],
                      "hold@0": ["cursed-idol"], "hand@0": ["tailwind", "double-check", "swoop", "climb"],
                      "deck": ["lucky-shot#1"]})
@@ -802,7 +803,7 @@ def test_team_stats_sum_player_card_passengers_artifacts_and_turn_modifiers():
     decide(m, 0, "swoop")
     assert "P0 plays a cargo at Sunspire" in says(m)
     # RANGE 1 (Molly) + 1 (Ace Wingman) + 2 (Golden Compass) = 4 reaches 4 steps; PILOT 2 + 3 draws 5
-    m = new(clear=["hand@0"], counters={"spot": [12, 8]},
+    m = new(clear={"hand@0": "box"}, counters={"spot": [12, 8]},
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["ace-wingman"],
                      "hold@0": ["golden-compass"], "hand@0": ["fidget", "swoop", "climb", "bank"],
                      "deck": ["lucky-shot#1"]})
@@ -817,7 +818,7 @@ def test_team_stats_sum_player_card_passengers_artifacts_and_turn_modifiers():
 def test_a_team_total_is_never_below_zero_and_counts_every_modifier_first():
     """a total is never below 0."""
     # Dana 1 - 1 (Stowaway) - 2 (Cursed Idol) + 2 (Tailwind) = 0: the total, not a floored sum plus 2
-    m = new(clear=["hand@0"], counters={"spot": [1, 6]}, chance=[1],
+    m = new(clear={"hand@0": "box"}, counters={"spot": [1, 6]}, chance=[1],
             arrange={"player_card@0": ["dana-vale"], "box": ["ivo-kestrel"], "chain@0": ["stowaway"],
                      "hold@0": ["cursed-idol"], "hand@0": ["tailwind", "double-check", "swoop", "climb"],
                      "deck": ["lucky-shot#1"]})
@@ -829,7 +830,7 @@ def test_a_team_total_is_never_below_zero_and_counts_every_modifier_first():
 def test_the_seed_example_two_shipping_plus_four_makes_six():
     """(Seed example: Player SHIPPING 2 + Passenger +4 = 6.)"""
     # No Passenger gives +4: Quartermaster Pell (+3) and Fidget (+1) do, with Rook's 2, at Storm Peak (6).
-    m = new(clear=["hand@0"], counters={"spot": [7, 12]}, chance=[1],
+    m = new(clear={"hand@0": "box"}, counters={"spot": [7, 12]}, chance=[1],
             arrange={"player_card@0": ["rook-harlan"], "player_card@1": ["ivo-kestrel"],
                      "chain@0": ["quartermaster-pell", "fidget"], "hand@0": ["swoop", "climb", "bank"],
                      "deck": ["lucky-shot#1", "lucky-shot#2", "split-s"]})
@@ -882,7 +883,7 @@ def test_the_cargo_bonus_resolves_at_once_before_the_rest_of_the_die_effects():
 def test_cargo_keeps_its_order_and_the_row_closes_up():
     """Cargo on the table is not reordered or moved unless an effect says so; when one leaves the middle of
     the row, the row closes up."""
-    m = new(clear=["hand@0"], chance=[4],
+    m = new(clear={"hand@0": "box"}, chance=[4],
             arrange={"player_card@0": ["dana-vale"], "box": ["ivo-kestrel"], "hand@0": ["swoop", "climb", "bank"],
                      "hold@1": ["strafe", "fidget", "loop"], "deck": ["lucky-shot#1", "lucky-shot#2"]})
     decide(m, 0, "fidget")                    # Dana's 4 opens the middle one: a bluff
@@ -913,7 +914,7 @@ def test_passengers_are_visited_in_the_chains_current_order_each_once():
     scenario("a passenger moved to the last position does not act again")
     # Chatterbox moved to the front on a 3 is not visited again (it would then move itself again, no
     # harm) and Rumpus behind it acts exactly once: every player draws 1 card, not 2
-    m = new(clear=["hand@0"], chance=[3],
+    m = new(clear={"hand@0": "box"}, chance=[3],
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["rumpus", "chatterbox"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll"], "deck": ["lucky-shot#1"]})
     decide(m, 0, "1")
@@ -950,7 +951,7 @@ def test_opening_turns_cargo_face_up_and_real_cargo_stays_open():
     scenario("dana rolls 4 and opens an opponent's real cargo which stays open in the hold")
     scenario("an opened artifact stays as open cargo and keeps acting")
     # open cargo counts toward the win
-    m = new(clear=["hand@0"], chance=[1],
+    m = new(clear={"hand@0": "box"}, chance=[1],
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"],
                      "hand@0": ["peek-inside#1", "swoop", "climb", "bank"],
                      "hold@0": ["strafe", "loop", "split-s", "immelmann"], "deck": ["lucky-shot#1"]})

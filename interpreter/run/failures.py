@@ -13,6 +13,10 @@ from types import TracebackType
 
 from .runtime import RuleError
 
+# What compiled rules can raise when they go wrong; anything else (a test harness's own exception, an
+# engine assertion) passes through untouched.
+RULE_FAILURES = (RuleError, ArithmeticError, RecursionError, MemoryError, LookupError, TypeError, ValueError,
+                 AttributeError)
 _PLACED = re.compile(r"^[^\s:][^:]*:\d+:\d+: ")
 
 

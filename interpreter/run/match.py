@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .failures import rule_error
+from .failures import RULE_FAILURES, rule_error
 from .flow import SETUP, Cursor, counters, finish, run_flow
 from .runtime import (
     CHANCE_USED,
@@ -279,9 +279,7 @@ class Match:
                 self.scores, self.winners = finish(self.game, self.st, stop.value)
                 if self.log is not None:
                     self.log.append(self.result())
-        except AssertionError:
-            raise  # an engine bug, not the rules'
-        except Exception as err:  # the rules failed: the match stops here, its log so far kept
+        except RULE_FAILURES as err:  # the rules failed: the match stops here, its log so far kept
             self._ask = self._flow = None
             self.failure = rule_error(self.game, err, self.seed, self.st.decisions)
             if self.log is not None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..game import Game, load_game
-from .failures import rule_error
+from .failures import RULE_FAILURES, rule_error
 from .flow import Cursor, finish, run_flow
 from .match import random_bot
 from .runtime import State
@@ -56,17 +56,13 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
                 ask = send(options[below(len(options))])
     except StopIteration as stop:
         declared = stop.value
-    except AssertionError:
-        raise
-    except Exception as err:
+    except RULE_FAILURES as err:
         raise rule_error(game, err, seed, decisions) from err
     st.decisions = decisions
     try:
         scores, winners = finish(game, st, declared)
         groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
-    except AssertionError:
-        raise
-    except Exception as err:
+    except RULE_FAILURES as err:
         raise rule_error(game, err, seed, decisions) from err
     return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, st.round,
                    groups)
