@@ -514,21 +514,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     narrator = _Narrator(m, out, words, args.human)
     narrator.catch_up()
     rng = random_bot(args.seed)
-    while not m.over:
-        seats = m.to_act()
-        together = m.simultaneous
-        for seat in seats:
-            if seat == args.human:
-                try:
-                    action = _ask_human(m, seat, words, human_out)
-                except _Quit:
-                    print(words["quit"], file=human_out)
-                    return 0
-            else:
-                action = rng._randbelow(len(m.legal_actions(seat)))
-            problem = m.apply(seat, action)
-            assert problem is None, problem
-            narrator.catch_up(together)
+    try:
+        while not m.over:
+            seats = m.to_act()
+            together = m.simultaneous
+            for seat in seats:
+                if seat == args.human:
+                    try:
+                        action = _ask_human(m, seat, words, human_out)
+                    except _Quit:
+                        print(words["quit"], file=human_out)
+                        return 0
+                else:
+                    action = rng._randbelow(len(m.legal_actions(seat)))
+                problem = m.apply(seat, action)
+                assert problem is None, problem
+                narrator.catch_up(together)
+    except RuleError as err:
+        narrator.catch_up()
+        raise _kept(err, m.log, args.log or FAILURE_LOG) from None
     if args.log:
         _write_whole(args.log, m.log)
     result = {"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
@@ -574,6 +578,21 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+FAILURE_LOG = "rule-failure.jsonl"
+
+
+def _kept(err: RuleError, log: list[dict[str, Any]] | None, path: str) -> RuleError:
+    """Write the log of a match whose rules failed (up to the failure) and say where it is."""
+    if log is None:
+        return err
+    try:
+        _write_whole(path, log)
+    except CliError:
+        return err
+    return RuleError(f"{err}; the match up to there is in {path} (`meeple replay {path}` re-runs it)",
+                     err.seed, err.decisions)
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
     from .run.sim import run_many
@@ -581,7 +600,20 @@ def cmd_sim(args: argparse.Namespace) -> int:
     game = _game(args.game)
     players = _players(game, args.players)
     workers = min(args.workers, args.n, _cores())
-    summary = run_many(game, players, args.n, args.seed, workers, _progress_bar())
+    try:
+        summary = run_many(game, players, args.n, args.seed, workers, _progress_bar())
+    except RuleError as err:
+        if err.seed is None:
+            raise
+        m = Match(game, players, err.seed, log=True)  # the failing match again, with its log (same match)
+        rng = random_bot(err.seed)
+        try:
+            while not m.over:
+                for seat in m.to_act():
+                    m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))
+        except RuleError:
+            raise _kept(err, m.log, FAILURE_LOG) from None
+        raise
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -669,8 +701,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
                         located=True)
 
     for i, line in enumerate(expected):
-        if line["type"] == "decision" and len(m.log) == i and not m.over:
-            problem = m.apply(line["who"], line["choice"])
+        if line["type"] == "decision" and len(m.log) == i and not m.over and m.failure is None:
+            try:
+                problem = m.apply(line["who"], line["choice"])
+            except RuleError:
+                problem = None  # the failure is a line of the log, compared below like any other
             if problem is not None:
                 raise mismatch(i, f"{problem.code}: {problem.reason}")
         if i >= len(m.log):
@@ -680,13 +715,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise mismatch(i, m.log[i])
     if len(m.log) > len(expected):
         raise mismatch(len(expected), m.log[len(expected)])
-    if not m.over:
+    if not m.over and m.failure is None:
         waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
         raise CliError(f"{file}:{len(expected)}: mismatch: the log ends, but the match waits for {waiting}",
                        located=True)
     events = sum(1 for line in expected if line["type"] == "event")
     decisions = sum(1 for line in expected if line["type"] == "decision")
-    print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, result matches")
+    ending = "result matches" if m.failure is None else f"the rules fail at the same point: {m.failure}"
+    print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, {ending}")
     return 0
 
 

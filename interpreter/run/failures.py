@@ -58,6 +58,4 @@ def rule_error(game, err: BaseException, seed: int, decisions: int) -> RuleError
         if place is not None:
             what = f"{place}: {what}"
     made = "decision" if decisions == 1 else "decisions"
-    failure = RuleError(f"{what} (seed {seed}, after {decisions} {made})")
-    failure.seed, failure.decisions = seed, decisions
-    return failure
+    return RuleError(f"{what} (seed {seed}, after {decisions} {made})", seed, decisions)

@@ -26,7 +26,17 @@ class GameOver(Exception):
 
 
 class RuleError(Exception):
-    """Game content did something impossible at run time (an authoring bug found during play)."""
+    """Game content did something impossible at run time (an authoring bug found during play).
+
+    Raised out of a match, its message starts with the DSL text's `file:line:col` and it knows the
+    match's `seed` and how many `decisions` had been made (so the match can be replayed to that point)."""
+
+    def __init__(self, message: str, seed: int | None = None, decisions: int | None = None) -> None:
+        super().__init__(message)
+        self.seed, self.decisions = seed, decisions
+
+    def __reduce__(self):  # keeps seed and decisions across processes (sim's workers)
+        return RuleError, (str(self), self.seed, self.decisions)
 
 
 DECISIONS, CHANCE_USED = 10, 11  # where a frozen state keeps its count of chance outcomes
