@@ -16,8 +16,8 @@ SETUP, ROUND, TURN, AFTER, OVER = range(5)
 
 
 class Cursor:
-    """The flow's place: `phase` is the next phase of `part` to run, -1 while entering that part
-    (entering a round resets its counters, entering a turn counts it and sets the active player)."""
+    """A place in the flow: `phase` is the phase of `part` to run next, -1 while that part is still to be
+    entered (entering a round resets its counters, entering a turn counts it and sets the active player)."""
 
     __slots__ = ("first", "part", "phase", "round", "seat")
 
@@ -28,9 +28,6 @@ class Cursor:
         self.seat = seat  # the index of the current turn in that order
         self.phase = phase
 
-    def copy(self) -> Cursor:
-        return Cursor(self.part, self.round, self.first, self.seat, self.phase)
-
     def __reduce__(self):
         return Cursor, (self.part, self.round, self.first, self.seat, self.phase)
 
@@ -39,72 +36,93 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
     """Run the flow from `cur` (a fresh Cursor: from the start). Yields the asks of the phases and
     returns the winners declared by `end the game` (None when the rounds run out).
 
-    `mark(cur)` is called just before each phase that asks starts, with the cursor at that phase and
-    the state as the phase will find it: a point the match can start again from."""
+    `mark(cursor)` is called just before each phase that asks starts, with a cursor at that phase and
+    the state as the phase will find it: a point the match can start again from. (The place is kept in
+    locals while the flow runs; a Cursor is made only for `mark`.)"""
     flow = game.flow
     round_counters, round_player_counters = game.resets["round"]
     turn_counters, turn_player_counters = game.resets["turn"]
+    initial, player_initial = game.initial, game.player_initial
     turns = flow["turn"]
-    parts = (flow["setup"], flow["round"], turns, flow["after_last_round"])
+    part, rnd, first, seat, phase = cur.part, cur.round, cur.first, cur.seat, cur.phase
     try:
-        while True:
-            part = cur.part
-            if cur.phase < 0:  # entering a part
-                cur.phase = 0
-                if part == TURN:
-                    st.active = st.orders[cur.first][cur.seat]
-                    st.turn += 1
-                    for k in turn_counters:
-                        st.gc[k] = game.initial[k]
-                    for k in turn_player_counters:
-                        st.pc[k] = [game.player_initial[k]] * st.n
-                elif part == ROUND:
-                    st.round = cur.round
-                    for k in round_counters:
-                        st.gc[k] = game.initial[k]
-                    for k in round_player_counters:
-                        st.pc[k] = [game.player_initial[k]] * st.n
-                    st.active = st.first
-                elif part == OVER:
-                    return None
-                else:
-                    st.active = st.first
-            phases = parts[part]
-            if cur.phase < len(phases):
-                fn, asks = phases[cur.phase]
+        if part == SETUP:
+            if phase < 0:
+                st.active, phase = st.first, 0
+            phases = flow["setup"]
+            for i in range(phase, len(phases)):
+                fn, asks = phases[i]
                 if asks:
                     if mark is not None:
-                        mark(cur)
-                    cur.phase += 1
+                        mark(Cursor(SETUP, 0, 0, 0, i))
                     yield from fn(st)
                 else:
-                    cur.phase += 1
                     fn(st)
-                continue
-            # the part is done: on to the next
-            cur.phase = -1
-            if part == SETUP:
-                if after_setup is not None:
-                    after_setup(st)
-                cur.part, cur.round = (ROUND, 1) if game.rounds >= 1 else (AFTER, 0)
-            elif part == ROUND and turns:
-                cur.part, cur.first, cur.seat = TURN, st.first, 0
-            elif part == TURN and cur.seat + 1 < len(st.orders[cur.first]):
-                if st.log is not None:
-                    st.log.append(snapshot(st))
-                cur.seat += 1
-            elif part in (ROUND, TURN):
-                if st.log is not None:
-                    st.log.append(snapshot(st))
-                if cur.round < game.rounds:
-                    cur.part, cur.round = ROUND, cur.round + 1
+            if after_setup is not None:
+                after_setup(st)
+            part, rnd, phase = ROUND, 1, -1
+        if part in (ROUND, TURN):
+            phases = flow["round"]
+            while rnd <= game.rounds:
+                if part == ROUND:
+                    if phase < 0:
+                        st.round = rnd
+                        for k in round_counters:
+                            st.gc[k] = initial[k]
+                        for k in round_player_counters:
+                            st.pc[k] = [player_initial[k]] * st.n
+                        st.active, phase = st.first, 0
+                    for i in range(phase, len(phases)):
+                        fn, asks = phases[i]
+                        if asks:
+                            if mark is not None:
+                                mark(Cursor(ROUND, rnd, 0, 0, i))
+                            yield from fn(st)
+                        else:
+                            fn(st)
+                    if turns:
+                        part, first, seat, phase = TURN, st.first, 0, -1
+                    elif st.log is not None:
+                        st.log.append(snapshot(st))
+                if part == TURN:
+                    order = st.orders[first]
+                    while seat < len(order):
+                        if phase < 0:
+                            st.active = order[seat]
+                            st.turn += 1
+                            for k in turn_counters:
+                                st.gc[k] = initial[k]
+                            for k in turn_player_counters:
+                                st.pc[k] = [player_initial[k]] * st.n
+                            phase = 0
+                        for i in range(phase, len(turns)):
+                            fn, asks = turns[i]
+                            if asks:
+                                if mark is not None:
+                                    mark(Cursor(TURN, rnd, first, seat, i))
+                                yield from fn(st)
+                            else:
+                                fn(st)
+                        if st.log is not None:
+                            st.log.append(snapshot(st))
+                        seat, phase = seat + 1, -1
+                part, rnd, phase = ROUND, rnd + 1, -1
+            part, phase = AFTER, -1
+        if part == AFTER:
+            if phase < 0:
+                st.active, phase = st.first, 0
+            phases = flow["after_last_round"]
+            for i in range(phase, len(phases)):
+                fn, asks = phases[i]
+                if asks:
+                    if mark is not None:
+                        mark(Cursor(AFTER, 0, 0, 0, i))
+                    yield from fn(st)
                 else:
-                    cur.part = AFTER
-            else:
-                cur.part = OVER
+                    fn(st)
     except GameOver as over:
-        cur.part = OVER
         return over.winners
+    return None
 
 
 def snapshot(st: State) -> dict[str, Any]:

@@ -102,7 +102,7 @@ class Match:
             return  # few answers since the last copy: a clone replays them rather than every phase paying a copy
         # the chance generator's state is copied again only if it moved since the last copy
         same = base is not None and base[1][CHANCE_USED] == st.chance_used and self._rng is st.rng
-        self._base = (cur.copy(), st.freeze(base[1][-1] if same else None))
+        self._base = (cur, st.freeze(base[1][-1] if same else None))
         self._rng = st.rng
         self._sent = []
 
@@ -135,7 +135,7 @@ class Match:
         self.st = st
         self._resuming = True
         try:
-            flow = run_flow(self.game, st, cur.copy(), self._hook(), self._mark)
+            flow = run_flow(self.game, st, cur, self._hook(), self._mark)
             ask = next(flow)
             for value in self._sent:
                 ask = flow.send(value)
