@@ -101,8 +101,9 @@ class Match:
         if base is not None and len(self._sent) < self.REPLAY_SPAN:
             return  # few answers since the last copy: a clone replays them rather than every phase paying a copy
         # the chance generator's state is copied again only if it moved since the last copy
-        same = base is not None and base[1][CHANCE_USED] == st.chance_used and self._rng is st.rng
-        self._base = (cur, st.freeze(base[1][-1] if same else None))
+        kept = base[1][-1] if base is not None and base[1][CHANCE_USED] == st.chance_used and self._rng is st.rng \
+            else None
+        self._base = (cur, st.freeze(kept))
         self._rng = st.rng
         self._sent = []
 
@@ -130,6 +131,7 @@ class Match:
             self._flow = None
             return
         decisions = self.st.decisions if frozen_now is None else frozen_now[DECISIONS]
+        assert self._base is not None, "a match waiting for an answer has marked its phase"
         cur, frozen = self._base
         st = State.thaw(self.layout, self.players, frozen, None if log is None else [], self.game.counter_names)
         self.st = st
@@ -259,11 +261,13 @@ class Match:
             self.log.append({"type": "decision", "who": seat, "choice": action, "options": len(ask[1]),
                              "label": self.label(ask, action)})
         value = ask[1][action]
-        if self._ask[0] == -1:
+        pending = self._ask
+        assert pending is not None
+        if pending[0] == -1:
             self._answers[seat] = value
-            if len(self._answers) < len(self._ask[1]):
+            if len(self._answers) < len(pending[1]):
                 return None
-            value = [self._answers[a[0]] for a in self._ask[1]]
+            value = [self._answers[a[0]] for a in pending[1]]
             self._answers = {}
         self._advance(value)
         return None
@@ -345,7 +349,7 @@ def play_random(game, players: int, seed: int, log: bool = False) -> Match:
     rng = random_bot(seed)
     while not m.over:
         for seat in m.to_act():
-            m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))
+            m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))  # type: ignore[attr-defined]
     return m
 
 

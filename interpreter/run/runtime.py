@@ -93,7 +93,7 @@ class State:
         """A uniformly random int in [0, n): every chance outcome of the match comes from here."""
         if n > 1:
             self.chance_used += 1
-            return self.rng._randbelow(n)
+            return self.rng._randbelow(n)  # type: ignore[attr-defined]  # randrange's own core: same stream, less work
         return 0
 
     # ---- copies: a match is a value
@@ -305,6 +305,7 @@ def random_card(st: State, cards: list[int]) -> int:
 
 def say(st: State, text: str) -> None:
     """A sentence written by the game for the readable log."""
+    assert st.log is not None, "compiled code says only into a kept log"
     st.log.append({"type": "event", "event": "say", "text": text})
 
 

@@ -39,7 +39,7 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
     game.check_players(players)
     st = State(game.model.setup(players), players, seed, None)
     st.table_counters = game.counter_names
-    below = random_bot(seed)._randbelow
+    below = random_bot(seed)._randbelow  # type: ignore[attr-defined]  # as `play_random` draws
     flow = run_flow(game, st, Cursor())
     send = flow.send
     decisions = 0
