@@ -595,13 +595,16 @@ def _kept(err: RuleError, log: list[dict[str, Any]] | None, path: str) -> RuleEr
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
-    from .run.sim import run_many
+    from .run.sim import WorkerLost, run_many
 
     game = _game(args.game)
     players = _players(game, args.players)
     workers = min(args.workers, args.n, _cores())
+    lost = None
     try:
         summary = run_many(game, players, args.n, args.seed, workers, _progress_bar())
+    except WorkerLost as err:
+        summary, lost = err.summary, err
     except RuleError as err:
         if err.seed is None:
             raise
@@ -616,10 +619,17 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise
     if args.json:
         print(json.dumps(summary))
-        return 0
-    s = summary
-    last = args.seed + s["games"] - 1
-    seeds = f"seeds {args.seed}–{last}" if last != args.seed else f"seed {args.seed}"
+    else:
+        _print_summary(game, summary, args.seed, players)
+    if lost is not None:
+        raise CliError(str(lost))
+    return 0
+
+
+def _print_summary(game: Game, s: dict[str, Any], seed: int, players: int) -> None:
+    """The readable summary of `meeple sim`."""
+    last = seed + s["games"] - 1
+    seeds = f"seeds {seed}–{last}" if last != seed else f"seed {seed}"
     print(f"{game.title}: {_n(s['games'], 'game')}, {_n(players, 'player')}, {seeds}")
     print(f"  {'seat':<6}{'wins':>8}{'win rate':>10}{'mean score':>12}")
     for p in range(players):
@@ -637,7 +647,6 @@ def cmd_sim(args: argparse.Namespace) -> int:
         means = ", ".join(f"{k} {v:.3f}" for k, v in s["mean_counters"].items())
         print(f"  mean game counters at the end: {means}")
     print(f"  {s['games_per_s']:.0f} games/s, {s['elapsed_s']:.2f} s, {_n(s['workers'], 'worker')}")
-    return 0
 
 
 # ---- replay -----------------------------------------------------------------------------------------

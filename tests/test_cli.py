@@ -312,3 +312,24 @@ def test_python_dash_m_runs_the_command():
                           check=False, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "overloaded" in done.stdout
+
+
+def test_sim_reports_a_dead_worker_instead_of_waiting_forever(monkeypatch):
+    """A worker killed mid-run (out of memory, kill -9) ends `sim` with the matches the others finished."""
+    import os
+
+    from interpreter.run import sim
+
+    real = sim.run_chunk
+
+    def dies_on_its_second_chunk(folder, players, start, stop):
+        if start != 0 and os.getpid() != parent:
+            os._exit(9)
+        return real(folder, players, start, stop)
+
+    parent = os.getpid()
+    monkeypatch.setattr(sim, "run_chunk", dies_on_its_second_chunk)
+    game = sim.load_game("overloaded")
+    with pytest.raises(sim.WorkerLost, match="worker process died") as lost:
+        sim.run_many(game, 4, 200, workers=2)
+    assert lost.value.summary["games"] < 200

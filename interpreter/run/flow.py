@@ -34,7 +34,8 @@ class Cursor:
 
 def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
     """Run the flow from `cur` (a fresh Cursor: from the start). Yields the asks of the phases and
-    returns the winners declared by `end the game` (None when the rounds run out).
+    returns the winners declared by `end the game` ([] when it names none: the scores decide), or None
+    when the rounds ran out.
 
     `mark(cursor)` is called just before each phase that asks starts, with a cursor at that phase and
     the state as the phase will find it: a point the match can start again from. (The place is kept in
@@ -121,7 +122,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                 else:
                     fn(st)
     except GameOver as over:
-        return over.winners
+        return over.winners if over.winners is not None else []  # ended by the rules, winners by score
     return None
 
 

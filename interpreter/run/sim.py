@@ -6,6 +6,8 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -167,12 +169,33 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
     else:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(workers, initializer=_ignore_interrupt) as pool:
-            for part in pool.imap_unordered(_run_chunk_args, chunks):
-                tally.merge(part)
-                if progress:
-                    progress(tally.games, n)
-    elapsed = time.perf_counter() - started
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt) as pool:
+            try:
+                for done in as_completed([pool.submit(_run_chunk_args, args) for args in chunks]):
+                    tally.merge(done.result())
+                    if progress:
+                        progress(tally.games, n)
+            except BrokenProcessPool:
+                # a worker was killed (out of memory, kill -9): report what the others finished
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise WorkerLost(summary(game, tally, seed, workers, time.perf_counter() - started)) from None
+            except BaseException:  # a rule failed, or Ctrl-C: stop the chunks not yet started
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    return summary(game, tally, seed, workers, time.perf_counter() - started)
+
+
+class WorkerLost(Exception):
+    """A worker process of `run_many` died; `summary` holds the matches the others finished."""
+
+    def __init__(self, partial: dict[str, Any]) -> None:
+        super().__init__(f"a worker process died (killed, or out of memory); {partial['games']} matches finished")
+        self.summary = partial
+
+
+def summary(game: Game, tally: Tally, seed: int, workers: int, elapsed: float) -> dict[str, Any]:
+    """The summary dict of `meeple sim` for the matches of a tally."""
+    players = tally.players
     games = tally.games
     names = dict(game.counter_names[0])
     return {
