@@ -86,12 +86,12 @@ class Game:
         return self._direct_flow
 
     def new_match(self, players: int | None = None, seed: int = 0, log: bool = False, bots=None,
-                  arrange: dict[str, list[str]] | None = None, after_setup=None):
-        """Start a match; see interpreter.match.Match."""
+                  arrange: dict[str, list[str]] | None = None, after_setup=None, chance=None):
+        """Start a match; see interpreter.run.match.Match."""
         from .run.match import Match
 
         return Match(self, players or self.default_players, seed, log=log, bots=bots, arrange=arrange,
-                     after_setup=after_setup)
+                     after_setup=after_setup, chance=chance)
 
 
 def build(content: Content) -> tuple[dict[str, Any], str]:

@@ -92,3 +92,19 @@ def test_a_pickled_match_needs_only_the_game_folder():
     data = pickle.dumps(m)
     assert len(data) < 20_000
     assert b"def phase_" not in data
+
+
+def test_chance_may_come_from_a_function_and_a_copy_keeps_drawing_from_it():
+    """A property test answers chance events itself; a clone goes on asking the same function."""
+    asked = []
+
+    def lowest(n):
+        asked.append(n)
+        return 0
+
+    m = load_game("overloaded").new_match(players=4, seed=1, chance=lowest)
+    assert asked, "the set-up shuffles through the function"
+    before = len(asked)
+    other = m.clone()
+    finish_randomly(other, 3)
+    assert len(asked) > before

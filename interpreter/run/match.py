@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,13 @@ class Invalid:
     reason: str
 
 
+class DrawnChance:
+    """Chance outcomes drawn from a function instead of the seeded generator (see `Match`)."""
+
+    def __init__(self, draw: Callable[[int], int]) -> None:
+        self._randbelow = draw
+
+
 class Match:
     """One match of a game between `players` seats, driven one decision at a time.
 
@@ -50,7 +58,10 @@ class Match:
     REPLAY_SPAN = 6
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
-                 arrange: dict[str, list[str]] | None = None, after_setup=None) -> None:
+                 arrange: dict[str, list[str]] | None = None, after_setup=None,
+                 chance: Callable[[int], int] | None = None) -> None:
+        """`chance`, if given, answers every chance event instead of the seeded generator: called with n,
+        it returns an outcome in 0..n-1 (a property test's strategy, or outcomes recorded in a log)."""
         game.check_players(players)
         self.game = game
         self.players = players
@@ -64,6 +75,8 @@ class Match:
                 header["path"] = game.model.root  # so that `replay` finds a game outside the bundle
             self.log.append(header)
         self.st = State(self.layout, players, seed, self.log)
+        if chance is not None:
+            self.st.rng = DrawnChance(chance)
         self.st.table_counters = game.counter_names
         self.history: list[tuple[int, int]] = []
         self.winners: list[int] | None = None
