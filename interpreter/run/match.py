@@ -41,8 +41,8 @@ class Invalid:
 class DrawnChance:
     """Chance outcomes drawn from a function instead of the seeded generator (see `Match`)."""
 
-    def __init__(self, draw: Callable[[int], int]) -> None:
-        self._randbelow = draw
+    def __init__(self, outcome: Callable[[int], int]) -> None:
+        self._randbelow = outcome
 
 
 class Match:
