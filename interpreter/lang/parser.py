@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from functools import lru_cache
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
-from ..diagnostics import Diagnostic, DslSyntaxError, Pos, did_you_mean
+from ..diagnostics import Diagnostic, DslSyntaxError, Pos
 from ..paths import data_dir
+
+MAX_ERRORS = 20  # syntax errors reported for one text; past that, the first ones are what to fix
+MAX_DIGITS = 18  # the longest whole number a text may write (anything longer is surely a typo)
+
+
+class _BadIndent(Exception):
+    """A line indented to a depth that no enclosing block has (lark's DedentError, with its place)."""
+
+    def __init__(self, line: int, indent: int, levels: list[int]) -> None:
+        super().__init__(line)
+        self.line, self.indent, self.levels = line, indent, levels
+
+    def diagnostic(self, at: Pos) -> Diagnostic:
+        depths = " or ".join(str(n) for n in self.levels)
+        return Diagnostic(at.shifted(self.line, self.indent + 1),
+                          f"this line is indented by {self.indent}, which matches no enclosing block ({depths})",
+                          "indent it exactly like the other lines of the block it belongs to")
 
 
 class _Layout(Indenter):
@@ -28,6 +47,15 @@ class _Layout(Indenter):
 
     def process(self, stream):
         return super().process(self._verbs(stream))
+
+    def handle_NL(self, token: Token):
+        levels = list(self.indent_level)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            indent_str = token.rsplit("\n", 1)[1]
+            indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+            raise _BadIndent(token.line + token.count("\n"), indent, levels) from None
 
     def _verbs(self, stream):
         pending: list[Token] = []
@@ -83,36 +111,138 @@ def keywords() -> set[str]:
 
 
 def parse(text: str, at: Pos, verbs: dict[str, list[tuple[str, ...]]], expression: bool = False) -> Tree:
-    """Parse a statement block (or one expression) that starts at `at` in its file."""
+    """Parse a statement block (or one expression) that starts at `at` in its file.
+
+    Every syntax error of a block is reported: after each one the parse starts again with the faulty line
+    replaced by a stand-in of the same indentation (`nothing`, or `if true:` where a block follows)."""
     parser, layout = _lark()
     layout.forms = verbs
-    source = text if text.endswith("\n") else text + "\n"
-    try:
-        tree = parser.parse(source, start="expr_start" if expression else "start")
-    except UnexpectedInput as err:
-        found = _misspelt_start(err, source, verbs, at) or _diagnose(err, source, at)
-        raise DslSyntaxError([found]) from None
+    start = "expr_start" if expression else "start"
+    lines = (text if text.endswith("\n") else text + "\n").splitlines(keepends=True)
+    found: list[Diagnostic] = []
+    fixed_up_to = 0
+    while True:
+        source = "".join(lines)
+        try:
+            tree = parser.parse(source, start=start)
+            break
+        except UnexpectedInput as err:
+            diagnostic, line = _explain(err, source, verbs, at, start)
+            indent = None
+        except _BadIndent as err:
+            diagnostic, line, indent = err.diagnostic(at), err.line, err
+        found.append(diagnostic)
+        if (expression or not fixed_up_to < line <= len(lines) or len(found) >= MAX_ERRORS
+                or _open_ended(lines[line - 1])):
+            raise DslSyntaxError(found)
+        lines[line - 1] = _stand_in(lines, line - 1) if indent is None else _reindented(lines[line - 1], indent)
+        fixed_up_to = line
+    found += _oversized_numbers(tree, at)
+    if found:
+        raise DslSyntaxError(found)
     return tree
 
 
-def _misspelt_start(err: UnexpectedInput, source: str, verbs: dict, at) -> Diagnostic | None:
-    """'did you mean `shuffle`?' when the failing line starts with a near-miss of a keyword or verb."""
+def _indent_of(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _stand_in(lines: list[str], i: int) -> str:
+    """A harmless statement in place of faulty line `i`, keeping the block structure around it."""
+    here = _indent_of(lines[i])
+    after = next((line for line in lines[i + 1:] if line.strip() and not line.strip().startswith("#")), "")
+    heads_block = _masked(lines[i]).rstrip().endswith(":") or len(_indent_of(after)) > len(here)
+    return here + ("if true:" if heads_block else "nothing") + "\n"
+
+
+def _open_ended(line: str) -> bool:
+    """Whether a line leaves a bracket open (or closes one it did not open): it goes on past its end,
+    so a stand-in for it alone would only start a run of false errors."""
+    code = _masked(line)
+    return code.count("(") != code.count(")")
+
+
+def _reindented(line: str, err: _BadIndent) -> str:
+    """A badly indented line moved to the nearest enclosing block's depth."""
+    depth = max(level for level in err.levels if level <= err.indent)
+    return " " * depth + line.lstrip(" \t")
+
+
+def _oversized_numbers(tree: Tree, at: Pos) -> list[Diagnostic]:
+    """Whole numbers longer than MAX_DIGITS digits (in numbers and dice)."""
+    found = []
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("NUMBER", "DIE")):
+        digits = tok.lstrip("d")
+        if len(digits) > MAX_DIGITS:
+            found.append(Diagnostic(at.shifted(tok.line, tok.column + len(tok) - len(digits)),
+                                    f"the number {digits[:8]}… has {len(digits)} digits; numbers have at most "
+                                    f"{MAX_DIGITS}", "check for a typo"))
+    return found
+
+
+_STRING = re.compile(r'"([^"\\\n]|\\.)*"')
+_COMMENT = re.compile(r"#[^\n]*")
+_SEPARATOR = re.compile(r",[ \t]*then\b|;|:")
+_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _masked(line: str) -> str:
+    """A line with the insides of strings and comments blanked, so that words and separators are code."""
+    line = _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', line)
+    return _COMMENT.sub(lambda m: " " * len(m.group()), line)
+
+
+def _explain(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: str) -> tuple[Diagnostic, int]:
+    """The diagnostic of a parse error, and the line (of `source`) at fault."""
+    misspelt = _misspelt(err, source, verbs, at, start)
+    if misspelt is not None:
+        return misspelt, err.line
+    diagnostic, line = _diagnose(err, source, at)
+    return diagnostic, line
+
+
+def _misspelt(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: str) -> Diagnostic | None:
+    """'did you mean `move`?' when a near-miss of a DSL word or declared verb explains the error: the
+    unexpected word itself, the first word of its statement, or the word just before it — a spelling
+    counts only if the text then parses past the error."""
     lines = source.splitlines()
-    line = getattr(err, "line", None)
-    if not line or line > len(lines):
+    line, column = getattr(err, "line", None), getattr(err, "column", None)
+    if not line or not column or line > len(lines):
         return None
-    words = lines[line - 1].split()
-    if not words:
-        return None
-    first = words[0]
-    known = keywords() | {" ".join(f) for forms in verbs.values() for f in forms}
-    if first in known or not first.isidentifier():
-        return None
-    hint = did_you_mean(first, known)
-    if hint is None:
-        return None
-    col = len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1
-    return Diagnostic(at.shifted(line, col), f"`{first}` is not a statement word or a declared verb", hint)
+    code = _masked(lines[line - 1])
+    col = min(column - 1, len(code))
+    known = keywords() | {word for forms in verbs.values() for form in forms for word in form}
+    separators = [m.end() for m in _SEPARATOR.finditer(code, 0, col)]
+    head = _WORD.search(code, separators[-1] if separators else 0)
+    before = list(_WORD.finditer(code, 0, col))
+    candidates = [_WORD.match(code, col), head if head and head.start() <= col else None,
+                  before[-1] if before and not code[before[-1].end():col].strip() else None]
+    tried = set()
+    for word in candidates:
+        if word is None or word.group() in known or word.start() in tried:
+            continue
+        tried.add(word.start())
+        for fix in difflib.get_close_matches(word.group(), known, n=3, cutoff=0.6):
+            if _parses_past(source, lines, line, word, fix, col, start):
+                what = "a statement word" if word is head else "a DSL word"
+                return Diagnostic(at.shifted(line, word.start() + 1),
+                                  f"`{word.group()}` is not {what} or a declared verb", f"did you mean `{fix}`?")
+    return None
+
+
+def _parses_past(source: str, lines: list[str], line: int, word: re.Match, fix: str, col: int, start: str) -> bool:
+    """Whether the text, with `word` spelt `fix`, parses beyond the place of the error."""
+    parser, _ = _lark()
+    text = lines[line - 1]
+    fixed = [*lines[: line - 1], text[: word.start()] + fix + text[word.end():], *lines[line:]]
+    try:
+        parser.parse("\n".join(fixed) + "\n", start=start)
+    except UnexpectedInput as again:
+        moved = max(0, len(fix) - len(word.group()))
+        return (again.line or 0) > line or (again.line == line and (again.column or 0) - 1 > col + moved)
+    except _BadIndent:
+        return False
+    return True
 
 
 _NICE = {
@@ -142,7 +272,8 @@ def _describe(terminal: str) -> str:
     return terminal
 
 
-def _diagnose(err: UnexpectedInput, source: str, at: Pos) -> Diagnostic:
+def _diagnose(err: UnexpectedInput, source: str, at: Pos) -> tuple[Diagnostic, int]:
+    """The diagnostic of a parse error (where, what was found, what could come), and its line."""
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedToken) and err.token.type in ("_NL", "_DEDENT", "$END"):
@@ -154,7 +285,7 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos) -> Diagnostic:
     pos = at.shifted(line, column)
     if isinstance(err, UnexpectedCharacters):
         char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "end of text"
-        return Diagnostic(pos, f"unexpected character {char!r}", "check for a typo or a missing quote")
+        return Diagnostic(pos, f"unexpected character {char!r}", "check for a typo or a missing quote"), line
     expected = sorted(getattr(err, "expected", None) or getattr(err, "accepts", None) or [])
     names = [_describe(e) for e in expected if not e.startswith("__")]
     want = ", ".join(names[:12]) + (f" (or {len(names) - 12} more)" if len(names) > 12 else "")
@@ -166,7 +297,7 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos) -> Diagnostic:
             hint = f"`{tok.value}` is not a declared verb: declare it under procedures: in game.yaml"
         elif tok.type != "NAME" and tok.value in keywords() and "NAME" in expected:
             hint = f"`{tok.value}` is a DSL keyword and cannot be used as a name"
-        return Diagnostic(pos, f"unexpected {found}; expected one of: {want}", hint)
+        return Diagnostic(pos, f"unexpected {found}; expected one of: {want}", hint), line
     if isinstance(err, UnexpectedEOF):
-        return Diagnostic(pos, f"the text ends too early; expected one of: {want}")
-    return Diagnostic(pos, str(err).splitlines()[0])
+        return Diagnostic(pos, f"the text ends too early; expected one of: {want}"), line
+    return Diagnostic(pos, str(err).splitlines()[0]), line
