@@ -67,7 +67,7 @@ def test_every_syntax_error_of_a_text_is_reported_at_its_line():
         (10, "`mvoe` is not a statement word or a declared verb"),
         (12, "`shufle` is not a statement word or a declared verb"),
         (13, "unexpected `=`"),
-        (15, "unexpected end of text"),
+        (15, "this `(` is never closed"),
     ]
 
 
@@ -92,8 +92,33 @@ def test_an_expression_reports_its_first_error_only():
 def test_an_inconsistent_dedent_is_a_positioned_error():
     [(line, col, message, hint)] = errors("if x > 1:\n    draw 1\n  draw 2\n")
     assert (line, col) == (12, 7 + 2)
-    assert message == "this line is indented by 2, which matches no enclosing block (0 or 4)"
+    assert message == "this line starts at column 9, but the blocks around it start at column 7 or 11"
     assert hint and "indent" in hint
+
+
+def test_a_line_indented_under_no_block_is_a_positioned_error():
+    [(line, col, message, _)] = errors("draw 1\n    draw 2\n")
+    assert (line, col) == (11, 7 + 4) and message == "this line is indented, but the line before it starts no block"
+
+
+def test_an_unclosed_bracket_is_named_at_the_bracket():
+    [(line, col, message, _)] = errors("let x = max(1,\ndraw 2\n")
+    assert (line, col) == (10, 7 + len("let x = max")) and message == "this `(` is never closed"
+
+
+def test_an_error_inside_brackets_that_close_later_is_not_blamed_on_them():
+    [(line, _, message, _)] = errors("let x = max(1,\n    2 3)\n")
+    assert line == 11 and message.startswith("unexpected `3`")
+
+
+def test_else_without_if_says_where_else_belongs():
+    [(_, _, _, hint)] = errors("draw 1\nelse:\n    draw 2\n")
+    assert hint and "must follow the block of an `if`" in hint
+
+
+def test_a_statement_where_a_value_is_expected_says_so():
+    [(_, _, message, hint)] = errors("set x to 1", expression=True)
+    assert message.startswith("unexpected `set`") and hint == "this text is a value (an expression), not a statement"
 
 
 def test_errors_after_a_bad_dedent_are_reported_too():

@@ -25,10 +25,11 @@ class _BadIndent(Exception):
         self.line, self.indent, self.levels = line, indent, levels
 
     def diagnostic(self, at: Pos) -> Diagnostic:
-        depths = " or ".join(str(n) for n in self.levels)
-        return Diagnostic(at.shifted(self.line, self.indent + 1),
-                          f"this line is indented by {self.indent}, which matches no enclosing block ({depths})",
-                          "indent it exactly like the other lines of the block it belongs to")
+        """Columns as the file has them: a YAML block's own indentation included."""
+        here = at.shifted(self.line, self.indent + 1)
+        columns = " or ".join(str(at.shifted(self.line, level + 1).col) for level in self.levels)
+        return Diagnostic(here, f"this line starts at column {here.col}, but the blocks around it start at "
+                                f"column {columns}", "indent it exactly like the other lines of its block")
 
 
 class _Layout(Indenter):
@@ -127,15 +128,21 @@ def parse(text: str, at: Pos, verbs: dict[str, list[tuple[str, ...]]], expressio
             tree = parser.parse(source, start=start)
             break
         except UnexpectedInput as err:
-            diagnostic, line = _explain(err, source, verbs, at, start)
-            indent = None
+            diagnostic, line = _explain(err, source, verbs, at, start, expression)
+            indented = isinstance(err, UnexpectedToken) and err.token.type == "_INDENT"
+            bad_indent = None
         except _BadIndent as err:
-            diagnostic, line, indent = err.diagnostic(at), err.line, err
+            diagnostic, line, indented, bad_indent = err.diagnostic(at), err.line, False, err
         found.append(diagnostic)
         if (expression or not fixed_up_to < line <= len(lines) or len(found) >= MAX_ERRORS
                 or _open_ended(lines[line - 1])):
             raise DslSyntaxError(found)
-        lines[line - 1] = _stand_in(lines, line - 1) if indent is None else _reindented(lines[line - 1], indent)
+        if bad_indent is not None:
+            lines[line - 1] = _reindented(lines[line - 1], bad_indent)
+        elif indented:
+            lines[line - 1] = _indent_of(_code_line_before(lines, line - 1)) + lines[line - 1].lstrip(" \t")
+        else:
+            lines[line - 1] = _stand_in(lines, line - 1)
         fixed_up_to = line
     found += _oversized_numbers(tree, at)
     if found:
@@ -147,10 +154,18 @@ def _indent_of(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
+def _is_code(line: str) -> bool:
+    return bool(line.strip()) and not line.strip().startswith("#")
+
+
+def _code_line_before(lines: list[str], i: int) -> str:
+    return next((line for line in reversed(lines[:i]) if _is_code(line)), "")
+
+
 def _stand_in(lines: list[str], i: int) -> str:
     """A harmless statement in place of faulty line `i`, keeping the block structure around it."""
     here = _indent_of(lines[i])
-    after = next((line for line in lines[i + 1:] if line.strip() and not line.strip().startswith("#")), "")
+    after = next((line for line in lines[i + 1:] if _is_code(line)), "")
     heads_block = _masked(lines[i]).rstrip().endswith(":") or len(_indent_of(after)) > len(here)
     return here + ("if true:" if heads_block else "nothing") + "\n"
 
@@ -192,13 +207,49 @@ def _masked(line: str) -> str:
     return _COMMENT.sub(lambda m: " " * len(m.group()), line)
 
 
-def _explain(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: str) -> tuple[Diagnostic, int]:
+def _explain(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: str,
+             expression: bool) -> tuple[Diagnostic, int]:
     """The diagnostic of a parse error, and the line (of `source`) at fault."""
+    unclosed = _unclosed(err, source)
+    if unclosed is not None:
+        line, col = unclosed
+        return Diagnostic(at.shifted(line, col), "this `(` is never closed",
+                          "close it with `)` before the statement ends"), line
     misspelt = _misspelt(err, source, verbs, at, start)
     if misspelt is not None:
         return misspelt, err.line
-    diagnostic, line = _diagnose(err, source, at)
-    return diagnostic, line
+    return _diagnose(err, source, at, expression)
+
+
+def _unclosed(err: UnexpectedInput, source: str) -> tuple[int, int] | None:
+    """The line and column of a `(` that is open where the error is, was opened on an earlier line and
+    is never closed (the error is then the bracket's fault, not the fault of what follows)."""
+    at_end = isinstance(err, UnexpectedToken) and err.token.type == "$END"
+    end = getattr(err, "pos_in_stream", None)
+    end = len(source) if at_end or end is None or end < 0 else end
+    opened: list[tuple[int, int]] = []
+    suspect, depth = None, 0
+    offset = 0
+    for number, line in enumerate(source.splitlines(keepends=True), 1):
+        for col, char in enumerate(_masked(line), 1):
+            if suspect is None and offset + col - 1 >= end:
+                if not opened or opened[-1][0] >= _line_at(source, end):
+                    return None
+                suspect, depth = opened[-1], len(opened)
+            if char == "(":
+                opened.append((number, col))
+            elif char == ")" and opened:
+                opened.pop()
+                if suspect is not None and len(opened) < depth:
+                    return None  # closed after all, further on
+        offset += len(line)
+    if suspect is None and opened and (at_end or opened[-1][0] < _line_at(source, end)):
+        return opened[-1]
+    return suspect
+
+
+def _line_at(source: str, offset: int) -> int:
+    return source.count("\n", 0, offset) + 1
 
 
 def _misspelt(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: str) -> Diagnostic | None:
@@ -215,8 +266,11 @@ def _misspelt(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: st
     separators = [m.end() for m in _SEPARATOR.finditer(code, 0, col)]
     head = _WORD.search(code, separators[-1] if separators else 0)
     before = list(_WORD.finditer(code, 0, col))
-    candidates = [_WORD.match(code, col), head if head and head.start() <= col else None,
-                  before[-1] if before and not code[before[-1].end():col].strip() else None]
+    here = _WORD.match(code, col)
+    after = _WORD.search(code, here.end()) if here else None  # the second word of a verb such as `use advantage`
+    candidates = [here, head if head and head.start() <= col else None,
+                  before[-1] if before and not code[before[-1].end():col].strip() else None,
+                  after if after and not code[here.end():after.start()].strip() else None]
     tried = set()
     for word in candidates:
         if word is None or word.group() in known or word.start() in tried:
@@ -272,10 +326,16 @@ def _describe(terminal: str) -> str:
     return terminal
 
 
-def _diagnose(err: UnexpectedInput, source: str, at: Pos) -> tuple[Diagnostic, int]:
+def _diagnose(err: UnexpectedInput, source: str, at: Pos, expression: bool = False) -> tuple[Diagnostic, int]:
     """The diagnostic of a parse error (where, what was found, what could come), and its line."""
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
+    if isinstance(err, UnexpectedToken) and err.token.type == "_INDENT":
+        lines = source.splitlines()
+        line = next((n for n in range(line + 1, len(lines) + 1) if _is_code(lines[n - 1])), line)
+        column = len(_indent_of(lines[line - 1])) + 1
+        return Diagnostic(at.shifted(line, column), "this line is indented, but the line before it starts no block",
+                          "indent a line only under one that ends with `:`"), line
     if isinstance(err, UnexpectedToken) and err.token.type in ("_NL", "_DEDENT", "$END"):
         # Point at the end of the line that stopped early, not at the start of the next one.
         lines = source.splitlines()
@@ -291,10 +351,17 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos) -> tuple[Diagnostic, i
     want = ", ".join(names[:12]) + (f" (or {len(names) - 12} more)" if len(names) > 12 else "")
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        found = _NICE.get(tok.type) if tok.type in _NICE and tok.type != "NAME" else f"`{tok.value}`"
+        found = _NICE[tok.type] if tok.type in ("_NL", "_DEDENT", "$END") else f"`{tok.value}`"
         hint = None
-        if tok.type == "NAME" and "VERB" in expected:
+        if "_INDENT" in expected:
+            hint = "a line ending with `:` needs an indented block under it"
+        elif tok.type == "NAME" and "VERB" in expected:
             hint = f"`{tok.value}` is not a declared verb: declare it under procedures: in game.yaml"
+        elif tok.value in ("else", "elif"):
+            hint = f"`{tok.value}` must follow the block of an `if`, at the same indentation as that `if`"
+        elif expression and tok.type != "NAME" and tok.value in keywords() and column == 1 + len(
+                _indent_of(source.splitlines()[line - 1])):
+            hint = "this text is a value (an expression), not a statement"
         elif tok.type != "NAME" and tok.value in keywords() and "NAME" in expected:
             hint = f"`{tok.value}` is a DSL keyword and cannot be used as a name"
         return Diagnostic(pos, f"unexpected {found}; expected one of: {want}", hint), line
