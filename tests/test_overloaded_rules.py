@@ -1,7 +1,7 @@
-"""Overloaded, rule by rule: one test per sentence of /work/shared/games/overloaded.md.
+"""Overloaded, rule by rule: one test per sentence of the rulebook (overloaded.md).
 
 Each test's name states the rule and its docstring quotes it. Rules with a scenario in
-tests/scenarios/overloaded/ run it by name; the others drive a match through the step API.
+cards/overloaded/scenarios/ run it by name; the others drive a match through the step API.
 """
 
 from __future__ import annotations

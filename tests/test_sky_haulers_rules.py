@@ -1,7 +1,7 @@
-"""Sky Haulers, rule by rule: one test per sentence of /work/shared/games/sky-haulers.md that a test can pin.
+"""Sky Haulers, rule by rule: one test per sentence of the rulebook (sky-haulers.md) that a test can pin.
 
 Each test's name states the rule and its docstring opens with the rulebook's words. Rules with a scenario
-in tests/scenarios/sky-haulers/ run it by name; the others drive a match through the step API. Properties
+in cards/sky-haulers/scenarios/ run it by name; the others drive a match through the step API. Properties
 that must hold everywhere are checked at every decision of random matches at 2, 3 and 4 players
 (`RandomPlay`, run once per player count and shared by the tests that read it).
 """
