@@ -39,7 +39,7 @@ WORDS: dict[str, dict[str, str]] = {
         "shared": "Shared win",
         "no_winner": "No winner",
         "turn_of": "{who} ({you}), round {round}: {prompt}",
-        "cards": "cards",
+        "cards": "card|cards",
         "counters": "counters",
         "ask": "choice [1-{k}, q to quit]: ",
         "bad_choice": "not an option: type a number from 1 to {k}",
@@ -55,7 +55,7 @@ WORDS: dict[str, dict[str, str]] = {
         "shared": "Общая победа",
         "no_winner": "Победителя нет",
         "turn_of": "{who} ({you}), раунд {round}: {prompt}",
-        "cards": "карт",
+        "cards": "карта|карты|карт",
         "counters": "счётчики",
         "ask": "выбор [1-{k}, q — выйти]: ",
         "bad_choice": "такого варианта нет: введите число от 1 до {k}",
@@ -112,6 +112,17 @@ _seat = _whole(0, "a seat number (0, 1, …)")
 def _n(count: int, word: str, plural: str | None = None) -> str:
     """`1 card`, `2 cards`, `0 copies`: a count with its word in the right number."""
     return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def _counted(count: int, forms: str) -> str:
+    """A count with the right one of a language's forms: `one|many`, or `one|few|many` as in Russian."""
+    words = forms.split("|")
+    if len(words) == 2:
+        return f"{count} {words[0] if count == 1 else words[1]}"
+    if count % 10 == 1 and count % 100 != 11:
+        return f"{count} {words[0]}"
+    few = 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14
+    return f"{count} {words[1] if few else words[2]}"
 
 
 
@@ -429,7 +440,7 @@ def _brief_view(m: Match, seat: int, words: dict[str, str]) -> list[str]:
     for zone, cards in view["zones"].items():
         if isinstance(cards, dict):
             if cards["count"]:
-                lines.append(f"  {zone}: {cards['count']} {words['cards']}")
+                lines.append(f"  {zone}: {_counted(cards['count'], words['cards'])}")
         elif cards:
             lines.append(f"  {zone}: {', '.join(_card_text(c) for c in cards)}")
     counters = ", ".join(f"{k} {v}" for k, v in view["counters"].items())

@@ -139,6 +139,17 @@ def test_play_header_counts_players_in_words(capsys):
     assert code == 0 and out.startswith("Overloaded: 3 players, seed 2\n")
 
 
+@pytest.mark.parametrize("count, forms, text", [
+    (1, "card|cards", "1 card"), (2, "card|cards", "2 cards"), (0, "card|cards", "0 cards"),
+    (1, "карта|карты|карт", "1 карта"), (3, "карта|карты|карт", "3 карты"), (5, "карта|карты|карт", "5 карт"),
+    (11, "карта|карты|карт", "11 карт"), (21, "карта|карты|карт", "21 карта"), (14, "карта|карты|карт", "14 карт"),
+])
+def test_counts_take_the_languages_right_form(count, forms, text):
+    from interpreter.cli import _counted
+
+    assert _counted(count, forms) == text
+
+
 def test_sim_workers_are_capped_by_matches_and_cores(capsys):
     code, out, _ = run(capsys, "sim", "overloaded", "-n", "1", "--workers", "8", "--json")
     assert code == 0 and json.loads(out)["workers"] == 1
