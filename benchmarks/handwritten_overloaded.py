@@ -13,7 +13,7 @@ with random bots makes, in this order each round:
 4. each Second-Thoughts player in turn order picks uniformly whether to flip;
 then the Moody die (if any), then (if overloaded) the shuffle of the loaded cards.
 
-Rules: /work/shared/games/overloaded.md.  Standard library only.
+Rules: the Overloaded rulebook (games/overloaded.md beside this repository).  Standard library only.
 
     python benchmarks/handwritten_overloaded.py -n 20000 --players 4 --seed 1
 """
