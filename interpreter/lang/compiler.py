@@ -1,231 +1,336 @@
-"""Stages 4–5: resolve names and types in DSL trees, then generate Python source for the whole game.
+"""Stage 5: write the typed nodes of a program as one Python module.
 
-Every phase, procedure, function and card ability becomes one Python function. A function that can
-ask a player something is a generator: it yields an ask `(seat, options, kind, prompt)` (or
-`(-1, [asks])` for a simultaneous choice) and receives the chosen option. Play never walks a tree.
+Every phase, procedure, function and card ability becomes one Python function, headed by a comment
+with the YAML `file:line` it comes from; every DSL statement is headed by its own line of DSL. A
+function that can ask a player something is a generator: it yields an ask `(seat, options, kind,
+prompt)` (or `(-1, [asks])` for a simultaneous choice) and receives the chosen option. Beside the
+source, the writer keeps which DSL place each generated line was written for (`Compiled.anchors`).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from lark import Tree
-
-from ..diagnostics import Anchor
-from ..load.model import GameModel
-from .expressions import Abort, ExprCompiler, Scope, Typed
-from .statements import STATEMENTS
+from ..diagnostics import Pos, source_line
+from . import nodes as n
+from .analysis import Plan
+from .program import Program, Routine
+from .resolve import too_deep
 
 # Short local names for the parts of the state that generated code reads, bound only where used.
-_STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
-                "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face", "KN": "st.known"}
-_USES = re.compile(r"\b(" + "|".join(_STATE_NAMES) + r")\b")
-
-
-def prologue(body: list[str]) -> list[str]:
-    """`Z = st.zones; …` for the state names a function body uses (fewer loads on small functions)."""
-    used = sorted({m for line in body if not line.lstrip().startswith("#") for m in _USES.findall(line)})
-    return ["    " + "; ".join(f"{name} = {_STATE_NAMES[name]}" for name in used)] if used else []
+STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
+               "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face", "KN": "st.known"}
+_BLANK = {"num": "0", "bool": "False", "card": "-1", "player": "-1", "none": "-1"}
 
 
 @dataclass
-class Routine:
-    """One DSL text to compile into one Python function."""
+class Compiled:
+    """The generated module: its source, the DSL place of each line, the prompt table, and where
+    each routine starts (for errors Python itself finds in the source)."""
 
-    pyname: str
-    tree: Tree
-    at: Anchor
-    params: list[str]
-    label: str
-    kind: str = "proc"  # proc | phase | ability | condition | function
-    param_types: list[str] = field(default_factory=list)
-    result_type: str = "any"
-    generator: bool = False
-    returns: str | None = None  # for an expression: num (a score), bool (an invariant) or text (a label)
+    source: str
+    anchors: list[Pos | None]  # anchors[i]: the DSL place line i + 1 was written for
+    prompts: list[str]
+    starts: list[tuple[int, Routine]]
+
+    def anchor_at(self, lineno: int) -> Pos | None:
+        return self.anchors[lineno - 1] if 1 <= lineno <= len(self.anchors) else None
 
 
-class Emitter:
-    """Indented Python source lines."""
+@dataclass(eq=False)
+class Frame:
+    """One Python function being written: its lines, and what goes at its top once they are known."""
 
-    def __init__(self) -> None:
-        self.lines: list[str] = []
+    depth: int  # indentation of its body
+    lines: list[tuple[str, Pos | None]] = field(default_factory=list)
+    inits: list[tuple[str, n.Var]] = field(default_factory=list)  # `let` names first set here
+    outer: list[str] = field(default_factory=list)  # names of enclosing functions it sets (nonlocal)
+
+
+@dataclass
+class Layer:
+    """The Python names of one text's variables where it is written (an inlined procedure body gets
+    a layer of its own, so the same body inlined twice has distinct names)."""
+
+    names: dict[int, tuple[str, Frame]] = field(default_factory=dict)
+    bindings: list[str] = field(default_factory=list)  # lines that set its `me` and parameters
+
+
+class Writer:
+    """Writes Python for nodes: lines, indentation, fresh names, and the line → DSL place table."""
+
+    def __init__(self, program: Program, plan: Plan) -> None:
+        self.program = program
+        self.plan = plan
+        self.root = str(Path(program.model.root).resolve())
+        self.prompts: list[str] = []
+        self._prompt_ids: dict[str, int] = {}
+        self.out: list[tuple[str, Pos | None]] = []
+        self.starts: list[tuple[int, Routine]] = []
+        self.errors: list = []
+        self._begin(None)
+
+    def _begin(self, at) -> None:
+        self.frames = [Frame(1)]
+        self.layers = [Layer()]
         self.depth = 1
         self.tmp = 0
+        self.aliases: set[str] = set()
+        self.at = at
+        self.simultaneous = False  # writing the body of a simultaneous loop
+        self.commented: tuple | None = None
 
+    # ---- lines
     def line(self, text: str) -> None:
-        self.lines.append("    " * self.depth + text)
+        self.frames[-1].lines.append(("    " * self.depth + text, self.at))
 
+    @contextmanager
+    def indent(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    def where(self, at: Pos) -> str:
+        """`file:line` of a DSL place, the file relative to the game folder."""
+        file = at.file
+        if file.startswith(self.root + "/"):
+            file = file[len(self.root) + 1:]
+        return f"{file}:{at.line}"
+
+    # ---- names
     def fresh(self, stem: str) -> str:
         self.tmp += 1
         return f"_{stem}_{self.tmp}"  # the separator keeps `p1` + 1 apart from `p` + 11
 
+    def alias(self, name: str) -> str:
+        """The short local name of a state part (bound at the top of the routine)."""
+        self.aliases.add(name)
+        return name
 
-class Compiler(ExprCompiler):
-    """Turns the routines of one game into one Python module."""
+    def _lookup(self, var: n.Var) -> tuple[str, Frame] | None:
+        for layer in reversed(self.layers):
+            hit = layer.names.get(id(var))
+            if hit is not None:
+                return hit
+        return None
 
-    def __init__(self, model: GameModel, procedures: dict[str, Routine], functions: dict[str, Routine],
-                 abilities: dict[str, list[Routine]]) -> None:
-        super().__init__(model, functions)
-        self.procedures = procedures
-        self.verbs: dict[str, str] = {}
-        self.abilities = abilities
-        self.generator_abilities: set[str] = set()
-        self.emit = Emitter()
-        self.prompts: list[str] = []
-        self.recursive: set[str] = set()
-        self.roots: list[Scope] = []
-        self.loops = 0  # loops open around the statement being compiled, in the current text
-        self.simultaneous = False  # compiling the body of a simultaneous loop (the generator path)
-        # direct: the variant for bots in the same process (sim): a choice calls `st.choose(...)`
-        # instead of yielding, so no routine is a generator. `yielding` is whether the code being
-        # written yields its asks (always, except in the direct variant outside simultaneous bodies).
-        self.direct = False
-        self.yielding = True
-        self.at_stack: list = []
+    def _name(self, var: n.Var) -> str:
+        py = self.fresh("i" if var.kind == "it" else "v_" + var.name)
+        frame = self.frames[-1]
+        self.layers[-1].names[id(var)] = (py, frame)
+        if var.kind == "let":
+            frame.inits.append((py, var))  # read before it is set on every path: starts blank
+        return py
 
-    # ---- driving
-    def compile_routine(self, r: Routine) -> list[str]:
-        """Python source for one routine (errors are collected, the routine is skipped)."""
-        self.at = r.at
-        self.emit = Emitter()
-        scope = Scope(None)
-        self.roots = [scope]  # the scopes whose `let`s start the routine (its own, inlined bodies')
-        scope.define("me", "me", "player")
-        if r.kind in ("ability", "condition"):
-            scope.define("this", "this", "card")
-        for p, typ in zip(r.params, r.param_types, strict=False):
-            scope.define(p, "a_" + p, typ)
-        head = {"ability": "st, me, this", "condition": "st, me, this", "phase": "st"}.get(r.kind, "st, me")
-        params = "".join(f", a_{p}" for p in r.params)
-        try:
-            if r.kind in ("function", "condition"):
-                code = self.expr(r.tree.children[0], scope)
-                r.result_type = code.type
-                if r.returns == "num":
-                    code = self.coerce(code, "num", r.tree.children[0])
-                elif r.returns == "bool" or r.kind == "condition":
-                    code = Typed(self.truth(code), "bool")
-                elif r.returns == "text":
-                    code = Typed(f"fmt(st, {code.type!r}, {code.code})", "str")
-                self.emit.line(f"return {code.code}")
-            else:
-                if r.kind == "phase":
-                    self.emit.line("me = st.active")
-                self.block(r.tree.children, scope)
-                if r.generator and not self.direct:
-                    self.emit.line("if False: yield")
-        except Abort:
-            return []
-        starts = [line for root in self.roots for line in self.initial_values(root)]
-        return [f"def {r.pyname}({head}{params}):", *prologue(self.emit.lines), *starts, *self.emit.lines]
+    def ref(self, var: n.Var) -> str:
+        """The Python name of a variable, to read it."""
+        hit = self._lookup(var)
+        return hit[0] if hit is not None else self._name(var)
 
-    def block(self, stmts, scope: Scope) -> None:
-        if not stmts:
-            self.emit.line("pass")
-        for s in stmts:
-            if not isinstance(s, Tree):
-                continue  # a `, then` separator
-            if s.data == "suite":
-                self.block(s.children, scope)
-                continue
-            fn = STATEMENTS.get(s.data)
-            assert fn is not None, f"no compiler for statement {s.data}"
-            try:
-                fn(self, s, scope)
-            except Abort:
-                self.emit.line("pass")  # keep going: report every mistake of the text in one run
-                if s.data in ("let", "let_choice"):
-                    scope.define(str(s.children[0]), "None", "any")  # no follow-on "unknown name"
+    def bind(self, var: n.Var) -> str:
+        """The Python name of a variable, to set it (from a nested function: declared nonlocal)."""
+        hit = self._lookup(var)
+        if hit is None:
+            return self._name(var)
+        py, frame = hit
+        if frame is not self.frames[-1] and py not in self.frames[-1].outer:
+            self.frames[-1].outer.append(py)
+        return py
 
-    def suite(self, tree: Tree, scope: Scope) -> None:
-        self.emit.depth += 1
-        self.block(tree.children, Scope(scope))
-        self.emit.depth -= 1
-
-    def loop_body(self, stmts, scope: Scope) -> None:
-        """Compile the statements of a loop body one level in (where `stop` may end the loop)."""
-        self.emit.depth += 1
-        self.loops += 1
-        try:
-            self.block(stmts, scope)
-        finally:
-            self.loops -= 1
-            self.emit.depth -= 1
-
-    def invoke(self, proc: Routine, who: str, values: list[str]) -> None:
-        """Run a procedure for player `who`: inlined (its body compiled right here), or called if recursive."""
-        if proc.pyname in self.recursive or proc.tree is None:
-            head = "yield from " if proc.generator and not self.direct else ""
-            self.emit.line(f"{head}{proc.pyname}(st, {who}{''.join(', ' + v for v in values)})")
-            return
-        inner = self.inline_scope(proc, who, values)
-        self.emit.line(f"# {proc.label}")
-        loops, self.loops = self.loops, 0  # a `stop` never escapes an inlined body
-        try:
-            self.block(proc.tree.children, inner)
-        finally:
-            self.at = self.at_stack.pop()
-            self.loops = loops
-
-    def inline_scope(self, proc: Routine, who: str, values: list[str]) -> Scope:
-        """Bind `me` and the parameters of an inlined procedure to fresh locals."""
-        inner = Scope(None)
-        self.roots.append(inner)
-        me = self.emit.fresh("me")
-        self.emit.line(f"{me} = {who}")
-        inner.define("me", me, "player")
-        for name, typ, value in zip(proc.params, proc.param_types, values, strict=False):
-            py = self.emit.fresh("a_" + name)
-            self.emit.line(f"{py} = {value}")
-            inner.define(name, py, typ)
-        self.at_stack.append(self.at)
-        self.at = proc.at
-        return inner
-
-    def local(self, scope: Scope, name: str, typ: str) -> str:
-        """The Python name of a `let` variable; it lives on to the end of its routine, as in Python.
-
-        Let-ing a name again keeps its Python name (so a value set in both branches of an `if` is one
-        variable), provided the type is the same."""
-        root = scope.root()
-        found = root.vars.get(name)
-        if found is not None and found[1] == typ:
-            return found[0]
-        if found is not None and {found[1], typ} in ({"none", "card"}, {"none", "player"}):
-            # `let c = none` then `let c = a card…`: one variable, of the type that is not none
-            return root.define(name, found[0], typ if typ != "none" else found[1])
-        return root.define(name, self.emit.fresh("v_" + name), typ)
-
-    def initial_values(self, scope: Scope, indent: str = "    ") -> list[str]:
-        """Every `let` of a routine starts as nothing, so a name let only on one branch can still be
-        read after it (as none, 0 or no) instead of failing."""
-        blank = {"num": "0", "bool": "False", "card": "-1", "player": "-1", "none": "-1"}
-        return [f"{indent}{py} = {blank.get(typ, 'None')}" for py, typ in scope.vars.values() if py.startswith("_v_")]
-
-    def prompt_id(self, prompt: str | None) -> int:
+    def prompt(self, text: str | None) -> int:
         """The index of a choice's question in the game's prompt table."""
-        self.prompts.append(prompt or "")
-        return len(self.prompts) - 1
+        text = text or ""
+        if text not in self._prompt_ids:
+            self._prompt_ids[text] = len(self.prompts)
+            self.prompts.append(text)
+        return self._prompt_ids[text]
 
-    def ask(self, who: str, options: str, kind: int, prompt: str | None, target: str, forced: bool) -> None:
+    # ---- statements
+    def block(self, body: list[n.Stmt]) -> None:
+        if not body:
+            self.line("pass")
+        for s in body:
+            self.statement(s)
+
+    def suite(self, body: list[n.Stmt]) -> None:
+        with self.indent():
+            self.block(body)
+
+    def statement(self, s: n.Stmt) -> None:
+        """One statement, headed by its DSL line (once per line)."""
+        saved, self.at = self.at, s.at
+        if s.at is not None and (s.at.file, s.at.line) != self.commented:
+            self.commented = (s.at.file, s.at.line)
+            text = source_line(s.at.file, s.at.line)
+            self.line(f"# {self.where(s.at)}" + (f"  {text.strip()}" if text and text.strip() else ""))
+        try:
+            s.emit(self)
+        finally:
+            self.at = saved
+
+    def ask(self, who: str, options: str, kind: int, prompt: int, target: str, forced: bool) -> None:
         """Yield a choice unless it is forced (no option: -1; one option and `forced`: take it)."""
-        pid = self.prompt_id(prompt)
-        opts = self.emit.fresh("o")
-        self.emit.line(f"{opts} = {options}")
-        asked = (f"yield ({who}, {opts}, {kind}, {pid})" if self.yielding
-                 else f"st.choose(st, {who}, {opts}, {kind}, {pid})")
+        opts = self.fresh("o")
+        self.line(f"{opts} = {options}")
+        asked = f"yield ({who}, {opts}, {kind}, {prompt})"
         if forced and self.simultaneous:
             # Inside a simultaneous body even a one-option choice waits for the others, so its
             # effects cannot show before everyone has chosen.
-            self.emit.line(f"if {opts}: {target} = {asked}")
-            self.emit.line(f"else: {target} = -1")
+            self.line(f"if {opts}: {target} = {asked}")
+            self.line(f"else: {target} = -1")
         elif forced:
-            self.emit.line(f"if len({opts}) > 1: {target} = {asked}")
-            self.emit.line(f"else: {target} = {opts}[0] if {opts} else -1")
+            self.line(f"if len({opts}) > 1: {target} = {asked}")
+            self.line(f"else: {target} = {opts}[0] if {opts} else -1")
         else:
-            self.emit.line(f"{target} = {asked}")
+            self.line(f"{target} = {asked}")
 
-    def ask_all(self, asks: str) -> str:
-        """Code asking several players at once (the list of their asks) for their answers."""
-        return f"yield (-1, {asks})" if self.yielding else f"st.choose_all(st, {asks})"
+    # ---- procedures and abilities
+    def procedure(self, name: str) -> Routine:
+        return self.program.procedures[name]
+
+    def inlined(self, name: str) -> bool:
+        """Is a procedure written into its callers (all are, except those that reach themselves)?"""
+        return name not in self.plan.recursive
+
+    def ability_asks(self, ability: str) -> bool:
+        return ability in self.plan.asking_abilities
+
+    def invoke(self, name: str, who: str | n.Expr, args: list[n.Expr]) -> None:
+        """Run a procedure for player `who` (a Python name or a node): inlined, or called if recursive."""
+        proc = self.procedure(name)
+        if not self.inlined(name):
+            head = "yield from " if proc in self.plan.asking else ""
+            values = [who if isinstance(who, str) else who.emit(self), *(a.emit(self) for a in args)]
+            self.line(f"{head}{proc.pyname}(st, {', '.join(values)})")
+            return
+        layer = self.inline_layer(proc, who, args)
+        for text in layer.bindings:
+            self.line(text)
+        with self.entered(layer):
+            self.body_of(proc)
+
+    def inline_layer(self, proc: Routine, who: str | n.Expr, args: list[n.Expr]) -> Layer:
+        """Names for an inlined procedure's `me` and parameters, and the lines that set them (a plain
+        name or a constant is used as it is, where the body never sets that parameter)."""
+        layer = Layer()
+        frame = self.frames[-1]
+        assigned = _assigned(proc.body)
+        for var, value in [(proc.me, who), *zip(proc.param_vars, args, strict=True)]:
+            code = value if isinstance(value, str) else value.emit(self)
+            plain = isinstance(value, str | n.Ref | n.Const)
+            if plain and var not in assigned:
+                layer.names[id(var)] = (code, frame)
+                continue
+            py = self.fresh("me" if var.kind == "me" else "a_" + var.name)
+            layer.names[id(var)] = (py, frame)
+            layer.bindings.append(f"{py} = {code}")
+        return layer
+
+    @contextmanager
+    def entered(self, layer: Layer) -> Iterator[None]:
+        """Write inside an inlined body (its names in `layer`)."""
+        self.layers.append(layer)
+        try:
+            yield
+        finally:
+            self.layers.pop()
+
+    def body_of(self, proc: Routine) -> None:
+        """The statements of an inlined procedure, headed by where it comes from."""
+        self.heading(proc)
+        self.block(proc.body)
+
+    def heading(self, proc: Routine) -> None:
+        self.line(f"# procedure {proc.label} ({self.where(proc.at.shifted(1, 1))})")
+        self.commented = None
+
+    @contextmanager
+    def function(self, head: str, params: list[n.Var]) -> Iterator[None]:
+        """A nested Python function (`def …:`) written here, taking `params`; its own `let` names
+        start inside it, names of the functions around it that it sets are declared nonlocal."""
+        self.line(head)
+        frame = Frame(self.depth + 1)
+        saved = [(var, self._lookup(var)) for var in params]
+        for var, (py, _) in saved:
+            self.layers[-1].names[id(var)] = (py, frame)
+        self.frames.append(frame)
+        depth, simultaneous = self.depth, self.simultaneous
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth, self.simultaneous = depth, simultaneous
+            self.frames.pop()
+            self.frames[-1].lines += self._assemble(frame, [])
+            for var, hit in saved:
+                self.layers[-1].names[id(var)] = hit
+
+    def _assemble(self, frame: Frame, head: list[str]) -> list[tuple[str, Pos | None]]:
+        pad = "    " * frame.depth
+        top = [pad + text for text in head]
+        if frame.outer:
+            top.append(f"{pad}nonlocal {', '.join(frame.outer)}")
+        top += [f"{pad}{py} = {_BLANK.get(var.type, 'None')}" for py, var in frame.inits]
+        at = frame.lines[0][1] if frame.lines else self.at
+        return [(text, at) for text in top] + frame.lines
+
+    # ---- routines
+    def routine(self, r: Routine) -> None:
+        """Write one routine as one Python function (a text Python cannot nest that deep is reported)."""
+        self._begin(r.at.shifted(1, 1))
+        layer = self.layers[0]
+        layer.names[id(r.me)] = ("me", self.frames[0])
+        if r.this is not None:
+            layer.names[id(r.this)] = ("this", self.frames[0])
+        for var in r.param_vars:
+            layer.names[id(var)] = ("a_" + var.name, self.frames[0])
+        head = {"ability": "st, me, this", "condition": "st, me, this", "phase": "st"}.get(r.kind, "st, me")
+        params = "".join(f", a_{p}" for p in r.params)
+        try:
+            if not r.statements:
+                self.line(f"return {r.value.emit(self)}")
+            else:
+                if r.kind == "phase":
+                    self.line("me = st.active")
+                self.block(r.body)
+                if r in self.plan.asking:
+                    self.line("if False: yield")  # a generator even where no ask is written
+        except RecursionError:
+            self.errors.append(too_deep(r))
+            return
+        frame = self.frames[0]
+        used = sorted(self.aliases)
+        prologue = ["; ".join(f"{a} = {STATE_NAMES[a]}" for a in used)] if used else []
+        start = r.at.shifted(1, 1)
+        self.starts.append((len(self.out) + 1, r))
+        self.out.append((f"# {self.where(start)}  {r.kind} {r.label}", start))
+        self.out.append((f"def {r.pyname}({head}{params}):", start))
+        self.out += self._assemble(frame, prologue)
+        self.out.append(("", None))
+
+    def compiled(self) -> Compiled:
+        return Compiled("\n".join(text for text, _ in self.out) + "\n", [at for _, at in self.out], self.prompts,
+                        self.starts)
+
+
+def _assigned(body: list[n.Stmt]) -> set[n.Var]:
+    """Variables a body sets (a procedure parameter set in its body needs a copy of its own)."""
+    out: set[n.Var] = set()
+    for s in n.walk(body):
+        out.update(s.sets())
+    return out
+
+
+def generate(program: Program, plan: Plan) -> tuple[Compiled, list]:
+    """The Python module of a resolved, analysed program (and the errors of texts too deep to write)."""
+    w = Writer(program, plan)
+    order = [*program.functions.values(), *program.extras, *program.conditions, *program.actions()]
+    for r in order:
+        if r.body is not None or r.value is not None:
+            w.routine(r)
+    return w.compiled(), w.errors

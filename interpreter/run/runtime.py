@@ -340,3 +340,76 @@ def check_loop(count: int, where: str) -> None:
     """Stop a `while` that has run away (a content bug): the bound keeps every match finite."""
     raise RuleError(f"{where}: `while` ran {count} times without its condition turning false; "
                     "add `at most N times` if that is intended")
+
+
+# ---- helpers of the generated code (moved here from the pipeline module) ------------------------------
+
+
+def top(cards: list[int]) -> int:
+    """The first card of a list, or -1."""
+    return cards[0] if cards else -1
+
+
+def last(cards: list[int]) -> int:
+    """The last card of a list, or -1."""
+    return cards[-1] if cards else -1
+
+
+def first_n(cards: list[int], n: int) -> list[int]:
+    """The first n cards (all if fewer, none if n < 1)."""
+    return cards[: max(0, n)]
+
+
+def last_n(cards: list[int], n: int) -> list[int]:
+    """The last n cards (all if fewer, none if n < 1)."""
+    return cards[len(cards) - n:] if 0 < n <= len(cards) else (list(cards) if n > 0 else [])
+
+
+def floordiv(a: int, b: int) -> int:
+    """Whole-number division, rounding down; dividing by zero is a content bug."""
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def mod(a: int, b: int) -> int:
+    """The remainder of a whole-number division; by zero it is a content bug."""
+    if b == 0:
+        raise RuleError("remainder of a division by zero")
+    return a % b
+
+
+def ring_distance(a: int, b: int, size: int) -> int:
+    """Steps between two positions on a ring of `size`, the shorter way round."""
+    if size < 1:
+        raise RuleError(f"ring_distance needs at least 1 place, not {size}")
+    d = (a - b) % size
+    return min(d, size - d)
+
+
+def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int):
+    """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1)."""
+    chosen: list[int] = []
+    for _ in range(n):
+        if not pool:
+            break
+        options = [-1, *pool] if up_to else list(pool)
+        c = options[0] if len(options) == 1 else (yield (who, options, K_CARD, question))
+        if c < 0:
+            break
+        chosen.append(c)
+        pool.remove(c)
+    return chosen
+
+
+def always(answer: bool):
+    """The condition of a card that does not state it: always the declared default."""
+    return lambda st, me, this: answer
+
+
+# What generated game code may call, by name.
+GENERATED_CODE_NAMES = (
+    "move", "move_all", "move_cards", "kept_sight", "moved", "shuffle", "flip", "flip_all", "show", "roll",
+    "random_card", "say", "fmt", "check_loop", "one_ask_each", "GameOver", "top", "last", "first_n", "last_n",
+    "floordiv", "mod", "ring_distance", "choose_cards",
+)

@@ -1,0 +1,688 @@
+"""The typed intermediate form: what name/type resolution hands to simplification and code generation.
+
+Every node carries its DSL type and the place in the YAML it came from (`at`). Expression nodes say how
+they are written in Python (`emit`, given the code writer) and answer the questions code generation
+asks of them (is it a literal, a local, which parts of the state it reads), so that no decision is
+ever made by looking at emitted text. Statement nodes live in `statements.py`, one class per statement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..diagnostics import Pos
+
+if TYPE_CHECKING:
+    from .compiler import Writer
+
+# Parts of a match's state an expression may read. A value reading none of MUTABLE is the same
+# whenever it is computed within one statement (it only depends on locals and constants).
+MUTABLE = frozenset({"zones", "gc", "pc", "face", "known", "zone_of", "round", "turn", "first", "active", "rng",
+                     "call"})
+
+
+@dataclass(eq=False)
+class Var:
+    """A name bound in a DSL text: `me`, `this`, a parameter, a `let`, a loop variable or `it`.
+
+    Its Python name is chosen by the code writer (the same body inlined twice gets fresh names)."""
+
+    name: str
+    kind: str  # me | this | param | let | loop | it
+    type: str
+
+
+@dataclass(eq=False)
+class Node:
+    at: Pos | None = field(default=None, kw_only=True)
+
+
+@dataclass(eq=False)
+class Expr(Node):
+    """An expression: a value of a DSL type."""
+
+    READS: ClassVar[frozenset[str]] = frozenset()
+    FRESH: ClassVar[bool] = False  # a list made for this use (no copy needed before moving its cards)
+
+    def emit(self, w: Writer) -> str:
+        raise NotImplementedError
+
+    def children(self) -> list[Expr]:
+        return [getattr(self, f.name) for f in fields(self) if isinstance(getattr(self, f.name), Expr)]
+
+    def reads(self) -> frozenset[str]:
+        """The state parts this value depends on (`call`: a game function, which may read anything)."""
+        out = self.READS
+        for c in self.children():
+            out = out | c.reads()
+        return out
+
+    @property
+    def steady(self) -> bool:
+        """Computed twice within a statement it gives the same value (no state read, no chance)."""
+        return not self.reads() & MUTABLE
+
+    @property
+    def cheap(self) -> bool:
+        """Cheap and steady enough to write twice instead of binding it to a name."""
+        return False
+
+
+# ---- leaves -----------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Const(Expr):
+    """A literal: number, text, yes/no, or none (-1)."""
+
+    value: Any
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        return repr(self.value)
+
+    @property
+    def cheap(self) -> bool:
+        return True
+
+
+@dataclass(eq=False)
+class Ref(Expr):
+    """The value of a local name (me, this, a parameter, a let, a loop variable, it)."""
+
+    var: Var
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        return w.ref(self.var)
+
+    @property
+    def cheap(self) -> bool:
+        return True
+
+
+@dataclass(eq=False)
+class StateField(Expr):
+    """`round`, `turn`, `first player`, `active player`: one field of the match state."""
+
+    field: str  # round | turn | first | active
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        return f"st.{self.field}"
+
+    def reads(self) -> frozenset[str]:
+        return frozenset({self.field})
+
+
+@dataclass(eq=False)
+class PlayerCount(Expr):
+    type: ClassVar[str] = "num"
+
+    def emit(self, w: Writer) -> str:
+        return w.alias("N")
+
+
+@dataclass(eq=False)
+class AllPlayers(Expr):
+    """Every seat in turn order from the first player."""
+
+    type: ClassVar[str] = "players"
+    READS: ClassVar[frozenset[str]] = frozenset({"first"})
+
+    def emit(self, w: Writer) -> str:
+        return "st.orders[st.first]"
+
+
+@dataclass(eq=False)
+class Opponents(Expr):
+    """Every other seat, in turn order from the one after `who`."""
+
+    who: Expr
+    type: ClassVar[str] = "players"
+
+    def emit(self, w: Writer) -> str:
+        return f"st.orders[{self.who.emit(w)}][1:]"
+
+
+@dataclass(eq=False)
+class SeatsFrom(Expr):
+    """Every seat in turn order, starting with `who`."""
+
+    who: Expr
+    type: ClassVar[str] = "players"
+
+    def emit(self, w: Writer) -> str:
+        return f"st.orders[{self.who.emit(w)}]"
+
+
+@dataclass(eq=False)
+class Neighbour(Expr):
+    """The seat `step` places after `who` around the table."""
+
+    who: Expr
+    step: int
+    type: ClassVar[str] = "player"
+
+    def emit(self, w: Writer) -> str:
+        return f"(({self.who.emit(w)} {'+' if self.step > 0 else '-'} {abs(self.step)}) % {w.alias('N')})"
+
+
+@dataclass(eq=False)
+class GameCounter(Expr):
+    index: int
+    type: str
+    READS: ClassVar[frozenset[str]] = frozenset({"gc"})
+
+    def emit(self, w: Writer) -> str:
+        return f"{w.alias('G')}[{self.index}]"
+
+
+@dataclass(eq=False)
+class PlayerCounter(Expr):
+    index: int
+    who: Expr
+    type: str
+    READS: ClassVar[frozenset[str]] = frozenset({"pc"})
+
+    def emit(self, w: Writer) -> str:
+        return f"{w.alias('PC')}[{self.index}][{self.who.emit(w)}]"
+
+
+@dataclass(eq=False)
+class GameZone(Expr):
+    """A shared zone: its instance number is a constant."""
+
+    index: int
+    name: str
+    type: ClassVar[str] = "zone"
+
+    @property
+    def zone(self) -> str:
+        return self.name
+
+    @property
+    def owner(self) -> Expr | None:
+        return None
+
+    def emit(self, w: Writer) -> str:
+        return str(self.index)
+
+    @property
+    def cheap(self) -> bool:
+        return True
+
+
+@dataclass(eq=False)
+class PlayerZone(Expr):
+    """A zone of one player: instance `base + who * stride`."""
+
+    name: str
+    base: int
+    stride: int
+    who: Expr
+    type: ClassVar[str] = "zone"
+
+    @property
+    def zone(self) -> str:
+        return self.name
+
+    @property
+    def owner(self) -> Expr:
+        return self.who
+
+    def emit(self, w: Writer) -> str:
+        return f"({self.who.emit(w)} * {self.stride} + {self.base})"
+
+    @property
+    def cheap(self) -> bool:
+        return self.who.cheap
+
+
+@dataclass(eq=False)
+class Retyped(Expr):
+    """A value seen as another type: yes/no as a number, a seat as a number, `any` as what is wanted."""
+
+    value: Expr
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        return self.value.emit(w)
+
+    @property
+    def cheap(self) -> bool:
+        return self.value.cheap
+
+
+# ---- cards and lists ------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class ZoneCards(Expr):
+    """The cards of a zone (the zone's own list: copy it before moving its cards)."""
+
+    zone: Expr
+    type: ClassVar[str] = "cards"
+    READS: ClassVar[frozenset[str]] = frozenset({"zones"})
+
+    def emit(self, w: Writer) -> str:
+        return f"{w.alias('Z')}[{self.zone.emit(w)}]"
+
+
+@dataclass(eq=False)
+class Filter(Expr):
+    """`cards where …` / `players where …`: the members for which `test` holds (`it` is `var`)."""
+
+    base: Expr
+    var: Var
+    test: Expr
+    type: str
+    FRESH: ClassVar[bool] = True
+
+    def lazy(self, w: Writer) -> str:
+        """The generator inside the brackets (to stop at the first match)."""
+        v = w.ref(self.var)
+        return f"{v} for {v} in {self.base.emit(w)} if {self.test.emit(w)}"
+
+    def emit(self, w: Writer) -> str:
+        return f"[{self.lazy(w)}]"
+
+
+@dataclass(eq=False)
+class FirstCard(Expr):
+    """The first card of a list, or none."""
+
+    cards: Expr
+    type: ClassVar[str] = "card"
+
+    def emit(self, w: Writer) -> str:
+        cards = self.cards
+        if isinstance(cards, Filter):
+            return f"next(({cards.lazy(w)}), -1)"
+        if isinstance(cards, ZoneCards) and cards.zone.cheap:
+            z = cards.emit(w)
+            return f"({z}[0] if {z} else -1)"
+        return f"top({cards.emit(w)})"
+
+
+@dataclass(eq=False)
+class Helper(Expr):
+    """A call of one of the runtime's helpers: `name(args…)` (`with_state`: `name(st, args…)`)."""
+
+    name: str
+    args: list[Expr]
+    type: str
+    with_state: bool = False
+    chance: bool = False
+
+    def children(self) -> list[Expr]:
+        return list(self.args)
+
+    def reads(self) -> frozenset[str]:
+        out = frozenset({"rng"}) if self.chance else frozenset()
+        for a in self.args:
+            out = out | a.reads()
+        return out
+
+    def emit(self, w: Writer) -> str:
+        args = [a.emit(w) for a in self.args]
+        return f"{self.name}({', '.join(['st', *args] if self.with_state else args)})"
+
+
+@dataclass(eq=False)
+class Copy(Expr):
+    """A fresh list of the members of `items` (`all …`)."""
+
+    items: Expr
+    type: str
+    FRESH: ClassVar[bool] = True
+
+    def emit(self, w: Writer) -> str:
+        return f"list({self.items.emit(w)})"
+
+
+@dataclass(eq=False)
+class Single(Expr):
+    """A list of one card or one player."""
+
+    item: Expr
+    type: str
+    FRESH: ClassVar[bool] = True
+
+    def emit(self, w: Writer) -> str:
+        return f"[{self.item.emit(w)}]"
+
+
+@dataclass(eq=False)
+class Concat(Expr):
+    left: Expr
+    right: Expr
+    type: ClassVar[str] = "cards"
+    FRESH: ClassVar[bool] = True
+
+    def emit(self, w: Writer) -> str:
+        return f"[*{self.left.emit(w)}, *{self.right.emit(w)}]"
+
+
+@dataclass(eq=False)
+class Length(Expr):
+    items: Expr
+    type: ClassVar[str] = "num"
+
+    def emit(self, w: Writer) -> str:
+        return f"len({self.items.emit(w)})"
+
+
+@dataclass(eq=False)
+class OwnedCards(Expr):
+    """`hand of opponents`: the cards of one zone of each of several players, in player order."""
+
+    zone: PlayerZone  # its `who` is `var`
+    var: Var
+    players: Expr
+    type: ClassVar[str] = "cards"
+    FRESH: ClassVar[bool] = True
+    READS: ClassVar[frozenset[str]] = frozenset({"zones"})
+
+    def emit(self, w: Writer) -> str:
+        q, c = w.ref(self.var), w.fresh("c")
+        return f"[{c} for {q} in {self.players.emit(w)} for {c} in {w.alias('Z')}[{self.zone.emit(w)}]]"
+
+
+@dataclass(eq=False)
+class OwnedCounters(Expr):
+    """`bonus of players`: one player counter's value for each of several players."""
+
+    index: int
+    players: Expr
+    type: ClassVar[str] = "list"
+    READS: ClassVar[frozenset[str]] = frozenset({"pc"})
+
+    def emit(self, w: Writer) -> str:
+        q = w.fresh("q")
+        return f"[{w.alias('PC')}[{self.index}][{q}] for {q} in {self.players.emit(w)}]"
+
+
+# ---- card facts -----------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class CardProp(Expr):
+    """A printed property of a card (of no card: the property's default)."""
+
+    index: int
+    card: Expr
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        return f"{w.alias('P')}[{self.index}][{self.card.emit(w)}]"
+
+
+@dataclass(eq=False)
+class FaceUp(Expr):
+    card: Expr
+    type: ClassVar[str] = "bool"
+    READS: ClassVar[frozenset[str]] = frozenset({"face"})
+
+    def emit(self, w: Writer) -> str:
+        return f"st.face[{self.card.emit(w)}]"
+
+
+@dataclass(eq=False)
+class Holder(Expr):
+    """The player whose zone holds the card now (none for a shared zone)."""
+
+    card: Expr
+    type: ClassVar[str] = "player"
+    READS: ClassVar[frozenset[str]] = frozenset({"zone_of"})
+
+    def emit(self, w: Writer) -> str:
+        return f"st.layout.zone_owner[st.zone_of[{self.card.emit(w)}]]"
+
+
+@dataclass(eq=False)
+class CardCondition(Expr):
+    """A card's answer to a declared condition (its own text, or the default)."""
+
+    index: int
+    card: Expr
+    me: Expr
+    type: ClassVar[str] = "bool"
+    READS: ClassVar[frozenset[str]] = frozenset({"call"})
+
+    def emit(self, w: Writer) -> str:
+        c = self.card.emit(w)
+        return f"CONDITIONS[{self.index}][{w.alias('CD')}[{c}]](st, {self.me.emit(w)}, {c})"
+
+
+# ---- arithmetic and logic ------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Neg(Expr):
+    value: Expr
+    type: ClassVar[str] = "num"
+
+    def emit(self, w: Writer) -> str:
+        return f"(-{self.value.emit(w)})"
+
+
+@dataclass(eq=False)
+class Arith(Expr):
+    """`+`, `-` or `*` of two numbers (division and remainder are Helpers: they check for zero)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    type: ClassVar[str] = "num"
+
+    def emit(self, w: Writer) -> str:
+        return f"({self.left.emit(w)} {self.op} {self.right.emit(w)})"
+
+
+@dataclass(eq=False)
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+    type: ClassVar[str] = "bool"
+
+    def emit(self, w: Writer) -> str:
+        return f"({self.left.emit(w)} {self.op} {self.right.emit(w)})"
+
+
+@dataclass(eq=False)
+class IsSome(Expr):
+    """A card or player that is not none (`negate`: that is none)."""
+
+    value: Expr
+    negate: bool = False
+    type: ClassVar[str] = "bool"
+
+    def emit(self, w: Writer) -> str:
+        return f"({self.value.emit(w)} {'<' if self.negate else '>='} 0)"
+
+
+@dataclass(eq=False)
+class Logic(Expr):
+    op: str  # and | or
+    left: Expr
+    right: Expr
+    type: ClassVar[str] = "bool"
+
+    def emit(self, w: Writer) -> str:
+        return f"({self.left.emit(w)} {self.op} {self.right.emit(w)})"
+
+
+@dataclass(eq=False)
+class Not(Expr):
+    value: Expr
+    type: ClassVar[str] = "bool"
+
+    def emit(self, w: Writer) -> str:
+        return f"(not {self.value.emit(w)})"
+
+
+# ---- aggregates and calls ------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Aggregate(Expr):
+    """count/any/sum/max/min/highest/lowest/list over a pool, with `it` bound to `var` in `value`."""
+
+    kind: str
+    pool: Expr
+    var: Var
+    value: Expr
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        v, pool, value = w.ref(self.var), self.pool.emit(w), self.value.emit(w)
+        kind = self.kind
+        if kind == "count":
+            return f"sum(1 for {v} in {pool} if {value})"
+        if kind == "any":
+            return f"any({value} for {v} in {pool})"
+        if kind == "sum":
+            return f"sum({value} for {v} in {pool})"
+        if kind in ("max", "min"):
+            return f"{kind}(({value} for {v} in {pool}), default=0)"
+        if kind in ("highest", "lowest"):
+            fn = "max" if kind == "highest" else "min"
+            return f"{fn}({pool}, key=lambda {v}: {value}, default=-1)"
+        return f"[{value} for {v} in {pool}]"
+
+
+@dataclass(eq=False)
+class FunctionCall(Expr):
+    """A game function's value for a player."""
+
+    pyname: str
+    me: Expr
+    args: list[Expr]
+    type: str
+    READS: ClassVar[frozenset[str]] = frozenset({"call"})
+
+    def children(self) -> list[Expr]:
+        return [self.me, *self.args]
+
+    def emit(self, w: Writer) -> str:
+        return f"{self.pyname}(st, {', '.join(a.emit(w) for a in self.children())})"
+
+
+@dataclass(eq=False)
+class Format(Expr):
+    """A value rendered as text for a sentence of the log."""
+
+    value: Expr
+    type: ClassVar[str] = "str"
+
+    def emit(self, w: Writer) -> str:
+        return f"fmt(st, {self.value.type!r}, {self.value.emit(w)})"
+
+
+@dataclass(eq=False)
+class Text(Expr):
+    """A sentence with `{…}` parts: the parts joined."""
+
+    parts: list[Expr]
+    type: ClassVar[str] = "str"
+
+    def children(self) -> list[Expr]:
+        return list(self.parts)
+
+    def emit(self, w: Writer) -> str:
+        if not self.parts:
+            return "''"
+        return "''.join((" + ", ".join(p.emit(w) for p in self.parts) + ",))"
+
+
+# ---- what a choice offers (always a list of its own: the ask keeps it) ------------------------------------
+
+
+@dataclass(eq=False)
+class Options(Expr):
+    """The members of `items`; with -1 ("none") first when the choice may be declined."""
+
+    items: Expr
+    decline: bool = False
+    type: ClassVar[str] = "list"
+
+    def emit(self, w: Writer) -> str:
+        items = self.items.emit(w)
+        if self.decline:
+            return f"[-1, *{items}]"
+        return items if self.items.FRESH else f"list({items})"
+
+
+@dataclass(eq=False)
+class FixedOptions(Expr):
+    """Options known when the game is compiled (yes/no, texts)."""
+
+    values: list
+    type: ClassVar[str] = "list"
+
+    def emit(self, w: Writer) -> str:
+        return repr(list(self.values))
+
+
+@dataclass(eq=False)
+class GuardedOptions(Expr):
+    """Texts offered only when their `if` holds (a test of None: always)."""
+
+    options: list[tuple[str, Expr | None]]
+    type: ClassVar[str] = "list"
+
+    def children(self) -> list[Expr]:
+        return [t for _, t in self.options if t is not None]
+
+    def emit(self, w: Writer) -> str:
+        return " + ".join(f"([{o!r}] if {t.emit(w)} else [])" if t is not None else f"[{o!r}]"
+                          for o, t in self.options)
+
+
+@dataclass(eq=False)
+class NumberRange(Expr):
+    low: Expr
+    high: Expr
+    type: ClassVar[str] = "list"
+
+    def emit(self, w: Writer) -> str:
+        return f"list(range({self.low.emit(w)}, ({self.high.emit(w)}) + 1))"
+
+
+@dataclass(eq=False)
+class Stmt(Node):
+    """A statement; its class is registered in statements.STATEMENTS under its grammar rule.
+
+    `asks`: whether running it can ask a player something (declared by each statement class)."""
+
+    asks: ClassVar[bool] = False
+
+    def blocks(self) -> list[list[Stmt]]:
+        """The statement lists nested in this one (bodies, branches)."""
+        return []
+
+    def procedures(self) -> list[str]:
+        """Names of the game procedures it runs (directly)."""
+        return []
+
+    def abilities(self) -> list[str]:
+        """Names of the card abilities it resolves (directly)."""
+        return []
+
+    def sets(self) -> list[Var]:
+        """The variables it sets (directly)."""
+        return []
+
+    def emit(self, w: Writer) -> None:
+        raise NotImplementedError
+
+
+def walk(body: list[Stmt]):
+    """Every statement of a body, nested ones included."""
+    for s in body:
+        yield s
+        for block in s.blocks():
+            yield from walk(block)

@@ -1,0 +1,151 @@
+"""Stage 3 for a whole game: every DSL text of the content parsed into one Routine each.
+
+A Routine is one text that becomes one Python function (a phase, a procedure, a function, a card's
+ability or condition, the score…). Later stages fill in its typed body (resolve) and whether it asks
+(analysis); a Program is the game's routines plus its verbs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Tree
+
+from ..diagnostics import Anchor, AuthoringError, Diagnostic
+from ..load.loader import Content, Text
+from ..load.model import GameModel
+from . import nodes as n
+from .parser import keywords, parse
+
+
+@dataclass(eq=False)
+class Routine:
+    """One DSL text compiled into one Python function."""
+
+    pyname: str
+    tree: Tree | None  # None: the text did not parse (its errors are reported)
+    at: Anchor
+    params: list[str]
+    label: str
+    kind: str = "proc"  # proc | phase | ability | condition | function
+    param_types: list[str] = field(default_factory=list)
+    returns: str | None = None  # for an expression: num (a score), bool (an invariant) or text (a label)
+    card: int = -1  # an ability or condition: the index of its card's definition
+    ability: str | None = None  # …and the ability or condition it is
+    # filled in by resolution
+    result_type: str = "any"
+    body: list[n.Stmt] | None = None  # a statement text's typed statements
+    value: n.Expr | None = None  # an expression text's typed value
+    me: n.Var | None = None
+    this: n.Var | None = None
+    param_vars: list[n.Var] = field(default_factory=list)
+
+    @property
+    def statements(self) -> bool:
+        """A statement text (phase, procedure, ability), not an expression."""
+        return self.kind in ("proc", "phase", "ability")
+
+
+@dataclass
+class Program:
+    """Every routine of a game, by kind, and the verbs that name its procedures."""
+
+    model: GameModel
+    rounds: int
+    procedures: dict[str, Routine] = field(default_factory=dict)
+    functions: dict[str, Routine] = field(default_factory=dict)
+    phases: dict[str, Routine] = field(default_factory=dict)
+    abilities: dict[str, list[Routine]] = field(default_factory=dict)  # ability → each card's version
+    conditions: list[Routine] = field(default_factory=list)
+    extras: list[Routine] = field(default_factory=list)  # score, tie-breaks, report label, invariants
+    verbs: dict[str, str] = field(default_factory=dict)  # a verb's form → its procedure
+    errors: list[Diagnostic] = field(default_factory=list)
+
+    def actions(self) -> list[Routine]:
+        """The statement routines: procedures, phases and card abilities."""
+        return [*self.procedures.values(), *self.phases.values(), *(r for rs in self.abilities.values() for r in rs)]
+
+
+def parse_program(content: Content) -> Program:
+    """Parse every DSL text of the content (stage 3); syntax errors are collected in `errors`."""
+    model = content.model
+    program = Program(model, content.data["flow"]["rounds"], errors=list(content.errors))
+    errors = program.errors
+    forms = _verbs(content, program)
+
+    def parsed(text: Text, expression: bool = False) -> Tree | None:
+        try:
+            return parse(text.text, text.at, forms, expression)
+        except AuthoringError as err:
+            errors.extend(err.diagnostics)
+        except RecursionError:
+            errors.append(Diagnostic(text.at.shifted(1, 1), "this text nests too deeply to read",
+                                     "split it into procedures or functions"))
+        return None
+
+    for name, (params, types, text) in content.procedures.items():
+        program.procedures[name] = Routine(f"proc_{name}", parsed(text), text.at, params, name, "proc", types)
+    for name, (params, types, text) in content.functions.items():
+        program.functions[name] = Routine(f"fn_{name}", parsed(text, True), text.at, params, name, "function",
+                                          types)
+    for name, t in content.phases.items():
+        program.phases[name] = Routine(f"phase_{name}", parsed(t), t.at, [], name, "phase")
+    for di, card in enumerate(model.cards):
+        for ability, (text, at, label) in card.abilities.items():
+            if ability in model.conditions:
+                tree = parsed(Text(text, at, label), True)
+                program.conditions.append(Routine(f"condition_{di}_{ability}", tree, at, [], label, "condition",
+                                                  card=di, ability=ability))
+                continue
+            r = Routine(f"ability_{di}_{ability}", parsed(Text(text, at, label)), at, [], label, "ability", card=di,
+                        ability=ability)
+            program.abilities.setdefault(ability, []).append(r)
+    extras = program.extras
+    if content.score is not None:
+        extras.append(Routine("result_score", parsed(content.score, True), content.score.at, [], "score",
+                              "function", returns="num"))
+    for i, t in enumerate(content.tiebreaks):
+        extras.append(Routine(f"result_tiebreak_{i}", parsed(t, True), t.at, [], t.label, "function", returns="num"))
+    if content.report_by is not None:
+        t = content.report_by
+        extras.append(Routine("report_by", parsed(t, True), t.at, [], "report by", "function", returns="text"))
+    for name, t in content.invariants.items():
+        extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function", returns="bool"))
+    return program
+
+
+def _verbs(content: Content, program: Program) -> dict[str, list[tuple[str, ...]]]:
+    """The forms of every procedure, by first word (what the parser turns into VERB tokens)."""
+    model, errors, verb_of = content.model, program.errors, program.verbs
+    forms: dict[str, list[tuple[str, ...]]] = {}
+    reserved = keywords()
+    for name, (_, _, text) in content.procedures.items():
+        for form in content.data["procedures"][name]["forms"]:
+            words = tuple(form.split())
+            if not words:
+                continue  # the schema has reported it
+            if len(words) == 1 and words[0] in reserved:
+                errors.append(Diagnostic(text.at.shifted(1, 1), f"procedure form `{form}` is a DSL keyword",
+                                         "pick another word, or a form of two words"))
+            joined = " ".join(words)
+            if joined in verb_of:
+                errors.append(Diagnostic(text.at.shifted(1, 1),
+                                         f"the form `{joined}` belongs to `{verb_of[joined]}` already",
+                                         "each way of writing a verb names one procedure"))
+            forms.setdefault(words[0], []).append(words)
+            verb_of[joined] = name
+    for name in list(model.counters) + list(model.game_zones) + list(model.player_zones) + list(model.prop_defaults):
+        if name in verb_of or name in reserved:
+            errors.append(Diagnostic(_where(model, name),
+                                     f"`{name}` is also a {'DSL keyword' if name in reserved else 'verb'}",
+                                     "zones and counters need names that are not verbs or keywords"))
+    return forms
+
+
+def _where(model: GameModel, name: str):
+    z = model.zone(name)
+    if z is not None:
+        return z.pos
+    if name not in model.counters:
+        return Anchor(model.root + "/game.yaml", 1, 1).shifted(1, 1)
+    return model.counters[name].pos
