@@ -598,60 +598,6 @@ class Text(Expr):
         return "''.join((" + ", ".join(p.emit(w) for p in self.parts) + ",))"
 
 
-# ---- what a choice offers (always a list of its own: the ask keeps it) ------------------------------------
-
-
-@dataclass(eq=False)
-class Options(Expr):
-    """The members of `items`; with -1 ("none") first when the choice may be declined."""
-
-    items: Expr
-    decline: bool = False
-    type: ClassVar[str] = "list"
-
-    def emit(self, w: Writer) -> str:
-        items = self.items.emit(w)
-        if self.decline:
-            return f"[-1, *{items}]"
-        return items if self.items.FRESH else f"list({items})"
-
-
-@dataclass(eq=False)
-class FixedOptions(Expr):
-    """Options known when the game is compiled (yes/no, texts)."""
-
-    values: list
-    type: ClassVar[str] = "list"
-
-    def emit(self, w: Writer) -> str:
-        return repr(list(self.values))
-
-
-@dataclass(eq=False)
-class GuardedOptions(Expr):
-    """Texts offered only when their `if` holds (a test of None: always)."""
-
-    options: list[tuple[str, Expr | None]]
-    type: ClassVar[str] = "list"
-
-    def children(self) -> list[Expr]:
-        return [t for _, t in self.options if t is not None]
-
-    def emit(self, w: Writer) -> str:
-        return " + ".join(f"([{o!r}] if {t.emit(w)} else [])" if t is not None else f"[{o!r}]"
-                          for o, t in self.options)
-
-
-@dataclass(eq=False)
-class NumberRange(Expr):
-    low: Expr
-    high: Expr
-    type: ClassVar[str] = "list"
-
-    def emit(self, w: Writer) -> str:
-        return f"list(range({self.low.emit(w)}, ({self.high.emit(w)}) + 1))"
-
-
 @dataclass(eq=False)
 class Stmt(Node):
     """A statement; its class is registered in statements.STATEMENTS under its grammar rule.

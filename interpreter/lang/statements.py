@@ -59,6 +59,61 @@ class Let(n.Stmt):
         w.line(f"{w.bind(self.var)} = {self.value.emit(w)}")
 
 
+# ---- what a choice offers (always a list of its own: the ask keeps it) ------------------------------------
+
+
+@dataclass(eq=False)
+class Options(n.Expr):
+    """The members of `items`; with -1 ("none") first when the choice may be declined."""
+
+    items: n.Expr
+    decline: bool = False
+    type: ClassVar[str] = "list"
+
+    def emit(self, w: Writer) -> str:
+        items = self.items.emit(w)
+        if self.decline:
+            return f"[-1, *{items}]"
+        return items if self.items.FRESH else f"list({items})"
+
+
+@dataclass(eq=False)
+class FixedOptions(n.Expr):
+    """Options known when the game is compiled (yes/no, texts)."""
+
+    values: list
+    type: ClassVar[str] = "list"
+
+    def emit(self, w: Writer) -> str:
+        return repr(list(self.values))
+
+
+@dataclass(eq=False)
+class GuardedOptions(n.Expr):
+    """Texts offered only when their `if` holds (a test of None: always)."""
+
+    options: list[tuple[str, n.Expr | None]]
+    type: ClassVar[str] = "list"
+
+    def children(self) -> list[n.Expr]:
+        return [t for _, t in self.options if t is not None]
+
+    def emit(self, w: Writer) -> str:
+        return " + ".join(f"([{o!r}] if {t.emit(w)} else [])" if t is not None else f"[{o!r}]"
+                          for o, t in self.options)
+
+
+@dataclass(eq=False)
+class NumberRange(n.Expr):
+    low: n.Expr
+    high: n.Expr
+    type: ClassVar[str] = "list"
+
+    def emit(self, w: Writer) -> str:
+        return f"list(range({self.low.emit(w)}, ({self.high.emit(w)}) + 1))"
+
+
+
 @dataclass(eq=False)
 class Choice:
     """The parts of one choice: who, the options, how to label them."""
@@ -79,33 +134,33 @@ def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
     prompt = plain_string(question) if question is not None else None
     kind, ch = choice.data, choice.children
     if kind == "choose_card":
-        return Choice(who, n.Options(r.expect(ch[0], scope, "cards")), K_CARD, prompt, True, "card")
+        return Choice(who, Options(r.expect(ch[0], scope, "cards")), K_CARD, prompt, True, "card")
     if kind in ("choose_up_to", "choose_exactly"):
         count = r.expect(ch[0], scope, "num")
         cards = r.expect(ch[-1], scope, "cards")
         if kind == "choose_up_to" and isinstance(count, n.Const) and count.value == 1:
             # A choice that may be declined is always asked, even when declining is all there is:
             # whether a player is asked must not tell the others what they hold.
-            return Choice(who, n.Options(cards, decline=True), K_CARD, prompt, False, "card")
-        return Choice(who, n.Options(cards), K_CARD, prompt, True, "cards", count, kind == "choose_up_to")
+            return Choice(who, Options(cards, decline=True), K_CARD, prompt, False, "card")
+        return Choice(who, Options(cards), K_CARD, prompt, True, "cards", count, kind == "choose_up_to")
     if kind == "choose_player":
-        return Choice(who, n.Options(r.expect(ch[0], scope, "players")), K_PLAYER, prompt, True, "player")
+        return Choice(who, Options(r.expect(ch[0], scope, "players")), K_PLAYER, prompt, True, "player")
     if kind == "choose_opponent":
-        return Choice(who, n.Options(n.Opponents(who)), K_PLAYER, prompt, True, "player")
+        return Choice(who, Options(n.Opponents(who)), K_PLAYER, prompt, True, "player")
     if kind == "choose_any_player":
-        return Choice(who, n.Options(n.AllPlayers()), K_PLAYER, prompt, True, "player")
+        return Choice(who, Options(n.AllPlayers()), K_PLAYER, prompt, True, "player")
     if kind == "choose_yes_no":
-        return Choice(who, n.FixedOptions([True, False]), K_BOOL, prompt, False, "bool")
+        return Choice(who, FixedOptions([True, False]), K_BOOL, prompt, False, "bool")
     if kind == "choose_option":
         guarded = [(plain_string(o.children[0]),
                     r.condition(o.children[1], scope) if len(o.children) > 1 and o.children[1] is not None else None)
                    for o in ch]
         if all(test is None for _, test in guarded):
-            return Choice(who, n.FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, True, "str")
-        return Choice(who, n.GuardedOptions(guarded), K_TEXT, prompt, True, "str")
+            return Choice(who, FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, True, "str")
+        return Choice(who, GuardedOptions(guarded), K_TEXT, prompt, True, "str")
     if kind == "choose_number":
         low, high = (r.expect(x, scope, "num") for x in ch[:2])
-        return Choice(who, n.NumberRange(low, high), K_NUMBER, prompt, True, "num")
+        return Choice(who, NumberRange(low, high), K_NUMBER, prompt, True, "num")
     raise AssertionError(kind)
 
 

@@ -1,0 +1,190 @@
+"""The compiler's shape: a statement is added the way docs/architecture.md says, the stages import
+only earlier ones (no cycle), and generated code can be read and traced back to the YAML."""
+
+import ast
+import linecache
+import re
+import textwrap
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from lark import Lark
+
+from interpreter.diagnostics import AuthoringError
+from interpreter.game import load_game
+from interpreter.lang import nodes as n
+from interpreter.lang import parser
+from interpreter.lang.statements import STATEMENTS, statement
+from interpreter.paths import data_dir
+from interpreter.run.match import play_random
+from interpreter.run.runtime import RuleError
+
+ENGINE = Path(__file__).resolve().parent.parent / "interpreter"
+STAGES = ("load", "lang", "run")  # each may import only itself and earlier ones
+
+
+def write_game(tmp_path, main: str) -> Path:
+    """A two-player game of one round whose one phase is `main` (a `|` block: its first line is line 10)."""
+    body = textwrap.indent(textwrap.dedent(main).strip() + "\n", "    ")
+    (tmp_path / "game.yaml").write_text(
+        "game: shape\ntitle: Shape\nplayers: {min: 2, max: 2}\ncards: [cards.yaml]\n"
+        "zones: {deck: {visibility: hidden, face: down}, table: {visibility: public}}\n"
+        "counters: {game: {pot: 0}}\nflow: {rounds: 1, round: [main]}\nphases:\n  main: |\n" + body)
+    cards = [{"id": f"c{i}", "start": "deck"} for i in range(1, 4)]
+    (tmp_path / "cards.yaml").write_text(yaml.safe_dump({"cards": cards}))
+    return tmp_path
+
+
+# ---- adding a statement, in the documented steps ----------------------------------------------------
+
+
+@pytest.fixture
+def double_statement(monkeypatch):
+    """Steps 1–4 of docs/architecture.md for a toy statement `double COUNTER` (×2 a game counter)."""
+    # 1. a grammar rule, listed among the simple statements (here fed to the parser from the test)
+    grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
+    grammar += '\ndouble: "double" expr\n%extend _simple: double\n'
+    layout = parser._Layout()
+    lark = Lark(grammar, parser="lalr", lexer="basic", postlex=layout, start=["start", "expr_start"],
+                propagate_positions=True, maybe_placeholders=True)
+    monkeypatch.setattr(parser, "_lark", lambda: (lark, layout))
+
+    # 2. one node class, registered under the rule's name; 3. `asks` declared
+    @statement("double")
+    @dataclass(eq=False)
+    class Double(n.Stmt):
+        counter: n.Expr
+        asks = False
+
+        # 4. resolve: check the tree, return the typed node …
+        @classmethod
+        def resolve(cls, r, tree, scope):
+            value = r.expr(tree.children[0], scope)
+            if not isinstance(value, n.GameCounter):
+                r.fail(r.pos(tree), "`double` doubles a game counter")
+            return cls(value)
+
+        # … and emit: write it as Python
+        def emit(self, w):
+            target = self.counter.emit(w)
+            w.line(f"{target} = {target} * 2")
+
+    yield Double
+    del STATEMENTS["double"]
+
+
+def test_a_statement_added_as_documented_compiles_and_runs(tmp_path, double_statement):
+    game = load_game(write_game(tmp_path, "add 3 to pot\ndouble pot\ndouble pot"))
+    m = play_random(game, 2, 0)
+    assert m.over and game.flow["round"][0][1] is False  # it does not ask: the phase is no generator
+    assert "G[0] = G[0] * 2" in game.python_source
+
+
+def test_a_statement_added_as_documented_reports_its_own_errors(tmp_path, double_statement):
+    with pytest.raises(AuthoringError, match="`double` doubles a game counter") as err:
+        load_game(write_game(tmp_path, "nothing\ndouble table"))
+    assert err.value.diagnostics[0].pos.line == 11  # the second line of the phase text
+
+
+def test_every_grammar_statement_has_one_class():
+    grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
+    simple = re.search(r"^_simple: (.*?)\n\n", grammar, re.M | re.S).group(1)
+    compound = re.search(r"^_compound: (.*)$", grammar, re.M).group(1)
+    rules = set(re.findall(r"[a-z_]+", simple + " " + compound))
+    assert rules == set(STATEMENTS)
+
+
+# ---- the import graph ---------------------------------------------------------------------------------
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Module → the interpreter modules it imports when it is loaded (imports for type hints only,
+    under `if TYPE_CHECKING:`, and imports inside functions are not run then and are left out)."""
+    graph: dict[str, set[str]] = {}
+    for path in ENGINE.rglob("*.py"):
+        parts = path.relative_to(ENGINE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = ".".join(parts[:-1])
+        found: set[str] = set()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                module = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
+                found.add(module)
+                found |= {f"{module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+        graph[name] = {m for m in found if m.startswith("interpreter")}
+    modules = set(graph)
+    return {name: {m for m in deps if m in modules and m != name} for name, deps in graph.items()}
+
+
+def test_no_stage_imports_a_later_one():
+    wrong = []
+    for name, deps in module_imports().items():
+        stage = name.split(".")[1] if name.count(".") >= 1 else None
+        if stage not in STAGES:
+            continue
+        for dep in deps:
+            other = dep.split(".")[1] if dep.count(".") >= 1 else None
+            if other in STAGES and STAGES.index(other) > STAGES.index(stage):
+                wrong.append(f"{name} imports {dep}")
+    assert not wrong, wrong
+
+
+def test_the_modules_import_one_another_without_a_cycle():
+    graph = module_imports()
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(name: str, path: list[str]) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            cycles.append([*path[path.index(name):], name])
+            return
+        state[name] = 1
+        for dep in sorted(graph[name]):
+            visit(dep, [*path, name])
+        state[name] = 2
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert not cycles, cycles
+    assert "interpreter.lang.compiler" in graph["interpreter.game"]  # the graph is really read
+
+
+# ---- generated code that can be read and traced --------------------------------------------------------
+
+
+def test_generated_code_is_headed_by_its_yaml_places(tmp_path):
+    game = load_game(write_game(tmp_path, "add 1 to pot\nif pot > 0:\n  add 2 to pot"))
+    src = game.python_source
+    assert "# game.yaml:10  phase main\ndef phase_main(st):" in src
+    assert "# game.yaml:11  if pot > 0:" in src and "# game.yaml:12  add 2 to pot" in src
+
+
+def test_each_generated_line_knows_its_dsl_place(tmp_path):
+    game = load_game(write_game(tmp_path, "add 1 to pot\nif pot > 0:\n  add 2 to pot"))
+    lines = game.python_source.splitlines()
+    where = {text.strip(): game.anchor_at(i) for i, text in enumerate(lines, 1)}
+    first, second = where["G[0] = (G[0] + 1)"], where["G[0] = (G[0] + 2)"]
+    assert (Path(first.file).name, first.line, first.col) == ("game.yaml", 10, 5)
+    assert (second.line, second.col) == (12, 7)
+    assert game.anchor_at(0) is None and game.anchor_at(len(lines) + 1) is None
+
+
+def test_a_traceback_shows_the_generated_lines(tmp_path):
+    game = load_game(write_game(tmp_path, "add 1 to pot\nset pot to pot / (pot - 1)"))
+    assert game.filename == f"<meeple game {tmp_path.resolve()}>"
+    with pytest.raises(RuleError) as err:
+        play_random(game, 2, 0)
+    frames = [f for f in traceback.extract_tb(err.value.__traceback__) if f.filename == game.filename]
+    assert frames and frames[-1].line == "G[0] = floordiv(G[0], (G[0] - 1))"
+    assert linecache.getline(game.filename, frames[-1].lineno).strip() == frames[-1].line
+    assert game.anchor_at(frames[-1].lineno).line == 11
