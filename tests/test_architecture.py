@@ -173,7 +173,7 @@ def test_each_generated_line_knows_its_dsl_place(tmp_path):
     game = load_game(write_game(tmp_path, "add 1 to pot\nif pot > 0:\n  add 2 to pot"))
     lines = game.python_source.splitlines()
     where = {text.strip(): game.anchor_at(i) for i, text in enumerate(lines, 1)}
-    first, second = where["G[0] = (G[0] + 1)"], where["G[0] = (G[0] + 2)"]
+    first, second = where["G[0] += 1"], where["G[0] += 2"]
     assert (Path(first.file).name, first.line, first.col) == ("game.yaml", 10, 5)
     assert (second.line, second.col) == (12, 7)
     assert game.anchor_at(0) is None and game.anchor_at(len(lines) + 1) is None

@@ -136,8 +136,10 @@ def _choice_first(w: Writer, each: ForPlayers) -> bool:
     route, let, rest = plan
     var = w.bind(each.var)
     seats, asks, asked, values, answers = (w.fresh(x) for x in ("seats", "asks", "asked", "vals", "ans"))
-    where = f" if {each.where.emit(w)}" if each.where is not None else ""
-    w.line(f"{seats} = [{var} for {var} in {each.pool.emit(w)}{where}]")
+    if each.where is not None:
+        w.line(f"{seats} = [{var} for {var} in {each.pool.emit(w)} if {each.where.emit(w)}]")
+    else:
+        w.line(f"{seats} = {each.pool.emit(w)}")  # a list of seats is never changed in place
     w.line(f"{asks} = []; {asked} = []; {values} = {{}}")
     w.line(f"for {var} in {seats}:")
     layers = []
@@ -158,13 +160,25 @@ def _choice_first(w: Writer, each: ForPlayers) -> bool:
         else:
             w.line(append)
     w.line(f"if {asks}:")
-    w.line(f"    one_ask_each({asks}, {str(let.at)!r})")
+    if not _own_choice(each, route, let):
+        w.line(f"    one_ask_each({asks}, {str(let.at)!r})")
     w.line(f"    {answers} = yield (-1, {asks})")
     w.line(f"    for {o}, {answers} in zip({asked}, {answers}): {values}[{o}] = {answers}")
     w.line(f"for {var} in {seats}:")
     with w.indent():
         _then(w, route, layers, 0, lambda: _answered(w, let, rest, f"{values}[{var}]"))
     return True
+
+
+def _own_choice(each: ForPlayers, route: list, let: LetChoice) -> bool:
+    """Is the chooser each seat of the loop itself (through the procedures on the way in)? Then no
+    seat can be asked twice (a list of seats never repeats one)."""
+    seat = each.var
+    for call, proc, _ in route:
+        if not (isinstance(call.who, n.Ref) and call.who.var is seat):
+            return False
+        seat = proc.me
+    return isinstance(let.choice.who, n.Ref) and let.choice.who.var is seat
 
 
 def _then(w: Writer, route: list, layers: list, i: int, innermost) -> None:

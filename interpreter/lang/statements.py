@@ -155,8 +155,8 @@ def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
         guarded = [(plain_string(o.children[0]),
                     r.condition(o.children[1], scope) if len(o.children) > 1 and o.children[1] is not None else None)
                    for o in ch]
-        if all(test is None for _, test in guarded):
-            return Choice(who, FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, True, "str")
+        if all(test is None for _, test in guarded):  # known now: with two or more it is always asked
+            return Choice(who, FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, len(guarded) < 2, "str")
         return Choice(who, GuardedOptions(guarded), K_TEXT, prompt, True, "str")
     if kind == "choose_number":
         low, high = (r.expect(x, scope, "num") for x in ch[:2])
@@ -232,10 +232,14 @@ class Assign(n.Stmt):
         return [self.target.var] if isinstance(self.target, n.Ref) else []
 
     def emit(self, w: Writer) -> None:
-        t = self.target
+        t, value = self.target, self.value
         lhs = w.bind(t.var) if isinstance(t, n.Ref) else t.emit(w)
-        value = self.value.emit(w)
-        w.line(f"{lhs} = max({self.floor}, {value})" if self.floor is not None else f"{lhs} = {value}")
+        if self.floor is not None:
+            w.line(f"{lhs} = max({self.floor}, {value.emit(w)})")
+        elif isinstance(value, n.Arith) and value.left is t:  # `add`/`subtract`: changed in place
+            w.line(f"{lhs} {value.op}= {value.right.emit(w)}")
+        else:
+            w.line(f"{lhs} = {value.emit(w)}")
 
 
 def _change(cls, r: Resolver, s: Tree, scope: Scope, op: str) -> Assign:
