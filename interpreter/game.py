@@ -39,7 +39,7 @@ class Game:
         self.max_players = model.max_players
         self.default_players = model.default_players
         self.python_source = compiled.source
-        self.filename = filename  # the name the generated module was compiled under (as tracebacks show it)
+        self.code_filename = filename  # the name the generated module was compiled under (as tracebacks show it)
         self._compiled = compiled
         flow = content.data["flow"]
         self.rounds = flow["rounds"]

@@ -181,10 +181,10 @@ def test_each_generated_line_knows_its_dsl_place(tmp_path):
 
 def test_a_traceback_shows_the_generated_lines(tmp_path):
     game = load_game(write_game(tmp_path, "add 1 to pot\nset pot to pot / (pot - 1)"))
-    assert game.filename == f"<meeple game {tmp_path.resolve()}>"
+    assert game.code_filename == f"<meeple game {tmp_path.resolve()}>"
     with pytest.raises(RuleError) as err:
         play_random(game, 2, 0)
-    frames = [f for f in traceback.extract_tb(err.value.__traceback__) if f.filename == game.filename]
+    frames = [f for f in traceback.extract_tb(err.value.__traceback__) if f.filename == game.code_filename]
     assert frames and frames[-1].line == "G[0] = floordiv(G[0], (G[0] - 1))"
-    assert linecache.getline(game.filename, frames[-1].lineno).strip() == frames[-1].line
+    assert linecache.getline(game.code_filename, frames[-1].lineno).strip() == frames[-1].line
     assert game.anchor_at(frames[-1].lineno).line == 11
