@@ -184,7 +184,9 @@ def test_a_traceback_shows_the_generated_lines(tmp_path):
     assert game.code_filename == f"<meeple game {tmp_path.resolve()}>"
     with pytest.raises(RuleError) as err:
         play_random(game, 2, 0)
-    frames = [f for f in traceback.extract_tb(err.value.__traceback__) if f.filename == game.code_filename]
+    assert str(err.value).startswith(f"{tmp_path.resolve() / 'game.yaml'}:11:5: division by zero")
+    failure = err.value.__cause__  # what the generated code raised
+    frames = [f for f in traceback.extract_tb(failure.__traceback__) if f.filename == game.code_filename]
     assert frames and frames[-1].line == "G[0] = floordiv(G[0], (G[0] - 1))"
     assert linecache.getline(game.code_filename, frames[-1].lineno).strip() == frames[-1].line
     assert game.anchor_at(frames[-1].lineno).line == 11
