@@ -51,7 +51,7 @@ class Plan:
     recursive: set[str] = field(default_factory=set)  # procedure names
 
 
-def _direct(body: list[n.Stmt]) -> tuple[bool, set[str], set[str]]:
+def _own_uses(body: list[n.Stmt]) -> tuple[bool, set[str], set[str]]:
     """Does a body ask by itself (a statement that declares it asks), which procedures does it run,
     which abilities does it resolve?"""
     asks, procs, abilities = False, set(), set()
@@ -66,7 +66,7 @@ def analyse(program: Program) -> Plan:
     """Which routines ask (a fixpoint over calls and resolves) and which procedures are recursive."""
     plan = Plan()
     routines = [r for r in program.actions() if r.body is not None]
-    usage = {r: _direct(r.body) for r in routines}
+    usage = {r: _own_uses(r.body) for r in routines}
     procedures = program.procedures
     changed = True
     while changed:
