@@ -7,6 +7,8 @@ Load a game with `load_game`, start a match with `Game.new_match`, then drive it
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
 from .run.match import Invalid, Match, play_random, replay
+from .run.runtime import RuleError
 
-__all__ = ["AuthoringError", "Diagnostic", "Game", "Invalid", "Match", "load_game", "play_random", "replay"]
+__all__ = ["AuthoringError", "Diagnostic", "Game", "Invalid", "Match", "RuleError", "load_game", "play_random",
+           "replay"]
 __version__ = "0.1.0"

@@ -368,6 +368,37 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip(" "))
 
 
+def cmd_compile(args: argparse.Namespace) -> int:
+    """Print (or write) the Python a game compiles to, each block headed by the YAML line it comes from."""
+    game = _game(args.game)
+    if args.output is None:
+        sys.stdout.write(game.python_source)
+        return 0
+    target = Path(args.output)
+    if target.is_dir() or not target.resolve().parent.is_dir():
+        raise CliError(f"cannot write {args.output}: " + ("it is a folder" if target.is_dir() else
+                                                          "its folder does not exist"))
+    _write_text_whole(target, game.python_source)
+    print(f"wrote {args.output}: {game.python_source.count(chr(10))} lines of Python for {game.name}")
+    return 0
+
+
+def _write_text_whole(target: Path, text: str) -> None:
+    """Write a text file all at once (a temp file beside it, then an atomic rename)."""
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as err:
+        raise CliError(f"cannot write {target}: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, target)
+    except OSError as err:
+        raise CliError(f"cannot write {target}: {err.strerror or err}") from None
+    finally:
+        Path(temp).unlink(missing_ok=True)
+
+
 def cmd_cards(args: argparse.Namespace) -> int:
     """List a game's cards: id, name, count, kind and text, in columns that fit the terminal."""
     game = _game(args.game)
@@ -754,6 +785,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "validate": cmd_validate,
     "test": cmd_test,
     "cards": cmd_cards,
+    "compile": cmd_compile,
     "play": cmd_play,
     "sim": cmd_sim,
     "replay": cmd_replay,
@@ -783,6 +815,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="list a game's cards",
                        description="List a game's cards: id, name, count, kind and text.")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+
+    p = sub.add_parser("compile", help="print the Python a game compiles to",
+                       description="Print the Python a game compiles to, each block headed by the YAML "
+                                   "file:line it comes from (a traceback of a failing rule shows these lines).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of printing it")
 
     p = sub.add_parser("play", help="play one match", description="Play one match (all bots by default).")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")

@@ -415,7 +415,7 @@ def test_log_lines_validate(line):
 @pytest.mark.parametrize(("line", "message"), [
     ({"type": "decision", "who": 0, "options": 2, "label": "x"},
      "the top level is missing required key `choice`"),
-    ({"type": "decisoin"}, "type must be one of match, decision, event, state, result, not 'decisoin'"),
+    ({"type": "decisoin"}, "type must be one of match, decision, event, state, result, error, not 'decisoin'"),
     ({"type": "result", "winners": [0], "scores": [1], "turns": 1, "decisions": 0, "extra": 1},
      "unknown key `extra`"),
     ({"type": "state", "round": 1, "turn": None, "zones": {"hand": {"0": [3]}}, "counters": {}},

@@ -447,7 +447,27 @@ class Say(n.Stmt):
         return cls(r.interpolate(s.children[0], scope))
 
     def emit(self, w: Writer) -> None:
-        w.line(f"if st.log is not None: say(st, {self.text.emit(w)})")
+        # The values are worked out whether or not the match is logged (a sentence must not change the
+        # match: a failing or chance-drawing value fails or draws either way); only the text waits for a log.
+        parts: list[n.Expr] = []
+        for part in self.text.parts:
+            if isinstance(part, n.Format) and not part.value.cheap:
+                name = w.fresh("t")
+                w.line(f"{name} = {part.value.emit(w)}")
+                part = n.Format(_Worked(name, part.value.type), at=part.at)
+            parts.append(part)
+        w.line(f"if st.log is not None: say(st, {n.Text(parts).emit(w)})")
+
+
+@dataclass(eq=False)
+class _Worked(n.Expr):
+    """A value already worked out into a local of the generated code."""
+
+    name: str
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        return self.name
 
 
 @statement("nothing")
