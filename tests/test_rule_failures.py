@@ -98,3 +98,18 @@ def test_compile_prints_the_python_headed_by_yaml_lines(capsys, tmp_path):
     target = tmp_path / "o.py"
     assert main(["compile", "overloaded", "-o", str(target)]) == 0
     assert target.read_text() == out
+
+
+def test_a_sentence_that_rolls_draws_chance_whether_or_not_the_match_is_logged(tmp_path):
+    """A logged match and an unlogged one are the same match: chance inside `say` is drawn either way."""
+    from interpreter.run.match import play_random
+
+    game = GAME.replace('say "{me} plays {c}: {12 / divisor}"', 'say "{me} plays {c} and rolls {roll d6}"')
+    game = game.replace("set divisor to divisor - c.value", "shuffle hand of me")
+    (tmp_path / "game.yaml").write_text(textwrap.dedent(game))
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    g = load_game(tmp_path)
+    for seed in range(20):
+        logged, quiet = play_random(g, 2, seed, log=True), play_random(g, 2, seed)
+        assert logged.history == quiet.history and logged.st.zones == quiet.st.zones
+        assert simulate(g, 2, seed).decisions == quiet.st.decisions

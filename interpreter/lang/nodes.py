@@ -68,6 +68,11 @@ class Expr(Node):
         """Cheap and steady enough to write twice instead of binding it to a name."""
         return False
 
+    @property
+    def risky(self) -> bool:
+        """Working it out may fail (a division, a game function) or draw chance."""
+        return bool(self.reads() & {"call", "rng"}) or any(c.risky for c in self.children())
+
 
 # ---- leaves -----------------------------------------------------------------------------------------
 
@@ -305,6 +310,9 @@ class FirstCard(Expr):
             return f"({z}[0] if {z} else -1)"
         return f"top({cards.emit(w)})"
 
+# Runtime helpers that can fail on some values (a RuleError) or draw chance.
+RISKY_HELPERS = frozenset({"floordiv", "mod", "ring_distance", "roll", "random_card"})
+
 
 @dataclass(eq=False)
 class Helper(Expr):
@@ -324,6 +332,10 @@ class Helper(Expr):
         for a in self.args:
             out = out | a.reads()
         return out
+
+    @property
+    def risky(self) -> bool:
+        return self.name in RISKY_HELPERS or super().risky
 
     def emit(self, w: Writer) -> str:
         args = [a.emit(w) for a in self.args]

@@ -447,11 +447,11 @@ class Say(n.Stmt):
         return cls(r.interpolate(s.children[0], scope))
 
     def emit(self, w: Writer) -> None:
-        # The values are worked out whether or not the match is logged (a sentence must not change the
-        # match: a failing or chance-drawing value fails or draws either way); only the text waits for a log.
+        # A value that may fail or draw chance is worked out whether or not the match is logged (a
+        # sentence must not change the match: it fails or draws either way); the text waits for a log.
         parts: list[n.Expr] = []
         for part in self.text.parts:
-            if isinstance(part, n.Format) and not part.value.cheap:
+            if isinstance(part, n.Format) and part.value.risky:
                 name = w.fresh("t")
                 w.line(f"{name} = {part.value.emit(w)}")
                 part = n.Format(_Worked(name, part.value.type), at=part.at)
