@@ -6,13 +6,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Anchor, AuthoringError, Diagnostic, did_you_mean
+from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean
 from ..paths import data_dir
 from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
 from .schema import validate
 from .source import SourceMap, load_yaml
 
 CARD_KEYS = {"id", "name", "kind", "count", "each_player", "start", "back", "text", "abilities"}
+MAX_CARDS = 10_000
+"""The most cards a game may have at its largest player count (copies and each player's cards counted):
+the layout of a match is built for every card."""
 
 
 @dataclass
@@ -40,6 +43,7 @@ class Content:
     report_by: Text | None = None
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     generator_phases: set[str] = field(default_factory=set)
+    default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
     direct: object = None  # compiles the direct variant on demand (set by game.build)
 
 
@@ -78,6 +82,9 @@ def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Dia
     for i, item in enumerate(raw):
         name, _, typ = (x.strip() for x in str(item).partition(":"))
         typ = typ or "num"
+        if name in names:
+            errors.append(Diagnostic(smap.pos((*path, i)), f"parameter `{name}` is named twice",
+                                     "give each parameter its own name"))
         if typ not in PARAM_TYPES:
             errors.append(Diagnostic(smap.pos((*path, i)), f"unknown parameter type `{typ}`",
                                      did_you_mean(typ, PARAM_TYPES) or "types: " + ", ".join(PARAM_TYPES)))
@@ -97,6 +104,10 @@ def load_content(folder: Path) -> Content:
     Schema mistakes do not stop the reading: the rest is checked too, so that one run reports every
     mistake — unless the data is too broken to go on, and then the schema's findings are the report."""
     file = folder / "game.yaml"
+    if not _inside(file, folder):
+        problem = Diagnostic(Pos(str(file), 1, 1), "game.yaml links to a file outside the game folder",
+                             "copy the file into the game folder")
+        raise AuthoringError([problem])
     data, smap = load_yaml(file)
     schema_errors = validate(data, smap, "game.schema.json", str(file))
     try:
@@ -145,6 +156,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
             indexes[scope] += 1
     for name, default in data.get("properties", {}).items():
         claim(name, "card property", ("properties", name))
+        content.default_at[name] = smap.pos(("properties", name))
         if name in BUILTIN_PROPS:
             errors.append(Diagnostic(smap.key_pos(("properties", name)),
                                      f"`{name}` is a built-in card property", "pick another name"))
@@ -186,12 +198,64 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
                 errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{phase}`",
                                          did_you_mean(phase, content.phases) or "declare it under phases:"))
     for i, name in enumerate(data["cards"]):
-        _load_cards(folder / name, model, errors, smap.pos(("cards", i)))
+        cited = smap.pos(("cards", i))
+        path = _card_file(folder, name, cited, errors)
+        if path is not None:
+            _load_cards(path, model, errors, cited, content.default_at)
+    _count_cards(model, errors)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
 
 
-def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -> None:
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether `path`, with every symbolic link followed, lies in `folder`."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
+
+
+def _card_file(folder: Path, name: str, cited: Pos, errors: list[Diagnostic]) -> Path | None:
+    """The card file `name` of game.yaml's `cards:`, if it lies inside the game folder."""
+    relative = Path(name)
+    hint = "name card files relative to game.yaml, inside its folder"
+    if relative.is_absolute() or relative.drive or name.startswith(("/", "\\")):
+        errors.append(Diagnostic(cited, f"card file `{name}` is an absolute path", hint))
+    elif ".." in relative.parts or ".." in name.split("\\"):
+        errors.append(Diagnostic(cited, f"card file `{name}` leads out of the game folder", hint))
+    elif not _inside(folder / relative, folder):
+        errors.append(Diagnostic(cited, f"card file `{name}` links to a file outside the game folder", hint))
+    else:
+        return folder / relative
+    return None
+
+
+def _count_cards(model: GameModel, errors: list[Diagnostic]) -> None:
+    """Refuse a game with more than MAX_CARDS cards at its largest player count; point at the card
+    that goes past it."""
+    total = 0
+    for card in model.cards:
+        total += card.count * (model.max_players if card.each_player else 1)
+        if total > MAX_CARDS:
+            players = f" at {model.max_players} players" if card.each_player else ""
+            errors.append(Diagnostic(card.pos, f"with this card the game has more than {MAX_CARDS:,} cards{players}",
+                                     "lower the counts of the cards"))
+            return
+
+
+def _kind(value: Any) -> str:
+    """How a property value reads to an author: a whole number, text, true/false or a list."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, list):
+        return "a list"
+    return "text"
+
+
+def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: Pos,
+                default_at: dict[str, Pos]) -> None:
     if not path.is_file():
         errors.append(Diagnostic(cited, f"card file `{path.name}` not found in {path.parent}"))
         return
@@ -217,11 +281,18 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -
             errors.append(Diagnostic(smap.pos((*where, "id")), f"card id `{card['id']}` is used twice"))
         ids.add(card["id"])
         props = {k: v for k, v in card.items() if k not in CARD_KEYS}
-        for k in props:
+        for k, value in props.items():
             if k not in model.prop_defaults:
                 errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{k}`",
                                          did_you_mean(k, model.prop_defaults) or
                                          "declare it with a default under properties: in game.yaml"))
+            elif _kind(value) != _kind(model.prop_defaults[k]):
+                kind = _kind(model.prop_defaults[k])
+                at = default_at[k]
+                errors.append(Diagnostic(
+                    smap.pos(origin(k)), f"`{k}` must be {kind}, like its default, not {_kind(value)}",
+                    f"the default of `{k}` ({at.file}:{at.line}) sets its kind for every card",
+                ))
         for k in card.get("back", []):
             if k not in model.prop_defaults and k not in BUILTIN_PROPS:
                 errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{k}` in back",

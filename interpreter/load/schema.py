@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from ..diagnostics import Diagnostic, Pos, did_you_mean
 from ..paths import data_dir
-from .source import SourceMap
+from .source import SourceMap, capped
 
 _TYPE_NAMES = {
     "integer": "a whole number", "number": "a number", "string": "text", "boolean": "true/false",
@@ -67,16 +67,45 @@ def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> 
                 if key not in best or rank < best[key][0]:
                     best[key] = (rank, item)
     ordered = sorted((item for _, item in best.values()), key=lambda item: (item.pos.line, item.pos.col))
-    return [Diagnostic(item.pos, item.message, item.hint) for item in ordered]
+    return capped([Diagnostic(item.pos, item.message, item.hint) for item in ordered], file)
+
+
+def _is_whole(checker: Any, instance: Any) -> bool:
+    """JSON Schema's `integer` also takes 3.0, and Python's int takes True: a whole number is neither."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _canonical(value: Any) -> str:
+    """One text per distinct JSON value (true and 1 differ), to compare list items in linear time."""
+    return json.dumps(value, sort_keys=True)
+
+
+def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict) -> Iterable[ValidationError]:
+    """`uniqueItems` by hashing: jsonschema's own compares every pair of unsortable items."""
+    if unique and validator.is_type(instance, "array"):
+        seen: set[str] = set()
+        for item in instance:
+            key = _canonical(item)
+            if key in seen:
+                yield ValidationError(f"{_shown(item)} is listed twice")
+                return
+            seen.add(key)
+
+
+_Strict = validators.extend(
+    Draft202012Validator,
+    validators={"uniqueItems": _unique_items},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole),
+)
 
 
 @cache
-def _validator(schema_name: str) -> Draft202012Validator:
-    """The compiled validator for one bundled schema, loaded once."""
+def _validator(schema_name: str) -> Any:
+    """The compiled validator for one bundled schema, loaded once; whole numbers are strictly whole."""
     file_name = schema_name if schema_name.endswith(".json") else f"{schema_name}.schema.json"
     schema = json.loads((data_dir("schemas") / file_name).read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return _Strict(schema)
 
 
 def _leaves(error: ValidationError) -> list[ValidationError]:
@@ -230,11 +259,12 @@ def _describe_size(error: ValidationError, where: _Where) -> list[Found]:
 def _describe_unique(error: ValidationError, where: _Where) -> list[Found]:
     """A list that names the same thing twice: point at the second one."""
     path = tuple(error.absolute_path)
-    seen: list[Any] = []
+    seen: set[str] = set()
     for index, item in enumerate(error.instance):
-        if item in seen:
+        key = _canonical(item)
+        if key in seen:
             return [where.at((*path, index), f"{_subject(path)} lists {_shown(item)} twice")]
-        seen.append(item)
+        seen.add(key)
     return [where.at(path, f"{_subject(path)} has repeated items")]
 
 

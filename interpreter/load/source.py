@@ -1,7 +1,12 @@
-"""Stage 1 of the pipeline: YAML text → plain data + a source map from data paths to file positions."""
+"""Stage 1 of the pipeline: YAML text → plain data + a source map from data paths to file positions.
+
+Game folders come from other people, so a file is read within fixed limits (see SECURITY.md): its size,
+its line lengths, how deep its values nest and how many values it holds once aliases are expanded, the
+size of its whole numbers, and the characters an escape may produce."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,13 +20,30 @@ from ..diagnostics import AuthoringError, Diagnostic, Pos, remember_source
 
 DataPath = tuple[str | int, ...]
 
+MAX_FILE_BYTES = 1_048_576
+"""The largest YAML file read (1 MiB); the bundled games' largest is about 13 KB."""
+MAX_LINE_CHARS = 2_000
+"""The longest line of a YAML file, in characters."""
+MAX_DEPTH = 32
+"""How deep lists and mappings may nest (aliases expanded); content needs about 6."""
+MAX_VALUES = 100_000
+"""The most values (scalars, lists, mappings, keys) one file may contain once every alias is expanded."""
+MAX_DIGITS = 18
+"""The most digits of a whole number in a YAML file."""
+MAX_REPORTED = 100
+"""The most errors reported for one file (the rest are counted): a broken file reports quickly."""
+
 _TAG = "tag:yaml.org,2002:"
 _CONSTRUCTED_TAGS = {_TAG + name for name in ("null", "bool", "int", "float")}
+_INT_TAG = _TAG + "int"
 # Dates and YAML's `=` value stay text: card content has no use for datetime objects.
 _TEXT_TAGS = {_TAG + name for name in ("str", "timestamp", "value")}
 _MERGE_TAG = _TAG + "merge"
 _COLLECTION_TAGS = {_TAG + "map", _TAG + "seq"}
 _STYLE_NAMES = {None: "plain", "'": "single-quoted", '"': "double-quoted", "|": "literal", ">": "folded"}
+# What a YAML file may not contain raw (PyYAML's rule), and so what an escape in "…" may not produce:
+# control characters, lone surrogates (they cannot be written as UTF-8) and the non-characters U+FFFE/U+FFFF.
+_NOT_PRINTABLE = re.compile(r"[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 _SYNTAX_HINTS = {
     "'\\t'": "indent with spaces, not tabs",
     "mapping values are not allowed here": "quote a value that contains `: `, or fix this line's indentation",
@@ -85,30 +107,55 @@ def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
     """Read a YAML file into plain data (dict/list/str/int/float/bool/None) and its SourceMap."""
     file = str(path)
     text = _read(Path(path), file)
+    lines = text.splitlines()
+    _check_lines(file, lines)
     remember_source(file, text)
+    loader = _Loader(text)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise AuthoringError([_syntax_diagnostic(file, exc)]) from None
     except yaml.reader.ReaderError as exc:
         line, col = _line_col(text, exc.position)
         message = f"special character U+{exc.character:04X} is not allowed in a YAML file"
         raise AuthoringError([Diagnostic(Pos(file, line, col), message)]) from None
-    builder = _Builder(file, text.splitlines())
+    except _TooDeep as exc:
+        raise AuthoringError([_too_deep(file, exc.mark)]) from None
+    finally:
+        loader.dispose()
+    if root is not None:
+        _check_expansion(file, root)
+    builder = _Builder(file, lines)
     data = builder.build(root, (), -1) if root is not None else None
     if builder.diagnostics:
         unique = {(d.pos, d.message): d for d in builder.diagnostics}
-        raise AuthoringError(sorted(unique.values(), key=lambda d: (d.pos.line, d.pos.col)))
+        raise AuthoringError(capped(sorted(unique.values(), key=lambda d: (d.pos.line, d.pos.col)), file))
     return data, builder.smap
+
+
+def capped(diagnostics: list[Diagnostic], file: str) -> list[Diagnostic]:
+    """The first MAX_REPORTED diagnostics, then one saying how many more there are."""
+    if len(diagnostics) <= MAX_REPORTED:
+        return diagnostics
+    rest = len(diagnostics) - MAX_REPORTED
+    last = diagnostics[MAX_REPORTED].pos
+    note = Diagnostic(Pos(file, last.line, last.col), f"… and {rest:,} more errors in this file",
+                      "fix the ones above first")
+    return [*diagnostics[:MAX_REPORTED], note]
 
 
 def _read(path: Path, file: str) -> str:
     """The file's UTF-8 text, or an AuthoringError saying why it cannot be read."""
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)  # no more than that, even from a file that never ends
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise AuthoringError([Diagnostic(Pos(file, 1, 1), f"cannot read file: {reason}")]) from None
+    if len(raw) > MAX_FILE_BYTES:
+        problem = Diagnostic(Pos(file, 1, 1), f"file is larger than {MAX_FILE_BYTES:,} bytes",
+                             "split its cards over several card files")
+        raise AuthoringError([problem]) from None
     try:
         return raw.decode("utf-8-sig")  # PyYAML does not count a byte-order mark as a column
     except UnicodeDecodeError as exc:
@@ -116,6 +163,75 @@ def _read(path: Path, file: str) -> str:
         line, col = _line_col(before, len(before))
         problem = Diagnostic(Pos(file, line, col), "file is not valid UTF-8 text", "save the file as UTF-8")
         raise AuthoringError([problem]) from None
+
+
+def _check_lines(file: str, lines: list[str]) -> None:
+    """Refuse a file with an over-long line (it would also be quoted whole under every error on it)."""
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_CHARS:
+            remember_source(file, "\n".join(shown[:80] for shown in lines[:number]))  # quote a short start
+            problem = Diagnostic(Pos(file, number, 1),
+                                 f"line is longer than {MAX_LINE_CHARS:,} characters",
+                                 "break it up: a `|` block keeps a long text on several lines")
+            raise AuthoringError([problem])
+
+
+class _TooDeep(Exception):
+    """Raised while composing when values nest deeper than MAX_DEPTH."""
+
+    def __init__(self, mark: Mark) -> None:
+        super().__init__(str(mark))
+        self.mark = mark
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, stopping before its recursive composer nests past MAX_DEPTH."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def _too_deep(file: str, mark: Mark) -> Diagnostic:
+    return Diagnostic(_pos(file, mark), f"values nest more than {MAX_DEPTH} levels deep",
+                      "content needs only a few levels; check the brackets and indentation")
+
+
+def _check_expansion(file: str, root: Node) -> None:
+    """Refuse a document that nests too deep or holds too many values once its aliases are expanded
+    (a few lines of `*alias` can stand for billions of values)."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Node, depth: int) -> int:
+        if depth > MAX_DEPTH:
+            raise AuthoringError([_too_deep(file, node.start_mark)])
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        sizes[id(node)] = 1  # a value that contains itself is reported by the builder
+        total = 1
+        if isinstance(node, SequenceNode):
+            total += sum(size(item, depth + 1) for item in node.value)
+        elif isinstance(node, MappingNode):
+            total += sum(size(key, depth + 1) + size(value, depth + 1) for key, value in node.value)
+        if total > MAX_VALUES:
+            raise AuthoringError([Diagnostic(
+                _pos(file, node.start_mark), f"this value contains more than {MAX_VALUES:,} values "
+                "once its aliases (`*name`) are expanded", "write the values out, or use fewer aliases",
+            )])
+        sizes[id(node)] = total
+        return total
+
+    size(root, 1)
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -221,6 +337,7 @@ class _Builder:
     def _key(self, node: Node) -> str | None:
         """A mapping key as written in the file (always text, so `yes:` or `1:` keep their spelling)."""
         if isinstance(node, ScalarNode):
+            self._check_escapes(node)
             return node.value
         self.diagnostics.append(Diagnostic(
             _pos(self.file, node.start_mark), "a mapping key must be a plain name, not a list or mapping"
@@ -232,11 +349,38 @@ class _Builder:
         entry.style = _STYLE_NAMES.get(node.style, "plain")
         entry.text_start = self._text_start(node, parent_indent)
         if node.tag in _TEXT_TAGS:
+            self._check_escapes(node)
             return node.value
+        if node.tag == _INT_TAG:
+            return self._whole_number(node, entry)
         if node.tag in _CONSTRUCTED_TAGS:
             return self.constructor.construct_object(node)
         self._unsupported_tag(node, entry)
         return None
+
+    def _check_escapes(self, node: ScalarNode) -> None:
+        """Refuse a character in "…" text that the file could not contain raw (e.g. `\\ud800`, `\\x1b`)."""
+        if node.style != '"':
+            return
+        bad = _NOT_PRINTABLE.search(node.value)
+        if bad is not None:
+            code = ord(bad.group())
+            what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character"
+            self.diagnostics.append(Diagnostic(
+                _pos(self.file, node.start_mark), f"an escape in this text gives {what} (U+{code:04X})",
+                "remove the escape; texts may contain printable characters only",
+            ))
+
+    def _whole_number(self, node: ScalarNode, entry: _Entry) -> int | None:
+        """A YAML integer of at most MAX_DIGITS digits (a huge one would cost time, then fail later)."""
+        digits = sum(ch.isdigit() for ch in node.value)
+        value = self.constructor.construct_object(node) if digits <= 2 * MAX_DIGITS else None
+        if value is None or abs(value) >= 10 ** MAX_DIGITS:
+            shown = node.value if len(node.value) <= 24 else f"{node.value[:12]}…"
+            self.diagnostics.append(Diagnostic(entry.pos, f"the number {shown} is too large",
+                                               f"whole numbers have at most {MAX_DIGITS} digits"))
+            return None
+        return value
 
     def _unsupported_tag(self, node: Node, entry: _Entry) -> None:
         """Report a tag outside plain data (e.g. `!!python/object`, `!!set`, a custom `!tag`)."""
