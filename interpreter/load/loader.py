@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean
+from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
 from ..paths import data_dir
 from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
-from .schema import validate
-from .source import SourceMap, load_yaml
+from .schema import breaks_a_pattern, validate
+from .source import SourceMap, load_yaml, readable
 
 CARD_KEYS = {"id", "name", "kind", "count", "each_player", "start", "back", "text", "abilities"}
 MAX_CARDS = 10_000
@@ -83,10 +83,10 @@ def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Dia
         name, _, typ = (x.strip() for x in str(item).partition(":"))
         typ = typ or "num"
         if name in names:
-            errors.append(Diagnostic(smap.pos((*path, i)), f"parameter `{name}` is named twice",
+            errors.append(Diagnostic(smap.pos((*path, i)), f"parameter `{readable(name)}` is named twice",
                                      "give each parameter its own name"))
         if typ not in PARAM_TYPES:
-            errors.append(Diagnostic(smap.pos((*path, i)), f"unknown parameter type `{typ}`",
+            errors.append(Diagnostic(smap.pos((*path, i)), f"unknown parameter type `{readable(typ)}`",
                                      did_you_mean(typ, PARAM_TYPES) or "types: " + ", ".join(PARAM_TYPES)))
             typ = "num"
         names.append(name)
@@ -107,9 +107,12 @@ def load_content(folder: Path) -> Content:
     if not _inside(file, folder):
         problem = Diagnostic(Pos(str(file), 1, 1), "game.yaml links to a file outside the game folder",
                              "copy the file into the game folder")
+        remember_source(str(file), "")  # so that the error does not quote the file it must not read
         raise AuthoringError([problem])
     data, smap = load_yaml(file)
     schema_errors = validate(data, smap, "game.schema.json", str(file))
+    if schema_errors and breaks_a_pattern(data, "game.schema.json"):
+        raise AuthoringError(schema_errors)  # a malformed name must not reach the messages of later checks
     try:
         return _resolve(folder, data, smap, list(schema_errors))
     except MALFORMED:
@@ -132,7 +135,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
 
     def claim(name: str, what: str, path: tuple) -> None:
         if name in seen:
-            errors.append(Diagnostic(smap.key_pos(path), f"`{name}` is already a {seen[name]}",
+            errors.append(Diagnostic(smap.key_pos(path), f"`{readable(name)}` is already a {seen[name]}",
                                      "zones, counters, functions and properties need distinct names"))
         seen[name] = what
 
@@ -189,13 +192,13 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     for i, name in enumerate(report.get("per_round", [])):
         counter = model.counters.get(name)
         if counter is None or counter.per_player:
-            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{name}` is not a game counter",
+            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{readable(name)}` is not a game counter",
                                      did_you_mean(name, [k for k, c in model.counters.items() if not c.per_player])))
     flow = data["flow"]
     for key in ("setup", "round", "turn", "after_last_round"):
         for i, phase in enumerate(flow.get(key, [])):
             if phase not in content.phases:
-                errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{phase}`",
+                errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{readable(phase)}`",
                                          did_you_mean(phase, content.phases) or "declare it under phases:"))
     for i, name in enumerate(data["cards"]):
         cited = smap.pos(("cards", i))
@@ -220,11 +223,11 @@ def _card_file(folder: Path, name: str, cited: Pos, errors: list[Diagnostic]) ->
     relative = Path(name)
     hint = "name card files relative to game.yaml, inside its folder"
     if relative.is_absolute() or relative.drive or name.startswith(("/", "\\")):
-        errors.append(Diagnostic(cited, f"card file `{name}` is an absolute path", hint))
+        errors.append(Diagnostic(cited, f"card file `{readable(name)}` is an absolute path", hint))
     elif ".." in relative.parts or ".." in name.split("\\"):
-        errors.append(Diagnostic(cited, f"card file `{name}` leads out of the game folder", hint))
+        errors.append(Diagnostic(cited, f"card file `{readable(name)}` leads out of the game folder", hint))
     elif not _inside(folder / relative, folder):
-        errors.append(Diagnostic(cited, f"card file `{name}` links to a file outside the game folder", hint))
+        errors.append(Diagnostic(cited, f"card file `{readable(name)}` links to a file outside the game folder", hint))
     else:
         return folder / relative
     return None
@@ -257,7 +260,7 @@ def _kind(value: Any) -> str:
 def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: Pos,
                 default_at: dict[str, Pos]) -> None:
     if not path.is_file():
-        errors.append(Diagnostic(cited, f"card file `{path.name}` not found in {path.parent}"))
+        errors.append(Diagnostic(cited, f"card file `{readable(path.name)}` not found in {path.parent}"))
         return
     try:
         data, smap = load_yaml(path)
@@ -278,12 +281,12 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: P
             return (*where, key) if key in raw else ("defaults", key)
 
         if card["id"] in ids:
-            errors.append(Diagnostic(smap.pos((*where, "id")), f"card id `{card['id']}` is used twice"))
+            errors.append(Diagnostic(smap.pos((*where, "id")), f"card id `{readable(card['id'])}` is used twice"))
         ids.add(card["id"])
         props = {k: v for k, v in card.items() if k not in CARD_KEYS}
         for k, value in props.items():
             if k not in model.prop_defaults:
-                errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{k}`",
+                errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{readable(k)}`",
                                          did_you_mean(k, model.prop_defaults) or
                                          "declare it with a default under properties: in game.yaml"))
             elif _kind(value) != _kind(model.prop_defaults[k]):
@@ -295,26 +298,26 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: P
                 ))
         for k in card.get("back", []):
             if k not in model.prop_defaults and k not in BUILTIN_PROPS:
-                errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{k}` in back",
+                errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{readable(k)}` in back",
                                          did_you_mean(k, model.prop_defaults)))
         start = card.get("start")
         each = bool(card.get("each_player", False))
         if start is None:
-            errors.append(Diagnostic(smap.pos(where), f"card `{card['id']}` has no start zone",
+            errors.append(Diagnostic(smap.pos(where), f"card `{readable(card['id'])}` has no start zone",
                                      "add `start: <zone>` to the card or to defaults"))
         elif start not in model.game_zones and start not in model.player_zones:
-            errors.append(Diagnostic(smap.pos(origin("start")), f"unknown zone `{start}`",
+            errors.append(Diagnostic(smap.pos(origin("start")), f"unknown zone `{readable(start)}`",
                                      did_you_mean(start, list(model.game_zones) + list(model.player_zones))))
         elif start in model.player_zones and not each:
             errors.append(Diagnostic(smap.pos(origin("start")),
-                                     f"`{start}` belongs to each player, but this card is not `each_player`",
+                                     f"`{readable(start)}` belongs to each player, but this card is not `each_player`",
                                      "start it in a shared zone, or set each_player: true"))
         abilities = {}
         merged = {**defaults.get("abilities", {}), **raw.get("abilities", {})}  # a card adds to defaults
         for name, text in merged.items():
             apath = (where if name in raw.get("abilities", {}) else ("defaults",)) + ("abilities", name)
             if name not in model.abilities and name not in model.conditions:
-                errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{name}`",
+                errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{readable(name)}`",
                                          did_you_mean(name, model.abilities + list(model.conditions)) or
                                          "declare it under abilities: (or conditions:) in game.yaml"))
             abilities[name] = (text, anchor(smap, apath), f"{card['id']}.{name}")

@@ -14,7 +14,7 @@ from jsonschema.exceptions import ValidationError
 
 from ..diagnostics import Diagnostic, Pos, did_you_mean
 from ..paths import data_dir
-from .source import SourceMap, capped
+from .source import SourceMap, capped, readable
 
 _TYPE_NAMES = {
     "integer": "a whole number", "number": "a number", "string": "text", "boolean": "true/false",
@@ -68,6 +68,15 @@ def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> 
                     best[key] = (rank, item)
     ordered = sorted((item for _, item in best.values()), key=lambda item: (item.pos.line, item.pos.col))
     return capped([Diagnostic(item.pos, item.message, item.hint) for item in ordered], file)
+
+
+def breaks_a_pattern(data: Any, schema_name: str) -> bool:
+    """Whether some text of `data` (a name, mostly) has a shape its schema forbids."""
+
+    def patterns(error: ValidationError) -> bool:
+        return error.validator == "pattern" or any(patterns(sub) for sub in error.context or ())
+
+    return any(patterns(error) for error in _validator(schema_name).iter_errors(data))
 
 
 def _is_whole(checker: Any, instance: Any) -> bool:
@@ -137,7 +146,7 @@ def _subject(path: Sequence[str | int]) -> str:
     """A readable name for the value at `path`, e.g. zones.hand.visibility or cards[3].count."""
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{readable(part, 40)}" if out else readable(part, 40))
     return out or "the top level"
 
 
@@ -148,7 +157,7 @@ def _shown(value: Any) -> str:
     if value is None:
         return "empty"
     if isinstance(value, str):
-        return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
+        return f"'{readable(value, 40)}'"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -182,7 +191,7 @@ def _describe_additional(error: ValidationError, where: _Where) -> list[Found]:
         if key not in allowed:
             listed = f"allowed keys here: {', '.join(allowed)}" if allowed else None
             hint = did_you_mean(str(key), allowed) or listed
-            found.append(where.at((*path, key), f"unknown key `{key}`{inside}", hint, on_key=True))
+            found.append(where.at((*path, key), f"unknown key `{readable(key)}`{inside}", hint, on_key=True))
     return found
 
 
@@ -190,7 +199,7 @@ def _describe_required(error: ValidationError, where: _Where) -> list[Found]:
     """Missing keys, all in one message at the key (or start) of the mapping that lacks them."""
     missing = [key for key in error.validator_value if key not in error.instance]
     path = tuple(error.absolute_path)
-    keys = ", ".join(f"`{key}`" for key in missing)
+    keys = ", ".join(f"`{readable(key)}`" for key in missing)
     plural = "keys" if len(missing) > 1 else "key"
     return [where.at(path, f"{_subject(path)} is missing required {plural} {keys}", on_key=True)]
 
@@ -219,6 +228,7 @@ def _describe_type(error: ValidationError, where: _Where) -> list[Found]:
         hint = "YAML read this as a number or true/false; put it in quotes to keep it as text"
     elif "text" in expected and isinstance(error.instance, dict) and len(error.instance) == 1:
         [(key, value)] = error.instance.items()
+        key, value = readable(key, 30), readable(str(value), 30)
         hint = f'YAML read `{key}: {value}` as a mapping; put it in quotes: "{key}: {value}"'
     message = f"{_subject(path)} must be {_either(expected)}, not {_shown(error.instance)}"
     return [where.at(path, message, hint)]
@@ -231,7 +241,7 @@ def _describe_pattern(error: ValidationError, where: _Where) -> list[Found]:
     path = tuple(error.absolute_path)
     if _is_key_error(error):
         key = error.instance
-        return [where.at((*path, key), f"`{key}` is not a valid {title}", hint, on_key=True)]
+        return [where.at((*path, key), f"`{readable(key)}` is not a valid {title}", hint, on_key=True)]
     return [where.at(path, f"{_subject(path)} {_shown(error.instance)} is not a valid {title}", hint)]
 
 

@@ -26,8 +26,9 @@ MAX_LINE_CHARS = 2_000
 """The longest line of a YAML file, in characters."""
 MAX_DEPTH = 32
 """How deep lists and mappings may nest (aliases expanded); content needs about 6."""
-MAX_VALUES = 100_000
-"""The most values (scalars, lists, mappings, keys) one file may contain once every alias is expanded."""
+MAX_VALUES = 50_000
+"""The most values (scalars, lists, mappings, keys) one file may contain once every alias is expanded;
+the bundled games' largest has about 400."""
 MAX_DIGITS = 18
 """The most digits of a whole number in a YAML file."""
 MAX_REPORTED = 100
@@ -119,8 +120,9 @@ def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
         line, col = _line_col(text, exc.position)
         message = f"special character U+{exc.character:04X} is not allowed in a YAML file"
         raise AuthoringError([Diagnostic(Pos(file, line, col), message)]) from None
-    except _TooDeep as exc:
-        raise AuthoringError([_too_deep(file, exc.mark)]) from None
+    except _Limit as exc:
+        problem = _too_deep(file, exc.mark) if exc.too_deep else _too_many(file, exc.mark, False)
+        raise AuthoringError([problem]) from None
     finally:
         loader.dispose()
     if root is not None:
@@ -131,6 +133,17 @@ def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
         unique = {(d.pos, d.message): d for d in builder.diagnostics}
         raise AuthoringError(capped(sorted(unique.values(), key=lambda d: (d.pos.line, d.pos.col)), file))
     return data, builder.smap
+
+
+def readable(text: str, limit: int = 60) -> str:
+    """Author text as it may appear inside a one-line message: what is not printable (a line break, a
+    control character) as its escape, and a long text cut short."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def capped(diagnostics: list[Diagnostic], file: str) -> list[Diagnostic]:
@@ -176,26 +189,30 @@ def _check_lines(file: str, lines: list[str]) -> None:
             raise AuthoringError([problem])
 
 
-class _TooDeep(Exception):
-    """Raised while composing when values nest deeper than MAX_DEPTH."""
+class _Limit(Exception):
+    """Raised while composing, at the first value past MAX_DEPTH or MAX_VALUES."""
 
-    def __init__(self, mark: Mark) -> None:
+    def __init__(self, mark: Mark, too_deep: bool) -> None:
         super().__init__(str(mark))
         self.mark = mark
+        self.too_deep = too_deep
 
 
 class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader, stopping before its recursive composer nests past MAX_DEPTH."""
+    """PyYAML's safe loader, stopping before its recursive composer nests past MAX_DEPTH, and as soon
+    as it has composed more than MAX_VALUES values (so a huge file costs no more than that)."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.depth = 0
+        self.values = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         self.depth += 1
+        self.values += 1
         try:
-            if self.depth > MAX_DEPTH:
-                raise _TooDeep(self.peek_event().start_mark)
+            if self.depth > MAX_DEPTH or self.values > MAX_VALUES:
+                raise _Limit(self.peek_event().start_mark, self.depth > MAX_DEPTH)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -206,32 +223,42 @@ def _too_deep(file: str, mark: Mark) -> Diagnostic:
                       "content needs only a few levels; check the brackets and indentation")
 
 
+def _too_many(file: str, mark: Mark, through_aliases: bool) -> Diagnostic:
+    if through_aliases:
+        return Diagnostic(_pos(file, mark), f"this value contains more than {MAX_VALUES:,} values "
+                          "once its aliases (`*name`) are expanded", "write the values out, or use fewer aliases")
+    return Diagnostic(_pos(file, mark), f"the file has more than {MAX_VALUES:,} values by here",
+                      "split its cards over several card files")
+
+
 def _check_expansion(file: str, root: Node) -> None:
     """Refuse a document that nests too deep or holds too many values once its aliases are expanded
-    (a few lines of `*alias` can stand for billions of values)."""
-    sizes: dict[int, int] = {}
+    (a few lines of `*alias` can stand for billions of values). Each node is measured once."""
+    measured: dict[int, tuple[int, int]] = {}  # id of a node -> (values, levels) it stands for
 
-    def size(node: Node, depth: int) -> int:
+    def measure(node: Node, depth: int) -> int:
+        known = measured.get(id(node))
+        if known is not None:
+            values, levels = known
+            if depth + levels - 1 > MAX_DEPTH:
+                raise AuthoringError([_too_deep(file, node.start_mark)])
+            return values
         if depth > MAX_DEPTH:
             raise AuthoringError([_too_deep(file, node.start_mark)])
-        known = sizes.get(id(node))
-        if known is not None:
-            return known
-        sizes[id(node)] = 1  # a value that contains itself is reported by the builder
-        total = 1
+        measured[id(node)] = (1, 1)  # a value that contains itself is reported by the builder
+        children: list[Node] = []
         if isinstance(node, SequenceNode):
-            total += sum(size(item, depth + 1) for item in node.value)
+            children = node.value
         elif isinstance(node, MappingNode):
-            total += sum(size(key, depth + 1) + size(value, depth + 1) for key, value in node.value)
-        if total > MAX_VALUES:
-            raise AuthoringError([Diagnostic(
-                _pos(file, node.start_mark), f"this value contains more than {MAX_VALUES:,} values "
-                "once its aliases (`*name`) are expanded", "write the values out, or use fewer aliases",
-            )])
-        sizes[id(node)] = total
-        return total
+            children = [part for pair in node.value for part in pair]
+        values = 1 + sum(measure(child, depth + 1) for child in children)
+        levels = 1 + max((measured[id(child)][1] for child in children), default=0)
+        if values > MAX_VALUES:
+            raise AuthoringError([_too_many(file, node.start_mark, True)])
+        measured[id(node)] = (values, levels)
+        return values
 
-    size(root, 1)
+    measure(root, 1)
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -308,8 +335,8 @@ class _Builder:
             if key in explicit:
                 first = explicit[key][0].start_mark.line + 1
                 self.diagnostics.append(Diagnostic(
-                    _pos(self.file, key_node.start_mark), f"duplicate key `{key}`",
-                    f"`{key}` is already given at line {first}; keep only one of them",
+                    _pos(self.file, key_node.start_mark), f"duplicate key `{readable(key)}`",
+                    f"`{readable(key)}` is already given at line {first}; keep only one of them",
                 ))
                 continue
             explicit[key] = (key_node, value_node)
