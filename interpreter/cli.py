@@ -21,7 +21,7 @@ from .game import Game, load_game
 from .load.loader import bundled_games, find_game
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
-from .logfile import MAX_INT_DIGITS, LogError, files_changed, game_to_replay, read_log, write_log
+from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
 from .run.match import Match, random_bot
 from .run.runtime import RuleError, seen_by
 from .scenarios import FOLDER as SCENARIO_FOLDER
@@ -687,8 +687,9 @@ def _print_summary(game: Game, s: dict[str, Any], seed: int, players: int) -> No
 
 
 def _short(line: Any) -> str:
-    """A log line (or a description) for a mismatch message."""
-    return line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
+    """A log line (or a description) for a mismatch message, cut short if long."""
+    text = line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
+    return text if len(text) <= 400 else text[:399] + "…"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -718,6 +719,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return line
 
     def mismatch(index: int, got: Any) -> CliError:
+        if index < len(expected):
+            problems = check_record(expected[index], index + 1, file)  # a malformed line: say how
+            if problems:
+                return CliError("\n".join(problems), located=True)
         why = " (the game's files changed since this log was written)" if changed else ""
         if index >= len(expected):
             return CliError(f"{file}:{index}: mismatch: the log ends here, but the replay goes on with "
@@ -727,6 +732,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     for i, line in enumerate(expected):
         if line.get("type") == "decision" and len(m.log) == i and not m.over and m.failure is None:
+            problems = check_record(line, i + 1, file)
+            if problems:
+                raise CliError("\n".join(problems), located=True)
             try:
                 problem = m.apply(line["who"], line["choice"])
             except RuleError:

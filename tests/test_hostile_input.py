@@ -478,7 +478,7 @@ def test_first_player_none_is_logged_and_replayed(capsys, tmp_path):
     folder = make_game(tmp_path / "nobody-first", game)
     log = tmp_path / "none.jsonl"
     assert run(capsys, "play", folder, "--log", log)[0] == 0
-    assert any(r.get("first") == -1 for r in records(log))
+    assert any(r.get("first") == -1 for r in records(log)) and schema_problems(log) == []
     assert run(capsys, "replay", log, "--game", folder)[0] == 0
 
 
@@ -595,6 +595,11 @@ def test_every_log_play_writes_replay_reads(capsys, tmp_path):
         seed_text = "-" + "9" * logfile.MAX_INT_DIGITS if game == "overloaded" else str(seed)
         assert run(capsys, "play", game, "--seed", seed_text, "--log", log)[0] == 0
         assert run(capsys, "replay", log)[0] == 0
+        assert schema_problems(log) == []  # replay checks only the lines that differ: the schema must hold
+
+
+def schema_problems(log: Path) -> list[str]:
+    return [p for n, r in enumerate(records(log), 1) for p in logfile.check_record(r, n, log)]
 
 
 def temps(folder: Path) -> list[str]:
@@ -675,7 +680,7 @@ def test_payloads_in_texts_and_card_names_stay_text(capsys, tmp_path, monkeypatc
     assert "'''); import os; os.system('touch owned-2'); x = ('''" in out
     assert "} { } )] {me} %s %(x)s {0}" in out
     assert not list(tmp_path.glob("owned*")) and not list(Path.cwd().glob("owned*"))
-    source_code = load_game(folder).source
+    source_code = load_game(folder).python_source
     import ast
 
     tree = ast.parse(source_code)

@@ -58,7 +58,10 @@ def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> 
     """Every way `data` breaks schemas/<schema_name>.schema.json, in file order (at `file`:1:1 if no smap)."""
     where = _Where(smap, file)
     best: dict[tuple[Pos, DataPath], tuple[int, Found]] = {}
-    for error in _validator(schema_name).iter_errors(data):
+    validator = _validator(schema_name)
+    if isinstance(data, dict):  # a schema of tagged forms checks only the form the data names
+        validator = _tagged_forms(schema_name).get(data.get("type"), validator)
+    for error in validator.iter_errors(data):
         for leaf in _leaves(error):
             rank = _RANK.get(str(leaf.validator), len(_RANK))
             for item in _DESCRIBERS.get(str(leaf.validator), _describe_other)(leaf, where):
@@ -68,6 +71,18 @@ def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> 
                     best[key] = (rank, item)
     ordered = sorted((item for _, item in best.values()), key=lambda item: (item.pos.line, item.pos.col))
     return capped([Diagnostic(item.pos, item.message, item.hint) for item in ordered], file)
+
+
+@cache
+def _tagged_forms(schema_name: str) -> dict[Any, Any]:
+    """For a schema that is a `oneOf` of forms told apart by a constant `type` (a log line): a validator
+    per form, by that constant. Checking one form instead of all is several times faster."""
+    validator = _validator(schema_name)
+    forms = validator.schema.get("oneOf", [])
+    tags = [form.get("properties", {}).get("type", {}).get("const") for form in forms]
+    if not forms or None in tags or '"$ref"' in json.dumps(forms):  # a form alone cannot resolve a $ref
+        return {}
+    return {tag: validator.evolve(schema=form) for tag, form in zip(tags, forms, strict=True)}
 
 
 def breaks_a_pattern(data: Any, schema_name: str) -> bool:

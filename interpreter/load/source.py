@@ -125,7 +125,7 @@ def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
         raise AuthoringError([problem]) from None
     finally:
         loader.dispose()
-    if root is not None:
+    if root is not None and loader.anchored:  # else every value was composed, and counted, once
         _check_expansion(file, root)
     builder = _Builder(file, lines)
     data = builder.build(root, (), -1) if root is not None else None
@@ -206,6 +206,7 @@ class _Loader(yaml.SafeLoader):
         super().__init__(stream)
         self.depth = 0
         self.values = 0
+        self.anchored = False  # whether a list or mapping has an anchor (`&name`), so aliases can repeat it
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         self.depth += 1
@@ -216,6 +217,14 @@ class _Loader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+    def compose_sequence_node(self, anchor: str | None) -> Node:
+        self.anchored = self.anchored or anchor is not None
+        return super().compose_sequence_node(anchor)
+
+    def compose_mapping_node(self, anchor: str | None) -> Node:
+        self.anchored = self.anchored or anchor is not None
+        return super().compose_mapping_node(anchor)
 
 
 def _too_deep(file: str, mark: Mark) -> Diagnostic:
