@@ -176,7 +176,7 @@ def test_deep_nesting_is_refused_without_recursion_error(capsys, tiny, nested):
 
 
 def test_a_very_long_line_is_refused_and_not_quoted_whole(capsys, tiny):
-    (tiny / "cards.yaml").write_text(CARDS + "    text: " + "x" * 1_000_000 + "\n")
+    (tiny / "cards.yaml").write_text(CARDS + "    text: " + "x" * 100_000 + "\n")
     err = validate_fails(capsys, tiny, "cards.yaml", rf"line is longer than {source.MAX_LINE_CHARS:,} characters")
     assert len(err) < 1_000
 
@@ -184,6 +184,31 @@ def test_a_very_long_line_is_refused_and_not_quoted_whole(capsys, tiny):
 def test_a_file_over_the_size_limit_is_refused_unread(capsys, tiny):
     (tiny / "cards.yaml").write_text(CARDS + ("# padding\n" * (source.MAX_FILE_BYTES // 10 + 1)))
     validate_fails(capsys, tiny, "cards.yaml", rf"file is larger than {source.MAX_FILE_BYTES:,} bytes")
+
+
+def test_the_games_files_together_have_a_size_limit(capsys, tiny):
+    padding = "# padding\n" * (source.MAX_FILE_BYTES // 10 - 50)  # each file just under its own limit
+    for name in ("a", "b", "c"):
+        (tiny / f"{name}.yaml").write_text(padding + CARDS.replace("id: one", f"id: one-{name}").replace(
+            "id: two", f"id: two-{name}"))
+    (tiny / "game.yaml").write_text(edited(GAME, ("cards: [cards.yaml]", "cards: [a.yaml, b.yaml, c.yaml]")))
+    message = rf"with this file the game's files are larger than {source.MAX_GAME_BYTES:,}"
+    validate_fails(capsys, tiny, "c.yaml", message)
+
+
+def test_the_games_files_together_have_a_values_limit(capsys, tiny):
+    values = "".join(f"  - [{','.join(['1'] * 499)}]\n" for _ in range(source.MAX_VALUES // 500 - 1))  # 2 bytes each
+    for name in ("a", "b", "c"):
+        (tiny / f"{name}.yaml").write_text("extra:\n" + values)
+    (tiny / "game.yaml").write_text(edited(GAME, ("cards: [cards.yaml]", "cards: [a.yaml, b.yaml, c.yaml]")))
+    message = rf"the game's files have more than {source.MAX_GAME_VALUES:,} values by here"
+    validate_fails(capsys, tiny, "c.yaml", message)
+
+
+def test_a_game_lists_a_bounded_number_of_card_files(capsys, tiny):
+    files = ", ".join(f"f{i}.yaml" for i in range(loader.MAX_CARD_FILES + 1))
+    (tiny / "game.yaml").write_text(edited(GAME, ("cards: [cards.yaml]", f"cards: [{files}]")))
+    validate_fails(capsys, tiny, "game.yaml", rf"a game has at most {loader.MAX_CARD_FILES} card files")
 
 
 def test_a_file_of_too_many_values_is_refused(capsys, tiny):

@@ -10,9 +10,11 @@ from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean,
 from ..paths import data_dir
 from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
 from .schema import breaks_a_pattern, validate
-from .source import SourceMap, load_yaml, readable
+from .source import Budget, SourceMap, load_yaml, readable
 
 CARD_KEYS = {"id", "name", "kind", "count", "each_player", "start", "back", "text", "abilities"}
+MAX_CARD_FILES = 100
+"""The most card files a game may list."""
 MAX_CARDS = 10_000
 """The most cards a game may have at its largest player count (copies and each player's cards counted):
 the layout of a match is built for every card."""
@@ -109,19 +111,20 @@ def load_content(folder: Path) -> Content:
                              "copy the file into the game folder")
         remember_source(str(file), "")  # so that the error does not quote the file it must not read
         raise AuthoringError([problem])
-    data, smap = load_yaml(file)
+    budget = Budget()
+    data, smap = load_yaml(file, budget)
     schema_errors = validate(data, smap, "game.schema.json", str(file))
     if schema_errors and breaks_a_pattern(data, "game.schema.json"):
         raise AuthoringError(schema_errors)  # a malformed name must not reach the messages of later checks
     try:
-        return _resolve(folder, data, smap, list(schema_errors))
+        return _resolve(folder, data, smap, list(schema_errors), budget)
     except MALFORMED:
         if schema_errors:
             raise AuthoringError(schema_errors) from None
         raise
 
 
-def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]) -> Content:
+def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic], budget: Budget) -> Content:
     players = data["players"]
     model = GameModel(
         name=data["game"], title=data["title"], version=str(data.get("version", "1")),
@@ -200,11 +203,16 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
             if phase not in content.phases:
                 errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{readable(phase)}`",
                                          did_you_mean(phase, content.phases) or "declare it under phases:"))
-    for i, name in enumerate(data["cards"]):
+    if len(data["cards"]) > MAX_CARD_FILES:
+        errors.append(Diagnostic(smap.pos(("cards", MAX_CARD_FILES)), f"a game has at most {MAX_CARD_FILES} card files",
+                                 "put more cards in each file"))
+    for i, name in enumerate(data["cards"][:MAX_CARD_FILES]):
+        if budget.bytes <= 0 or budget.values <= 0:
+            break  # the files read so far took the game's whole allowance, and that is reported
         cited = smap.pos(("cards", i))
         path = _card_file(folder, name, cited, errors)
         if path is not None:
-            _load_cards(path, model, errors, cited, content.default_at)
+            _load_cards(path, model, errors, cited, content.default_at, budget)
     _count_cards(model, errors)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
@@ -258,12 +266,12 @@ def _kind(value: Any) -> str:
 
 
 def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: Pos,
-                default_at: dict[str, Pos]) -> None:
+                default_at: dict[str, Pos], budget: Budget) -> None:
     if not path.is_file():
         errors.append(Diagnostic(cited, f"card file `{readable(path.name)}` not found in {path.parent}"))
         return
     try:
-        data, smap = load_yaml(path)
+        data, smap = load_yaml(path, budget)
     except AuthoringError as err:
         errors.extend(err.diagnostics)
         return

@@ -20,8 +20,10 @@ from ..diagnostics import AuthoringError, Diagnostic, Pos, remember_source
 
 DataPath = tuple[str | int, ...]
 
-MAX_FILE_BYTES = 1_048_576
-"""The largest YAML file read (1 MiB); the bundled games' largest is about 13 KB."""
+MAX_FILE_BYTES = 524_288
+"""The largest YAML file read (512 KiB); the bundled games' largest is about 13 KB."""
+MAX_GAME_BYTES = 1_048_576
+"""The most bytes a game's YAML files may have together (1 MiB); the bundled games have about 30 KB."""
 MAX_LINE_CHARS = 2_000
 """The longest line of a YAML file, in characters."""
 MAX_DEPTH = 32
@@ -29,6 +31,8 @@ MAX_DEPTH = 32
 MAX_VALUES = 50_000
 """The most values (scalars, lists, mappings, keys) one file may contain once every alias is expanded;
 the bundled games' largest has about 400."""
+MAX_GAME_VALUES = 100_000
+"""The most values a game's YAML files may contain together."""
 MAX_DIGITS = 18
 """The most digits of a whole number in a YAML file."""
 MAX_REPORTED = 100
@@ -104,14 +108,36 @@ class SourceMap:
         return entry.style if entry else None
 
 
-def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
-    """Read a YAML file into plain data (dict/list/str/int/float/bool/None) and its SourceMap."""
+@dataclass(slots=True)
+class Budget:
+    """What the YAML files of one game may still use together; each file read takes its share."""
+
+    bytes: int = MAX_GAME_BYTES
+    values: int = MAX_GAME_VALUES
+
+    def limits(self) -> tuple[int, int, str]:
+        """The bytes and values the next file may have, and whose limit they are ("file" or "game")."""
+        if self.bytes >= MAX_FILE_BYTES and self.values >= MAX_VALUES:
+            return MAX_FILE_BYTES, MAX_VALUES, "file"
+        return min(self.bytes, MAX_FILE_BYTES), min(self.values, MAX_VALUES), "game"
+
+
+def load_yaml(path: str | Path, budget: Budget | None = None) -> tuple[Any, SourceMap]:
+    """Read a YAML file into plain data (dict/list/str/int/float/bool/None) and its SourceMap; within
+    the file limits, and within `budget` if given (the rest of a game's allowance, which it reduces)."""
     file = str(path)
-    text = _read(Path(path), file)
+    budget = budget or Budget()
+    max_bytes, max_values, whose = budget.limits()
+    try:
+        raw_size, text = _read(Path(path), file, max_bytes, whose)
+    except AuthoringError:
+        if whose == "game":
+            budget.bytes = 0  # the game's allowance is spent: later files are not read
+        raise
     lines = text.splitlines()
     _check_lines(file, lines)
     remember_source(file, text)
-    loader = _Loader(text)
+    loader = _Loader(text, max_values)
     try:
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -121,12 +147,17 @@ def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
         message = f"special character U+{exc.character:04X} is not allowed in a YAML file"
         raise AuthoringError([Diagnostic(Pos(file, line, col), message)]) from None
     except _Limit as exc:
-        problem = _too_deep(file, exc.mark) if exc.too_deep else _too_many(file, exc.mark, False)
+        if not exc.too_deep and whose == "game":
+            budget.values = 0
+        problem = _too_deep(file, exc.mark) if exc.too_deep else _too_many(file, exc.mark, max_values, whose)
         raise AuthoringError([problem]) from None
     finally:
         loader.dispose()
+    values = loader.values
     if root is not None and loader.anchored:  # else every value was composed, and counted, once
-        _check_expansion(file, root)
+        values = _check_expansion(file, root, max_values, whose)
+    budget.bytes -= raw_size
+    budget.values -= values
     builder = _Builder(file, lines)
     data = builder.build(root, (), -1) if root is not None else None
     if builder.diagnostics:
@@ -157,20 +188,24 @@ def capped(diagnostics: list[Diagnostic], file: str) -> list[Diagnostic]:
     return [*diagnostics[:MAX_REPORTED], note]
 
 
-def _read(path: Path, file: str) -> str:
-    """The file's UTF-8 text, or an AuthoringError saying why it cannot be read."""
+def _read(path: Path, file: str, max_bytes: int, whose: str) -> tuple[int, str]:
+    """The file's size and UTF-8 text, or an AuthoringError saying why it cannot be read."""
     try:
         with path.open("rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)  # no more than that, even from a file that never ends
+            raw = f.read(max_bytes + 1)  # no more than that, even from a file that never ends
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise AuthoringError([Diagnostic(Pos(file, 1, 1), f"cannot read file: {reason}")]) from None
-    if len(raw) > MAX_FILE_BYTES:
-        problem = Diagnostic(Pos(file, 1, 1), f"file is larger than {MAX_FILE_BYTES:,} bytes",
-                             "split its cards over several card files")
+    if len(raw) > max_bytes:
+        if whose == "file":
+            problem = Diagnostic(Pos(file, 1, 1), f"file is larger than {MAX_FILE_BYTES:,} bytes",
+                                 "split its cards over several card files")
+        else:
+            problem = Diagnostic(Pos(file, 1, 1), f"with this file the game's files are larger than "
+                                 f"{MAX_GAME_BYTES:,} bytes", "a game's YAML files may not be larger together")
         raise AuthoringError([problem]) from None
     try:
-        return raw.decode("utf-8-sig")  # PyYAML does not count a byte-order mark as a column
+        return len(raw), raw.decode("utf-8-sig")  # PyYAML does not count a byte-order mark as a column
     except UnicodeDecodeError as exc:
         before = raw[: exc.start].decode("utf-8")
         line, col = _line_col(before, len(before))
@@ -190,7 +225,7 @@ def _check_lines(file: str, lines: list[str]) -> None:
 
 
 class _Limit(Exception):
-    """Raised while composing, at the first value past MAX_DEPTH or MAX_VALUES."""
+    """Raised while composing, at the first value past MAX_DEPTH or the values allowed."""
 
     def __init__(self, mark: Mark, too_deep: bool) -> None:
         super().__init__(str(mark))
@@ -200,10 +235,11 @@ class _Limit(Exception):
 
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, stopping before its recursive composer nests past MAX_DEPTH, and as soon
-    as it has composed more than MAX_VALUES values (so a huge file costs no more than that)."""
+    as it has composed more than `max_values` values (so a huge file costs no more than that)."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, max_values: int) -> None:
         super().__init__(stream)
+        self.max_values = max_values
         self.depth = 0
         self.values = 0
         self.anchored = False  # whether a list or mapping has an anchor (`&name`), so aliases can repeat it
@@ -212,7 +248,7 @@ class _Loader(yaml.SafeLoader):
         self.depth += 1
         self.values += 1
         try:
-            if self.depth > MAX_DEPTH or self.values > MAX_VALUES:
+            if self.depth > MAX_DEPTH or self.values > self.max_values:
                 raise _Limit(self.peek_event().start_mark, self.depth > MAX_DEPTH)
             return super().compose_node(parent, index)
         finally:
@@ -232,17 +268,21 @@ def _too_deep(file: str, mark: Mark) -> Diagnostic:
                       "content needs only a few levels; check the brackets and indentation")
 
 
-def _too_many(file: str, mark: Mark, through_aliases: bool) -> Diagnostic:
+def _too_many(file: str, mark: Mark, max_values: int, whose: str, through_aliases: bool = False) -> Diagnostic:
+    if whose == "game":
+        return Diagnostic(_pos(file, mark), f"the game's files have more than {MAX_GAME_VALUES:,} values by here",
+                          "a game's YAML files may not have more together")
     if through_aliases:
-        return Diagnostic(_pos(file, mark), f"this value contains more than {MAX_VALUES:,} values "
+        return Diagnostic(_pos(file, mark), f"this value contains more than {max_values:,} values "
                           "once its aliases (`*name`) are expanded", "write the values out, or use fewer aliases")
-    return Diagnostic(_pos(file, mark), f"the file has more than {MAX_VALUES:,} values by here",
+    return Diagnostic(_pos(file, mark), f"the file has more than {max_values:,} values by here",
                       "split its cards over several card files")
 
 
-def _check_expansion(file: str, root: Node) -> None:
-    """Refuse a document that nests too deep or holds too many values once its aliases are expanded
-    (a few lines of `*alias` can stand for billions of values). Each node is measured once."""
+def _check_expansion(file: str, root: Node, max_values: int, whose: str) -> int:
+    """The values a document stands for once its aliases are expanded; refuse it if it nests too deep
+    or holds too many (a few lines of `*alias` can stand for billions of values). Each node is
+    measured once."""
     measured: dict[int, tuple[int, int]] = {}  # id of a node -> (values, levels) it stands for
 
     def measure(node: Node, depth: int) -> int:
@@ -262,12 +302,12 @@ def _check_expansion(file: str, root: Node) -> None:
             children = [part for pair in node.value for part in pair]
         values = 1 + sum(measure(child, depth + 1) for child in children)
         levels = 1 + max((measured[id(child)][1] for child in children), default=0)
-        if values > MAX_VALUES:
-            raise AuthoringError([_too_many(file, node.start_mark, True)])
+        if values > max_values:
+            raise AuthoringError([_too_many(file, node.start_mark, max_values, whose, through_aliases=True)])
         measured[id(node)] = (values, levels)
         return values
 
-    measure(root, 1)
+    return measure(root, 1)
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
