@@ -48,7 +48,7 @@ _COLLECTION_TAGS = {_TAG + "map", _TAG + "seq"}
 _STYLE_NAMES = {None: "plain", "'": "single-quoted", '"': "double-quoted", "|": "literal", ">": "folded"}
 # What a YAML file may not contain raw (PyYAML's rule), and so what an escape in "…" may not produce:
 # control characters, lone surrogates (they cannot be written as UTF-8) and the non-characters U+FFFE/U+FFFF.
-_NOT_PRINTABLE = re.compile(r"[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_NOT_PRINTABLE = r"[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]"
 _SYNTAX_HINTS = {
     "'\\t'": "indent with spaces, not tabs",
     "mapping values are not allowed here": "quote a value that contains `: `, or fix this line's indentation",
@@ -436,9 +436,9 @@ class _Builder:
 
     def _check_escapes(self, node: ScalarNode) -> None:
         """Refuse a character in "…" text that the file could not contain raw (e.g. `\\ud800`, `\\x1b`)."""
-        if node.style != '"':
+        if node.style != '"' or node.value.isprintable():  # printable text has none (and is the usual case)
             return
-        bad = _NOT_PRINTABLE.search(node.value)
+        bad = re.search(_NOT_PRINTABLE, node.value)  # compiled on first use: it takes milliseconds
         if bad is not None:
             code = ord(bad.group())
             what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character"
