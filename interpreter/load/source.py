@@ -245,22 +245,27 @@ class _Loader(yaml.SafeLoader):
         self.anchored = False  # whether a list or mapping has an anchor (`&name`), so aliases can repeat it
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
-        self.depth += 1
         self.values += 1
-        try:
-            if self.depth > MAX_DEPTH or self.values > self.max_values:
-                raise _Limit(self.peek_event().start_mark, self.depth > MAX_DEPTH)
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+        if self.values > self.max_values:
+            raise _Limit(self.peek_event().start_mark, False)
+        return super().compose_node(parent, index)
 
     def compose_sequence_node(self, anchor: str | None) -> Node:
-        self.anchored = self.anchored or anchor is not None
-        return super().compose_sequence_node(anchor)
+        return self._nested(super().compose_sequence_node, anchor)
 
     def compose_mapping_node(self, anchor: str | None) -> Node:
+        return self._nested(super().compose_mapping_node, anchor)
+
+    def _nested(self, compose: Any, anchor: str | None) -> Node:
+        """Compose a list or mapping one level deeper (only these nest: scalars cost no depth)."""
         self.anchored = self.anchored or anchor is not None
-        return super().compose_mapping_node(anchor)
+        self.depth += 1
+        try:
+            if self.depth >= MAX_DEPTH:  # its items would be one level deeper still
+                raise _Limit(self.peek_event().start_mark, True)
+            return compose(anchor)
+        finally:
+            self.depth -= 1
 
 
 def _too_deep(file: str, mark: Mark) -> Diagnostic:
@@ -449,8 +454,8 @@ class _Builder:
 
     def _whole_number(self, node: ScalarNode, entry: _Entry) -> int | None:
         """A YAML integer of at most MAX_DIGITS digits (a huge one would cost time, then fail later)."""
-        digits = sum(ch.isdigit() for ch in node.value)
-        value = self.constructor.construct_object(node) if digits <= 2 * MAX_DIGITS else None
+        # Converting text of a few dozen characters costs nothing; a longer one is too large anyway.
+        value = self.constructor.construct_object(node) if len(node.value) <= 2 * MAX_DIGITS + 8 else None
         if value is None or abs(value) >= 10 ** MAX_DIGITS:
             shown = node.value if len(node.value) <= 24 else f"{node.value[:12]}…"
             self.diagnostics.append(Diagnostic(entry.pos, f"the number {shown} is too large",
