@@ -21,6 +21,7 @@ from .game import Game, load_game
 from .load.loader import bundled_games, find_game
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
+from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
 from .run.match import Match, random_bot
 from .run.runtime import RuleError, seen_by
 from .scenarios import FOLDER as SCENARIO_FOLDER
@@ -106,6 +107,14 @@ _count = _whole(1, "a whole number of at least 1")  # -n, --workers, --players
 _seat = _whole(0, "a seat number (0, 1, …)")
 
 
+def _seed(text: str) -> int:
+    """An argparse type: a whole number short enough to be written in a match log."""
+    digits = text.strip().lstrip("+-")
+    if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at most {MAX_INT_DIGITS} digits, not {text!r}")
+    return int(text)
+
+
 # ---- shared helpers ---------------------------------------------------------------------------------
 
 
@@ -141,26 +150,6 @@ def _players(game: Game, players: int | None) -> int:
         return game.check_players(game.default_players if players is None else players)
     except ValueError as err:
         raise CliError(str(err)) from None
-
-
-def _write_whole(path: str, lines: list[dict[str, Any]]) -> None:
-    """Write JSON Lines all at once: a temp file in the same folder, then an atomic rename."""
-    target = Path(path)
-    try:
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as err:
-        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for line in lines:
-                f.write(json.dumps(line, ensure_ascii=False) + "\n")
-        os.replace(temp, target)
-    except OSError as err:
-        Path(temp).unlink(missing_ok=True)
-        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 # ---- games ------------------------------------------------------------------------------------------
@@ -574,9 +563,12 @@ def cmd_play(args: argparse.Namespace) -> int:
                 narrator.catch_up(together)
     except RuleError as err:
         narrator.catch_up()
-        raise _kept(err, m.log, args.log or FAILURE_LOG) from None
+        raise _kept(err, m.log, game, args.log or FAILURE_LOG) from None
     if args.log:
-        _write_whole(args.log, m.log)
+        try:
+            write_log(args.log, m.log, game)
+        except LogError as err:
+            raise CliError(str(err)) from None
     result = {"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
               "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}
     if args.json:
@@ -623,13 +615,13 @@ def _cores() -> int:
 FAILURE_LOG = "rule-failure.jsonl"
 
 
-def _kept(err: RuleError, log: list[dict[str, Any]] | None, path: str) -> RuleError:
+def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: str) -> RuleError:
     """Write the log of a match whose rules failed (up to the failure) and say where it is."""
     if log is None:
         return err
     try:
-        _write_whole(path, log)
-    except CliError:
+        write_log(path, log, game)
+    except LogError:
         return err
     return RuleError(f"{err}; the match up to there is in {path} (`meeple replay {path}` re-runs it)",
                      err.seed, err.decisions)
@@ -657,7 +649,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 for seat in m.to_act():
                     m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))
         except RuleError:
-            raise _kept(err, m.log, FAILURE_LOG) from None
+            raise _kept(err, m.log, game, FAILURE_LOG) from None
         raise
     if args.json:
         print(json.dumps(summary))
@@ -694,44 +686,25 @@ def _print_summary(game: Game, s: dict[str, Any], seed: int, players: int) -> No
 # ---- replay -----------------------------------------------------------------------------------------
 
 
-def _read_log(file: str) -> list[dict[str, Any]]:
-    """Parse and schema-check every line of a JSONL match log; every bad line is reported."""
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise CliError(f"cannot read {file}: {reason}") from None
-    lines, problems = [], []
-    for no, raw in enumerate(text.splitlines(), 1):
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as err:
-            problems.append(f"{file}:{no}: error: not a JSON line: {err.msg} (column {err.colno})")
-            continue
-        for d in schema_validate(obj, None, "log.schema.json", file):
-            message = d.message.replace("the top level", "the line", 1)
-            problems.append(f"{file}:{no}: error: {message}" + (f" ({d.hint})" if d.hint else ""))
-        lines.append(obj)
-    if problems:
-        raise CliError("\n".join(problems), located=True)
-    if not lines:
-        raise CliError(f"{file}: error: the log is empty", located=True)
-    if lines[0].get("type") != "match":
-        raise CliError(f"{file}:1: error: the first line must be the `match` header", located=True)
-    return lines
-
-
 def _short(line: Any) -> str:
-    """A log line (or a description) for a mismatch message."""
-    return line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
+    """A log line (or a description) for a mismatch message, cut short if long."""
+    text = line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
+    return text if len(text) <= 400 else text[:399] + "…"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-run a logged match from its seed and decisions; every line must come out the same."""
     file = args.file
-    expected = _read_log(file)
-    header = expected[0]
-    game = _game(args.game or header.get("path") or header["game"])
+    try:
+        expected = read_log(file)
+        header = expected[0]
+        game = _game(game_to_replay(header, args.game, file))
+    except LogError as err:
+        raise CliError(str(err), located=True) from None
+    if header["game"] != game.name:
+        raise CliError(f"{file}:1: error: this log is of `{header['game']}`, but --game {args.game} is `{game.name}`",
+                       located=True)
+    changed = files_changed(header, game)
     try:
         m = Match(game, header["players"], header["seed"], log=True, bots=header["bots"])
     except ValueError as err:
@@ -742,17 +715,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if index == 0:
             line.pop("bots", None)  # who played a seat does not change the match
             line.pop("path", None)  # nor where the game's folder lies
+            line.pop("files", None)  # compared on its own, to say why a replay differs
         return line
 
     def mismatch(index: int, got: Any) -> CliError:
+        if index < len(expected):
+            problems = check_record(expected[index], index + 1, file)  # a malformed line: say how
+            if problems:
+                return CliError("\n".join(problems), located=True)
+        why = " (the game's files changed since this log was written)" if changed else ""
         if index >= len(expected):
             return CliError(f"{file}:{index}: mismatch: the log ends here, but the replay goes on with "
-                            f"{_short(got)}", located=True)
-        return CliError(f"{file}:{index + 1}: mismatch: expected {_short(expected[index])} got {_short(got)}",
+                            f"{_short(got)}{why}", located=True)
+        return CliError(f"{file}:{index + 1}: mismatch: expected {_short(expected[index])} got {_short(got)}{why}",
                         located=True)
 
     for i, line in enumerate(expected):
-        if line["type"] == "decision" and len(m.log) == i and not m.over and m.failure is None:
+        if line.get("type") == "decision" and len(m.log) == i and not m.over and m.failure is None:
+            problems = check_record(line, i + 1, file)
+            if problems:
+                raise CliError("\n".join(problems), located=True)
             try:
                 problem = m.apply(line["who"], line["choice"])
             except RuleError:
@@ -768,12 +750,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise mismatch(len(expected), m.log[len(expected)])
     if not m.over and m.failure is None:
         waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
-        raise CliError(f"{file}:{len(expected)}: mismatch: the log ends, but the match waits for {waiting}",
+        why = " (the game's files changed since this log was written)" if changed else ""
+        raise CliError(f"{file}:{len(expected)}: mismatch: the log ends, but the match waits for {waiting}{why}",
                        located=True)
-    events = sum(1 for line in expected if line["type"] == "event")
-    decisions = sum(1 for line in expected if line["type"] == "decision")
+    events = sum(1 for line in expected if line.get("type") == "event")
+    decisions = sum(1 for line in expected if line.get("type") == "decision")
     ending = "result matches" if m.failure is None else f"the rules fail at the same point: {m.failure}"
-    print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, {ending}")
+    note = " (the game's files changed since this log was written, but the match is the same)" if changed else ""
+    print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, {ending}{note}")
     return 0
 
 
@@ -825,7 +809,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one match", description="Play one match (all bots by default).")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
-    p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="the match seed (default 0)")
     p.add_argument("--bots", metavar="KIND,...", help="bot kind per seat, or one for all (kinds: random)")
     p.add_argument("--human", type=_seat, metavar="SEAT", help="let a person play this seat (0-based)")
     p.add_argument("--log", metavar="FILE", help="write the match log as JSON Lines")
@@ -837,7 +821,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("-n", type=_count, required=True, metavar="N", help="number of matches")
     p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the first match (default 0)")
     p.add_argument("--workers", type=_count, default=1, metavar="W",
                    help="processes to use (default 1; at most one per match and per core)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -845,7 +829,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-run a logged match and compare",
                        description="Re-run a match log's decisions; every line must come out the same.")
     p.add_argument("file", metavar="FILE", help="a JSON Lines log written by `meeple play --log`")
-    p.add_argument("--game", metavar="PATH", help="the game folder, for games outside the bundle")
+    p.add_argument("--game", metavar="FOLDER",
+                   help="the game to replay against: a bundled name or a game folder (needed for games outside "
+                        "the bundle; a folder named in the log itself is never used)")
     return parser
 
 

@@ -376,7 +376,7 @@ def test_card_file_errors(tmp_path):
         (5, 9, "cards[0].id 'Cargo 1' is not a valid card id"),
         (6, 12, "cards[0].count must be at least 1, not 0"),
         (7, 5, "cards[1] is missing required key `id`"),
-        (8, 12, "cards[1].value must be a number, text, true/false or a list, not a mapping"),
+        (8, 12, "cards[1].value must be a whole number, text, true/false or a list, not a mapping"),
     ]
 
 

@@ -6,13 +6,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Anchor, AuthoringError, Diagnostic, did_you_mean
+from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
 from ..paths import data_dir
 from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
-from .schema import validate
-from .source import SourceMap, load_yaml
+from .schema import breaks_a_pattern, validate
+from .source import Budget, SourceMap, load_yaml, readable
 
 CARD_KEYS = {"id", "name", "kind", "count", "each_player", "start", "back", "text", "abilities"}
+MAX_CARD_FILES = 100
+"""The most card files a game may list."""
+MAX_CARDS = 10_000
+"""The most cards a game may have at its largest player count (copies and each player's cards counted):
+the layout of a match is built for every card."""
 
 
 @dataclass
@@ -40,6 +45,7 @@ class Content:
     report_by: Text | None = None
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     generator_phases: set[str] = field(default_factory=set)
+    default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
     direct: object = None  # compiles the direct variant on demand (set by game.build)
 
 
@@ -78,8 +84,11 @@ def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Dia
     for i, item in enumerate(raw):
         name, _, typ = (x.strip() for x in str(item).partition(":"))
         typ = typ or "num"
+        if name in names:
+            errors.append(Diagnostic(smap.pos((*path, i)), f"parameter `{readable(name)}` is named twice",
+                                     "give each parameter its own name"))
         if typ not in PARAM_TYPES:
-            errors.append(Diagnostic(smap.pos((*path, i)), f"unknown parameter type `{typ}`",
+            errors.append(Diagnostic(smap.pos((*path, i)), f"unknown parameter type `{readable(typ)}`",
                                      did_you_mean(typ, PARAM_TYPES) or "types: " + ", ".join(PARAM_TYPES)))
             typ = "num"
         names.append(name)
@@ -97,17 +106,25 @@ def load_content(folder: Path) -> Content:
     Schema mistakes do not stop the reading: the rest is checked too, so that one run reports every
     mistake — unless the data is too broken to go on, and then the schema's findings are the report."""
     file = folder / "game.yaml"
-    data, smap = load_yaml(file)
+    if not _inside(file, folder):
+        problem = Diagnostic(Pos(str(file), 1, 1), "game.yaml links to a file outside the game folder",
+                             "copy the file into the game folder")
+        remember_source(str(file), "")  # so that the error does not quote the file it must not read
+        raise AuthoringError([problem])
+    budget = Budget()
+    data, smap = load_yaml(file, budget)
     schema_errors = validate(data, smap, "game.schema.json", str(file))
+    if schema_errors and breaks_a_pattern(data, "game.schema.json"):
+        raise AuthoringError(schema_errors)  # a malformed name must not reach the messages of later checks
     try:
-        return _resolve(folder, data, smap, list(schema_errors))
+        return _resolve(folder, data, smap, list(schema_errors), budget)
     except MALFORMED:
         if schema_errors:
             raise AuthoringError(schema_errors) from None
         raise
 
 
-def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]) -> Content:
+def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic], budget: Budget) -> Content:
     players = data["players"]
     model = GameModel(
         name=data["game"], title=data["title"], version=str(data.get("version", "1")),
@@ -121,7 +138,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
 
     def claim(name: str, what: str, path: tuple) -> None:
         if name in seen:
-            errors.append(Diagnostic(smap.key_pos(path), f"`{name}` is already a {seen[name]}",
+            errors.append(Diagnostic(smap.key_pos(path), f"`{readable(name)}` is already a {seen[name]}",
                                      "zones, counters, functions and properties need distinct names"))
         seen[name] = what
 
@@ -145,6 +162,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
             indexes[scope] += 1
     for name, default in data.get("properties", {}).items():
         claim(name, "card property", ("properties", name))
+        content.default_at[name] = smap.pos(("properties", name))
         if name in BUILTIN_PROPS:
             errors.append(Diagnostic(smap.key_pos(("properties", name)),
                                      f"`{name}` is a built-in card property", "pick another name"))
@@ -177,26 +195,83 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     for i, name in enumerate(report.get("per_round", [])):
         counter = model.counters.get(name)
         if counter is None or counter.per_player:
-            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{name}` is not a game counter",
+            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{readable(name)}` is not a game counter",
                                      did_you_mean(name, [k for k, c in model.counters.items() if not c.per_player])))
     flow = data["flow"]
     for key in ("setup", "round", "turn", "after_last_round"):
         for i, phase in enumerate(flow.get(key, [])):
             if phase not in content.phases:
-                errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{phase}`",
+                errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{readable(phase)}`",
                                          did_you_mean(phase, content.phases) or "declare it under phases:"))
-    for i, name in enumerate(data["cards"]):
-        _load_cards(folder / name, model, errors, smap.pos(("cards", i)))
+    if len(data["cards"]) > MAX_CARD_FILES:
+        errors.append(Diagnostic(smap.pos(("cards", MAX_CARD_FILES)), f"a game has at most {MAX_CARD_FILES} card files",
+                                 "put more cards in each file"))
+    for i, name in enumerate(data["cards"][:MAX_CARD_FILES]):
+        if budget.bytes <= 0 or budget.values <= 0:
+            break  # the files read so far took the game's whole allowance, and that is reported
+        cited = smap.pos(("cards", i))
+        path = _card_file(folder, name, cited, errors)
+        if path is not None:
+            _load_cards(path, model, errors, cited, content.default_at, budget)
+    _count_cards(model, errors)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
 
 
-def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -> None:
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether `path`, with every symbolic link followed, lies in `folder`."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
+
+
+def _card_file(folder: Path, name: str, cited: Pos, errors: list[Diagnostic]) -> Path | None:
+    """The card file `name` of game.yaml's `cards:`, if it lies inside the game folder."""
+    relative = Path(name)
+    hint = "name card files relative to game.yaml, inside its folder"
+    if relative.is_absolute() or relative.drive or name.startswith(("/", "\\")):
+        errors.append(Diagnostic(cited, f"card file `{readable(name)}` is an absolute path", hint))
+    elif ".." in relative.parts or ".." in name.split("\\"):
+        errors.append(Diagnostic(cited, f"card file `{readable(name)}` leads out of the game folder", hint))
+    elif not _inside(folder / relative, folder):
+        errors.append(Diagnostic(cited, f"card file `{readable(name)}` links to a file outside the game folder", hint))
+    else:
+        return folder / relative
+    return None
+
+
+def _count_cards(model: GameModel, errors: list[Diagnostic]) -> None:
+    """Refuse a game with more than MAX_CARDS cards at its largest player count; point at the card
+    that goes past it."""
+    total = 0
+    for card in model.cards:
+        total += card.count * (model.max_players if card.each_player else 1)
+        if total > MAX_CARDS:
+            players = f" at {model.max_players} players" if card.each_player else ""
+            errors.append(Diagnostic(card.pos, f"with this card the game has more than {MAX_CARDS:,} cards{players}",
+                                     "lower the counts of the cards"))
+            return
+
+
+def _kind(value: Any) -> str:
+    """How a property value reads to an author: a whole number, text, true/false or a list."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, list):
+        return "a list"
+    return "text"
+
+
+def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: Pos,
+                default_at: dict[str, Pos], budget: Budget) -> None:
     if not path.is_file():
-        errors.append(Diagnostic(cited, f"card file `{path.name}` not found in {path.parent}"))
+        errors.append(Diagnostic(cited, f"card file `{readable(path.name)}` not found in {path.parent}"))
         return
     try:
-        data, smap = load_yaml(path)
+        data, smap = load_yaml(path, budget)
     except AuthoringError as err:
         errors.extend(err.diagnostics)
         return
@@ -214,36 +289,43 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited) -
             return (*where, key) if key in raw else ("defaults", key)
 
         if card["id"] in ids:
-            errors.append(Diagnostic(smap.pos((*where, "id")), f"card id `{card['id']}` is used twice"))
+            errors.append(Diagnostic(smap.pos((*where, "id")), f"card id `{readable(card['id'])}` is used twice"))
         ids.add(card["id"])
         props = {k: v for k, v in card.items() if k not in CARD_KEYS}
-        for k in props:
+        for k, value in props.items():
             if k not in model.prop_defaults:
-                errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{k}`",
+                errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{readable(k)}`",
                                          did_you_mean(k, model.prop_defaults) or
                                          "declare it with a default under properties: in game.yaml"))
+            elif _kind(value) != _kind(model.prop_defaults[k]):
+                kind = _kind(model.prop_defaults[k])
+                at = default_at[k]
+                errors.append(Diagnostic(
+                    smap.pos(origin(k)), f"`{k}` must be {kind}, like its default, not {_kind(value)}",
+                    f"the default of `{k}` ({at.file}:{at.line}) sets its kind for every card",
+                ))
         for k in card.get("back", []):
             if k not in model.prop_defaults and k not in BUILTIN_PROPS:
-                errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{k}` in back",
+                errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{readable(k)}` in back",
                                          did_you_mean(k, model.prop_defaults)))
         start = card.get("start")
         each = bool(card.get("each_player", False))
         if start is None:
-            errors.append(Diagnostic(smap.pos(where), f"card `{card['id']}` has no start zone",
+            errors.append(Diagnostic(smap.pos(where), f"card `{readable(card['id'])}` has no start zone",
                                      "add `start: <zone>` to the card or to defaults"))
         elif start not in model.game_zones and start not in model.player_zones:
-            errors.append(Diagnostic(smap.pos(origin("start")), f"unknown zone `{start}`",
+            errors.append(Diagnostic(smap.pos(origin("start")), f"unknown zone `{readable(start)}`",
                                      did_you_mean(start, list(model.game_zones) + list(model.player_zones))))
         elif start in model.player_zones and not each:
             errors.append(Diagnostic(smap.pos(origin("start")),
-                                     f"`{start}` belongs to each player, but this card is not `each_player`",
+                                     f"`{readable(start)}` belongs to each player, but this card is not `each_player`",
                                      "start it in a shared zone, or set each_player: true"))
         abilities = {}
         merged = {**defaults.get("abilities", {}), **raw.get("abilities", {})}  # a card adds to defaults
         for name, text in merged.items():
             apath = (where if name in raw.get("abilities", {}) else ("defaults",)) + ("abilities", name)
             if name not in model.abilities and name not in model.conditions:
-                errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{name}`",
+                errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{readable(name)}`",
                                          did_you_mean(name, model.abilities + list(model.conditions)) or
                                          "declare it under abilities: (or conditions:) in game.yaml"))
             abilities[name] = (text, anchor(smap, apath), f"{card['id']}.{name}")

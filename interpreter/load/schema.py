@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from ..diagnostics import Diagnostic, Pos, did_you_mean
 from ..paths import data_dir
-from .source import SourceMap
+from .source import SourceMap, capped, readable
 
 _TYPE_NAMES = {
     "integer": "a whole number", "number": "a number", "string": "text", "boolean": "true/false",
@@ -58,7 +58,10 @@ def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> 
     """Every way `data` breaks schemas/<schema_name>.schema.json, in file order (at `file`:1:1 if no smap)."""
     where = _Where(smap, file)
     best: dict[tuple[Pos, DataPath], tuple[int, Found]] = {}
-    for error in _validator(schema_name).iter_errors(data):
+    validator = _validator(schema_name)
+    if isinstance(data, dict):  # a schema of tagged forms checks only the form the data names
+        validator = _tagged_forms(schema_name).get(data.get("type"), validator)
+    for error in validator.iter_errors(data):
         for leaf in _leaves(error):
             rank = _RANK.get(str(leaf.validator), len(_RANK))
             for item in _DESCRIBERS.get(str(leaf.validator), _describe_other)(leaf, where):
@@ -67,16 +70,66 @@ def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> 
                 if key not in best or rank < best[key][0]:
                     best[key] = (rank, item)
     ordered = sorted((item for _, item in best.values()), key=lambda item: (item.pos.line, item.pos.col))
-    return [Diagnostic(item.pos, item.message, item.hint) for item in ordered]
+    return capped([Diagnostic(item.pos, item.message, item.hint) for item in ordered], file)
 
 
 @cache
-def _validator(schema_name: str) -> Draft202012Validator:
-    """The compiled validator for one bundled schema, loaded once."""
+def _tagged_forms(schema_name: str) -> dict[Any, Any]:
+    """For a schema that is a `oneOf` of forms told apart by a constant `type` (a log line): a validator
+    per form, by that constant. Checking one form instead of all is several times faster."""
+    validator = _validator(schema_name)
+    forms = validator.schema.get("oneOf", [])
+    tags = [form.get("properties", {}).get("type", {}).get("const") for form in forms]
+    if not forms or None in tags or '"$ref"' in json.dumps(forms):  # a form alone cannot resolve a $ref
+        return {}
+    return {tag: validator.evolve(schema=form) for tag, form in zip(tags, forms, strict=True)}
+
+
+def breaks_a_pattern(data: Any, schema_name: str) -> bool:
+    """Whether some text of `data` (a name, mostly) has a shape its schema forbids."""
+
+    def patterns(error: ValidationError) -> bool:
+        return error.validator == "pattern" or any(patterns(sub) for sub in error.context or ())
+
+    return any(patterns(error) for error in _validator(schema_name).iter_errors(data))
+
+
+def _is_whole(checker: Any, instance: Any) -> bool:
+    """JSON Schema's `integer` also takes 3.0, and Python's int takes True: a whole number is neither."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _canonical(value: Any) -> str:
+    """One text per distinct JSON value (true and 1 differ), to compare list items in linear time."""
+    return json.dumps(value, sort_keys=True)
+
+
+def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict) -> Iterable[ValidationError]:
+    """`uniqueItems` by hashing: jsonschema's own compares every pair of unsortable items."""
+    if unique and validator.is_type(instance, "array"):
+        seen: set[str] = set()
+        for item in instance:
+            key = _canonical(item)
+            if key in seen:
+                yield ValidationError(f"{_shown(item)} is listed twice")
+                return
+            seen.add(key)
+
+
+_Strict = validators.extend(
+    Draft202012Validator,
+    validators={"uniqueItems": _unique_items},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole),
+)
+
+
+@cache
+def _validator(schema_name: str) -> Any:
+    """The compiled validator for one bundled schema, loaded once; whole numbers are strictly whole."""
     file_name = schema_name if schema_name.endswith(".json") else f"{schema_name}.schema.json"
     schema = json.loads((data_dir("schemas") / file_name).read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return _Strict(schema)
 
 
 def _leaves(error: ValidationError) -> list[ValidationError]:
@@ -108,7 +161,7 @@ def _subject(path: Sequence[str | int]) -> str:
     """A readable name for the value at `path`, e.g. zones.hand.visibility or cards[3].count."""
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{readable(part, 40)}" if out else readable(part, 40))
     return out or "the top level"
 
 
@@ -119,7 +172,7 @@ def _shown(value: Any) -> str:
     if value is None:
         return "empty"
     if isinstance(value, str):
-        return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
+        return f"'{readable(value, 40)}'"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -153,7 +206,7 @@ def _describe_additional(error: ValidationError, where: _Where) -> list[Found]:
         if key not in allowed:
             listed = f"allowed keys here: {', '.join(allowed)}" if allowed else None
             hint = did_you_mean(str(key), allowed) or listed
-            found.append(where.at((*path, key), f"unknown key `{key}`{inside}", hint, on_key=True))
+            found.append(where.at((*path, key), f"unknown key `{readable(key)}`{inside}", hint, on_key=True))
     return found
 
 
@@ -161,7 +214,7 @@ def _describe_required(error: ValidationError, where: _Where) -> list[Found]:
     """Missing keys, all in one message at the key (or start) of the mapping that lacks them."""
     missing = [key for key in error.validator_value if key not in error.instance]
     path = tuple(error.absolute_path)
-    keys = ", ".join(f"`{key}`" for key in missing)
+    keys = ", ".join(f"`{readable(key)}`" for key in missing)
     plural = "keys" if len(missing) > 1 else "key"
     return [where.at(path, f"{_subject(path)} is missing required {plural} {keys}", on_key=True)]
 
@@ -190,6 +243,7 @@ def _describe_type(error: ValidationError, where: _Where) -> list[Found]:
         hint = "YAML read this as a number or true/false; put it in quotes to keep it as text"
     elif "text" in expected and isinstance(error.instance, dict) and len(error.instance) == 1:
         [(key, value)] = error.instance.items()
+        key, value = readable(key, 30), readable(str(value), 30)
         hint = f'YAML read `{key}: {value}` as a mapping; put it in quotes: "{key}: {value}"'
     message = f"{_subject(path)} must be {_either(expected)}, not {_shown(error.instance)}"
     return [where.at(path, message, hint)]
@@ -202,7 +256,7 @@ def _describe_pattern(error: ValidationError, where: _Where) -> list[Found]:
     path = tuple(error.absolute_path)
     if _is_key_error(error):
         key = error.instance
-        return [where.at((*path, key), f"`{key}` is not a valid {title}", hint, on_key=True)]
+        return [where.at((*path, key), f"`{readable(key)}` is not a valid {title}", hint, on_key=True)]
     return [where.at(path, f"{_subject(path)} {_shown(error.instance)} is not a valid {title}", hint)]
 
 
@@ -230,11 +284,12 @@ def _describe_size(error: ValidationError, where: _Where) -> list[Found]:
 def _describe_unique(error: ValidationError, where: _Where) -> list[Found]:
     """A list that names the same thing twice: point at the second one."""
     path = tuple(error.absolute_path)
-    seen: list[Any] = []
+    seen: set[str] = set()
     for index, item in enumerate(error.instance):
-        if item in seen:
+        key = _canonical(item)
+        if key in seen:
             return [where.at((*path, index), f"{_subject(path)} lists {_shown(item)} twice")]
-        seen.append(item)
+        seen.add(key)
     return [where.at(path, f"{_subject(path)} has repeated items")]
 
 

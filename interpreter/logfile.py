@@ -1,0 +1,268 @@
+"""Match logs (JSON Lines): written whole and at once, read back within limits, checked line by line.
+
+A log may come from someone else, so reading it is bounded (see SECURITY.md): its size, each record's
+size and nesting, the digits of its numbers. Every record is one line: the writer escapes the characters
+that some readers take for line breaks (U+2028, U+2029, U+0085), and the reader splits on "\\n" only.
+The writer holds each record to the reader's limits, so that `replay` reads every log `play` writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .load.loader import bundled_games
+from .load.schema import validate as schema_validate
+
+MAX_LOG_BYTES = 16 * 1024 * 1024
+"""The largest log read or written (16 MiB); a long match of the bundled games writes well under 1 MB."""
+MAX_RECORD_BYTES = 1024 * 1024
+"""The longest record (one line) of a log, in bytes (1 MiB)."""
+MAX_NESTING = 16
+"""How deep lists and objects may nest in a record; the engine writes at most 3 levels."""
+MAX_INT_DIGITS = 40
+"""The most digits of a whole number in a log: a seed, a counter, a choice."""
+MAX_PROBLEMS = 100
+"""The most faulty lines reported for one log (the rest are counted)."""
+STALE_TEMP_SECONDS = 3600
+"""A temp file of a writer that cannot be seen to be alive is removed once it is this old."""
+
+# After `.NAME`: `.PID.RANDOM.tmp`; `.RANDOM.tmp` from writers that did not name their process.
+_TEMP = re.compile(r"\.(?:(?P<pid>[0-9]+)\.)?[^.]+\.tmp")
+_ONE_LINE = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+class LogError(Exception):
+    """A log that cannot be read or written; the message names the file (and the line, if any)."""
+
+
+class _Refused(ValueError):
+    """A record that breaks one of the limits."""
+
+
+# ---- the game's files -----------------------------------------------------------------------------
+
+
+def game_files(game: Any) -> list[Path]:
+    """The files a game is made of: its game.yaml and the card files it lists."""
+    root = Path(game.model.root)
+    return [root / "game.yaml", *dict.fromkeys(Path(card.pos.file) for card in game.model.cards)]
+
+
+def files_digest(game: Any) -> str:
+    """sha256 over the game's files, in order of their paths relative to the game folder: each
+    path and the file's bytes, both with their lengths (so that no two sets of files read alike)."""
+    root = Path(game.model.root)
+    digest = hashlib.sha256()
+    for rel, path in sorted((p.relative_to(root).as_posix(), p) for p in game_files(game)):
+        data = path.read_bytes()
+        name = rel.encode("utf-8")
+        digest.update(len(name).to_bytes(8, "big") + name + len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+# ---- writing --------------------------------------------------------------------------------------
+
+
+def write_log(path: str | Path, records: Iterable[dict[str, Any]], game: Any) -> None:
+    """Write a match log whole or not at all: a temp file beside it, then an atomic rename.
+
+    The header gets the digest of the game's files (and loses the folder a game outside the bundle
+    was loaded from: a shared log names no folder of the writer's machine)."""
+    target = Path(path)
+    lines = []
+    size = 0
+    for number, record in enumerate(records, 1):
+        if number == 1:
+            record = {k: v for k, v in record.items() if k != "path"} | {"files": files_digest(game)}
+        line = _encode(record, target, number)
+        size += len(line)
+        if size > MAX_LOG_BYTES:
+            raise LogError(f"cannot write {path}: the log would be larger than {MAX_LOG_BYTES:,} bytes")
+        lines.append(line)
+    _remove_stale_temps(target)
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
+    except OSError as err:
+        raise LogError(f"cannot write {path}: {err.strerror or err}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.writelines(lines)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, target)
+    except OSError as err:
+        Path(temp).unlink(missing_ok=True)
+        raise LogError(f"cannot write {path}: {err.strerror or err}") from None
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _encode(record: dict[str, Any], target: Path, number: int) -> bytes:
+    """One record as one line of UTF-8 JSON, held to the limits the reader applies."""
+    try:
+        text = json.dumps(record, ensure_ascii=False).translate(_ONE_LINE)
+        line = (text + "\n").encode("utf-8")
+        _parse(line[:-1])
+    except (ValueError, UnicodeEncodeError) as err:  # json.dumps: a number past Python's own digit limit
+        raise LogError(f"cannot write {target}: record {number}: {err}") from None
+    return line
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Remove temp files of earlier writes to `target` whose writer died (e.g. by `kill -9`)."""
+    prefix = f".{target.name}"
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        match = _TEMP.fullmatch(name, len(prefix))
+        if match is None:
+            continue
+        temp = target.parent / name
+        try:
+            old = time.time() - temp.lstat().st_mtime > STALE_TEMP_SECONDS
+            if old or (match["pid"] is not None and not _alive(int(match["pid"]))):
+                temp.unlink()
+        except (OSError, ValueError, OverflowError):
+            continue  # gone already, or not ours to judge
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process `pid` runs on this machine (where that cannot be told: yes)."""
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":
+        return True  # the age rule alone applies
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True
+
+
+# ---- reading --------------------------------------------------------------------------------------
+
+
+def read_log(file: str | Path) -> list[dict[str, Any]]:
+    """Every record of a match log, each read within the limits, the header checked against
+    schemas/log.schema.json; LogError lists the faulty lines (`FILE:LINE: error: …`).
+
+    The other records are checked by `check_record` where it matters (a replay compares them with the
+    records the engine writes, which keep to the schema): checking them all up front would cost more
+    than the replay."""
+    path = Path(file)
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_LOG_BYTES + 1)
+    except OSError as err:
+        raise LogError(f"{file}: error: cannot read the log: {err.strerror or err}") from None
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogError(f"{file}: error: the log is larger than {MAX_LOG_BYTES:,} bytes")
+    pieces = raw.split(b"\n")
+    if pieces and pieces[-1] == b"":
+        pieces.pop()  # the final line break
+    records: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for number, piece in enumerate(pieces, 1):
+        try:
+            records.append(_parse(piece))
+        except _Refused as err:
+            problems.append(f"{file}:{number}: error: {err}")
+    if not problems and records:
+        problems = check_record(records[0], 1, file)
+        if not problems and records[0].get("type") != "match":
+            problems = [f"{file}:1: error: the first line must be the `match` header"]
+    if problems:
+        rest = len(problems) - MAX_PROBLEMS
+        shown = problems[:MAX_PROBLEMS] + ([f"{file}: … and {rest:,} more faulty lines"] if rest > 0 else [])
+        raise LogError("\n".join(shown))
+    if not records:
+        raise LogError(f"{file}: error: the log is empty")
+    return records
+
+
+def check_record(record: dict[str, Any], number: int, file: str | Path) -> list[str]:
+    """How record `number` of a log breaks schemas/log.schema.json: `FILE:LINE: error: …` lines."""
+    problems = []
+    for d in schema_validate(record, None, "log.schema.json", str(file)):
+        message = d.message.replace("the top level", "the line", 1)
+        problems.append(f"{file}:{number}: error: {message}" + (f" ({d.hint})" if d.hint else ""))
+    return problems
+
+
+def _parse(piece: bytes) -> dict[str, Any]:
+    """One record from one line, within the limits; _Refused says what is wrong."""
+    if len(piece) > MAX_RECORD_BYTES:
+        raise _Refused(f"the line is longer than {MAX_RECORD_BYTES:,} bytes")
+    try:
+        text = piece.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise _Refused(f"not UTF-8 text (byte {err.start + 1})") from None
+    try:
+        record = json.loads(text, parse_int=_whole, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        raise _Refused(f"not a JSON line: {err.msg} (column {err.colno})") from None
+    except RecursionError:
+        raise _Refused(f"the line nests more than {MAX_NESTING} levels deep") from None
+    if not isinstance(record, dict):
+        raise _Refused("a line must be a JSON object")
+    _check_nesting(record)
+    return record
+
+
+def _whole(digits: str) -> int:
+    """json's reader of whole numbers, refusing more than MAX_INT_DIGITS digits (before converting)."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Refused(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(digits)
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON, though Python's reader takes them."""
+    raise _Refused(f"`{name}` is not a JSON value")
+
+
+def _check_nesting(record: dict[str, Any]) -> None:
+    """Refuse a record whose lists and objects nest deeper than MAX_NESTING (looked at without recursion)."""
+    level: list[tuple[Any, int]] = [(record, 1)]
+    while level:
+        value, depth = level.pop()
+        if depth > MAX_NESTING:
+            raise _Refused(f"the line nests more than {MAX_NESTING} levels deep")
+        inner = value.values() if isinstance(value, dict) else value
+        level.extend((item, depth + 1) for item in inner if isinstance(item, dict | list))
+
+
+# ---- which game a log is of -------------------------------------------------------------------------
+
+
+def game_to_replay(header: dict[str, Any], given: str | None, file: str | Path) -> str:
+    """What to load for replaying a log: the GAME given on the command line, else the bundled game the
+    header names. Never a folder named by the log itself: a log is data, and may come from anyone."""
+    if given is not None:
+        return given
+    name = header["game"]
+    if name in bundled_games():
+        return name
+    raise LogError(f"{file}:1: error: this log is of `{name}`, which is not a bundled game; "
+                   "pass its folder with --game FOLDER")
+
+
+def files_changed(header: dict[str, Any], game: Any) -> bool:
+    """Whether the game's files differ from those the log was written with (False if it does not say)."""
+    recorded = header.get("files")
+    return recorded is not None and recorded != files_digest(game)
