@@ -32,8 +32,8 @@ def test_overloaded_score_is_the_score_pile_plus_bonus(m):
 
 @FAST
 @given(matches(OVERLOADED, finished=False))
-def test_an_overloaded_match_replays_from_its_seed_and_decisions(m):
-    again = replay(OVERLOADED, m.players, m.seed, m.history)
+def test_an_overloaded_match_replays_from_its_seed_decisions_and_chance_outcomes(m):
+    again = replay(OVERLOADED, m.players, m.seed, m.history, chance=m.chance_outcomes)
     assert again.st.zones == m.st.zones and again.st.pc == m.st.pc and again.to_act() == m.to_act()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,28 @@ class DrawnChance:
 
     def __init__(self, outcome: Callable[[int], int]) -> None:
         self._randbelow = outcome
+
+
+class ChanceMismatch(Exception):
+    """Recorded chance outcomes do not fit the match they are replayed into (not a rule failure)."""
+
+
+def recorded(outcomes: Sequence[int]) -> Callable[[int], int]:
+    """A `chance` function that answers with recorded outcomes, in order (ChanceMismatch when they run
+    out or one does not fit its event). `match.st.chance_used` then tells how many were used."""
+    spent = 0
+
+    def next_outcome(n: int) -> int:
+        nonlocal spent
+        if spent >= len(outcomes):
+            raise ChanceMismatch(f"the recorded chance outcomes ran out: chance event {spent + 1} has none")
+        k = outcomes[spent]
+        if not (isinstance(k, int) and 0 <= k < n):
+            raise ChanceMismatch(f"chance outcome {spent + 1} is {k!r}, but its event has outcomes 0–{n - 1}")
+        spent += 1
+        return k
+
+    return next_outcome
 
 
 class Match:
@@ -351,6 +373,17 @@ class Match:
                 "options": self.action_labels(seat)}
 
 
+def started(game, players: int, seed: int, **options: Any) -> Match:
+    """A new match (`Match(game, players, seed, **options)`), returned even if a rule fails before its
+    first decision: then its `failure` is set and its log ends in the error line."""
+    m = Match.__new__(Match)
+    try:
+        m.__init__(game, players, seed, **options)  # type: ignore[misc]
+    except RuleError:
+        assert m.failure is not None
+    return m
+
+
 def random_bot(seed: int) -> random.Random:
     """The RNG of the random bots, derived from the match seed (so a seed fixes the whole match)."""
     return random.Random(seed * 1_000_003 + 7)
@@ -366,9 +399,11 @@ def play_random(game, players: int, seed: int, log: bool = False) -> Match:
     return m
 
 
-def replay(game, players: int, seed: int, decisions: list[tuple[int, int]], log: bool = False) -> Match:
-    """Re-run a match from its seed and decisions (also the way to clone a match)."""
-    m = Match(game, players, seed, log=log)
+def replay(game, players: int, seed: int, decisions: list[tuple[int, int]], log: bool = False,
+           chance: Sequence[int] | None = None) -> Match:
+    """Re-run a match from its seed and decisions; a match whose chance came from a function (a property
+    test's) is re-run from its `chance` outcomes, in order, instead of its seed."""
+    m = Match(game, players, seed, log=log, chance=None if chance is None else recorded(chance))
     for seat, action in decisions:
         problem = m.apply(seat, action)
         if problem is not None:
