@@ -342,8 +342,9 @@ def check_players(game: Any, players: int, examples: int = 100, seed: int = 0,
               report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)
     @given(matches())
     def one_match(played: Played) -> None:
-        run.examples += 1
-        run.decisions += len(played.match.history)
+        if run.failure is None:  # the matches Hypothesis plays while it shrinks a failure are not counted
+            run.examples += 1
+            run.decisions += len(played.match.history)
         broken = played.broken
         for end_check in END_CHECKS if broken is None else ():
             broken = end_check(game, played)
@@ -351,13 +352,14 @@ def check_players(game: Any, players: int, examples: int = 100, seed: int = 0,
                 break
         if broken is not None:
             played.broken = broken
-            raise _Found(Failure(*broken, played))
+            run.failure = Failure(*broken, played)
+            raise _Found(run.failure)
 
     started = time.perf_counter()
     try:
         one_match()
     except _Found as found:
-        run.failure = found.failure
+        run.failure = found.failure  # the last match Hypothesis played: the shrunk one
     except Flaky as err:
         raise NotDeterministic(f"{game.name}, {players} players: the same choices failed once and then not: "
                                f"the rules or the engine are not deterministic ({err})") from None
