@@ -22,7 +22,7 @@ from .game import Game, load_game
 from .load.loader import bundled_games, find_game
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
-from .run.match import ChanceMismatch, Match, random_bot, recorded, started
+from .run.match import ChanceMismatch, Match, Recorded, random_bot, started
 from .run.runtime import RuleError, seen_by
 from .scenarios import FOLDER as SCENARIO_FOLDER
 from .scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
@@ -816,7 +816,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     chance = header.get("chance")  # a checked match: its chance outcomes were drawn, not seeded
     try:
         m = started(game, header["players"], header["seed"], log=True, bots=header["bots"],
-                    chance=None if chance is None else recorded(chance))
+                    chance=None if chance is None else Recorded(chance))
     except ValueError as err:
         raise CliError(f"{file}:1: error: {err}", located=True) from None
     except ChanceMismatch as err:

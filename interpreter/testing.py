@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 
 from .check import INVARIANT, MAX_DECISIONS, RULES, Played, hypothesis_answers, play
 from .game import Game, load_game
-from .run.match import Match
+from .run.match import Match, Recorded
 from .scenarios import Scenario, load_scenarios
 from .scenarios import play as play_scenario
 
@@ -68,6 +68,17 @@ def _played(take, game, players: int | None, finished: bool, checks: bool, cap: 
     return played, n
 
 
+def _on_its_own(played: Played) -> Match:
+    """The match again, its chance answered by its recorded outcomes and then by its seed, so that it
+    goes on, clones and pickles without Hypothesis (whose example is over once the test body runs)."""
+    drawn = played.match
+    m = Match(drawn.game, drawn.players, drawn.seed, chance=Recorded(played.chance or (), then=drawn.seed))
+    for seat, action in drawn.history:
+        m.apply(seat, action)
+    m.chance_outcomes = played.chance
+    return m
+
+
 @st.composite
 def matches(take, game, players: int | None = None, finished: bool = True,
             max_decisions: int = MAX_DECISIONS) -> Match:
@@ -77,7 +88,7 @@ def matches(take, game, players: int | None = None, finished: bool = True,
     m = played.match
     if finished and not m.over:
         raise AssertionError(f"{game.name}: the match has not ended after {len(m.history)} decisions")
-    return m
+    return _on_its_own(played)
 
 
 def broken_invariants(m: Match) -> list[str]:
@@ -99,7 +110,7 @@ def checked_matches(take, game, players: int | None = None, finished: bool = Tru
     played, n = _played(take, game, players, finished, True, MAX_DECISIONS)
     m = played.match
     if played.broken is None:
-        return m
+        return _on_its_own(played)
     check, message = played.broken
     if check == RULES:
         assert m.failure is not None

@@ -85,3 +85,18 @@ def test_a_broken_invariant_is_reported_with_its_seed_and_decisions(tmp_path):
     report = r"never_overloaded \(P0, P1, P2\) broken in overloaded, 3 players, seed \d+, after decisions \["
     with pytest.raises(AssertionError, match=report):
         play()
+
+
+@FAST
+@given(matches(OVERLOADED, finished=False))
+def test_a_drawn_match_goes_on_clones_and_pickles_after_its_example(m):
+    import pickle
+
+    copy, saved = m.clone(), pickle.loads(pickle.dumps(m))
+    for other in (copy, saved):
+        assert other.st.zones == m.st.zones and other.to_act() == m.to_act()
+    while not m.over:  # its chance goes on from its seed once the drawn outcomes are used
+        for seat in m.to_act():
+            for other in (m, copy, saved):
+                other.apply(seat, 0)
+    assert copy.result() == m.result() == saved.result()

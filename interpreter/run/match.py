@@ -49,22 +49,35 @@ class ChanceMismatch(Exception):
     """Recorded chance outcomes do not fit the match they are replayed into (not a rule failure)."""
 
 
-def recorded(outcomes: Sequence[int]) -> Callable[[int], int]:
-    """A `chance` function that answers with recorded outcomes, in order (ChanceMismatch when they run
-    out or one does not fit its event). `match.st.chance_used` then tells how many were used."""
-    spent = 0
+class Recorded:
+    """Chance answered with recorded outcomes, in order; when they run out, by a generator seeded with
+    `then` if given, else ChanceMismatch (as when an outcome does not fit its event). A value, so a
+    match using it can be cloned and pickled; `used` counts the recorded outcomes given so far."""
 
-    def next_outcome(n: int) -> int:
-        nonlocal spent
-        if spent >= len(outcomes):
-            raise ChanceMismatch(f"the recorded chance outcomes ran out: chance event {spent + 1} has none")
-        k = outcomes[spent]
+    __slots__ = ("outcomes", "rest", "used")
+
+    def __init__(self, outcomes: Sequence[int], then: int | None = None) -> None:
+        self.outcomes = tuple(outcomes)
+        self.used = 0
+        self.rest = None if then is None else random.Random(then)
+
+    def __call__(self, n: int) -> int:
+        i = self.used
+        if i >= len(self.outcomes):
+            if self.rest is None:
+                raise ChanceMismatch(f"the recorded chance outcomes ran out: chance event {i + 1} has none")
+            return self.rest._randbelow(n)  # type: ignore[attr-defined]
+        k = self.outcomes[i]
         if not (isinstance(k, int) and 0 <= k < n):
-            raise ChanceMismatch(f"chance outcome {spent + 1} is {k!r}, but its event has outcomes 0–{n - 1}")
-        spent += 1
+            raise ChanceMismatch(f"chance outcome {i + 1} is {k!r}, but its event has outcomes 0–{n - 1}")
+        self.used = i + 1
         return k
 
-    return next_outcome
+    def __getstate__(self) -> tuple:
+        return self.outcomes, self.used, self.rest
+
+    def __setstate__(self, state: tuple) -> None:
+        self.outcomes, self.used, self.rest = state
 
 
 class Match:
@@ -403,7 +416,7 @@ def replay(game, players: int, seed: int, decisions: list[tuple[int, int]], log:
            chance: Sequence[int] | None = None) -> Match:
     """Re-run a match from its seed and decisions; a match whose chance came from a function (a property
     test's) is re-run from its `chance` outcomes, in order, instead of its seed."""
-    m = Match(game, players, seed, log=log, chance=None if chance is None else recorded(chance))
+    m = Match(game, players, seed, log=log, chance=None if chance is None else Recorded(chance))
     for seat, action in decisions:
         problem = m.apply(seat, action)
         if problem is not None:
