@@ -28,10 +28,11 @@ from .run.runtime import RuleError, State
 
 MAX_DECISIONS = 20_000
 """A match that has not ended after this many decisions fails the check "the match ends"."""
-DRAWN = 3_000
+DRAWN = 2_000
 """How many answers of one match Hypothesis gives itself; the rest come from a generator seeded by one
-more answer of Hypothesis's. Hypothesis gives up on an example past about 4,000 small choices; a longer
-match is still played to its end (and to the decision cap), and its first DRAWN answers still shrink."""
+more answer of Hypothesis's. Hypothesis gives up on an example past 8 KiB of choices (2–3 bytes each
+here); a longer match is still played to its end (and to the decision cap), and its first DRAWN answers
+still shrink."""
 
 # The properties, by the name an `error` line of a failure log gives in its `check` field.
 RULES = "rules"

@@ -224,3 +224,20 @@ def test_check_names_a_player_count_the_game_does_not_allow(capsys):
 def test_the_bundled_games_pass_a_hundred_examples(capsys, name):
     code, out, err = run(capsys, "check", name)
     assert code == 0, out + err
+
+
+def test_past_its_budget_a_match_is_answered_by_a_generator_seeded_by_hypothesis():
+    """Hypothesis gives up on an example past 8 KiB of choices: a long match must not be thrown away."""
+    from interpreter.check import hypothesis_answers
+
+    asked = []
+
+    def take(strategy):
+        asked.append(strategy)
+        return 7
+
+    answer = hypothesis_answers(take, drawn=10)
+    answers = [answer(1_000) for _ in range(100)]
+    assert answers[:10] == [7] * 10 and len(asked) == 11  # ten answers, then one seed
+    assert len(set(answers[10:])) > 1 and all(0 <= a < 1_000 for a in answers)
+    assert answer(1) == 0 and len(asked) == 11  # a single option asks nothing
