@@ -1,4 +1,4 @@
-"""The `meeple` command: games, validate, test, cards, play, sim, replay (see CONTRACT.md for the outside)."""
+"""The `meeple` command: games, validate, test, cards, play, sim, check, replay (see CONTRACT.md for the outside)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
+from .check import CheckFailed, describe, recheck
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
 from .load.loader import bundled_games, find_game
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
 from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
-from .run.match import Match, random_bot
+from .run.match import ChanceMismatch, Match, Recorded, random_bot, started
 from .run.runtime import RuleError, seen_by
 from .scenarios import FOLDER as SCENARIO_FOLDER
 from .scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
@@ -635,10 +636,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     players = _players(game, args.players)
     workers = min(args.workers, args.n, _cores())
     lost = None
+    watch = None
+    if args.check:
+        from .check import watch_sim as watch
     try:
-        summary = run_many(game, players, args.n, args.seed, workers, _progress_bar())
+        summary = run_many(game, players, args.n, args.seed, workers, _progress_bar(), watch)
     except WorkerLost as err:
         summary, lost = err.summary, err
+    except CheckFailed as err:
+        raise _sim_check_failed(game, players, err) from None
     except RuleError as err:
         if err.seed is None:
             raise
@@ -658,6 +664,21 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if lost is not None:
         raise CliError(str(lost))
     return 0
+
+
+def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
+    """The match of a failed `sim --check` again, through the step API with its log: write the log, say why."""
+    from .check import failure_log, sim_match
+
+    played = sim_match(game, players, err.seed)
+    if played.broken is None:  # not the same match: an engine fault, reported as such
+        return CliError(f"check failed in the match of seed {err.seed}: {err}, but not when that match is played "
+                        "again through the step API")
+    message = played.broken[1]
+    write_log(CHECK_LOG, failure_log(played), game)
+    return CliError(f"check failed in the match of seed {err.seed} after {_n(len(played.match.history), 'decision')}: "
+                    f"{message}; its log is in {CHECK_LOG} "
+                    f"(`{_replay_command(game, CHECK_LOG)}` re-runs it)")
 
 
 def _print_summary(game: Game, s: dict[str, Any], seed: int, players: int) -> None:
@@ -683,6 +704,66 @@ def _print_summary(game: Game, s: dict[str, Any], seed: int, players: int) -> No
     print(f"  {s['games_per_s']:.0f} games/s, {s['elapsed_s']:.2f} s, {_n(s['workers'], 'worker')}")
 
 
+# ---- check ------------------------------------------------------------------------------------------
+
+
+CHECK_LOG = "check-failure.jsonl"
+
+
+def _replay_command(game: Game, path: str) -> str:
+    """The command that re-runs a log of `game` written to `path`."""
+    folder = "" if game.bundled else f" --game {game.model.root}"
+    return f"meeple replay {path}{folder}"
+
+
+def _writable(path: str) -> None:
+    """Fail early (before any work) if a log cannot be written to `path`."""
+    if not Path(path).resolve().parent.is_dir():
+        raise CliError(f"cannot write {path}: its folder does not exist")
+    if Path(path).is_dir():
+        raise CliError(f"cannot write {path}: it is a folder")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Property-test a game with Hypothesis: its invariants and the built-in properties, at every player
+    count (or --players); on failure, the shrunk match step by step and a log that replay re-runs."""
+    from .check import NotDeterministic, chance_line, check_game, story
+
+    game = _game(args.game)
+    if args.players is not None:
+        _players(game, args.players)
+    out = args.out or CHECK_LOG
+    _writable(out)
+    invariants = _n(len(game.invariants), "invariant")
+    print(f"{game.title}: checking {invariants} and the built-in properties, {_n(args.examples, 'match', 'matches')} "
+          f"per player count (seed {args.seed})", flush=True)
+
+    def each(run) -> None:
+        if run.failure is None:
+            print(f"  {_n(run.players, 'player')}: {_n(run.examples, 'example')}, "
+                  f"{_n(run.decisions, 'decision')} checked, {run.seconds:.2f} s: every property holds", flush=True)
+
+    try:
+        runs = check_game(game, args.players, args.examples, args.seed, each=each)
+    except NotDeterministic as err:
+        raise CliError(str(err)) from None
+    failure = runs[-1].failure
+    if failure is None:
+        return 0
+    run, played = runs[-1], failure.played
+    log = failure.log
+    write_log(out, log, game)
+    print(f"  {_n(run.players, 'player')}: FAILED (after {_n(run.examples, 'example')}, shrunk, {run.seconds:.2f} s)")
+    print(f"property: {describe(failure.check)}")
+    print(f"failure:  {failure.message}")
+    chance = chance_line(played.chance or [])
+    print(f"the shrunk match: {_n(len(played.match.history), 'decision')}, {chance}")
+    for line in story(game, log):
+        print(f"  {line}")
+    print(f"its log: {out} (`{_replay_command(game, out)}` re-runs it)")
+    return 1
+
+
 # ---- replay -----------------------------------------------------------------------------------------
 
 
@@ -705,10 +786,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"{file}:1: error: this log is of `{header['game']}`, but --game {args.game} is `{game.name}`",
                        located=True)
     changed = files_changed(header, game)
+    chance = header.get("chance")  # a checked match: its chance outcomes were drawn, not seeded
     try:
-        m = Match(game, header["players"], header["seed"], log=True, bots=header["bots"])
+        m = started(game, header["players"], header["seed"], log=True, bots=header["bots"],
+                    chance=None if chance is None else Recorded(chance))
     except ValueError as err:
         raise CliError(f"{file}:1: error: {err}", located=True) from None
+    except ChanceMismatch as err:
+        raise CliError(f"{file}:1: mismatch: {err}", located=True) from None
+    checked: str | None = None  # the message of a property that a check found broken, found again
 
     def normal(line: dict[str, Any], index: int) -> dict[str, Any]:
         line = json.loads(json.dumps(line))  # tuples → lists, as the file has them
@@ -716,6 +802,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             line.pop("bots", None)  # who played a seat does not change the match
             line.pop("path", None)  # nor where the game's folder lies
             line.pop("files", None)  # compared on its own, to say why a replay differs
+            line.pop("chance", None)  # fed in, and all of them must be used (below)
         return line
 
     def mismatch(index: int, got: Any) -> CliError:
@@ -739,8 +826,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 problem = m.apply(line["who"], line["choice"])
             except RuleError:
                 problem = None  # the failure is a line of the log, compared below like any other
+            except ChanceMismatch as err:
+                raise CliError(f"{file}:1: mismatch: {err}", located=True) from None
             if problem is not None:
                 raise mismatch(i, f"{problem.code}: {problem.reason}")
+        if line["type"] == "error" and "check" in line and len(m.log) == i and m.failure is None:
+            checked = recheck(m, line["check"])  # a property `meeple check` found broken here: still broken?
+            m.log.append({"type": "error", "message": checked or f"it holds here: {describe(line['check'])}",
+                          "decisions": len(m.history), "check": line["check"]})
         if i >= len(m.log):
             waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
             raise mismatch(i, f"a decision of {waiting}" if waiting else "the end of the match")
@@ -748,14 +841,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise mismatch(i, m.log[i])
     if len(m.log) > len(expected):
         raise mismatch(len(expected), m.log[len(expected)])
-    if not m.over and m.failure is None:
+    if not m.over and m.failure is None and checked is None:
         waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
         why = " (the game's files changed since this log was written)" if changed else ""
         raise CliError(f"{file}:{len(expected)}: mismatch: the log ends, but the match waits for {waiting}{why}",
                        located=True)
+    if chance is not None and m.st.chance_used != len(chance):
+        raise CliError(f"{file}:1: mismatch: the header has {_n(len(chance), 'chance outcome')}, but the match "
+                       f"used {m.st.chance_used}", located=True)
     events = sum(1 for line in expected if line.get("type") == "event")
     decisions = sum(1 for line in expected if line.get("type") == "decision")
     ending = "result matches" if m.failure is None else f"the rules fail at the same point: {m.failure}"
+    if checked is not None:
+        ending = f"the check fails at the same point: {checked}"
     note = " (the game's files changed since this log was written, but the match is the same)" if changed else ""
     print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, {ending}{note}")
     return 0
@@ -773,6 +871,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": cmd_play,
     "sim": cmd_sim,
     "replay": cmd_replay,
+    "check": cmd_check,
 }
 
 
@@ -825,6 +924,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_count, default=1, metavar="W",
                    help="processes to use (default 1; at most one per match and per core)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--check", action="store_true",
+                   help="check the game's invariants and that every card lies in one zone at every decision "
+                        "(slower); the first failure is written to check-failure.jsonl")
+
+    p = sub.add_parser("check", help="property-test a game with Hypothesis",
+                       description="Play Hypothesis-drawn matches (every decision and chance outcome drawn, so a "
+                                   "failure shrinks) and check the game's invariants at every decision, that no "
+                                   "rule fails, that every card lies in exactly one zone, that the match ends, "
+                                   "and that it replays the same; on failure print the shrunk match and write "
+                                   "its log, exit 1.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("--examples", type=_count, default=100, metavar="N",
+                   help="matches per player count (default 100)")
+    p.add_argument("--players", type=_count, help="check only this player count (default: each the game allows)")
+    p.add_argument("--seed", type=int, default=0, help="seed of Hypothesis's search (default 0; same seed, same run)")
+    p.add_argument("--out", metavar="FILE", help=f"where to write the log of a failure (default {CHECK_LOG})")
 
     p = sub.add_parser("replay", help="re-run a logged match and compare",
                        description="Re-run a match log's decisions; every line must come out the same.")

@@ -19,10 +19,11 @@ Random playthroughs that shrink:
     def test_scores_are_never_negative(m):
         assert min(m.result()["scores"]) >= 0
 
-`checked_matches(GAME)` also checks the game's own `invariants:` before every decision. Every
-decision is drawn by Hypothesis, so a failing match shrinks towards early options and a short
-history; `m.seed`, `m.players` and `m.history` replay it exactly (`interpreter.replay`). Needs the
-`test` extra (hypothesis).
+`checked_matches(GAME)` also checks the game's own `invariants:` (and that every card lies in exactly
+one zone) before every decision. Every decision and every chance outcome (shuffles, dice, random picks)
+is drawn by Hypothesis, so a failing match shrinks towards early options, a short history and a simple
+deal; `replay(GAME, m.players, m.seed, m.history, chance=m.chance_outcomes)` re-runs it exactly
+(`interpreter.replay`). `meeple check GAME` runs these checks, and more, from the command line.
 """
 
 from __future__ import annotations
@@ -32,11 +33,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .check import INVARIANT, MAX_DECISIONS, RULES, Played, hypothesis_answers, play
 from .game import Game, load_game
-from .run.match import Match
-from .scenarios import Scenario, load_scenarios, play
-
-MAX_DECISIONS = 20_000
+from .run.match import Match, Recorded
+from .scenarios import Scenario, load_scenarios
+from .scenarios import play as play_scenario
 
 
 def scenario_cases(game: Game | str | Path) -> list[Any]:
@@ -52,24 +53,42 @@ def check_scenario(case: Scenario) -> Match:
     """Play one scenario; AssertionError (a ScenarioFailure) with the rule, the `file:line` of what
     differed, the decisions made and the game's sentences if it does not hold. Returns the match."""
     __tracebackhide__ = True  # pytest shows the failure, not this helper
-    return play(case)
+    return play_scenario(case)
+
+
+def _played(take, game, players: int | None, finished: bool, checks: bool, cap: int) -> tuple[Played, int]:
+    """A match drawn by Hypothesis (its players, decisions and chance outcomes); with `checks`, stopped at
+    the first property that fails."""
+    n = players if players is not None else take(st.integers(game.min_players, game.max_players),
+                                                 label="players")
+    stop_after = None if finished else take(st.integers(0, 400), label="decisions")
+    answer = hypothesis_answers(take)
+    played = play(game, n, 0, answer, chance=answer, checks=checks, cap=cap, stop_after=stop_after)
+    played.match.chance_outcomes = played.chance
+    return played, n
+
+
+def _on_its_own(played: Played) -> Match:
+    """The match again, its chance answered by its recorded outcomes and then by its seed, so that it
+    goes on, clones and pickles without Hypothesis (whose example is over once the test body runs)."""
+    drawn = played.match
+    m = Match(drawn.game, drawn.players, drawn.seed, chance=Recorded(played.chance or (), then=drawn.seed))
+    for seat, action in drawn.history:
+        m.apply(seat, action)
+    m.chance_outcomes = played.chance
+    return m
 
 
 @st.composite
 def matches(take, game, players: int | None = None, finished: bool = True,
             max_decisions: int = MAX_DECISIONS) -> Match:
-    """A match of `game` played by Hypothesis-drawn decisions (to the end unless `finished=False`,
-    in which case it stops after a drawn number of decisions)."""
-    n = players if players is not None else take(st.integers(game.min_players, game.max_players),
-                                                 label="players")
-    seed = take(st.integers(0, 2**32 - 1), label="seed")
-    m = Match(game, n, seed)
-    stop_after = max_decisions if finished else take(st.integers(0, 400), label="decisions")
-    while not m.over and len(m.history) < stop_after:
-        for seat in m.to_act():
-            legal = m.legal_actions(seat)
-            m.apply(seat, take(st.integers(0, len(legal) - 1)))
-    return m
+    """A match of `game` played by Hypothesis-drawn decisions and chance outcomes (to the end unless
+    `finished=False`, in which case it stops after a drawn number of decisions, or after `max_decisions`)."""
+    played, _ = _played(take, game, players, finished, False, max_decisions)
+    m = played.match
+    if finished and not m.over:
+        raise AssertionError(f"{game.name}: the match has not ended after {len(m.history)} decisions")
+    return _on_its_own(played)
 
 
 def broken_invariants(m: Match) -> list[str]:
@@ -85,18 +104,17 @@ def broken_invariants(m: Match) -> list[str]:
 
 @st.composite
 def checked_matches(take, game, players: int | None = None, finished: bool = True) -> Match:
-    """Like `matches`, but the game's invariants are checked before every decision; a failure
-    raises AssertionError naming the invariant, the seat, the seed and the decisions so far."""
-    n = players if players is not None else take(st.integers(game.min_players, game.max_players),
-                                                 label="players")
-    seed = take(st.integers(0, 2**32 - 1), label="seed")
-    m = Match(game, n, seed)
-    stop_after = MAX_DECISIONS if finished else take(st.integers(0, 400), label="decisions")
-    while True:
-        broken = broken_invariants(m)
-        assert not broken, (f"{', '.join(broken)} broken in {game.name}, {n} players, seed {seed}, "
-                            f"after decisions {m.history}")
-        if m.over or len(m.history) >= stop_after:
-            return m
-        for seat in m.to_act():
-            m.apply(seat, take(st.integers(0, len(m.legal_actions(seat)) - 1)))
+    """Like `matches`, but the game's invariants (and that every card lies in exactly one zone) are checked
+    before every decision and at the end; a failure raises AssertionError naming the invariant, the seats,
+    the decisions and the chance outcomes so far. A rule failing raises RuleError."""
+    played, n = _played(take, game, players, finished, True, MAX_DECISIONS)
+    m = played.match
+    if played.broken is None:
+        return _on_its_own(played)
+    check, message = played.broken
+    if check == RULES:
+        assert m.failure is not None
+        raise m.failure
+    what = ", ".join(broken_invariants(m)) if check.startswith(INVARIANT) else message
+    raise AssertionError(f"{what} broken in {game.name}, {n} players, seed {m.seed}, after decisions {m.history}, "
+                         f"chance outcomes {m.chance_outcomes}")

@@ -32,8 +32,8 @@ def test_overloaded_score_is_the_score_pile_plus_bonus(m):
 
 @FAST
 @given(matches(OVERLOADED, finished=False))
-def test_an_overloaded_match_replays_from_its_seed_and_decisions(m):
-    again = replay(OVERLOADED, m.players, m.seed, m.history)
+def test_an_overloaded_match_replays_from_its_seed_decisions_and_chance_outcomes(m):
+    again = replay(OVERLOADED, m.players, m.seed, m.history, chance=m.chance_outcomes)
     assert again.st.zones == m.st.zones and again.st.pc == m.st.pc and again.to_act() == m.to_act()
 
 
@@ -85,3 +85,18 @@ def test_a_broken_invariant_is_reported_with_its_seed_and_decisions(tmp_path):
     report = r"never_overloaded \(P0, P1, P2\) broken in overloaded, 3 players, seed \d+, after decisions \["
     with pytest.raises(AssertionError, match=report):
         play()
+
+
+@FAST
+@given(matches(OVERLOADED, finished=False))
+def test_a_drawn_match_goes_on_clones_and_pickles_after_its_example(m):
+    import pickle
+
+    copy, saved = m.clone(), pickle.loads(pickle.dumps(m))
+    for other in (copy, saved):
+        assert other.st.zones == m.st.zones and other.to_act() == m.to_act()
+    while not m.over:  # its chance goes on from its seed once the drawn outcomes are used
+        for seat in m.to_act():
+            for other in (m, copy, saved):
+                other.apply(seat, 0)
+    assert copy.result() == m.result() == saved.result()

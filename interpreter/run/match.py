@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,41 @@ class DrawnChance:
 
     def __init__(self, outcome: Callable[[int], int]) -> None:
         self._randbelow = outcome
+
+
+class ChanceMismatch(Exception):
+    """Recorded chance outcomes do not fit the match they are replayed into (not a rule failure)."""
+
+
+class Recorded:
+    """Chance answered with recorded outcomes, in order; when they run out, by a generator seeded with
+    `then` if given, else ChanceMismatch (as when an outcome does not fit its event). A value, so a
+    match using it can be cloned and pickled; `used` counts the recorded outcomes given so far."""
+
+    __slots__ = ("outcomes", "rest", "used")
+
+    def __init__(self, outcomes: Sequence[int], then: int | None = None) -> None:
+        self.outcomes = tuple(outcomes)
+        self.used = 0
+        self.rest = None if then is None else random.Random(then)
+
+    def __call__(self, n: int) -> int:
+        i = self.used
+        if i >= len(self.outcomes):
+            if self.rest is None:
+                raise ChanceMismatch(f"the recorded chance outcomes ran out: chance event {i + 1} has none")
+            return self.rest._randbelow(n)  # type: ignore[attr-defined]
+        k = self.outcomes[i]
+        if not (isinstance(k, int) and 0 <= k < n):
+            raise ChanceMismatch(f"chance outcome {i + 1} is {k!r}, but its event has outcomes 0–{n - 1}")
+        self.used = i + 1
+        return k
+
+    def __getstate__(self) -> tuple:
+        return self.outcomes, self.used, self.rest
+
+    def __setstate__(self, state: tuple) -> None:
+        self.outcomes, self.used, self.rest = state
 
 
 class Match:
@@ -351,6 +386,17 @@ class Match:
                 "options": self.action_labels(seat)}
 
 
+def started(game, players: int, seed: int, **options: Any) -> Match:
+    """A new match (`Match(game, players, seed, **options)`), returned even if a rule fails before its
+    first decision: then its `failure` is set and its log ends in the error line."""
+    m = Match.__new__(Match)
+    try:
+        m.__init__(game, players, seed, **options)  # type: ignore[misc]
+    except RuleError:
+        assert m.failure is not None
+    return m
+
+
 def random_bot(seed: int) -> random.Random:
     """The RNG of the random bots, derived from the match seed (so a seed fixes the whole match)."""
     return random.Random(seed * 1_000_003 + 7)
@@ -366,9 +412,11 @@ def play_random(game, players: int, seed: int, log: bool = False) -> Match:
     return m
 
 
-def replay(game, players: int, seed: int, decisions: list[tuple[int, int]], log: bool = False) -> Match:
-    """Re-run a match from its seed and decisions (also the way to clone a match)."""
-    m = Match(game, players, seed, log=log)
+def replay(game, players: int, seed: int, decisions: list[tuple[int, int]], log: bool = False,
+           chance: Sequence[int] | None = None) -> Match:
+    """Re-run a match from its seed and decisions; a match whose chance came from a function (a property
+    test's) is re-run from its `chance` outcomes, in order, instead of its seed."""
+    m = Match(game, players, seed, log=log, chance=None if chance is None else Recorded(chance))
     for seat, action in decisions:
         problem = m.apply(seat, action)
         if problem is not None:

@@ -31,12 +31,18 @@ class Outcome(NamedTuple):
     groups: list[str]  # each seat's value of the game's `report: by:` expression ("" if none)
 
 
-def simulate(game: Game, players: int, seed: int) -> Outcome:
+Watch = Callable[[Game, State, int, int], None]
+"""`watch(game, state, seed, decisions)`, run before every decision and at the end (`sim --check`): raises
+to stop the match."""
+
+
+def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) -> Outcome:
     """One random-bot match, fast: the game's one compiled flow driven by a bare loop (no Match
     object, no labels, no history, no log).
 
     The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision, the
     seats of a simultaneous choice in the order they are asked), so both give the same match.
+    `watch`, if given, looks at the state before every decision and at the end.
     """
     game.check_players(players)
     st = State(game.model.setup(players), players, seed, None)
@@ -48,6 +54,8 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
     try:
         ask = next(flow)
         while True:
+            if watch is not None:
+                watch(game, st, seed, decisions)
             if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
                 asks = ask[1]
                 decisions += len(asks)
@@ -61,6 +69,8 @@ def simulate(game: Game, players: int, seed: int) -> Outcome:
     except RULE_FAILURES as err:
         raise rule_error(game, err, seed, decisions) from err
     st.decisions = decisions
+    if watch is not None:
+        watch(game, st, seed, decisions)
     try:
         scores, winners = finish(game, st, declared)
         groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
@@ -128,16 +138,16 @@ class Tally:
             self.group_wins[group] = self.group_wins.get(group, 0) + other.group_wins.get(group, 0)
 
 
-def run_chunk(folder: str, players: int, start: int, stop: int) -> Tally:
+def run_chunk(folder: str, players: int, start: int, stop: int, watch: Watch | None = None) -> Tally:
     """Play seeds start..stop-1 and tally them; loads the game itself (so it can run in a worker)."""
     game = load_game(folder)
     tally = Tally(players)
     for seed in range(start, stop):
-        tally.add(*simulate(game, players, seed))
+        tally.add(*simulate(game, players, seed, watch))
     return tally
 
 
-def _run_chunk_args(args: tuple[str, int, int, int]) -> Tally:
+def _run_chunk_args(args: tuple[str, int, int, int, Watch | None]) -> Tally:
     return run_chunk(*args)
 
 
@@ -153,13 +163,14 @@ def _chunks(seed: int, n: int, workers: int) -> list[tuple[int, int]]:
 
 
 def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play `n` random-bot matches with seeds seed, seed+1, … and return the summary dict of `meeple sim`."""
+             progress: Callable[[int, int], None] | None = None, watch: Watch | None = None) -> dict[str, Any]:
+    """Play `n` random-bot matches with seeds seed, seed+1, … and return the summary dict of `meeple sim`
+    (`watch`: see `simulate`; a module-level function, so that it reaches worker processes)."""
     game.check_players(players)
     folder = game.model.root
     load_game(folder)  # the workers find it compiled (fork) or compile it once each
     tally = Tally(players)
-    chunks = [(folder, players, a, b) for a, b in _chunks(seed, n, workers)]
+    chunks = [(folder, players, a, b, watch) for a, b in _chunks(seed, n, workers)]
     started = time.perf_counter()
     if workers <= 1:
         for args in chunks:
