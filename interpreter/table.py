@@ -262,8 +262,8 @@ class Table:
         if out is not None:
             print(text, file=out)
 
-    def _wrap(self, text: str, indent: str = "", hang: str = "    ") -> list[str]:
-        return textwrap.wrap(text, self.width, initial_indent=indent, subsequent_indent=indent + hang,
+    def _wrap(self, text: str, indent: str = "", hang: str = "    ", room: int | None = None) -> list[str]:
+        return textwrap.wrap(text, room or self.width, initial_indent=indent, subsequent_indent=indent + hang,
                              break_on_hyphens=False) or [indent]
 
     def _who(self, p: int) -> str:
@@ -425,7 +425,8 @@ class Table:
                 before = self.last_scores[p] if self.last_scores else 0
                 change = scores[p] - before if scores[p] is not None and before is not None else 0
                 score = f"  ({w['score']} {value}" + (f", {change:+d}" if change else "") + ")"
-            lines = self._short(self._wrap(f"{self._who(p):<{width}}  {did}", "  ", " " * (width + 2)))
+            lines = self._short(self._wrap(f"{self._who(p):<{width}}  {did}", "  ", " " * (width + 2),
+                                           room=self.width - len(score)))
             lines[-1] += score
             for line in lines:
                 self._print(line)
@@ -521,7 +522,9 @@ class Table:
             if scores is not None:
                 parts.append(f"{w['score']} {'?' if scores[p] is None else scores[p]}")
             parts = [part for part in parts if part]
-            blocks.append(self._wrap(f"{self._who(p):<{width}}  " + " · ".join(parts), "  ", " " * (width + 2)))
+            glued = " · ".join(part.replace(" ", "\u00a0") for part in parts)  # a part is not split across lines
+            blocks.append([line.replace("\u00a0", " ") for line in
+                           self._wrap(f"{self._who(p):<{width}}  {glued}", "  ", " " * (width + 2))])
         for zone, cards in view["zones"].items():
             name, owner = _seat_of(zone)
             if owner == seat and isinstance(cards, list) and cards:
