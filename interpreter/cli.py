@@ -13,7 +13,7 @@ import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
 from . import __version__
 from .check import CheckFailed, describe, recheck
@@ -24,48 +24,12 @@ from .load.schema import validate as schema_validate
 from .load.source import load_yaml
 from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
 from .run.match import ChanceMismatch, Match, Recorded, random_bot, started
-from .run.runtime import RuleError, seen_by
+from .run.runtime import RuleError
 from .scenarios import FOLDER as SCENARIO_FOLDER
 from .scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
+from .table import WORDS, InputEnded, Quit, Table
 
 BOT_KINDS = ("random",)
-
-# The CLI's own fixed words; the game's `say` sentences are printed as the game wrote them.
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "header": "{title}: {players}, seed {seed}",
-        "chose": "{who} chose (hidden)",
-        "you": "you",
-        "scores": "Scores",
-        "winner": "Winner",
-        "shared": "Shared win",
-        "no_winner": "No winner",
-        "turn_of": "{who} ({you}), round {round}: {prompt}",
-        "cards": "card|cards",
-        "counters": "counters",
-        "ask": "choice [1-{k}, q to quit]: ",
-        "bad_choice": "not an option: type a number from 1 to {k}",
-        "eof": "input ended before the match did; the match is abandoned",
-        "quit": "the match is abandoned",
-    },
-    "ru": {
-        "header": "{title}: игроков {n}, зерно {seed}",
-        "chose": "{who} делает выбор (скрыто)",
-        "you": "вы",
-        "scores": "Очки",
-        "winner": "Победитель",
-        "shared": "Общая победа",
-        "no_winner": "Победителя нет",
-        "turn_of": "{who} ({you}), раунд {round}: {prompt}",
-        "cards": "карта|карты|карт",
-        "counters": "счётчики",
-        "ask": "выбор [1-{k}, q — выйти]: ",
-        "bad_choice": "такого варианта нет: введите число от 1 до {k}",
-        "eof": "ввод закончился раньше партии; партия прервана",
-        "quit": "партия прервана",
-    },
-}
-
 
 class CliError(Exception):
     """A failure the user can fix: printed as one message, exit status 1.
@@ -76,10 +40,6 @@ class CliError(Exception):
     def __init__(self, message: str, located: bool = False) -> None:
         super().__init__(message)
         self.located = located
-
-
-class _Quit(Exception):
-    """A person at the prompt asked to end the match."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -122,18 +82,6 @@ def _seed(text: str) -> int:
 def _n(count: int, word: str, plural: str | None = None) -> str:
     """`1 card`, `2 cards`, `0 copies`: a count with its word in the right number."""
     return f"{count} {word if count == 1 else plural or word + 's'}"
-
-
-def _counted(count: int, forms: str) -> str:
-    """A count with the right one of a language's forms: `one|many`, or `one|few|many` as in Russian."""
-    words = forms.split("|")
-    if len(words) == 2:
-        return f"{count} {words[0] if count == 1 else words[1]}"
-    if count % 10 == 1 and count % 100 != 11:
-        return f"{count} {words[0]}"
-    few = 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14
-    return f"{count} {words[1] if few else words[2]}"
-
 
 
 def _game(name: str) -> Game:
@@ -446,85 +394,6 @@ def _bots(names: list[str], players: int, human: int | None) -> list[str]:
     return names
 
 
-def _card_text(card: str | dict[str, Any]) -> str:
-    """A card as a player sees it: its id, or its back in brackets when it is hidden."""
-    if isinstance(card, str):
-        return card
-    back = [str(v) for k, v in card.items() if k != "hidden"]
-    return "[" + ("/".join(back) or "?") + "]"
-
-
-def _brief_view(m: Match, seat: int, words: dict[str, str]) -> list[str]:
-    """A few lines of what `seat` sees: non-empty zones (hidden cards by their backs) and counters."""
-    view = m.view(seat)
-    lines = []
-    for zone, cards in view["zones"].items():
-        if isinstance(cards, dict):
-            if cards["count"]:
-                lines.append(f"  {zone}: {_counted(cards['count'], words['cards'])}")
-        elif cards:
-            lines.append(f"  {zone}: {', '.join(_card_text(c) for c in cards)}")
-    counters = ", ".join(f"{k} {v}" for k, v in view["counters"].items())
-    if counters:
-        lines.append(f"  {words['counters']}: {counters}")
-    return lines
-
-
-def _ask_human(m: Match, seat: int, words: dict[str, str], out: TextIO) -> int:
-    """Show the seat its view and options; read a number (or an option's label) until it fits."""
-    labels = m.action_labels(seat)
-    name = m.layout.player_name(seat)
-    heading = words["turn_of"].format(who=name, you=words["you"], round=m.st.round, prompt=m.prompt(seat))
-    print(heading, file=out)
-    for line in _brief_view(m, seat, words):
-        print(line, file=out)
-    for i, label in enumerate(labels, 1):
-        print(f"    {i}) {label}", file=out)
-    while True:
-        print(words["ask"].format(k=len(labels)), end="", file=out, flush=True)
-        line = sys.stdin.readline()
-        if not line:
-            raise CliError(words["eof"])
-        text = line.strip()
-        if text.lower() in ("q", "quit", "exit"):
-            raise _Quit
-        if text.isdigit() and 1 <= int(text) <= len(labels):
-            return int(text) - 1
-        if text in labels:
-            return labels.index(text)
-        print(words["bad_choice"].format(k=len(labels)), file=out)
-
-
-class _Narrator:
-    """Prints the match as it goes: `say` sentences, decisions (hidden ones without their content)."""
-
-    def __init__(self, m: Match, out: TextIO | None, words: dict[str, str], human: int | None) -> None:
-        self.m, self.out, self.words, self.human = m, out, words, human
-        self.printed = 0
-        self.card_index = {cid: c for c, cid in enumerate(m.layout.card_ids)}
-        self.everyone = (1 << m.players) - 1
-
-    def catch_up(self, together: bool = False) -> None:
-        """Print the log lines added since the last call; `together`: the decision was simultaneous."""
-        if self.out is None:
-            return
-        m = self.m
-        for line in m.log[self.printed:]:
-            if line["type"] == "event" and line["event"] == "say":
-                print(line["text"], file=self.out)
-            elif line["type"] == "decision":
-                who = line["who"]
-                card = self.card_index.get(line["label"])
-                hidden = together or (card is not None and seen_by(m.st, card) != self.everyone)
-                name = m.layout.player_name(who)
-                if hidden and who != self.human:
-                    print("  " + self.words["chose"].format(who=name), file=self.out)
-                else:
-                    print(f"  {name}: {line['label']}", file=self.out)
-        self.printed = len(m.log)
-        self.out.flush()
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
     game = _game(args.game)
@@ -543,8 +412,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if out is not None:
         print(words["header"].format(title=game.title, n=players, players=_n(players, "player"), seed=args.seed),
               file=out)
-    narrator = _Narrator(m, out, words, args.human)
-    narrator.catch_up()
+    table = Table(m, out, words, args.human, prompt_out=human_out)
+    table.catch_up()
     rng = random_bot(args.seed)
     try:
         while not m.over:
@@ -553,17 +422,20 @@ def cmd_play(args: argparse.Namespace) -> int:
             for seat in seats:
                 if seat == args.human:
                     try:
-                        action = _ask_human(m, seat, words, human_out)
-                    except _Quit:
+                        action = table.ask(seat)
+                    except Quit:
                         print(words["quit"], file=human_out)
                         return 0
+                    except InputEnded:
+                        raise CliError(words["eof"]) from None
                 else:
+                    table.asking(seat)
                     action = rng._randbelow(len(m.legal_actions(seat)))
                 problem = m.apply(seat, action)
                 assert problem is None, problem
-                narrator.catch_up(together)
+                table.catch_up(together)
     except RuleError as err:
-        narrator.catch_up()
+        table.catch_up()
         raise _kept(err, m.log, game, args.log or FAILURE_LOG) from None
     if args.log:
         try:
@@ -575,15 +447,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    names = [m.layout.player_name(p) for p in range(players)]
-    print(f"{words['scores']}: " + ", ".join(f"{names[p]} {s}" for p, s in enumerate(m.scores)))
-    winners = [names[p] for p in m.winners]
-    if not winners:
-        print(words["no_winner"])
-    elif len(winners) == 1:
-        print(f"{words['winner']}: {winners[0]}")
-    else:
-        print(f"{words['shared']}: {', '.join(winners)}")
+    table.final()
     return 0
 
 

@@ -145,9 +145,9 @@ def test_play_header_counts_players_in_words(capsys):
     (11, "карта|карты|карт", "11 карт"), (21, "карта|карты|карт", "21 карта"), (14, "карта|карты|карт", "14 карт"),
 ])
 def test_counts_take_the_languages_right_form(count, forms, text):
-    from interpreter.cli import _counted
+    from interpreter.table import counted
 
-    assert _counted(count, forms) == text
+    assert counted(count, forms) == text
 
 
 def test_sim_workers_are_capped_by_matches_and_cores(capsys):

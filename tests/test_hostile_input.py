@@ -453,7 +453,7 @@ def test_python_keywords_are_harmless_names(capsys, tmp_path):
     game = renamed(GAME).replace("yield: my", "score: my").replace("global: return * 2", "value: return * 2")
     folder = make_game(tmp_path / "keywords", game, renamed(CARDS))
     code, out, _ = run(capsys, "play", folder)
-    assert code == 0 and "Scores: P0 2, P1 2" in out
+    assert code == 0 and "Shared win: P0, P1" in out
 
 
 # ---- 5. logs ------------------------------------------------------------------------------------------

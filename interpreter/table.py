@@ -1,0 +1,656 @@
+"""A match at the terminal (`meeple play`): the running narration, a person's screen and prompt, the
+round summaries and the final scores.
+
+With a person at a seat, everything printed comes from what that seat may see: `Match.view(seat)`,
+`action_labels(seat)`, `prompt(seat)`, the game's `say` sentences (written for every player), and the
+log's other events only where they concern that seat. Without one, the narration is omniscient, but a
+choice the players did not all see is still printed as hidden.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import textwrap
+from collections import Counter
+from typing import Any, TextIO
+
+from .visible_score import scores_of_all, scores_seen_by
+
+# The CLI's own words; the game's `say` sentences, prompts and card texts are printed as the game wrote them.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "header": "{title}: {players}, seed {seed}",
+        "chose": "{who} chose (hidden)",
+        "chose_open": "{who} chose {what}",
+        "you": "you",
+        "you_are": "you are {who}",
+        "round_of": "round {round} of {rounds}",
+        "round": "round {round}",
+        "turn_of": "turn {turn}: {who} to play",
+        "first_player": "first player {who}",
+        "your": "your {zone}",
+        "score": "score",
+        "scores": "Scores",
+        "final": "final scores",
+        "seat": "seat",
+        "tiebreak": "tie-break {n}",
+        "winner": "Winner",
+        "winner_mark": "winner",
+        "shared": "Shared win",
+        "no_winner": "No winner",
+        "summary": "end of round {round}",
+        "face_down": "face down",
+        "nobody": "nobody",
+        "none": "none",
+        "cards": "card|cards",
+        "you_see": "you see {card}",
+        "sees": "{who} sees {card}",
+        "roll": "[d{sides} = {result}]",
+        "roll_alone": "[d{sides} = {result}] (the game says nothing about this roll)",
+        "ask": "choice [1-{k}; ? help; q quit]: ",
+        "help": "Type an option's number (or its name). `? N` or `info N`: the full text of option N's card; "
+                "`info NAME`: any card you can see; `?`: this help and every option's card; t: the whole table; "
+                "q: leave the match. "
+                "[Name] is the back of a card you cannot see.",
+        "no_card": "option {n} is not a card you can see",
+        "no_such_card": "no card you can see is called `{name}`",
+        "bad_choice": "not an option: type a number from 1 to {k} (or ? for help)",
+        "eof": "input ended before the match did; the match is abandoned",
+        "quit": "the match is abandoned",
+        "quit_words": "q|quit|exit",
+        "table_words": "t|table",
+        "as_before": "({n} more as on the last screen: t shows them)",
+        "info_words": "info|i",
+        "kind": "kind",
+        "count_word": "copies",
+    },
+    "ru": {
+        "header": "{title}: игроков {n}, зерно {seed}",
+        "chose": "{who} делает выбор (скрыто)",
+        "chose_open": "{who} выбирает: {what}",
+        "you": "вы",
+        "you_are": "вы — {who}",
+        "round_of": "раунд {round} из {rounds}",
+        "round": "раунд {round}",
+        "turn_of": "ход {turn}: ходит {who}",
+        "first_player": "первый игрок {who}",
+        "your": "{zone} (ваше)",
+        "score": "очки",
+        "scores": "Очки",
+        "final": "итоговые очки",
+        "seat": "игрок",
+        "tiebreak": "доп. показатель {n}",
+        "winner": "Победитель",
+        "winner_mark": "победитель",
+        "shared": "Общая победа",
+        "no_winner": "Победителя нет",
+        "summary": "конец раунда {round}",
+        "face_down": "рубашкой вверх",
+        "nobody": "никто",
+        "none": "ничего",
+        "cards": "карта|карты|карт",
+        "you_see": "вы видите: {card}",
+        "sees": "{who} видит: {card}",
+        "roll": "[к{sides} = {result}]",
+        "roll_alone": "[к{sides} = {result}] (игра ничего не говорит об этом броске)",
+        "ask": "выбор [1-{k}; ? справка; q — выйти]: ",
+        "help": "Введите номер варианта (или его название). `? N` или `инфо N`: полный текст карты варианта N; "
+                "`инфо НАЗВАНИЕ`: любая видимая вам карта; `?`: эта справка и карты всех вариантов; t: весь стол; "
+                "q: выйти из партии. [Название] — рубашка карты, которую вам не видно.",
+        "no_card": "вариант {n} — не карта, которую вам видно",
+        "no_such_card": "нет видимой вам карты с названием «{name}»",
+        "bad_choice": "такого варианта нет: введите число от 1 до {k} (или ? для справки)",
+        "eof": "ввод закончился раньше партии; партия прервана",
+        "quit": "партия прервана",
+        "quit_words": "q|quit|exit|выход|выйти",
+        "table_words": "t|table|стол",
+        "as_before": "(ещё {n} — как на прошлом экране: t покажет)",
+        "info_words": "info|i|инфо",
+        "kind": "вид",
+        "count_word": "копий",
+    },
+}
+
+
+class Quit(Exception):
+    """The person at the prompt asked to end the match."""
+
+
+class InputEnded(Exception):
+    """Standard input ended while the person was being asked."""
+
+
+def counted(count: int, forms: str) -> str:
+    """A count with the right one of a language's forms: `one|many`, or `one|few|many` as in Russian."""
+    words = forms.split("|")
+    if len(words) == 2:
+        return f"{count} {words[0] if count == 1 else words[1]}"
+    if count % 10 == 1 and count % 100 != 11:
+        return f"{count} {words[0]}"
+    few = 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14
+    return f"{count} {words[1] if few else words[2]}"
+
+
+def spoken(name: str) -> str:
+    """A game's identifier as words: `player_card` → `player card`."""
+    return name.replace("_", " ")
+
+
+class Style:
+    """Bold headings on a terminal that wants them; plain text in a pipe (or with NO_COLOR set)."""
+
+    def __init__(self, out: TextIO | None) -> None:
+        tty = out is not None and hasattr(out, "isatty") and out.isatty()
+        self.on = tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+    def bold(self, text: str) -> str:
+        return f"\033[1m{text}\033[0m" if self.on else text
+
+
+# ---- cards ------------------------------------------------------------------------------------------
+
+
+class Cards:
+    """Cards by name, with their key numbers and text, from the game's card definitions."""
+
+    def __init__(self, m: Any) -> None:
+        t, model = m.layout, m.game.model
+        self.index = {cid: c for c, cid in enumerate(t.card_ids)}
+        self.defs = [model.cards[d] for d in t.card_def]
+        self.defaults = model.prop_defaults
+
+    def is_card(self, label: str) -> bool:
+        return label in self.index
+
+    def name(self, cid: str) -> str:
+        return self.defs[self.index[cid]].name if cid in self.index else cid
+
+    def numbers(self, cid: str) -> str:
+        """The properties that set this card apart (`Parry 8, speed 2, heavy`), in the game's
+        order; a text property and the number after it that share a first word read as one (`Parry 8`)."""
+        card = self.defs[self.index[cid]]
+        shown = [(k, card.props[k]) for k in self.defaults if k in card.props and card.props[k] != self.defaults[k]]
+        parts: list[str] = []
+        i = 0
+        while i < len(shown):
+            key, value = shown[i]
+            if isinstance(value, str) and i + 1 < len(shown):
+                after, number = shown[i + 1]
+                if after.split("_")[0] == key.split("_")[0] and type(number) is int:
+                    parts.append(f"{value} {number}")
+                    i += 2
+                    continue
+            if value is True:
+                parts.append(spoken(key))
+            elif value is not False:
+                parts.append(f"{spoken(key)} {value}")
+            i += 1
+        return ", ".join(parts)
+
+    def text(self, cid: str) -> str:
+        return " ".join(str(self.defs[self.index[cid]].text).split())
+
+    def line(self, cid: str) -> str:
+        """`Knight — Parry 8, speed 2 · When played: …` on one line."""
+        numbers, text = self.numbers(cid), self.text(cid)
+        tail = " · ".join(part for part in (numbers, text) if part)
+        return f"{self.name(cid)} — {tail}" if tail else self.name(cid)
+
+    def full(self, cid: str, words: dict[str, str]) -> list[str]:
+        """Everything a card says: name, kind, key numbers, text (or its abilities as written)."""
+        card = self.defs[self.index[cid]]
+        lines = [f"{card.name} ({words['kind']}: {card.kind})"]
+        if self.numbers(cid):
+            lines.append(f"  {self.numbers(cid)}")
+        if card.text:
+            lines.append(f"  {self.text(cid)}")
+        else:
+            for ability, (source, _, _) in card.abilities.items():
+                body = [part.rstrip() for part in str(source).strip().splitlines()]
+                lines.append(f"  {spoken(ability)}: {body[0] if body else ''}")
+                lines += [f"    {part}" for part in body[1:]]
+        return lines
+
+
+def _back(card: dict[str, Any]) -> str:
+    """A hidden card as its back shows it: `[Red]`, or `[?]` when the back says nothing."""
+    shown = [str(v) for k, v in card.items() if k != "hidden"]
+    return "[" + ("/".join(shown) or "?") + "]"
+
+
+_CHANGE = re.compile(r" \((?:[+-]\d+|← [^)]*)\)")
+
+
+def _unmarked(block: list[str]) -> str:
+    """A screen block without its change marks (`(+4)`): unchanged since the last screen if equal."""
+    return _CHANGE.sub("", "\n".join(block))
+
+
+def _seat_of(zone: str) -> tuple[str, int | None]:
+    name, _, seat = zone.partition("@")
+    return name, int(seat) if seat else None
+
+
+# ---- the table: narration, screen, prompt, summaries ------------------------------------------------
+
+
+class Table:
+    """Prints one match as it goes. `human`: the seat a person plays (None: bots only, omniscient)."""
+
+    def __init__(self, m: Any, out: TextIO | None, words: dict[str, str], human: int | None,
+                 prompt_out: TextIO | None = None) -> None:
+        self.m, self.out, self.words, self.human = m, out, words, human
+        self.prompt_out = prompt_out or out or sys.stdout
+        self.cards = Cards(m)
+        self.style = Style(self.prompt_out)
+        self.width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
+        self.printed = 0
+        self.pending: list[dict[str, Any]] = []  # narration held until its decisions are known covered or not
+        self.round_says: list[str] = []
+        self.last_scores: list[Any] | None = None
+        self.last_counters: dict[str, Any] | None = None
+        self.names = [m.layout.player_name(p) for p in range(m.players)]
+        self.prompts: dict[int, str] = {}
+        self.last_blocks: list[list[str]] = []  # the blocks of the person's last screen
+
+    # ---- helpers
+    def _print(self, text: str = "", out: TextIO | None = None) -> None:
+        out = out or self.out
+        if out is not None:
+            print(text, file=out)
+
+    def _wrap(self, text: str, indent: str = "", hang: str = "    ", room: int | None = None) -> list[str]:
+        return textwrap.wrap(text, room or self.width, initial_indent=indent, subsequent_indent=indent + hang,
+                             break_on_hyphens=False) or [indent]
+
+    def _who(self, p: int) -> str:
+        if p < 0:
+            return self.words["nobody"]
+        return f"{self.names[p]} ({self.words['you']})" if p == self.human else self.names[p]
+
+    def _visible_ids(self, seat: int) -> set[str]:
+        return {c for cards in self.m.view(seat)["zones"].values() if isinstance(cards, list)
+                for c in cards if isinstance(c, str)}
+
+    def _seen_by_all(self, cid: str) -> bool:
+        return all(cid in self._visible_ids(p) for p in range(self.m.players))
+
+    def _named(self, text: str, p: int) -> bool:
+        return re.search(rf"(?<![\w]){re.escape(self.names[p])}(?![\w])", text) is not None
+
+    # ---- narration
+    def asking(self, seat: int) -> None:
+        """A bot is about to answer: keep its question for an omniscient narration of the answer."""
+        if self.human is None:
+            self.prompts[seat] = self.m.prompt(seat)
+
+    def catch_up(self, together: bool = False) -> None:
+        """Take in the log lines added since the last call; `together`: the decision was simultaneous."""
+        if self.out is None:
+            return
+        m = self.m
+        lines = m.log[self.printed:]
+        self.printed = len(m.log)
+        states = [i for i, line in enumerate(lines) if line["type"] == "state"]
+        now = m.view(self.human if self.human is not None else 0)["round"]
+        for i, line in enumerate(lines):
+            kind = line["type"]
+            if kind == "event":
+                self._event(line)
+            elif kind == "decision":
+                self._decision(line, together)
+            elif kind == "state":
+                self._flush()
+                last_of_round = not any(lines[j]["round"] == line["round"] for j in states if j > i)
+                if last_of_round and (m.over or now > line["round"]):
+                    self._summary(line["round"])
+            elif kind in ("result", "error"):
+                self._flush()
+                if self.round_says and kind == "result":
+                    self._summary(now)  # the rules ended the match before the round's end
+        self._release()
+        self.out.flush()
+
+    def _event(self, line: dict[str, Any]) -> None:
+        event = line["event"]
+        if event == "say":
+            text = line["text"]
+            self.round_says.append(text)
+            prefix = ""
+            for item in self.pending:
+                if item["kind"] == "decision" and not item["covered"] and self._named(text, item["who"]):
+                    item["covered"] = True
+            rolls = [item for item in self.pending if item["kind"] == "roll" and not item["covered"]]
+            if rolls and not rolls[-1]["done"] and re.search(rf"(?<!\d){rolls[-1]['result']}(?!\d)", text):
+                rolls[-1]["covered"] = True
+                prefix = self.words["roll"].format(sides=rolls[-1]["sides"], result=rolls[-1]["result"]) + " "
+            self.pending.append({"kind": "text", "text": prefix + text})
+        elif event == "roll":
+            self._close_rolls()
+            self.pending.append({"kind": "roll", "sides": line["sides"], "result": line["result"], "covered": False,
+                                 "done": False})
+        elif event == "show":
+            card = self.cards.name(line["card"])
+            if self.human is None:
+                self.pending.append({"kind": "text", "text": "  " + self.words["sees"].format(
+                    who=self.names[line["to"]], card=card)})
+            elif line["to"] == self.human:
+                self.pending.append({"kind": "text", "text": "  " + self.words["you_see"].format(card=card)})
+
+    def _close_rolls(self) -> None:
+        """A roll is covered only by a sentence before the next roll or decision."""
+        for item in self.pending:
+            if item["kind"] == "roll":
+                item["done"] = True
+
+    def _decision(self, line: dict[str, Any], together: bool) -> None:
+        self._close_rolls()
+        who, label = line["who"], line["label"]
+        card = self.cards.is_card(label)
+        if self.human is None:
+            hidden = together or (card and not self._seen_by_all(label))
+        else:
+            hidden = who != self.human and (together or (card and label not in self._visible_ids(self.human)))
+        if who == self.human:
+            return  # the person made it: the prompt and the answer are on the screen already
+        name = self._who(who)
+        if hidden:
+            text = self.words["chose"].format(who=name)
+        else:
+            what = self.cards.name(label) if card else (self.words["none"] if label == "none" else label)
+            text = self.words["chose_open"].format(who=name, what=what)
+        question = self.prompts.pop(who, "")
+        if question:
+            text += " — " + question.split("?")[0] + ("?" if "?" in question else "")
+        self.pending.append({"kind": "decision", "who": who, "text": "  " + text, "covered": False})
+
+    def _release(self) -> None:
+        """Print the narration up to the first decision that a later sentence may still tell."""
+        while self.pending:
+            item = self.pending[0]
+            if item["kind"] == "decision" and not item["covered"]:
+                return
+            if item["kind"] == "roll" and not item["covered"] and not item["done"]:
+                return
+            self._emit(self.pending.pop(0))
+
+    def _flush(self) -> None:
+        """The end of a turn, a round or the match (or a question to a person): print all that waits."""
+        while self.pending:
+            self._emit(self.pending.pop(0))
+
+    def _emit(self, item: dict[str, Any]) -> None:
+        if item["kind"] == "text":
+            self._print(item["text"])
+        elif not item["covered"]:
+            if item["kind"] == "decision":
+                self._print(item["text"])
+            elif self.human is None:  # no sentence says whose roll it is: a person's screen leaves it out
+                self._print("  " + self.words["roll_alone"].format(sides=item["sides"], result=item["result"]))
+
+    # ---- round summaries and the end
+    def _scores(self) -> tuple[list[Any], list[list[Any]]]:
+        if self.human is None:
+            return scores_of_all(self.m)
+        return scores_seen_by(self.m, self.human)
+
+    def _summary(self, rnd: int) -> None:
+        """Who did what this round (the game's sentences, grouped by the player they begin with) and each
+        score as the reader may know it, with its change since the last summary."""
+        says, self.round_says = self.round_says, []
+        w = self.words
+        self._print(self.style.bold(f"── {w['summary'].format(round=rnd)} ──"))
+        own: dict[int, list[str]] = {p: [] for p in range(self.m.players)}
+        general = []
+        for text in says:
+            p = next((p for p in range(self.m.players)
+                      if re.match(rf"{re.escape(self.names[p])}(?![\w])", text)), None)
+            if p is not None:
+                own[p].append(text[len(self.names[p]):].strip(" :,"))
+            elif not any(self._named(text, q) for q in range(self.m.players)):
+                general.append(text)  # what happened to the table; a sentence naming a player inside is a header
+        if general:
+            for line in self._short(self._wrap("; ".join(general), "  ")):
+                self._print(line)
+        scores = self._scores()[0] if self.m.game.score else None
+        width = max(len(self._who(p)) for p in range(self.m.players))
+        for p in range(self.m.players):
+            did = "; ".join(own[p]) or "—"
+            score = ""
+            if scores is not None:
+                value = "?" if scores[p] is None else str(scores[p])
+                before = self.last_scores[p] if self.last_scores else 0
+                change = scores[p] - before if scores[p] is not None and before is not None else 0
+                score = f"  ({w['score']} {value}" + (f", {change:+d}" if change else "") + ")"
+            lines = self._short(self._wrap(f"{self._who(p):<{width}}  {did}", "  ", " " * (width + 2),
+                                           room=self.width - len(score)))
+            lines[-1] += score
+            for line in lines:
+                self._print(line)
+        self.last_scores = scores
+
+    def _short(self, lines: list[str], most: int = 2) -> list[str]:
+        """At most `most` wrapped lines (a summary; the whole story is printed above it)."""
+        if len(lines) <= most:
+            return lines
+        return [*lines[: most - 1], lines[most - 1].rstrip()[: self.width - 2] + " …"]
+
+    def final(self) -> None:
+        """The score breakdown (score and tie-breaks per seat, the winners) and the winner line."""
+        m, w, out = self.m, self.words, self.out
+        if out is None:
+            return
+        scores = m.scores
+        ties = self._scores()[1]
+        heads = [w["seat"], w["score"]] + [w["tiebreak"].format(n=i + 1) if len(ties[0]) > 1 else
+                                            w["tiebreak"].format(n="").strip() for i in range(len(ties[0]))]
+        rows = [[self._who(p), str(scores[p])] + ["?" if v is None else str(v) for v in ties[p]]
+                for p in range(m.players)]
+        widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+
+        def row(cells: list[str]) -> str:
+            return "  " + "  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(cells))
+
+        print(self.style.bold(f"── {w['final']} ──"), file=out)
+        print(row(heads), file=out)
+        for p, cells in enumerate(rows):
+            mark = f"  ← {w['winner_mark']}" if p in m.winners else ""
+            print(row(cells) + mark, file=out)
+        winners = [self.names[p] for p in m.winners]
+        if not winners:
+            print(w["no_winner"], file=out)
+        elif len(winners) == 1:
+            print(f"{w['winner']}: {winners[0]}", file=out)
+        else:
+            print(f"{w['shared']}: {', '.join(winners)}", file=out)
+
+    # ---- a person's screen
+    def screen(self, seat: int) -> tuple[str, list[list[str]]]:
+        """One screen: a heading (whose turn and round) and blocks of wrapped lines (the table, every
+        player, your own cards)."""
+        m, w = self.m, self.words
+        view = m.view(seat)
+        game = m.game
+        heading = [w["round_of"].format(round=view["round"], rounds=game.rounds)
+                   if not game.flow["turn"] else w["round"].format(round=view["round"])]
+        if game.flow["turn"] and view["turn"]:
+            heading.append(w["turn_of"].format(turn=view["turn"], who=self._who(view["active"])))
+        else:
+            heading.append(w["first_player"].format(who=self._who(view["first"])))
+        heading.append(w["you_are"].format(who=self.names[seat]))
+        title = self.style.bold("── " + " · ".join(heading) + " ──")
+        blocks: list[list[str]] = []
+        counters, before = view["counters"], self.last_counters
+        self.last_counters = counters
+        defs = game.model.counters
+        per_seat: dict[int, list[str]] = {p: [] for p in range(m.players)}
+        shared: list[str] = []
+        for zone, cards in view["zones"].items():
+            name, owner = _seat_of(zone)
+            if owner is None:
+                text = self._zone(name, cards, full=True)
+                if text:
+                    shared.append(text)
+            elif owner != seat:
+                text = self._zone(name, cards, full=False, count_only=all(isinstance(c, dict) for c in cards))
+                if text:
+                    per_seat[owner].append(text)
+        table_counters = []
+        for name, value in counters.items():
+            if isinstance(value, list):
+                continue
+            table_counters.append(self._counter(name, value, before.get(name) if before else None, defs))
+        for text in shared:
+            blocks.append(self._wrap(text, "  "))
+        if table_counters:
+            blocks.append(self._wrap(" · ".join(table_counters), "  "))
+        scores = scores_seen_by(m, seat)[0] if game.score else None
+        width = max(len(self._who(p)) for p in range(m.players))
+        for p in range(m.players):
+            parts = list(per_seat[p]) if p != seat else [
+                self._zone(_seat_of(z)[0], c, full=False, count_only=True) for z, c in view["zones"].items()
+                if _seat_of(z)[1] == p]
+            for name, values in counters.items():
+                if not isinstance(values, list):
+                    continue
+                old = before[name][p] if before and isinstance(before.get(name), list) else None
+                if values[p] != defs[name].initial or (old is not None and old != values[p]):
+                    parts.append(self._counter(name, values[p], old, defs))
+            if scores is not None:
+                parts.append(f"{w['score']} {'?' if scores[p] is None else scores[p]}")
+            parts = [part for part in parts if part]
+            glued = " · ".join(part.replace(" ", "\u00a0") for part in parts)  # a part is not split across lines
+            blocks.append([line.replace("\u00a0", " ") for line in
+                           self._wrap(f"{self._who(p):<{width}}  {glued}", "  ", " " * (width + 2))])
+        for zone, cards in view["zones"].items():
+            name, owner = _seat_of(zone)
+            if owner == seat and isinstance(cards, list) and cards:
+                blocks.append(self._wrap(f"{w['your'].format(zone=spoken(name))}: {self._listing(cards, full=True)}"))
+        return title, blocks
+
+    def _zone(self, name: str, cards: Any, full: bool, count_only: bool = False) -> str:
+        """A zone in a few words: `deck 7`, `hand 9`, `table: [Red], Gem 5`."""
+        zone = spoken(name)
+        if isinstance(cards, dict):
+            return f"{zone} {cards['count']}" if cards.get("count") else ""
+        if not cards:
+            return ""
+        if count_only:
+            return f"{zone} {len(cards)}"
+        if all(isinstance(c, dict) for c in cards):
+            backs = Counter(_back(c) for c in cards if len(c) > 1)
+            if not backs:
+                return f"{zone} {len(cards)}"
+            grouped = ", ".join(b if k == 1 else f"{b} ×{k}" for b, k in backs.items())
+            return f"{zone} {len(cards)}: {grouped}"
+        return f"{zone}: {self._listing(cards, full)}"
+
+    def _listing(self, cards: list[Any], full: bool) -> str:
+        if full and len(cards) == 1 and isinstance(cards[0], str):
+            return self.cards.line(cards[0])
+        names = Counter(self.cards.name(c) if isinstance(c, str) else _back(c) for c in cards)
+        return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in names.items())
+
+    def _counter(self, name: str, value: Any, old: Any, defs: dict[str, Any]) -> str:
+        def shown(v: Any) -> str:
+            if v is None:
+                return "?"
+            return self._who(v) if defs[name].type == "player" else str(v)
+
+        text = f"{spoken(name)} {shown(value)}"
+        if old is not None and old != value:
+            change = f"{value - old:+d}" if isinstance(value, int) and defs[name].type != "player" \
+                else f"← {shown(old)}"
+            text += f" ({change})"
+        return text
+
+    # ---- a person's question
+    def option_text(self, label: str, seat: int) -> str:
+        if self.cards.is_card(label):
+            return self.cards.line(label)
+        if label in self.names:
+            return self._who(self.names.index(label)) if self.names.index(label) == seat else label
+        return self.words["none"] if label == "none" else label
+
+    def ask(self, seat: int, read=None) -> int:
+        """Show the seat its screen and options; read a choice until it fits. Raises Quit or InputEnded."""
+        self._flush()
+        out, w = self.prompt_out, self.words
+        read = read or sys.stdin.readline
+        labels = self.m.action_labels(seat)
+        title, blocks = self.screen(seat)
+        before, self.last_blocks = self.last_blocks, blocks
+        print("\n" + title, file=out)
+        seen = {_unmarked(block) for block in before}
+        kept = [block for block in blocks if _unmarked(block) not in seen]
+        for block in kept:
+            print("\n".join(block), file=out)
+        if len(kept) < len(blocks):
+            print("  " + w["as_before"].format(n=len(blocks) - len(kept)), file=out)
+        print(self.style.bold(self.m.prompt(seat)), file=out)
+        digits = len(str(len(labels)))
+        for i, label in enumerate(labels, 1):
+            text = self.option_text(label, seat)
+            room = self.width - digits - 6
+            if len(text) > room:
+                text = text[: room - 1] + "…"
+            print(f"  {i:>{digits}}) {text}", file=out)
+        quits = w["quit_words"].split("|")
+        infos = "|".join(re.escape(x) for x in w["info_words"].split("|"))
+        while True:
+            print(w["ask"].format(k=len(labels)), end="", file=out, flush=True)
+            line = read()
+            if not line:
+                raise InputEnded
+            text = line.strip()
+            if not (hasattr(sys.stdin, "isatty") and sys.stdin.isatty()):
+                print(text, file=out)  # typed input is not echoed from a pipe: show it, so the story reads on
+            low = text.lower()
+            if low in quits:
+                raise Quit
+            if low in w["table_words"].split("|"):
+                for block in blocks:
+                    print("\n".join(block), file=out)
+                continue
+            if text.isdigit() and 1 <= int(text) <= len(labels):
+                return int(text) - 1
+            if low in ("?", "help", "h"):
+                print(w["help"], file=out)
+                for i, label in enumerate(labels, 1):
+                    if self.cards.is_card(label):
+                        self._info(label, f"{i}) ")
+                continue
+            asked = re.fullmatch(rf"(?:\?|{infos})\s*(\d+)", low)
+            if asked:
+                n = int(asked.group(1))
+                if 1 <= n <= len(labels) and self.cards.is_card(labels[n - 1]):
+                    self._info(labels[n - 1])
+                else:
+                    print(w["no_card"].format(n=n), file=out)
+                continue
+            named = re.fullmatch(rf"(?:{infos})\s+(.+)", low)
+            if named:
+                self._info_by_name(named.group(1), seat)
+                continue
+            if text in labels:
+                return labels.index(text)
+            by_name = [i for i, label in enumerate(labels) if self.cards.is_card(label)
+                       and self.cards.name(label).lower() == low]
+            if by_name:  # copies of one card are the same choice
+                return by_name[0]
+            print(w["bad_choice"].format(k=len(labels)), file=out)
+
+    def _info(self, cid: str, lead: str = "") -> None:
+        for i, line in enumerate(self.cards.full(cid, self.words)):
+            print((lead if i == 0 else " " * len(lead)) + line, file=self.prompt_out)
+
+    def _info_by_name(self, name: str, seat: int) -> None:
+        found = sorted({cid for cid in self._visible_ids(seat) if self.cards.name(cid).lower() == name.strip()},
+                       key=self.cards.name)
+        if not found:
+            print(self.words["no_such_card"].format(name=name.strip()), file=self.prompt_out)
+            return
+        self._info(found[0])
