@@ -100,3 +100,4 @@ def checked_matches(take, game, players: int | None = None, finished: bool = Tru
             return m
         for seat in m.to_act():
             m.apply(seat, take(st.integers(0, len(m.legal_actions(seat)) - 1)))
+from .leaks import LeakReport, check_leaks  # noqa: E402,F401  (the leak check, for designers' tests)

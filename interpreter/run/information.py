@@ -122,9 +122,12 @@ class Watcher:
 
     # ---- the runtime's hooks
     def moved(self, st: State, c: int, src: int, dst: int) -> None:
-        before = self._was_seen(st, c)
-        after = seen_by(st, c)
         t = st.layout
+        before = self._was_seen(st, c)
+        if t.zone_vis[src] == OWNER:  # nobody else sees which card of a hand leaves it, glimpse or not
+            owner = t.zone_owner[src]
+            before &= 1 << owner if owner >= 0 else 0
+        after = seen_by(st, c)
         shadow = self.zones[src]
         at = shadow.index(c)
         del shadow[at]
@@ -360,7 +363,7 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
             if not secret or who == seat:
                 if zi < 0:
                     d["label"] = answer
-                elif seen & bit:
+                elif seen & bit and (who == seat or ordered_for(t, zi, seat)):  # which card of a hand: unseen
                     d["label"] = t.card_ids[answer]
                 else:
                     d["label"] = card_place_label(game, t, answer, zi, at, seat)
@@ -427,7 +430,8 @@ def interchangeable(match, seat: int) -> list[list[int]]:
     bit = 1 << seat
     for e in w.events[base_events:]:
         kind = e[0]
-        if (kind == MOVE and (e[7] | e[8]) & bit) or (kind == FLIP and (e[5] | e[6]) & bit) or (kind == SHOW and e[2] == seat):
+        if (kind == MOVE and (e[7] | e[8]) & bit) or (kind == FLIP and (e[5] | e[6]) & bit) \
+                or (kind == SHOW and e[2] == seat):
             fixed.add(e[1])
     st = match.st
     now, then = w.tags[seat], base_tags[seat]
