@@ -21,6 +21,7 @@ from .game import Game, load_game
 from .load.loader import bundled_games, find_game
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
+from .run.information import describe
 from .run.match import Match, random_bot
 from .run.runtime import RuleError, seen_by
 from .scenarios import FOLDER as SCENARIO_FOLDER
@@ -474,9 +475,26 @@ def _brief_view(m: Match, seat: int, words: dict[str, str]) -> list[str]:
                 lines.append(f"  {zone}: {_counted(cards['count'], words['cards'])}")
         elif cards:
             lines.append(f"  {zone}: {', '.join(_card_text(c) for c in cards)}")
-    counters = ", ".join(f"{k} {v}" for k, v in view["counters"].items())
+    counters = ", ".join(f"{k} {_seen_number(v)}" for k, v in view["counters"].items())
     if counters:
         lines.append(f"  {words['counters']}: {counters}")
+    return lines
+
+
+def _seen_number(value: Any) -> str:
+    """A counter as a seat sees it: `?` for a value it may not see."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_seen_number(v) for v in value) + "]"
+    return "?" if value is None else str(value)
+
+
+def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
+    """What one seat saw of a match, as JSON lines: a header, its observations, the result."""
+    lines: list[dict[str, Any]] = [{"type": "match", "game": m.game.name, "version": m.game.version,
+                                    "players": m.players, "seat": seat}]
+    lines.extend(m.information_state_json(seat)["observed"])
+    if m.over:
+        lines.append(m.result())
     return lines
 
 
@@ -546,6 +564,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"cannot write {args.log}: its folder does not exist")
     if args.log and Path(args.log).is_dir():
         raise CliError(f"cannot write {args.log}: it is a folder")
+    log_for: list[tuple[int, str]] = []
+    for seat_text, path in args.log_for or []:
+        if not seat_text.isdigit() or int(seat_text) >= players:
+            raise CliError(f"--log-for: {seat_text!r} is not a seat of this match (0..{players - 1})")
+        if not Path(path).resolve().parent.is_dir() or Path(path).is_dir():
+            raise CliError(f"cannot write {path}: its folder does not exist or it is a folder")
+        log_for.append((int(seat_text), path))
     words = WORDS[args.lang]
     out = None if args.json else sys.stdout
     human_out = sys.stderr if args.json else sys.stdout
@@ -577,6 +602,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise _kept(err, m.log, args.log or FAILURE_LOG) from None
     if args.log:
         _write_whole(args.log, m.log)
+    for seat, path in log_for:
+        _write_whole(path, _seat_log(m, seat))
     result = {"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
               "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}
     if args.json:
@@ -774,6 +801,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     decisions = sum(1 for line in expected if line["type"] == "decision")
     ending = "result matches" if m.failure is None else f"the rules fail at the same point: {m.failure}"
     print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, {ending}")
+    if args.seat is not None:
+        if args.seat >= m.players:
+            raise CliError(f"--as {args.seat}: the match has seats 0..{m.players - 1}")
+        print(f"as P{args.seat} saw it:")
+        for line in m.information_state_json(args.seat)["observed"]:
+            print("  " + describe(line, args.seat))
+        if m.over:
+            print(f"  scores {m.scores}, winners {m.winners}")
     return 0
 
 
@@ -829,6 +864,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", metavar="KIND,...", help="bot kind per seat, or one for all (kinds: random)")
     p.add_argument("--human", type=_seat, metavar="SEAT", help="let a person play this seat (0-based)")
     p.add_argument("--log", metavar="FILE", help="write the match log as JSON Lines")
+    p.add_argument("--log-for", nargs=2, action="append", metavar=("SEAT", "FILE"),
+                   help="also write what SEAT saw of the match (its information state) as JSON Lines")
     p.add_argument("--json", action="store_true", help="print only the result as one JSON object")
     p.add_argument("--lang", choices=sorted(WORDS), default="en", help="language of the CLI's own words")
 
@@ -846,6 +883,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Re-run a match log's decisions; every line must come out the same.")
     p.add_argument("file", metavar="FILE", help="a JSON Lines log written by `meeple play --log`")
     p.add_argument("--game", metavar="PATH", help="the game folder, for games outside the bundle")
+    p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
+                   help="then show the match as that seat saw it (hidden cards by their backs)")
     return parser
 
 

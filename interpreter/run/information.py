@@ -470,3 +470,55 @@ def determinize(match, seat: int, rng: random.Random, tries: int = 12):
     other.st.rng = random.Random(rng.getrandbits(64))
     other._reseed = (len(other._sent), other.st.rng.getstate())
     return other
+
+
+# ---- a seat's log, in words -------------------------------------------------------------------------
+
+
+def describe(line: dict[str, Any], seat: int) -> str:
+    """One observation of `seat` (an item of `information_state_json(seat)["observed"]`) in words."""
+
+    def who(p: int) -> str:
+        return "you" if p == seat else f"P{p}"
+
+    def card(c: Any) -> str:
+        if isinstance(c, str):
+            return c
+        back = "/".join(str(v) for k, v in c.items() if k != "hidden")
+        return f"a hidden card [{back}]" if back else "a hidden card"
+
+    def place(zone: str, at: int | None) -> str:
+        return f"{zone} #{at}" if at is not None else zone
+
+    kind = line.get("event") or line["type"]
+    if kind == "move":
+        return (f"{card(line['card'])} moves from {place(line['from'], line.get('from_at'))} to "
+                f"{place(line['to'], line.get('to_at'))}, face {line['face']}")
+    if kind == "flip":
+        return f"{card(line['card'])} in {place(line['zone'], line.get('at'))} turns face {line['face']}"
+    if kind == "shuffle":
+        return f"{line['zone']} is shuffled"
+    if kind == "show":
+        return f"{who(line['to'])} {'see' if line['to'] == seat else 'sees'} {card(line['card'])} in " \
+               f"{place(line['zone'], line.get('at'))}"
+    if kind == "roll":
+        return f"a d{line['sides']} rolls {line['result']}"
+    if kind == "say":
+        return line["text"]
+    if kind == "table":
+        values = ", ".join(f"{k} {_number(v)}" for k, v in line["counters"].items())
+        return f"round {line['round']}, turn {line['turn']}, first P{line['first']}" + (f"; {values}" if values else "")
+    if kind == "ask":
+        if "options" in line:
+            return f"you are asked: {line['prompt']} [{', '.join(line['options'])}]"
+        return f"{who(line['who'])} is asked: {line['prompt']}"
+    if kind == "decision":
+        return f"{who(line['who'])}: {line['label']}" if "label" in line else f"{who(line['who'])} answers in secret"
+    return json.dumps(line, sort_keys=True)
+
+
+def _number(value: Any) -> str:
+    """A counter as a seat sees it: `?` where it may not see the value."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_number(v) for v in value) + "]"
+    return "?" if value is None else str(value)
