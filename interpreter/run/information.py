@@ -382,15 +382,49 @@ class _TableView:
         self.n, self.gc, self.pc = n, gc, pc
 
 
-def observed(match, seat: int) -> list[str]:
-    """`seat`'s observations so far, one canonical JSON line each (rendered once, as they come)."""
+def observed(match, seat: int, upto: int | None = None) -> list[str]:
+    """`seat`'s observations so far (of the first `upto` raw events), one canonical JSON line each
+    (rendered once, as they come)."""
     cache = match._seen[seat]
     events = match._watch.events
-    if cache[0] < len(events):
-        more, cache[2] = render(match, seat, events[cache[0]:], cache[2])
+    end = len(events) if upto is None else upto
+    if cache[0] < end:
+        more, cache[2] = render(match, seat, events[cache[0]:end], cache[2])
         cache[1].extend(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)
-        cache[0] = len(events)
+        cache[3].append((cache[0], len(cache[1]) - len(more)))
+        cache[0] = end
     return cache[1]
+
+
+def new_cache() -> list:
+    """A seat's rendered observations: [raw events rendered, lines, last table seen, marks], where a
+    mark (k, i) says the lines from i on come from raw events k on (so a copy can cut them there)."""
+    return [0, [], None, []]
+
+
+def cut_cache(match, cache: list, events: int) -> list:
+    """A seat's rendered observations of only the first `events` raw events (for a copy that goes on
+    from there): the lines rendered up to the last render at or before that point, and the rest of the
+    way rendered again."""
+    if cache[0] <= events:  # nothing rendered past that point: a copy will do
+        return [cache[0], cache[1][:], cache[2], cache[3][:]]
+    k, i = next(((k, i) for k, i in reversed(cache[3]) if k <= events), (0, 0))
+    lines = cache[1][:i]
+    table = next((json.loads(x) for x in reversed(lines) if '"event":"table"' in x), None)
+    if table is not None:
+        del table["type"]
+    cut = [k, lines, table, [m for m in cache[3] if m[0] < k]]
+    seat = cache_seat(match, cache)
+    if k < events:
+        more, cut[2] = render(match, seat, match._watch.events[k:events], table)
+        cut[3].append((k, len(lines)))
+        lines.extend(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)
+        cut[0] = events
+    return cut
+
+
+def cache_seat(match, cache: list) -> int:
+    return next(s for s, c in enumerate(match._seen) if c is cache)
 
 
 def information_state_json(match, seat: int) -> dict[str, Any]:

@@ -80,7 +80,7 @@ class Match:
         self.st.table_counters = game.counter_names
         # who sees what: observed as the match goes (never replayed), rendered per seat on demand
         self._watch = self.st.watch = Watcher(self.st)
-        self._seen: list[list] = [[0, [], None] for _ in range(players)]
+        self._seen: list[list] = [information.new_cache() for _ in range(players)]
         self._base_info: tuple = (0, 0, None)  # at the kept base: events recorded, decisions made, tags
         self._reseed: tuple | None = None  # (answers sent, chance state): a determinized copy's new chance
         self.history: list[tuple[int, int]] = []
@@ -138,7 +138,7 @@ class Match:
         other._sent = list(self._sent)
         other.log = None if self.log is None else list(self.log)
         other._watch = self._watch.copy()
-        other._seen = [[k, lines[:], last] for k, lines, last in self._seen]
+        other._seen = [[k, lines[:], last, marks[:]] for k, lines, last, marks in self._seen]
         other._resume()
         return other
 
@@ -419,7 +419,7 @@ class Match:
         other._base = (cur, relabel_frozen(frozen, pi))
         other.history = m.history[:base_history]
         other._answers, other._sent, other._reseed, other._rng = {}, [], None, None
-        other._seen = [[0, [], None] for _ in range(m.players)]
+        other._seen = [information.cut_cache(m, cache, base_events) for cache in m._seen]
         watch = m._watch.copy()
         del watch.events[base_events:]
         watch.tags = [[0] * len(pi) for _ in base_tags]
