@@ -49,26 +49,29 @@ class LeakReport:
 
 
 def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), every: int = 1,
-                deals: int = 5, determinize: int = 9, max_decisions: int = 400) -> LeakReport:
+                deals: int = 5, determinize: int = 9, max_decisions: int = 400,
+                ignore_who_is_asked: bool = False) -> LeakReport:
     """Play random matches of `game` (every player count unless `players` is given) and check at every
     `every`-th decision point that the hidden answers do not show, at every `deals`-th a swapped hidden
     deal, at every `determinize`-th a determinization (0: none). Raises AssertionError on the first
-    leak."""
+    leak. `ignore_who_is_asked`: do not count whether another seat is asked (for a game that meets a
+    choice with one option, which the engine takes today without asking)."""
     counts = [players] if isinstance(players, int) else list(players or range(game.min_players,
                                                                               game.max_players + 1))
     report = LeakReport()
     for n in counts:
         for seed in seeds:
             before = report.points
-            _check_match(game, n, seed, every, deals, determinize, max_decisions, report)
+            _check_match(game, n, seed, every, deals, determinize, max_decisions, report, ignore_who_is_asked)
             report.matches += 1
             report.by_players[n] = report.by_players.get(n, 0) + report.points - before
     return report
 
 
 def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: int, max_decisions: int,
-                 report: LeakReport) -> None:
+                 report: LeakReport, lenient: bool) -> None:
     m = Match(game, n, seed)
+    m._lenient = lenient  # type: ignore[attr-defined]  # read by _compare
     bot = random_bot(seed)
     rng = random.Random(seed * 7919 + n)
     point = 0
@@ -124,11 +127,12 @@ def _check_answers(m: Match, seat: int, rng: random.Random) -> int:
             continue
         for a, b in _hidden_pairs(m, p, seat):
             worlds = []
+            rest = [q for q in m.to_act() if q != p] if m.simultaneous else []
             for action in (a, b):
                 w = m.clone()
                 w.apply(p, action)
-                while w.simultaneous and w.to_act():
-                    w.apply(w.to_act()[0], 0)  # the rest of a secret choice: alike in both matches
+                for q in rest:
+                    w.apply(q, 0)  # the rest of the same secret choice: alike in both matches
                 worlds.append(w)
             where = f"{_who(m, p)} answered {m.option_ids(p)[a]!r} or {m.option_ids(p)[b]!r}"
             _compare(m, seat, worlds[0], worlds[1], len(observed(m, seat)), where)
@@ -157,15 +161,17 @@ def _check_deal(m: Match, seat: int, rng: random.Random) -> int:
     ids = m.layout.card_ids
     where = f"the hidden cards {ids[c]} and {ids[d]} swapped places (from the last phase boundary on)"
     a = m.clone()
-    for _ in range(LOOKAHEAD):  # and on, answering alike, while the two ask the same
+    free = len(observed(other, seat))  # from here on, the others answer as they like
+    for _ in range(LOOKAHEAD):  # and on, answering alike (the same words), while both can
         if a.over or other.over or a.to_act() != other.to_act():
             break
         p = a.to_act()[0]
-        if len(a.legal_actions(p)) != len(other.legal_actions(p)):
+        said, labels = a.action_labels(p)[0], other.action_labels(p)  # as the deciding seat sees them
+        if said not in labels:
             break
         a.apply(p, 0)
-        other.apply(p, 0)
-    _compare(m, seat, a, other, start, where)
+        other.apply(p, labels.index(said))
+    _compare(m, seat, a, other, start, where, free)
     return 1
 
 
@@ -201,23 +207,41 @@ def _check_determinize(m: Match, seat: int, rng: random.Random) -> int:
 # ---- comparing two matches as one seat sees them -------------------------------------------------------
 
 
-def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str) -> None:
-    """The first difference in what `seat` observed since line `start` must be one the rules show."""
+def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, free: int | None = None) -> None:
+    """The first difference in what `seat` observed since line `start` must be one the rules show (or,
+    from line `free` on, an answer of another seat, which may answer differently in the two)."""
     la, lb = observed(a, seat), observed(b, seat)
+    if getattr(m, "_lenient", False):
+        la, lb = la[:start] + _no_asks(la[start:], seat), lb[:start] + _no_asks(lb[start:], seat)
     for i in range(start, min(len(la), len(lb))):
         if la[i] == lb[i]:
             continue
         if _shown_by_rules(m, la, i, seat) or _shown_by_rules(m, lb, i, seat):
             return  # the rules show it (in one of the matches at least): the seat may tell them apart
+        if free is not None and i >= free and '"type":"decision"' in la[i] and f'"who":{seat}}}' not in la[i]:
+            return
         raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
     if len(la) != len(lb):
         i = min(len(la), len(lb))
+        if _shown_by_rules(m, la if len(la) > i else lb, i, seat):
+            return
+        if getattr(m, "_lenient", False):
+            return  # one match may wait for a question the other did not ask
         raise AssertionError(_leak(m, seat, what, f"observation {i + 1}",
                                    la[i] if i < len(la) else "(nothing)", lb[i] if i < len(lb) else "(nothing)"))
     va, vb = a.view(seat), b.view(seat)
+    if getattr(m, "_lenient", False):
+        va, vb = {**va, "to_act": None}, {**vb, "to_act": None}
     if va != vb:
         detail = "; ".join(f"{k}: {_diff(va[k], vb[k])}" for k in va if va[k] != vb[k])
         raise AssertionError(_leak(m, seat, what, "the view", detail, "(as above)"))
+
+
+def _no_asks(lines: list[str], seat: int) -> list[str]:
+    """The lines without the questions put to other seats (nor the tables noted when they were put:
+    the views still show the counters)."""
+    return [x for x in lines if not (x.startswith('{"prompt"') and '"type":"ask"' in x and f'"who":{seat}}}' not in x)
+            and '"event":"table"' not in x]
 
 
 def _diff(x: Any, y: Any) -> str:
@@ -233,10 +257,12 @@ def _face_shown(m: Match, line: str, seat: int) -> bool:
         return False
     if d["event"] == "show":
         return d["to"] == seat
-    if d.get("face") != "up":
-        return False  # a card the seat knew going face down: knowledge kept, not shown
     t = m.layout
     zi = t.zone_names.index(d["to"] if d["event"] == "move" else d["zone"])
+    if t.zone_owner[zi] == seat:
+        return True  # into the seat's own zone: it may look at its own cards, face down too
+    if d.get("face") != "up":
+        return False  # a card the seat knew going face down: knowledge kept, not shown
     return t.zone_vis[zi] == PUBLIC or (t.zone_vis[zi] == OWNER and t.zone_owner[zi] == seat)
 
 

@@ -338,8 +338,10 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
         elif kind == SHOW:
             _, c, p, zi, at, before = e
             d = {"event": "show", "card": card(c, before | (1 << p)), "zone": names[zi], "to": p}
-            if ordered_for(t, zi, seat):
+            if p == seat or (ordered_for(t, zi, seat) and t.zone_vis[zi] != HIDDEN):
                 d["at"] = at + 1
+            elif out and out[-1] == {"type": "event", **d}:
+                continue  # others see a look through a pile or a hand, not which cards or how many
         elif kind == ROLL:
             d = {"event": "roll", "sides": e[1], "result": e[2]}
         elif kind == SAY:
