@@ -149,6 +149,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
                 errors.append(Diagnostic(smap.pos(("counters", scope, name, "visibility")),
                                          f"game counter `{name}` has no owner to see it",
                                          "use `visibility: hidden`, or make it a player counter"))
+    schema_broken = bool(errors)  # a counter missing after a schema error is that error's echo
     for name, counter in model.counters.items():
         flag = counter.public_while
         if not flag:
@@ -156,6 +157,8 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
         where = ("counters", "player" if counter.per_player else "game", name, "public_while")
         other = model.counters.get(flag)
         if other is None:
+            if schema_broken:
+                continue
             errors.append(Diagnostic(smap.pos(where), f"unknown counter `{flag}` in public_while",
                                      did_you_mean(flag, list(model.counters))))
         elif other.per_player and not counter.per_player:
