@@ -79,6 +79,54 @@ def copy_costs(game, players: int, seeds: int = 20) -> dict[str, float]:
     return {name: total / seeds * 1e6 for name, total in totals.items()}
 
 
+def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
+    """What a seat's knowledge costs: a whole match through the step API (which watches who sees what,
+    unlike `sim`), and at points through a match, in µs: `information_state` after one more decision
+    (incremental) and from a fresh copy (everything rendered), and one `determinize`."""
+    from interpreter.run.match import play_random, random_bot
+
+    rng = random.Random(0)
+    start = time.perf_counter()
+    for seed in range(seeds):
+        play_random(game, players, seed)
+    step = (time.perf_counter() - start) / seeds * 1e3
+    start = time.perf_counter()
+    for seed in range(seeds):
+        simulate(game, players, seed)
+    bare = (time.perf_counter() - start) / seeds * 1e3
+    totals = {"info_next": 0.0, "info_fresh": 0.0, "determinize": 0.0}
+    points = 0
+    for seed in range(seeds):
+        m = game.new_match(players=players, seed=seed)
+        bot = random_bot(seed)
+        while not m.over:
+            for seat in m.to_act():
+                m.apply(seat, bot.randrange(len(m.legal_actions(seat))))
+            if len(m.history) % 9 == 0 and not m.over:
+                seat = len(m.history) % players
+                m.information_state(seat)
+                m.apply(m.to_act()[0], 0)
+                if m.over:
+                    break
+                t0 = time.perf_counter()
+                m.information_state(seat)
+                t1 = time.perf_counter()
+                fresh = m.clone()
+                fresh._seen = [[0, [], None, []] for _ in range(players)]  # nothing rendered yet
+                t2 = time.perf_counter()
+                fresh.information_state(seat)
+                t3 = time.perf_counter()
+                m.determinize(seat, rng)
+                t4 = time.perf_counter()
+                totals["info_next"] += t1 - t0
+                totals["info_fresh"] += t3 - t2
+                totals["determinize"] += t4 - t3
+                points += 1
+    found = {name: total / points * 1e6 for name, total in totals.items()}
+    found.update(step_ms=step, sim_ms=bare)
+    return found
+
+
 def start_up() -> dict[str, float]:
     """Seconds of a fresh process for `meeple games` and `meeple validate cards/overloaded` (best of 3)."""
     import subprocess
@@ -129,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         c = copy_costs(load_game(name), players)
         print(f"{name}, {players} players, a match halfway: clone {c['clone']:.0f} µs, pickle round trip "
               f"{c['pickle']:.0f} µs, replay from the start {c['replay']:.0f} µs (x{c['replay'] / c['clone']:.0f})")
+    for name, players in (("overloaded", 4), ("sky-haulers", 2), ("sky-haulers", 4)):
+        c = information_costs(load_game(name), players)
+        print(f"{name}, {players} players: a match {c['step_ms']:.1f} ms by the step API (watched), "
+              f"{c['sim_ms']:.1f} ms by sim; information_state {c['info_next']:.0f} µs after a decision, "
+              f"{c['info_fresh']:.0f} µs from scratch; determinize {c['determinize']:.0f} µs")
     times = start_up()
     print(f"start-up: `meeple games` {times['games']:.2f} s, `meeple validate cards/overloaded` "
           f"{times['validate']:.2f} s")

@@ -23,6 +23,7 @@ from .load.loader import bundled_games, find_game
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
 from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
+from .run.information import describe as observed
 from .run.match import ChanceMismatch, Match, Recorded, random_bot, started
 from .run.runtime import RuleError
 from .scenarios import FOLDER as SCENARIO_FOLDER
@@ -394,6 +395,16 @@ def _bots(names: list[str], players: int, human: int | None) -> list[str]:
     return names
 
 
+def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
+    """What one seat saw of a match, as JSON lines: a header, its observations, the result."""
+    lines: list[dict[str, Any]] = [{"type": "match", "game": m.game.name, "version": m.game.version,
+                                    "players": m.players, "seat": seat}]
+    lines.extend(m.information_state_json(seat)["observed"])
+    if m.over:
+        lines.append(m.result())
+    return lines
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
     game = _game(args.game)
@@ -405,6 +416,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"cannot write {args.log}: its folder does not exist")
     if args.log and Path(args.log).is_dir():
         raise CliError(f"cannot write {args.log}: it is a folder")
+    log_for: list[tuple[int, str]] = []
+    for seat_text, path in args.log_for or []:
+        if not seat_text.isdigit() or int(seat_text) >= players:
+            raise CliError(f"--log-for: {seat_text!r} is not a seat of this match (0..{players - 1})")
+        if not Path(path).resolve().parent.is_dir() or Path(path).is_dir():
+            raise CliError(f"cannot write {path}: its folder does not exist or it is a folder")
+        log_for.append((int(seat_text), path))
     words = WORDS[args.lang]
     out = None if args.json else sys.stdout
     human_out = sys.stderr if args.json else sys.stdout
@@ -440,6 +458,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log:
         try:
             write_log(args.log, m.log, game)
+        except LogError as err:
+            raise CliError(str(err)) from None
+    for seat, path in log_for:
+        try:
+            write_log(path, _seat_log(m, seat), game)
         except LogError as err:
             raise CliError(str(err)) from None
     result = {"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
@@ -720,6 +743,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         ending = f"the check fails at the same point: {checked}"
     note = " (the game's files changed since this log was written, but the match is the same)" if changed else ""
     print(f"replay ok: {_n(events, 'event')}, {_n(decisions, 'decision')}, {ending}{note}")
+    if args.seat is not None:
+        if args.seat >= m.players:
+            raise CliError(f"--as {args.seat}: the match has seats 0..{m.players - 1}")
+        print(f"as P{args.seat} saw it:")
+        for line in m.information_state_json(args.seat)["observed"]:
+            print("  " + observed(line, args.seat))
+        if m.over:
+            print(f"  scores {m.scores}, winners {m.winners}")
     return 0
 
 
@@ -776,6 +807,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", metavar="KIND,...", help="bot kind per seat, or one for all (kinds: random)")
     p.add_argument("--human", type=_seat, metavar="SEAT", help="let a person play this seat (0-based)")
     p.add_argument("--log", metavar="FILE", help="write the match log as JSON Lines")
+    p.add_argument("--log-for", nargs=2, action="append", metavar=("SEAT", "FILE"),
+                   help="also write what SEAT saw of the match (its information state) as JSON Lines")
     p.add_argument("--json", action="store_true", help="print only the result as one JSON object")
     p.add_argument("--lang", choices=sorted(WORDS), default="en", help="language of the CLI's own words")
 
@@ -811,6 +844,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", metavar="FOLDER",
                    help="the game to replay against: a bundled name or a game folder (needed for games outside "
                         "the bundle; a folder named in the log itself is never used)")
+    p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
+                   help="then show the match as that seat saw it (hidden cards by their backs)")
     return parser
 
 

@@ -118,3 +118,6 @@ def checked_matches(take, game, players: int | None = None, finished: bool = Tru
     what = ", ".join(broken_invariants(m)) if check.startswith(INVARIANT) else message
     raise AssertionError(f"{what} broken in {game.name}, {n} players, seed {m.seed}, after decisions {m.history}, "
                          f"chance outcomes {m.chance_outcomes}")
+
+
+from .leaks import LeakReport, check_leaks  # noqa: E402,F401  (the leak check, for designers' tests)

@@ -45,13 +45,29 @@ def test_a_card_put_face_down_from_hand_is_known_to_its_owner_only(tmp_path):
     assert m.view(0)["zones"]["hold@0"] == ["a@0"]
 
 
-def test_a_glimpse_of_a_hand_does_not_follow_a_card_that_goes_face_down(tmp_path):
+def test_a_glimpse_of_a_hand_lasts_while_the_hand_keeps_its_cards(tmp_path):
+    m = finished(tmp_path, "show hand of first player to next player after first player")
+    assert m.view(1)["zones"]["hand@0"] == ["a@0", "b@0"]
+
+
+def test_a_glimpse_of_a_hand_lapses_when_a_card_leaves_it_unseen(tmp_path):
+    """A look is a look at that moment: once the owner plays a card face down, the looker cannot tell
+    which one went, so it sees neither the card played nor the card kept."""
     m = finished(tmp_path, """
     show hand of first player to next player after first player
     move the top card of hand of first player to hold of first player
     """)
-    assert m.view(1)["zones"]["hand@0"] == ["b@0"], "the glimpsed card still in hand stays seen"
+    assert m.view(1)["zones"]["hand@0"] == [{"hidden": True}]
     assert hold_of_p0_seen_by_p1(m) == [{"hidden": True}]
+
+
+def test_a_glimpse_of_a_hand_stays_when_the_card_that_leaves_is_seen_going(tmp_path):
+    m = finished(tmp_path, """
+    show hand of first player to next player after first player
+    move the top card of hand of first player to pile
+    """)
+    assert m.view(1)["zones"]["hand@0"] == ["b@0"]
+    assert m.view(1)["zones"]["pile"] == ["a@0"]
 
 
 def test_a_card_once_public_is_not_known_again_after_passing_through_a_hand(tmp_path):

@@ -82,7 +82,7 @@ def test_the_screen_shows_round_table_players_and_your_cards(capsys, monkeypatch
     assert "── round 1 of 8 · first player P0 (you) · you are P0 ──" in out
     assert "  donkey: Stubborn Donkey — capacity per player 5 · the single highest cargo card" in out
     assert "  capacity 20 · weight 0 · overloads 0" in out
-    assert re.search(r"^  P1 +hand 10 · score 0$", out, re.M)
+    assert re.search(r"^  P1 +hand 10 · accepted \? · score 0$", out, re.M)
     assert "your hand: Cargo 1, Cargo 2, Cargo 3" in out
 
 

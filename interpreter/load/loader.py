@@ -8,7 +8,7 @@ from typing import Any
 
 from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
 from ..paths import data_dir
-from .model import BUILTIN_PROPS, PARAM_TYPES, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
+from .model import BUILTIN_PROPS, PARAM_TYPES, PUBLIC, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
 from .schema import breaks_a_pattern, validate
 from .source import Budget, SourceMap, load_yaml, readable
 
@@ -158,8 +158,32 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
             model.counters[name] = CounterDef(name, scope == "player", spec.get("initial", 0),
                                               spec.get("reset", "never"), spec.get("min"), indexes[scope],
                                               smap.key_pos(("counters", scope, name)),
-                                              "player" if spec.get("type") == "player" else "num")
+                                              "player" if spec.get("type") == "player" else "num",
+                                              VISIBILITY.get(spec.get("visibility"), 0),
+                                              spec.get("public_while", ""))
             indexes[scope] += 1
+            if scope == "game" and spec.get("visibility") == "owner":
+                errors.append(Diagnostic(smap.pos(("counters", scope, name, "visibility")),
+                                         f"game counter `{name}` has no owner to see it",
+                                         "use `visibility: hidden`, or make it a player counter"))
+    schema_broken = bool(errors)  # a counter missing after a schema error is that error's echo
+    for name, counter in model.counters.items():
+        flag = counter.public_while
+        if not flag:
+            continue
+        where = ("counters", "player" if counter.per_player else "game", name, "public_while")
+        other = model.counters.get(flag)
+        if other is None:
+            if schema_broken:
+                continue
+            errors.append(Diagnostic(smap.pos(where), f"unknown counter `{flag}` in public_while",
+                                     did_you_mean(flag, list(model.counters))))
+        elif other.per_player and not counter.per_player:
+            errors.append(Diagnostic(smap.pos(where), f"`{flag}` is a player counter; a game counter's "
+                                     "public_while needs a game counter"))
+        elif other.visibility != PUBLIC:
+            errors.append(Diagnostic(smap.pos(where), f"`{flag}` is not public: a reveal everyone can see "
+                                     "needs a public counter"))
     for name, default in data.get("properties", {}).items():
         claim(name, "card property", ("properties", name))
         content.default_at[name] = smap.pos(("properties", name))

@@ -37,6 +37,8 @@ class CounterDef:
     index: int
     pos: Pos
     type: str = "num"
+    visibility: int = PUBLIC  # who sees its value: everyone, its player (a player counter), nobody
+    public_while: str = ""  # a counter that, while not 0, makes this one public (a reveal the rules make)
 
 
 @dataclass(slots=True)

@@ -83,7 +83,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                             fn(st)
                     if turns:
                         part, first, seat, phase = TURN, st.first, 0, -1
-                    elif st.log is not None:
+                    elif st.log.__class__ is list:  # a kept log (not a watched match's quiet one)
                         st.log.append(snapshot(st))
                 if part == TURN:
                     order = st.orders[first]
@@ -104,7 +104,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                                 yield from fn(st)
                             else:
                                 fn(st)
-                        if st.log is not None:
+                        if st.log.__class__ is list:
                             st.log.append(snapshot(st))
                         seat, phase = seat + 1, -1
                 part, rnd, phase = ROUND, rnd + 1, -1

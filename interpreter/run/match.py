@@ -7,18 +7,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import information
 from .failures import RULE_FAILURES, rule_error
-from .flow import SETUP, Cursor, counters, finish, run_flow
+from .flow import SETUP, Cursor, finish, run_flow
+from .information import Watcher, relabel_frozen
 from .runtime import (
     CHANCE_USED,
     DECISIONS,
-    HIDDEN,
     K_BOOL,
     K_CARD,
     K_NUMBER,
     K_PLAYER,
-    OWNER,
-    PUBLIC,
+    Quiet,
     RuleError,
     State,
     move,
@@ -109,10 +109,15 @@ class Match:
             if not game.bundled:
                 header["path"] = game.model.root  # so that `replay` finds a game outside the bundle
             self.log.append(header)
-        self.st = State(self.layout, players, seed, self.log)
+        self.st = State(self.layout, players, seed, self.log if self.log is not None else Quiet())
         if chance is not None:
             self.st.rng = DrawnChance(chance)
         self.st.table_counters = game.counter_names
+        # who sees what: observed as the match goes (never replayed), rendered per seat on demand
+        self._watch = self.st.watch = Watcher(self.st)
+        self._seen: list[list] = [information.new_cache() for _ in range(players)]
+        self._base_info: tuple = (0, 0, None)  # at the kept base: events recorded, decisions made, tags
+        self._reseed: tuple | None = None  # (answers sent, chance state): a determinized copy's new chance
         self.history: list[tuple[int, int]] = []
         self.winners: list[int] | None = None
         self.scores: list[int] | None = None
@@ -150,10 +155,12 @@ class Match:
             return  # few answers since the last copy: a clone replays them rather than every phase paying a copy
         # the chance generator's state is copied again only if it moved since the last copy
         kept = base[1][-1] if base is not None and base[1][CHANCE_USED] == st.chance_used and self._rng is st.rng \
-            else None
+            and self._reseed is None else None
         self._base = (cur, st.freeze(kept))
         self._rng = st.rng
         self._sent = []
+        self._reseed = None
+        self._base_info = (len(self._watch.events), len(self.history), [t[:] for t in self._watch.tags])
 
     # ---- a match is a value
     def clone(self) -> Match:
@@ -165,6 +172,8 @@ class Match:
         other._answers = dict(self._answers)
         other._sent = list(self._sent)
         other.log = None if self.log is None else list(self.log)
+        other._watch = self._watch.copy()
+        other._seen = [[k, lines[:], last, marks[:]] for k, lines, last, marks in self._seen]
         other._resume()
         return other
 
@@ -175,27 +184,40 @@ class Match:
         log = self.log
         if self.over or self.failure is not None:
             frozen = frozen_now if frozen_now is not None else self.st.freeze()
-            self.st = State.thaw(self.layout, self.players, frozen, log, self.game.counter_names)
+            self.st = State.thaw(self.layout, self.players, frozen, log if log is not None else Quiet(),
+                                 self.game.counter_names)
             self._flow = None
+            self._watched()
             return
         decisions = self.st.decisions if frozen_now is None else frozen_now[DECISIONS]
         assert self._base is not None, "a match waiting for an answer has marked its phase"
         cur, frozen = self._base
-        st = State.thaw(self.layout, self.players, frozen, None if log is None else [], self.game.counter_names)
+        st = State.thaw(self.layout, self.players, frozen, Quiet(), self.game.counter_names)
         self.st = st
+        reseed = self._reseed
         self._resuming = True
         try:
             flow = run_flow(self.game, st, cur, self._hook(), self._mark)
             ask = next(flow)
-            for value in self._sent:
+            for i, value in enumerate(self._sent):
+                if reseed is not None and i == reseed[0]:
+                    st.rng = _chance(reseed[1])
                 ask = flow.send(value)
+            if reseed is not None and reseed[0] == len(self._sent):
+                st.rng = _chance(reseed[1])
         finally:
             self._resuming = False
         self._flow = flow
-        self._ask = ask
+        self._pending = ask
         self._rng = st.rng
-        st.log = log
+        st.log = log if log is not None else Quiet()
         st.decisions = decisions
+        self._watched()
+
+    def _watched(self) -> None:
+        """Hand the rebuilt state to the watcher (which takes its shadow of it)."""
+        self.st.watch = self._watch
+        self._watch.sync(self.st)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -233,6 +255,37 @@ class Match:
                 move(self.st, cards[cid], zones[zone], 0, -1)
 
     # ---- the step API
+    @property
+    def _ask(self) -> tuple | None:
+        """The pending question of the flow (None when nobody is asked)."""
+        return self._pending
+
+    @_ask.setter
+    def _ask(self, ask: tuple | None) -> None:
+        self._pending = ask
+        if ask is not None:  # every seat sees who is asked; the asked seat sees its question
+            st, watch = self.st, self._watch
+            for a in ask[1] if ask[0] == -1 else (ask,):
+                seat, options = a[0], a[1]
+                if a[2] == K_CARD:
+                    ids = self.layout.card_ids
+                    labels = ["none" if c < 0 else ids[c] if seen_by(st, c) >> seat & 1
+                              else information.hidden_label(self.game, st, c, seat) for c in options]
+                else:
+                    labels = [self.label(a, i) for i in range(len(options))]
+                watch.asked(st, seat, self._prompt_of(a), labels)
+
+    def _decided(self, seat: int, ask: tuple, action: int) -> None:
+        """Record an answer as each seat sees it (a simultaneous choice is secret from the others)."""
+        secret = self._pending is not None and self._pending[0] == -1
+        value = ask[1][action]
+        if ask[2] == K_CARD and value >= 0:  # labelled per seat when rendered: who sees it, where it lies
+            st = self.st
+            zi = st.zone_of[value]
+            self._watch.decided(st, seat, secret, value, seen_by(st, value), zi, st.zones[zi].index(value))
+        else:
+            self._watch.decided(self.st, seat, secret, self.label(ask, action), 0, -1, -1)
+
     @property
     def over(self) -> bool:
         """True once the match has a result."""
@@ -282,8 +335,9 @@ class Match:
     def prompt(self, seat: int | None = None) -> str:
         """What `seat` is being asked, in words."""
         ask = self._ask_of(self._seat(seat))
-        if ask is None:
-            return ""
+        return "" if ask is None else self._prompt_of(ask)
+
+    def _prompt_of(self, ask: tuple) -> str:
         text = self.game.prompts[ask[3]]
         return text or {K_CARD: "choose a card", K_PLAYER: "choose a player", K_BOOL: "yes or no",
                         K_NUMBER: "choose a number"}.get(ask[2], "choose one")
@@ -303,6 +357,7 @@ class Match:
             return Invalid(NOT_YOUR_TURN, f"seat {seat} has nothing to decide now")
         if not isinstance(action, int) or not 0 <= action < len(ask[1]):
             return Invalid(INVALID_MOVE, f"action {action!r} is not one of 0..{len(ask[1]) - 1}")
+        self._decided(seat, ask, action)
         self.history.append((seat, action))
         self.st.decisions += 1
         if self.log is not None:
@@ -346,9 +401,7 @@ class Match:
                 return "none"
             if viewer is None or seen_by(self.st, value) >> viewer & 1:
                 return t.card_ids[value]
-            zi = self.st.zone_of[value]
-            back = "".join(f", {self.game.prop_names[k]} {t.props[k][value]}" for k in t.back[value])
-            return f"hidden card {self.st.zones[zi].index(value) + 1} of {t.zone_names[zi]}{back}"
+            return information.hidden_label(self.game, self.st, value, viewer)
         if kind == K_PLAYER:
             return t.player_name(value)
         if kind == K_BOOL:
@@ -363,27 +416,109 @@ class Match:
                 "turns": st.turn or st.round, "decisions": st.decisions}
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What `seat` may see: hidden cards show only their back, hidden zones only their size."""
-        st, t = self.st, self.layout
-        zones: dict[str, Any] = {}
-        bit = 1 << seat
-        for zi, cards in enumerate(st.zones):
-            vis, owner = t.zone_vis[zi], t.zone_owner[zi]
-            shown = []
-            for c in cards:
-                up = st.face[c]
-                visible = bool(st.known[c] & bit) or (up and (vis == PUBLIC or (vis == OWNER and owner == seat)))
-                if visible:
-                    shown.append(t.card_ids[c])
-                else:
-                    shown.append({"hidden": True, **{self.game.prop_names[k]: t.props[k][c] for k in t.back[c]}})
-            if vis == HIDDEN and not any(isinstance(x, str) for x in shown):
-                zones[t.zone_names[zi]] = {"count": len(cards)}
-            else:
-                zones[t.zone_names[zi]] = shown
+        """What `seat` may see: hidden cards show only their back (another player's hand in a canonical
+        order), hidden zones only their size, counters only where the seat may see them."""
+        st, t, game = self.st, self.layout, self.game
+        zones = {t.zone_names[zi]: information.zone_view(game, st, zi, seat) for zi in range(len(st.zones))}
         return {"seat": seat, "round": st.round, "turn": st.turn, "first": st.first, "active": st.active,
-                "zones": zones, "counters": counters(st), "to_act": self.to_act(),
-                "options": self.action_labels(seat)}
+                "zones": zones, "counters": information.visible_counters(game.model, st, seat),
+                "to_act": self.to_act(), "options": self.action_labels(seat)}
+
+    # ---- what a seat knows
+    def information_state(self, seat: int) -> str:
+        """A canonical string, equal for two matches exactly when `seat` cannot tell them apart: what it
+        observed from the start (its questions and answers, the public moves, flips, rolls and sayings,
+        who answered and, when not secret, what; its own cards and glimpses), then what it sees now."""
+        return information.information_state(self, seat)
+
+    def information_state_json(self, seat: int) -> dict[str, Any]:
+        """The information state as data: {game, players, seat, observed: [...], now: view}."""
+        return information.information_state_json(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> Match:
+        """A copy in which everything hidden from `seat` (other hands, face-down cards, the deck's order,
+        secret answers since the kept phase boundary, the chance to come) is redrawn at random among the
+        ways consistent with what the seat observed; its view and information state are unchanged.
+        Uniform over the relabelings that fit, not weighted by how likely the others' play made them."""
+        return information.determinize(self, seat, rng)
+
+    @staticmethod
+    def relabeled(m: Match, pi: list[int], seat: int, rng: random.Random | None) -> Match | None:
+        """`m` played again from its kept base with card c's identity given to pi[c]; with `rng`, the
+        secret answers of the other seats since the base are drawn anew. None if the answers do not fit."""
+        cur, frozen = m._base  # type: ignore[misc]
+        base_events, base_history, base_tags = m._base_info
+        other = Match.__new__(Match)
+        other.__dict__.update(m.__dict__)
+        other.log = None
+        other._base = (cur, relabel_frozen(frozen, pi))
+        other.history = m.history[:base_history]
+        other._answers, other._sent, other._reseed, other._rng = {}, [], None, None
+        other._seen = [information.cut_cache(m, cache, base_events) for cache in m._seen]
+        watch = m._watch.copy()
+        del watch.events[base_events:]
+        watch.tags = [[0] * len(pi) for _ in base_tags]
+        for tags, then in zip(watch.tags, base_tags, strict=True):
+            for c, d in enumerate(pi):
+                tags[d] = d if then[c] < len(pi) else then[c]
+        watch.groups = [{} for _ in base_tags]
+        for tags, groups in zip(watch.tags, watch.groups, strict=True):
+            for c, tag in enumerate(tags):
+                if tag >= len(pi):
+                    groups.setdefault(tag, set()).add(c)
+        watch.last = next((e[1] for e in reversed(watch.events) if e[0] == information.TABLE), None)
+        other._watch = watch
+        other.st = State.thaw(m.layout, m.players, other._base[1], Quiet(), m.game.counter_names)
+        other._watched()
+        other._pending = None
+        other._resuming = True  # the base stays the relabeled one
+        try:
+            other._flow = run_flow(m.game, other.st, cur, other._hook(), other._mark)
+            other._advance(None)
+            hist = iter(m.history[base_history:])
+            for sent in m._sent:
+                ask = other._pending
+                if ask is None:
+                    return None
+                if ask[0] == -1:
+                    for _ in ask[1]:
+                        p, _a = next(hist)
+                        place = next((i for i, a in enumerate(ask[1]) if a[0] == p), None)
+                        if place is None or not other._answer_again(p, sent[place], pi, rng if p != seat else None):
+                            return None
+                elif not other._answer_again(next(hist)[0], sent, pi, None):
+                    return None
+            for p, _a in hist:
+                if not other._answer_again(p, m._answers[p], pi, rng if p != seat else None):
+                    return None
+        except (RuleError, StopIteration):
+            return None
+        finally:
+            other._resuming = False
+        return other
+
+    def _answer_again(self, seat: int, value: Any, pi: list[int], rng: random.Random | None) -> bool:
+        """Answer `seat`'s question with `value` relabeled (or, with `rng`, a random option)."""
+        ask = self._ask_of(seat)
+        if ask is None:
+            return False
+        options = ask[1]
+        if rng is not None and ask[2] != K_CARD:  # a secret card is redrawn by the relabeling (same back)
+            action = rng.randrange(len(options))
+        else:
+            if ask[2] == K_CARD and isinstance(value, int) and value >= 0:
+                value = pi[value]
+            if value not in options:
+                return False
+            action = options.index(value)
+        return self.apply(seat, action) is None
+
+
+def _chance(state: tuple) -> random.Random:
+    """A chance generator in a given state."""
+    rng = random.Random()
+    rng.setstate(state)
+    return rng
 
 
 def started(game, players: int, seed: int, **options: Any) -> Match:

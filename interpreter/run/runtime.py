@@ -63,6 +63,7 @@ class State:
         "round",
         "table_counters",
         "turn",
+        "watch",
         "zone_of",
         "zones",
     )
@@ -87,6 +88,7 @@ class State:
         self.decisions = 0
         self.table_counters: tuple = ((), ())
         self.chance_used = 0  # chance outcomes drawn so far (a snapshot copies the generator only when it moved)
+        self.watch: Any = None  # a match's observer of who sees what (`information.Watcher`), or None
 
     # ---- chance: the one hook
     def below(self, n: int) -> int:
@@ -118,6 +120,7 @@ class State:
         st.pc = [v[:] for v in pc]
         st.layout, st.n, st.props, st.orders = layout, n, layout.props, layout.orders
         st.log, st.table_counters = log, table_counters
+        st.watch = None
         if rng_state[0] == "object":
             st.rng = _copy_chance(rng_state[1])[1]
         else:
@@ -127,9 +130,21 @@ class State:
 
 
     def event(self, kind: str, **fields: Any) -> None:
-        """Record what the rules did (only when the match is logged)."""
-        if self.log is not None:
+        """Record what the rules did (only when the match is logged or watched)."""
+        if self.watch is not None:
+            self.watch.event(self, kind, fields)
+        if self.log.__class__ is list:
             self.log.append({"type": "event", "event": kind, **fields})
+
+
+class Quiet(list):
+    """The log of a match that is watched but not logged: the rules' hooks run (who sees what is kept
+    up to date), nothing is stored."""
+
+    __slots__ = ()
+
+    def append(self, line: Any) -> None:
+        pass
 
 
 def _copy_chance(rng: Any) -> tuple[str, Any]:
@@ -146,17 +161,23 @@ def _copy_chance(rng: Any) -> tuple[str, Any]:
 
 
 def kept_sight(st: State, c: int) -> int:
-    """Who goes on knowing card `c` when it is moved or turned face down: those its zone lets see it
-    face up, or those who knew it face down. A glimpse of a face-up card (`show`) is not carried along."""
-    if not st.face[c]:
-        return st.known[c]
+    """Who goes on knowing card `c` when it is moved or turned face down: those who can follow it.
+
+    A card on the table (a public or hidden zone) is followed where it lies: by everyone if it is face up
+    in a public zone, else by those who knew it. A card in a player's own zone (a hand) is followed only
+    by that player: nobody else sees which card of a hand leaves it, whatever they glimpsed of it."""
     t = st.layout
     zi = st.zone_of[c]
     vis = t.zone_vis[zi]
+    if vis == OWNER:
+        owner = t.zone_owner[zi]
+        if owner < 0:
+            return 0
+        return 1 << owner if st.face[c] or st.known[c] >> owner & 1 else 0
+    if not st.face[c]:
+        return st.known[c]
     if vis == PUBLIC:
         return (1 << st.n) - 1
-    if vis == OWNER and t.zone_owner[zi] >= 0:
-        return 1 << t.zone_owner[zi]
     return 0
 
 
@@ -207,10 +228,27 @@ def landed_face_down(st: State, c: int, zi: int) -> None:
 
 
 def moved(st: State, c: int, src: int, zi: int) -> None:
-    """Log a move (after it happened)."""
+    """After a move (in a logged or watched match): glimpses lapse where the card left unseen, the
+    watcher records the move, the log gets its event."""
     t = st.layout
-    st.event("move", card=t.card_ids[c], to=t.zone_names[zi], face="up" if st.face[c] else "down",
-             **{"from": t.zone_names[src]})
+    if t.zone_vis[src] == OWNER:
+        lapse(st, c, src)
+    if st.watch is not None:
+        st.watch.moved(st, c, src, zi)
+    if st.log.__class__ is list:
+        st.log.append({"type": "event", "event": "move", "card": t.card_ids[c], "from": t.zone_names[src],
+                       "to": t.zone_names[zi], "face": "up" if st.face[c] else "down"})
+
+
+def lapse(st: State, c: int, src: int) -> None:
+    """Card `c` has left a player's own zone `src` (a hand): whoever does not see `c` where it went
+    cannot tell which card left, so their glimpses of the cards still there lapse."""
+    owner = st.layout.zone_owner[src]
+    keep = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
+    known = st.known
+    for d in st.zones[src]:
+        if known[d] & ~keep:
+            known[d] &= keep
 
 
 def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) -> None:
@@ -259,7 +297,10 @@ def shuffle(st: State, zi: int) -> None:
     for c in cards:
         known[c] = 0
     if st.log is not None:
-        st.event("shuffle", zone=st.layout.zone_names[zi])
+        if st.watch is not None:
+            st.watch.shuffled(st, zi)
+        if st.log.__class__ is list:
+            st.log.append({"type": "event", "event": "shuffle", "zone": st.layout.zone_names[zi]})
 
 
 def flip(st: State, c: int, up: bool) -> None:
@@ -285,9 +326,11 @@ def show(st: State, c: int, p: int) -> None:
     """Let player `p` see card `c` (and nobody else)."""
     if c < 0 or p < 0:
         return
+    if st.watch is not None:
+        st.watch.shown(st, c, p)
     st.known[c] |= 1 << p
-    if st.log is not None:
-        st.event("show", card=st.layout.card_ids[c], to=p)
+    if st.log.__class__ is list:
+        st.log.append({"type": "event", "event": "show", "card": st.layout.card_ids[c], "to": p})
 
 
 def roll(st: State, sides: int) -> int:
@@ -305,7 +348,9 @@ def random_card(st: State, cards: list[int]) -> int:
 
 def say(st: State, text: str) -> None:
     """A sentence written by the game for the readable log."""
-    assert st.log is not None, "compiled code says only into a kept log"
+    assert st.log is not None, "compiled code says only into a kept (or watched) log"
+    if st.watch is not None:
+        st.watch.said(st, text)
     st.log.append({"type": "event", "event": "say", "text": text})
 
 

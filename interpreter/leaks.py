@@ -1,0 +1,314 @@
+"""A leak check for any game: nobody sees what they should not.
+
+    from interpreter import load_game
+    from interpreter.leaks import check_leaks
+
+    def test_my_game_hides_what_it_should():
+        check_leaks(load_game("path/to/my-game"), seeds=range(3))
+
+Random matches are played, and at their decision points the check asks, for each seat, what the rules
+hide from it:
+- a **hidden answer**: another seat's secret (simultaneous) answer, or its pick among cards of a hand
+  the seat cannot see (same back): each is replaced by another such answer;
+- a **hidden deal**: two cards the seat cannot tell apart (same back, lost from sight: in the deck,
+  another hand, face down) swap places from the match's last kept phase boundary on (so the shuffle
+  or the draw came out the other way).
+The two matches must then look the same to the seat — its observations, view, questions and their
+labels, whether it is asked at all — until the rules themselves show the difference: a card turned
+or moved where the seat sees its face, a `say` sentence, a counter that becomes visible. The first
+difference that is none of these is a leak: `check_leaks` raises AssertionError naming the game, the
+seed, the decisions so far, what was replaced and what the seat saw in each match. And
+`determinize` must leave the seat's view and information state as they were, at random points.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .run.information import back_key, interchangeable, observed, ordered_for
+from .run.match import Match, random_bot
+from .run.runtime import K_CARD, OWNER, PUBLIC
+
+
+@dataclass
+class LeakReport:
+    """What a clean check looked at (a leak raises instead)."""
+
+    answers: int = 0  # hidden answers replaced
+    deals: int = 0  # hidden deals swapped
+    determinized: int = 0  # determinizations checked
+    matches: int = 0
+    by_players: dict[int, int] = field(default_factory=dict)  # points checked per player count
+
+    @property
+    def points(self) -> int:
+        return self.answers + self.deals + self.determinized
+
+
+def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), every: int = 1,
+                deals: int = 5, determinize: int = 9, max_decisions: int = 400,
+                ignore_who_is_asked: bool = False) -> LeakReport:
+    """Play random matches of `game` (every player count unless `players` is given) and check at every
+    `every`-th decision point that the hidden answers do not show, at every `deals`-th a swapped hidden
+    deal, at every `determinize`-th a determinization (0: none). Raises AssertionError on the first
+    leak. `ignore_who_is_asked`: do not count whether another seat is asked (for a game that meets a
+    choice with one option, which the engine takes today without asking)."""
+    counts = [players] if isinstance(players, int) else list(players or range(game.min_players,
+                                                                              game.max_players + 1))
+    report = LeakReport()
+    for n in counts:
+        for seed in seeds:
+            before = report.points
+            _check_match(game, n, seed, every, deals, determinize, max_decisions, report, ignore_who_is_asked)
+            report.matches += 1
+            report.by_players[n] = report.by_players.get(n, 0) + report.points - before
+    return report
+
+
+def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: int, max_decisions: int,
+                 report: LeakReport, lenient: bool) -> None:
+    m = Match(game, n, seed)
+    m._lenient = lenient  # type: ignore[attr-defined]  # read by _compare
+    bot = random_bot(seed)
+    rng = random.Random(seed * 7919 + n)
+    point = 0
+    while not m.over and len(m.history) < max_decisions:
+        point += 1
+        if point % every == 0:
+            for seat in range(n):
+                report.answers += _check_answers(m, seat, rng)
+        if deals and point % deals == 0:
+            for seat in range(n):
+                report.deals += _check_deal(m, seat, rng)
+        if determinize and point % determinize == 0:
+            report.determinized += _check_determinize(m, rng.randrange(n), rng)
+        for p in m.to_act():
+            m.apply(p, bot.randrange(len(m.legal_actions(p))))
+
+
+# ---- hidden answers ---------------------------------------------------------------------------------
+
+
+def _hidden_pairs(m: Match, p: int, seat: int) -> list[tuple[int, int]]:
+    """Pairs of `p`'s options that the rules hide from `seat`."""
+    ask = m._ask_of(p)
+    if ask is None:
+        return []
+    options, kind = ask[1], ask[2]
+    st, t = m.st, m.layout
+    secret = m.simultaneous
+
+    groups: dict[Any, list[int]] = {}
+    for i, value in enumerate(options):
+        if kind == K_CARD:
+            if value < 0:
+                key: Any = ("none",)
+            elif secret:
+                key = ("card", back_key(t, value))  # unseen now; later only its back may show
+            elif not ordered_for(t, st.zone_of[value], seat):
+                key = ("hand", st.zone_of[value], back_key(t, value))  # a pick from a hand the seat does not hold
+            else:
+                continue  # a card where the seat sees which one is taken
+        elif secret:
+            key = ("answer",)
+        else:
+            continue
+        groups.setdefault(key, []).append(i)
+    return [(g[0], g[-1]) for g in groups.values() if len(g) > 1]
+
+
+def _check_answers(m: Match, seat: int, rng: random.Random) -> int:
+    checked = 0
+    for p in m.to_act():
+        if p == seat:
+            continue
+        for a, b in _hidden_pairs(m, p, seat):
+            worlds = []
+            rest = [q for q in m.to_act() if q != p] if m.simultaneous else []
+            for action in (a, b):
+                w = m.clone()
+                w.apply(p, action)
+                for q in rest:
+                    w.apply(q, 0)  # the rest of the same secret choice: alike in both matches
+                worlds.append(w)
+            where = f"{_who(m, p)} answered {m.option_ids(p)[a]!r} or {m.option_ids(p)[b]!r}"
+            _compare(m, seat, worlds[0], worlds[1], len(observed(m, seat)), where)
+            checked += 1
+    return checked
+
+
+# ---- hidden deals -----------------------------------------------------------------------------------
+
+
+def _check_deal(m: Match, seat: int, rng: random.Random) -> int:
+    if m.over or m._base is None:
+        return 0
+    groups = interchangeable(m, seat)
+    if not groups:
+        return 0
+    group = rng.choice(groups)
+    c, d = rng.sample(group, 2)
+    pi = list(range(len(m.st.face)))
+    pi[c], pi[d] = d, c
+    other = Match.relabeled(m, pi, seat, None)
+    if other is None:
+        return 0  # the swap changed what the others could answer: that world is not this one's twin
+    base_events = m._base_info[0]
+    start = _lines_before(m, seat, base_events)
+    ids = m.layout.card_ids
+    where = f"the hidden cards {ids[c]} and {ids[d]} swapped places (from the last phase boundary on)"
+    a = m.clone()
+    free = len(observed(other, seat))  # from here on, the others answer as they like
+    for _ in range(LOOKAHEAD):  # and on, answering alike (the same words), while both can
+        if a.over or other.over or a.to_act() != other.to_act():
+            break
+        p = a.to_act()[0]
+        said, labels = a.action_labels(p)[0], other.action_labels(p)  # as the deciding seat sees them
+        if said not in labels:
+            break
+        a.apply(p, 0)
+        other.apply(p, labels.index(said))
+    _compare(m, seat, a, other, start, where, free)
+    return 1
+
+
+LOOKAHEAD = 8  # decisions of the other seats played on after a swapped deal
+
+
+def _lines_before(m: Match, seat: int, events: int) -> int:
+    """How many of `seat`'s observation lines come from the first `events` raw events."""
+    from .run.information import render
+
+    lines, _ = render(m, seat, m._watch.events[:events])
+    return len(lines)
+
+
+# ---- determinize ------------------------------------------------------------------------------------
+
+
+def _check_determinize(m: Match, seat: int, rng: random.Random) -> int:
+    if m.over:
+        return 0
+    want, view = m.information_state(seat), m.view(seat)
+    d = m.determinize(seat, rng)
+    assert d.view(seat) == view and d.information_state(seat) == want, (
+        f"{_where(m)}: determinize({seat}) changed what P{seat} sees")
+    for _ in range(3):  # and play goes on legally from there
+        if d.over:
+            break
+        for p in d.to_act():
+            assert d.apply(p, rng.randrange(len(d.legal_actions(p)))) is None
+    return 1
+
+
+# ---- comparing two matches as one seat sees them -------------------------------------------------------
+
+
+def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, free: int | None = None) -> None:
+    """The first difference in what `seat` observed since line `start` must be one the rules show (or,
+    from line `free` on, an answer of another seat, which may answer differently in the two)."""
+    la, lb = observed(a, seat), observed(b, seat)
+    if getattr(m, "_lenient", False):
+        la, lb = la[:start] + _no_asks(la[start:], seat), lb[:start] + _no_asks(lb[start:], seat)
+    for i in range(start, min(len(la), len(lb))):
+        if la[i] == lb[i]:
+            continue
+        if _shown_by_rules(m, la, i, seat) or _shown_by_rules(m, lb, i, seat):
+            return  # the rules show it (in one of the matches at least): the seat may tell them apart
+        if free is not None and i >= free and '"type":"decision"' in la[i] and f'"who":{seat}}}' not in la[i]:
+            return
+        raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
+    if len(la) != len(lb):
+        i = min(len(la), len(lb))
+        if _shown_by_rules(m, la if len(la) > i else lb, i, seat):
+            return
+        if getattr(m, "_lenient", False):
+            return  # one match may wait for a question the other did not ask
+        raise AssertionError(_leak(m, seat, what, f"observation {i + 1}",
+                                   la[i] if i < len(la) else "(nothing)", lb[i] if i < len(lb) else "(nothing)"))
+    va, vb = a.view(seat), b.view(seat)
+    if getattr(m, "_lenient", False):
+        va, vb = {**va, "to_act": None}, {**vb, "to_act": None}
+    if va != vb:
+        detail = "; ".join(f"{k}: {_diff(va[k], vb[k])}" for k in va if va[k] != vb[k])
+        raise AssertionError(_leak(m, seat, what, "the view", detail, "(as above)"))
+
+
+def _no_asks(lines: list[str], seat: int) -> list[str]:
+    """The lines without the questions put to other seats (nor the tables noted when they were put:
+    the views still show the counters)."""
+    return [x for x in lines if not (x.startswith('{"prompt"') and '"type":"ask"' in x and f'"who":{seat}}}' not in x)
+            and '"event":"table"' not in x]
+
+
+def _diff(x: Any, y: Any) -> str:
+    if isinstance(x, dict) and isinstance(y, dict):
+        return ", ".join(f"{k}: {x.get(k)!r} / {y.get(k)!r}" for k in sorted(set(x) | set(y)) if x.get(k) != y.get(k))
+    return f"{x!r} / {y!r}"
+
+
+def _face_shown(m: Match, line: str, seat: int) -> bool:
+    """Does this observation show the seat a card's face: shown to it, or lying face up where it sees?"""
+    d = json.loads(line)
+    if d.get("type") != "event" or not isinstance(d.get("card"), str):
+        return False
+    if d["event"] == "show":
+        return d["to"] == seat
+    t = m.layout
+    zi = t.zone_names.index(d["to"] if d["event"] == "move" else d["zone"])
+    if t.zone_owner[zi] == seat:
+        return True  # into the seat's own zone: it may look at its own cards, face down too
+    if d.get("face") != "up":
+        return False  # a card the seat knew going face down: knowledge kept, not shown
+    return t.zone_vis[zi] == PUBLIC or (t.zone_vis[zi] == OWNER and t.zone_owner[zi] == seat)
+
+
+def _shown_by_rules(m: Match, lines: list[str], i: int, seat: int) -> bool:
+    """Does observation `i` show something on purpose: a card's face, a `say` sentence, a counter that
+    turns visible, or a visible counter that changes and is announced (said) before anyone is asked?"""
+    d = json.loads(lines[i])
+    if d.get("type") != "event":
+        return False
+    if d["event"] == "say" or _face_shown(m, lines[i], seat):
+        return True
+    if d["event"] != "table":
+        return False
+    last = next((json.loads(x) for x in reversed(lines[:i]) if '"event":"table"' in x), None)
+    if last is not None and _only_revealed(d, last):
+        return True
+    for x in lines[i + 1:]:
+        later = json.loads(x)
+        if later.get("type") == "ask":
+            return False
+        if later.get("event") == "say":
+            return True
+    return False
+
+
+def _only_revealed(now: dict, last: dict) -> bool:
+    """Every counter value that differs from the seat's last table was hidden there."""
+    if any(now[k] != last[k] for k in ("round", "turn", "first", "active")):
+        return False
+    for name, value in now["counters"].items():
+        old = last["counters"].get(name)
+        olds = old if isinstance(old, list) else [old]
+        for v, o in zip(value if isinstance(value, list) else [value], olds, strict=False):
+            if v != o and o is not None:
+                return False
+    return True
+
+
+def _who(m: Match, p: int) -> str:
+    return m.layout.player_name(p)
+
+
+def _where(m: Match) -> str:
+    return f"{m.game.name}, {m.players} players, seed {m.seed}, after decisions {m.history}"
+
+
+def _leak(m: Match, seat: int, what: str, at: str, x: str, y: str) -> str:
+    return (f"leak in {_where(m)}:\n  {what};\n  P{seat} can tell the two apart at {at}:\n"
+            f"    one: {x}\n    other: {y}")

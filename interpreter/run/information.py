@@ -1,0 +1,560 @@
+"""Stage 7, what each seat knows: the observations a match records for its information states, the
+rules of who sees a counter, and determinization (a copy of the match redrawn where a seat is blind).
+
+A `Watcher` rides along a match (never `sim`): the runtime's hooks tell it every move, flip, shuffle,
+glimpse, roll and `say`, and the match tells it every question and answer. It keeps, in one list, each
+event as it happened with who could see the card before and after; a seat's information state renders
+that list for the seat (cards it could not see by their backs, positions only where the seat can see
+the order). It also keeps, per seat, which cards the seat can no longer tell apart (`tags`): that is
+what `determinize` may relabel.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from .runtime import HIDDEN, OWNER, PUBLIC, State, seen_by
+
+# raw events (tuples, first item the kind)
+MOVE, FLIP, SHUFFLE, SHOW, ROLL, SAY, TABLE, ASK, DECIDE = "mfswrtcad"
+
+
+class Watcher:
+    """The observations of one match, shared by every seat (rendered per seat on demand).
+
+    `zones`, `face`, `known`: a shadow of the state as of the last hook (what a card looked like before
+    it moved). `events`: the raw events. `tags[s][c]`: seat s's name for card c; cards with equal tags
+    (and equal backs) are ones s cannot tell apart. Tags below the number of cards are a card's own
+    index (the seat can tell it apart); higher ones name a group of cards whose places the seat lost."""
+
+    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "tags", "where", "zones")
+
+    def __init__(self, st: State) -> None:
+        self.events: list[tuple] = []
+        self.sync(st)
+        cards = len(st.face)
+        self.tags = [list(range(cards)) for _ in range(st.n)]
+        self.groups: list[dict[int, set[int]]] = [{} for _ in range(st.n)]
+        self.fresh = cards
+        self.last: tuple | None = None
+
+    def sync(self, st: State) -> None:
+        """Take the shadow from the state (after a copy of the match was rebuilt)."""
+        self.zones = [z[:] for z in st.zones]
+        self.where = st.zone_of[:]
+        self.face = st.face[:]
+        self.known = st.known[:]
+
+    def copy(self) -> Watcher:
+        """An independent copy (for a copy of the match); the shadow is taken again by `sync`."""
+        other = Watcher.__new__(Watcher)
+        other.events = self.events[:]
+        other.tags = [t[:] for t in self.tags]
+        other.groups = [{k: set(v) for k, v in g.items()} for g in self.groups]
+        other.fresh, other.last = self.fresh, self.last
+        other.zones, other.where, other.face, other.known = [], [], [], []
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"events": self.events, "tags": self.tags, "groups": self.groups, "fresh": self.fresh,
+                "last": self.last}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.zones, self.where, self.face, self.known = [], [], [], []
+
+    # ---- what the seats tell apart
+    def _was_seen(self, st: State, c: int) -> int:
+        """Who could see card `c` as the shadow has it (before the change being recorded)."""
+        t = st.layout
+        zi = self.where[c]
+        vis = t.zone_vis[zi]
+        mask = self.known[c]
+        if self.face[c]:
+            if vis == PUBLIC:
+                mask = (1 << st.n) - 1
+            elif vis == OWNER and t.zone_owner[zi] >= 0:
+                mask |= 1 << t.zone_owner[zi]
+        return mask
+
+    def _identify(self, s: int, c: int) -> None:
+        tags = self.tags[s]
+        tag = tags[c]
+        if tag != c:
+            group = self.groups[s][tag]
+            group.discard(c)
+            if not group:
+                del self.groups[s][tag]
+            tags[c] = c
+
+    def _merge(self, s: int, cards: list[int]) -> None:
+        """Seat s can no longer tell these cards apart (nor any card it could not tell from one of them)."""
+        tags, groups = self.tags[s], self.groups[s]
+        old = {tags[c] for c in cards}
+        if len(old) == 1 and next(iter(old)) >= len(tags):
+            return
+        # the largest group takes in the others (a card the seat could name is a group of one)
+        keep = max((tag for tag in old if tag >= len(tags)), key=lambda tag: len(groups[tag]), default=None)
+        if keep is None:
+            keep = self.fresh
+            self.fresh += 1
+            groups[keep] = set()
+        members = groups[keep]
+        for tag in old:
+            if tag != keep:
+                moved = groups.pop(tag, None) or {tag}
+                members |= moved
+                for c in moved:
+                    tags[c] = keep
+
+    def _table(self, st: State) -> None:
+        """Note the counters and the turn, when they changed (looked at before every question, answer,
+        saying, roll, shuffle and glimpse: a change undone in between is not seen)."""
+        last = self.last
+        if last is None or st.gc != last[4] or st.pc != last[5] or st.round != last[0] or st.turn != last[1] \
+                or st.first != last[2] or st.active != last[3]:
+            now = (st.round, st.turn, st.first, st.active, st.gc[:], [v[:] for v in st.pc])
+            self.last = now
+            self.events.append((TABLE, now))
+
+    # ---- the runtime's hooks
+    def moved(self, st: State, c: int, src: int, dst: int) -> None:
+        t = st.layout
+        before = self._was_seen(st, c)
+        if t.zone_vis[src] == OWNER:  # nobody else sees which card of a hand leaves it, glimpse or not
+            owner = t.zone_owner[src]
+            before &= 1 << owner if owner >= 0 else 0
+        after = seen_by(st, c)
+        shadow = self.zones[src]
+        at = shadow.index(c)
+        del shadow[at]
+        to = st.zones[dst].index(c)
+        self.zones[dst].insert(to, c)
+        self.where[c] = dst
+        self.face[c], self.known[c] = st.face[c], st.known[c]
+        for d in st.zones[src]:
+            self.known[d] = st.known[d]
+        self.events.append((MOVE, c, src, at, dst, to, st.face[c], before, after))
+        seen = before | after
+        if t.zone_vis[src] != OWNER:
+            if seen:
+                for s in range(st.n):
+                    if seen >> s & 1:
+                        self._identify(s, c)
+            return
+        owner = t.zone_owner[src]
+        for s in range(st.n):
+            if seen >> s & 1:
+                self._identify(s, c)
+            elif s != owner:
+                self._merge(s, [c, *st.zones[src]])
+
+    def shuffled(self, st: State, zi: int) -> None:
+        self._table(st)
+        cards = st.zones[zi]
+        self.zones[zi] = cards[:]
+        for c in cards:
+            self.known[c] = st.known[c]
+        self.events.append((SHUFFLE, zi))
+        for s in range(st.n):
+            unseen = [c for c in cards if not seen_by(st, c) >> s & 1]
+            if len(unseen) > 1:
+                self._merge(s, unseen)
+
+    def shown(self, st: State, c: int, p: int) -> None:
+        self._table(st)
+        zi = st.zone_of[c]
+        self.events.append((SHOW, c, p, zi, st.zones[zi].index(c), seen_by(st, c)))
+        self.known[c] = st.known[c] | 1 << p
+        self._identify(p, c)
+
+    def said(self, st: State, text: str) -> None:
+        self._table(st)
+        self.events.append((SAY, text))
+
+    def event(self, st: State, kind: str, fields: dict[str, Any]) -> None:
+        """The runtime's other events: flips (also those written out in compiled code) and rolls."""
+        if kind == "flip":
+            c = card_index(st.layout)[fields["card"]]
+            before = self._was_seen(st, c)
+            after = seen_by(st, c)
+            self.face[c], self.known[c] = st.face[c], st.known[c]
+            zi = st.zone_of[c]
+            self.events.append((FLIP, c, zi, st.zones[zi].index(c), st.face[c], before, after))
+            for s in range(st.n):
+                if (before | after) >> s & 1:
+                    self._identify(s, c)
+        elif kind == "roll":
+            self._table(st)
+            self.events.append((ROLL, fields["sides"], fields["result"]))
+
+    # ---- the match's hooks
+    def asked(self, st: State, seat: int, prompt: str, labels: list[str]) -> None:
+        self._table(st)
+        self.events.append((ASK, seat, prompt, tuple(labels)))
+
+    def decided(self, st: State, seat: int, secret: bool, answer: Any, seen: int, zi: int, at: int) -> None:
+        """An answer: a label, or (zone `zi` >= 0) a card with who sees it and where it lies."""
+        self._table(st)
+        self.events.append((DECIDE, seat, secret, answer, seen, zi, at))
+
+
+_CARD_INDEX: dict[int, tuple[Any, dict[str, int]]] = {}
+
+
+def card_index(layout) -> dict[str, int]:
+    """Card id -> index for a layout (built once per layout)."""
+    hit = _CARD_INDEX.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        hit = (layout, {cid: c for c, cid in enumerate(layout.card_ids)})
+        _CARD_INDEX[id(layout)] = hit
+    return hit[1]
+
+
+# ---- counters: who sees them ------------------------------------------------------------------------
+
+_RULES: dict[int, tuple[Any, tuple]] = {}
+
+
+def counter_rules(model) -> tuple[list[tuple], list[tuple]]:
+    """For game and player counters: (index, name, visibility, flag) where flag is None or
+    (per_player, index) of the counter that makes it public while it is not 0."""
+    hit = _RULES.get(id(model))
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    if True:
+        by_index = sorted(model.counters.values(), key=lambda c: (c.per_player, c.index))
+        rules = ([], [])
+        for c in by_index:
+            flag = model.counters[c.public_while] if c.public_while else None
+            rules[c.per_player].append((c.index, c.name, c.visibility,
+                                        None if flag is None else (flag.per_player, flag.index)))
+        _RULES[id(model)] = (model, rules)
+    return rules
+
+
+def visible_counters(model, st: State, seat: int) -> dict[str, Any]:
+    """Every counter by name as `seat` sees it: a player counter is a list by seat; a value the seat
+    may not see is None."""
+    game, player = counter_rules(model)
+    out: dict[str, Any] = {}
+    for i, name, vis, flag in game:
+        shown = vis == PUBLIC or (flag is not None and st.gc[flag[1]] != 0)
+        out[name] = st.gc[i] if shown else None
+    for i, name, vis, flag in player:
+        values = st.pc[i]
+        row = []
+        for p in range(st.n):
+            shown = vis == PUBLIC or (vis == OWNER and p == seat) or (
+                flag is not None and (st.pc[flag[1]][p] if flag[0] else st.gc[flag[1]]) != 0)
+            row.append(values[p] if shown else None)
+        out[name] = row
+    return out
+
+
+# ---- how a seat sees cards --------------------------------------------------------------------------
+
+
+def ordered_for(layout, zi: int, seat: int) -> bool:
+    """Can `seat` see the order of zone `zi`? Cards on the table lie where everyone sees them; the
+    order of another player's hand is theirs alone."""
+    return layout.zone_vis[zi] != OWNER or layout.zone_owner[zi] == seat
+
+
+def back_of(game, layout, c: int) -> dict[str, Any]:
+    """A hidden card as a seat sees it: its back."""
+    return {"hidden": True, **{game.prop_names[k]: layout.props[k][c] for k in layout.back[c]}}
+
+
+def back_key(layout, c: int) -> tuple:
+    return tuple(layout.props[k][c] for k in layout.back[c])
+
+
+def hidden_label(game, st: State, c: int, viewer: int) -> str:
+    """The label of a card `viewer` cannot see: its place (the position only where the viewer sees the
+    order) and its back."""
+    zi = st.zone_of[c]
+    return card_place_label(game, st.layout, c, zi, st.zones[zi].index(c), viewer)
+
+
+def card_place_label(game, t, c: int, zi: int, at: int, viewer: int) -> str:
+    back = "".join(f", {game.prop_names[k]} {t.props[k][c]}" for k in t.back[c])
+    if ordered_for(t, zi, viewer):
+        return f"hidden card {at + 1} of {t.zone_names[zi]}{back}"
+    return f"hidden card of {t.zone_names[zi]}{back}"
+
+
+def zone_view(game, st: State, zi: int, seat: int) -> Any:
+    """One zone as `seat` sees it: card ids it can see, backs of the others; another player's hand in a
+    canonical order (the cards the seat knows by id, then the backs sorted), never in the order kept."""
+    t = st.layout
+    bit = 1 << seat
+    cards = st.zones[zi]
+    if not ordered_for(t, zi, seat):
+        known = sorted(c for c in cards if st.known[c] & bit)
+        hidden = sorted((back_key(t, c), c) for c in cards if not st.known[c] & bit)
+        shown: list[Any] = [t.card_ids[c] for c in known] + [back_of(game, t, c) for _, c in hidden]
+    else:
+        shown = [t.card_ids[c] if seen_by(st, c) & bit else back_of(game, t, c) for c in cards]
+    if t.zone_vis[zi] == HIDDEN and not any(isinstance(x, str) for x in shown):
+        return {"count": len(cards)}
+    return shown
+
+
+# ---- a seat's information state ---------------------------------------------------------------------
+
+
+def render(match, seat: int, events: list[tuple], last: dict | None = None) -> tuple[list[dict], dict | None]:
+    """The events as `seat` observed them (JSON-able dicts). `last`: the table (counters, turn) the seat
+    saw before the first of these events; a change the seat cannot see is no event for it."""
+    t, game = match.layout, match.game
+    names = t.zone_names
+    out: list[dict] = []
+    bit = 1 << seat
+
+    def card(c: int, seen: int) -> Any:
+        return t.card_ids[c] if seen & bit else back_of(game, t, c)
+
+    for e in events:
+        kind = e[0]
+        if kind == MOVE:
+            _, c, src, at, dst, to, up, before, after = e
+            d = {"event": "move", "card": card(c, before | after), "from": names[src], "to": names[dst],
+                 "face": "up" if up else "down"}
+            if ordered_for(t, src, seat):
+                d["from_at"] = at + 1
+            if ordered_for(t, dst, seat):
+                d["to_at"] = to + 1
+        elif kind == FLIP:
+            _, c, zi, at, up, before, after = e
+            d = {"event": "flip", "card": card(c, before | after), "zone": names[zi], "face": "up" if up else "down"}
+            if ordered_for(t, zi, seat):
+                d["at"] = at + 1
+        elif kind == SHUFFLE:
+            d = {"event": "shuffle", "zone": names[e[1]]}
+        elif kind == SHOW:
+            _, c, p, zi, at, before = e
+            d = {"event": "show", "card": card(c, before | (1 << p)), "zone": names[zi], "to": p}
+            if p == seat or (ordered_for(t, zi, seat) and t.zone_vis[zi] != HIDDEN):
+                d["at"] = at + 1
+            elif out and out[-1] == {"type": "event", **d}:
+                continue  # others see a look through a pile or a hand, not which cards or how many
+        elif kind == ROLL:
+            d = {"event": "roll", "sides": e[1], "result": e[2]}
+        elif kind == SAY:
+            d = {"event": "say", "text": e[1]}
+        elif kind == TABLE:
+            rnd, turn, first, active, gc, pc = e[1]
+            st = _TableView(t.n, gc, pc)
+            d = {"event": "table", "round": rnd, "turn": turn, "first": first, "active": active,
+                 "counters": visible_counters(game.model, st, seat)}  # type: ignore[arg-type]
+            if d == last:
+                continue
+            last = d
+        elif kind == ASK:
+            _, who, prompt, labels = e
+            d = {"type": "ask", "who": who, "prompt": prompt}
+            if who == seat:
+                d["options"] = list(labels)
+        else:  # DECIDE
+            _, who, secret, answer, seen, zi, at = e
+            d = {"type": "decision", "who": who}
+            if not secret or who == seat:
+                if zi < 0:
+                    d["label"] = answer
+                elif seen & bit and (who == seat or ordered_for(t, zi, seat)):  # which card of a hand: unseen
+                    d["label"] = t.card_ids[answer]
+                else:
+                    d["label"] = card_place_label(game, t, answer, zi, at, seat)
+        if "event" in d:
+            d = {"type": "event", **d}
+        out.append(d)
+    return out, last
+
+
+class _TableView:
+    """Just enough of a State for `visible_counters` to read a recorded table."""
+
+    __slots__ = ("gc", "n", "pc")
+
+    def __init__(self, n: int, gc: tuple, pc: tuple) -> None:
+        self.n, self.gc, self.pc = n, gc, pc
+
+
+def observed(match, seat: int, upto: int | None = None) -> list[str]:
+    """`seat`'s observations so far (of the first `upto` raw events), one canonical JSON line each
+    (rendered once, as they come)."""
+    cache = match._seen[seat]
+    events = match._watch.events
+    end = len(events) if upto is None else upto
+    if cache[0] < end:
+        more, cache[2] = render(match, seat, events[cache[0]:end], cache[2])
+        cache[1].extend(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)
+        cache[3].append((cache[0], len(cache[1]) - len(more)))
+        cache[0] = end
+    return cache[1]
+
+
+def new_cache() -> list:
+    """A seat's rendered observations: [raw events rendered, lines, last table seen, marks], where a
+    mark (k, i) says the lines from i on come from raw events k on (so a copy can cut them there)."""
+    return [0, [], None, []]
+
+
+def cut_cache(match, cache: list, events: int) -> list:
+    """A seat's rendered observations of only the first `events` raw events (for a copy that goes on
+    from there): the lines rendered up to the last render at or before that point, and the rest of the
+    way rendered again."""
+    if cache[0] <= events:  # nothing rendered past that point: a copy will do
+        return [cache[0], cache[1][:], cache[2], cache[3][:]]
+    k, i = next(((k, i) for k, i in reversed(cache[3]) if k <= events), (0, 0))
+    lines = cache[1][:i]
+    table = next((json.loads(x) for x in reversed(lines) if '"event":"table"' in x), None)
+    if table is not None:
+        del table["type"]
+    cut = [k, lines, table, [m for m in cache[3] if m[0] < k]]
+    seat = cache_seat(match, cache)
+    if k < events:
+        more, cut[2] = render(match, seat, match._watch.events[k:events], table)
+        cut[3].append((k, len(lines)))
+        lines.extend(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)
+        cut[0] = events
+    return cut
+
+
+def cache_seat(match, cache: list) -> int:
+    return next(s for s, c in enumerate(match._seen) if c is cache)
+
+
+def information_state_json(match, seat: int) -> dict[str, Any]:
+    """`seat`'s information state as data: the game, the seat, everything it observed in order, and
+    what it sees now."""
+    return {"game": match.game.name, "players": match.players, "seat": seat,
+            "observed": [json.loads(x) for x in observed(match, seat)], "now": match.view(seat)}
+
+
+def information_state(match, seat: int) -> str:
+    """`seat`'s information state as one canonical string (one line per observation, then the view)."""
+    lines = observed(match, seat)
+    head = json.dumps({"game": match.game.name, "players": match.players, "seat": seat}, sort_keys=True)
+    now = json.dumps(match.view(seat), sort_keys=True, separators=(",", ":"))
+    return "\n".join([head, *lines, now])
+
+
+# ---- determinization --------------------------------------------------------------------------------
+
+
+def relabel_frozen(frozen: tuple, pi: list[int]) -> tuple:
+    """A frozen state with card c's identity given to card pi[c] (same places, faces and knowledge)."""
+    zones, zone_of, face, known, *rest = frozen
+    new_zone_of, new_face, new_known = zone_of[:], face[:], known[:]
+    for c, d in enumerate(pi):
+        new_zone_of[d], new_face[d], new_known[d] = zone_of[c], face[c], known[c]
+    return ([[pi[c] for c in z] for z in zones], new_zone_of, new_face, new_known, *rest)
+
+
+def interchangeable(match, seat: int) -> list[list[int]]:
+    """Groups of cards `seat` cannot tell apart, as far as the match's kept phase boundary lets a copy
+    relabel them: same back, same name for the seat now and at the boundary, never seen by it since."""
+    w = match._watch
+    t = match.layout
+    base_events, _, base_tags = match._base_info
+    fixed = set()
+    bit = 1 << seat
+    for e in w.events[base_events:]:
+        kind = e[0]
+        if (kind == MOVE and (e[7] | e[8]) & bit) or (kind == FLIP and (e[5] | e[6]) & bit) \
+                or (kind == SHOW and e[2] == seat):
+            fixed.add(e[1])
+    st = match.st
+    now, then = w.tags[seat], base_tags[seat]
+    cards = len(now)
+    classes: dict[tuple, list[int]] = {}
+    for c in range(cards):
+        if c in fixed or now[c] < cards or seen_by(st, c) & bit:
+            continue
+        classes.setdefault((now[c], then[c], back_key(t, c)), []).append(c)
+    return [group for group in classes.values() if len(group) > 1]
+
+
+def determinize(match, seat: int, rng: random.Random, tries: int = 12):
+    """A copy of `match` in which what `seat` cannot see is redrawn (see `Match.determinize`)."""
+    from .match import Match  # the match module uses this one
+
+    if match.over or match.failure is not None or match._base is None:
+        other = match.clone()
+        other.log = None
+        return other
+    groups = interchangeable(match, seat)
+    want = information_state(match, seat)
+    for attempt in range(tries + 1):
+        pi = list(range(len(match.st.face)))
+        if attempt < tries:
+            for group in groups:
+                drawn = group[:]
+                rng.shuffle(drawn)
+                for c, d in zip(group, drawn, strict=True):
+                    pi[c] = d
+        other = Match.relabeled(match, pi, seat, rng if attempt < tries else None)
+        if other is not None and information_state(other, seat) == want:
+            break
+    else:  # pragma: no cover - the last attempt relabels nothing and redraws nothing: it always fits
+        raise AssertionError("determinize: the unchanged match does not fit itself")
+    other.st.rng = random.Random(rng.getrandbits(64))
+    other._reseed = (len(other._sent), other.st.rng.getstate())
+    return other
+
+
+# ---- a seat's log, in words -------------------------------------------------------------------------
+
+
+def describe(line: dict[str, Any], seat: int) -> str:
+    """One observation of `seat` (an item of `information_state_json(seat)["observed"]`) in words."""
+
+    def who(p: int) -> str:
+        return "you" if p == seat else f"P{p}"
+
+    def card(c: Any) -> str:
+        if isinstance(c, str):
+            return c
+        back = "/".join(str(v) for k, v in c.items() if k != "hidden")
+        return f"a hidden card [{back}]" if back else "a hidden card"
+
+    def place(zone: str, at: int | None) -> str:
+        return f"{zone} #{at}" if at is not None else zone
+
+    kind = line.get("event") or line["type"]
+    if kind == "move":
+        return (f"{card(line['card'])} moves from {place(line['from'], line.get('from_at'))} to "
+                f"{place(line['to'], line.get('to_at'))}, face {line['face']}")
+    if kind == "flip":
+        return f"{card(line['card'])} in {place(line['zone'], line.get('at'))} turns face {line['face']}"
+    if kind == "shuffle":
+        return f"{line['zone']} is shuffled"
+    if kind == "show":
+        return f"{who(line['to'])} {'see' if line['to'] == seat else 'sees'} {card(line['card'])} in " \
+               f"{place(line['zone'], line.get('at'))}"
+    if kind == "roll":
+        return f"a d{line['sides']} rolls {line['result']}"
+    if kind == "say":
+        return line["text"]
+    if kind == "table":
+        values = ", ".join(f"{k} {_number(v)}" for k, v in line["counters"].items())
+        return f"round {line['round']}, turn {line['turn']}, first P{line['first']}" + (f"; {values}" if values else "")
+    if kind == "ask":
+        if "options" in line:
+            return f"you are asked: {line['prompt']} [{', '.join(line['options'])}]"
+        return f"{who(line['who'])} is asked: {line['prompt']}"
+    if kind == "decision":
+        return f"{who(line['who'])}: {line['label']}" if "label" in line else f"{who(line['who'])} answers in secret"
+    return json.dumps(line, sort_keys=True)
+
+
+def _number(value: Any) -> str:
+    """A counter as a seat sees it: `?` where it may not see the value."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_number(v) for v in value) + "]"
+    return "?" if value is None else str(value)
