@@ -44,9 +44,7 @@ class Content:
     tiebreaks: list[Text] = field(default_factory=list)
     report_by: Text | None = None
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
-    generator_phases: set[str] = field(default_factory=set)
     default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
-    direct: object = None  # compiles the direct variant on demand (set by game.build)
 
 
 def find_game(name: str) -> Path:

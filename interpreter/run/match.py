@@ -106,8 +106,6 @@ class Match:
         if self.log is not None:
             header = {"type": "match", "game": game.name, "version": game.version, "seed": seed,
                       "players": players, "bots": list(bots or ["random"] * players)}
-            if not game.bundled:
-                header["path"] = game.model.root  # so that `replay` finds a game outside the bundle
             self.log.append(header)
         self.st = State(self.layout, players, seed, self.log if self.log is not None else Quiet())
         if chance is not None:
