@@ -7,12 +7,14 @@ generated module is run once and wrapped in a Game. See docs/architecture.md.
 
 from __future__ import annotations
 
+import copy
 import linecache
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import AuthoringError, Diagnostic, Pos
+from .limits import MAX_STEPS
 from .lang.analysis import Plan, analyse, function_order
 from .lang.compiler import Compiled, generate
 from .lang.program import Program, parse_program
@@ -64,6 +66,15 @@ class Game:
         self.prop_names = {i: name for name, i in model.prop_index.items()}
         self.initial = {c.index: c.initial for c in counters if not c.per_player}
         self.player_initial = {c.index: c.initial for c in counters if c.per_player}
+        self.max_steps = MAX_STEPS  # loop rounds and nested calls a match may run
+
+    def with_max_steps(self, steps: int | None) -> Game:
+        """This game with another step limit per match (`--max-steps`); a copy, the loaded game is shared."""
+        if steps is None or steps == self.max_steps:
+            return self
+        other = copy.copy(self)
+        other.max_steps = steps
+        return other
 
     def anchor_at(self, lineno: int) -> Pos | None:
         """The DSL place (file, line, col) that line `lineno` of `python_source` was written for."""

@@ -319,10 +319,10 @@ def test_sim_reports_a_dead_worker_instead_of_waiting_forever(monkeypatch):
 
     real = sim.run_chunk
 
-    def dies_on_its_second_chunk(folder, players, start, stop, watch=None):
+    def dies_on_its_second_chunk(folder, players, start, stop, *rest):
         if start != 0 and os.getpid() != parent:
             os._exit(9)
-        return real(folder, players, start, stop, watch)
+        return real(folder, players, start, stop, *rest)
 
     parent = os.getpid()
     monkeypatch.setattr(sim, "run_chunk", dies_on_its_second_chunk)

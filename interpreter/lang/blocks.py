@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from lark import Tree
 
+from ..limits import MAX_LOOP
 from . import nodes as n
 from .expressions import Scope, ref
 from .statements import Call, LetChoice, statement
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from .compiler import Writer
     from .resolve import Resolver
 
-WHILE_BOUND = 10_000
+WHILE_BOUND = MAX_LOOP
 
 
 @statement("if_stmt")
@@ -102,8 +103,10 @@ class ForPlayers(n.Stmt):
             if not _choice_first(w, self):
                 _each_a_generator(w, self)
             return
-        v = w.bind(self.var)
-        w.line(f"for {v} in {self.pool.emit(w)}:")
+        v, seats = w.bind(self.var), w.fresh("seats")
+        w.line(f"{seats} = {self.pool.emit(w)}")
+        w.spend(f"len({seats})", self.at)
+        w.line(f"for {v} in {seats}:")
         if self.where is not None:
             w.line(f"    if not ({self.where.emit(w)}): continue")
         w.suite(self.body)
@@ -140,6 +143,7 @@ def _choice_first(w: Writer, each: ForPlayers) -> bool:
         w.line(f"{seats} = [{var} for {var} in {each.pool.emit(w)} if {each.where.emit(w)}]")
     else:
         w.line(f"{seats} = {each.pool.emit(w)}")  # a list of seats is never changed in place
+    w.spend(f"len({seats})", each.at)
     w.line(f"{asks} = []; {asked} = []; {values} = {{}}")
     w.line(f"for {var} in {seats}:")
     layers = []
@@ -152,7 +156,7 @@ def _choice_first(w: Writer, each: ForPlayers) -> bool:
             inside.enter_context(w.entered(layer))
         c, o = let.choice, w.fresh("o")
         w.line(f"{o} = {c.options.emit(w)}")
-        append = (f"{asks}.append(({c.who.emit(w)}, {o}, {c.kind}, {w.prompt(c.prompt)})); "
+        append = (f"{asks}.append(({w.some(c.who, 'the player who chooses')}, {o}, {c.kind}, {w.prompt(c.prompt)})); "
                   f"{asked}.append({var})")
         if c.forced:
             w.line(f"if len({o}) > 1: {append}")
@@ -212,8 +216,11 @@ def _each_a_generator(w: Writer, each: ForPlayers) -> None:
         w.simultaneous = True
         w.block(each.body)
         w.line("if False: yield")
+    seats = w.fresh("seats")
+    w.line(f"{seats} = {each.pool.emit(w)}")
+    w.spend(f"len({seats})", each.at)
     w.line(f"{gens} = []; {asks} = []")
-    w.line(f"for {var} in {each.pool.emit(w)}:")
+    w.line(f"for {var} in {seats}:")
     if each.where is not None:
         w.line(f"    if not ({each.where.emit(w)}): continue")
     w.line(f"    {g} = {fn}({var})")
@@ -252,8 +259,10 @@ class ForCards(n.Stmt):
         return [self.var]
 
     def emit(self, w: Writer) -> None:
-        cards = self.cards.emit(w)  # a copy unless made for the loop: the body may move its cards
-        w.line(f"for {w.bind(self.var)} in {cards if self.cards.FRESH else f'list({cards})'}:")
+        cards, own = self.cards.emit(w), w.fresh("cards")  # a copy unless made for the loop: the body may move its cards
+        w.line(f"{own} = {cards if self.cards.FRESH else f'list({cards})'}")
+        w.spend(f"len({own})", self.at)
+        w.line(f"for {w.bind(self.var)} in {own}:")
         w.suite(self.body)
 
 
@@ -284,6 +293,7 @@ class Visit(n.Stmt):
     def emit(self, w: Writer) -> None:
         var, seen, zv = w.bind(self.var), w.fresh("seen"), w.fresh("z")
         w.line(f"{seen} = set(); {zv} = {w.alias('Z')}[{self.zone.emit(w)}]")
+        w.spend(f"len({zv})", self.at)
         w.line("while True:")
         w.line(f"    {var} = next((x for x in {zv} if x not in {seen}), -1)")
         w.line(f"    if {var} < 0: break")
@@ -300,14 +310,30 @@ class Repeat(n.Stmt):
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Repeat:
         count, body = s.children
-        return cls(r.expect(count, scope, "num"), r.loop_body(body.children, Scope(scope)))
+        times = r.expect(count, scope, "num")
+        if isinstance(times, n.Const) and times.value > MAX_LOOP:
+            r.fail(r.pos(count), f"`repeat {times.value} times` is more than {MAX_LOOP:,} rounds")
+        return cls(times, r.loop_body(body.children, Scope(scope)))
 
     def blocks(self) -> list[list[n.Stmt]]:
         return [self.body]
 
     def emit(self, w: Writer) -> None:
-        w.line(f"for _ in range({self.count.emit(w)}):")
-        w.suite(self.body)
+        where = str(self.at)
+        if isinstance(self.count, n.Const):  # checked before play
+            if self.count.value > 0:
+                w.spend(str(self.count.value), self.at)
+            w.line(f"for _ in range({self.count.value}):")
+            w.suite(self.body)
+            return
+        times = w.fresh("n")
+        w.line(f"{times} = {self.count.emit(w)}")
+        w.line(f"if {times} > {MAX_LOOP}: too_many_rounds({times}, {where!r})")
+        w.line(f"if {times} > 0:")
+        with w.indent():
+            w.spend(times, self.at)
+            w.line(f"for _ in range({times}):")
+            w.suite(self.body)
 
 
 @statement("while_stmt")
@@ -332,6 +358,8 @@ class While(n.Stmt):
         limit = self.bound.emit(w) if self.bound is not None else str(WHILE_BOUND)
         w.line(f"for {w.fresh('w')} in range({limit}):")
         w.line(f"    if not ({self.cond.emit(w)}): break")
+        with w.indent():
+            w.spend("1", self.at)
         w.suite(self.body)
         if self.bound is None:
             w.line(f"else: check_loop({WHILE_BOUND}, {str(self.at)!r})")

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Pos, source_line
+from ..diagnostics import Diagnostic, Pos, source_line
 from . import nodes as n
 from .analysis import Plan
 from .program import Program, Routine
@@ -81,6 +81,7 @@ class Writer:
         self.aliases: set[str] = set()
         self.at = at
         self.simultaneous = False  # writing the body of a simultaneous loop
+        self.kind: str | None = None  # the kind of routine being written (phase, ability, …)
         self.commented: tuple | None = None
 
     # ---- lines
@@ -173,6 +174,23 @@ class Writer:
         finally:
             self.at = saved
 
+    def spend(self, count: str, at: Pos | None) -> None:
+        """Charge `count` steps (loop rounds) to the match, which stops past its step limit (cheap: once
+        per loop, not per round; only a `while` pays each round)."""
+        self.line(f"st.steps -= {count}")
+        self.line(f"if st.steps < 0: out_of_steps(st, {str(at)!r})")
+
+    def some(self, value: n.Expr, what: str) -> str:
+        """A player or card that must not be none here: checked where it may be none (a RuleError at
+        run time), refused before play where it always is."""
+        code = value.emit(self)
+        if not value.maybe_none:
+            return code
+        at = value.at or self.at
+        if isinstance(value, n.Const):
+            self.errors.append(Diagnostic(at, f"{what} cannot be none"))
+        return f"need({code}, {what!r}, {str(at)!r})"
+
     def ask(self, who: str, options: str, kind: int, prompt: int, target: str, forced: bool) -> None:
         """Yield a choice unless it is forced (no option: -1; one option and `forced`: take it)."""
         opts = self.fresh("o")
@@ -205,9 +223,16 @@ class Writer:
         proc = self.procedure(name)
         if not self.inlined(name):
             head = "yield from " if proc in self.plan.asking else ""
-            values = [who if isinstance(who, str) else who.emit(self), *(a.emit(self) for a in args)]
+            values = [who if isinstance(who, str) else self.some(who, "the player it runs for"),
+                      *(a.emit(self) for a in args)]
+            self.line(f"enter(st, {str(self.at)!r})")  # a call that may reach itself: counted, and its depth
             self.line(f"{head}{proc.pyname}(st, {', '.join(values)})")
+            self.line("st.depth -= 1")
             return
+        if not isinstance(who, str) and who.maybe_none:
+            me = self.fresh("me")
+            self.line(f"{me} = {self.some(who, 'the player it runs for')}")
+            who = me
         layer = self.inline_layer(proc, who, args)
         for text in layer.bindings:
             self.line(text)
@@ -283,6 +308,7 @@ class Writer:
     def routine(self, r: Routine) -> None:
         """Write one routine as one Python function (a text Python cannot nest that deep is reported)."""
         self._begin(r.at.shifted(1, 1))
+        self.kind = r.kind
         layer = self.layers[0]
         layer.names[id(r.me)] = ("me", self.frames[0])
         if r.this is not None:

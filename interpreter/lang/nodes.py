@@ -73,6 +73,11 @@ class Expr(Node):
         """Working it out may fail (a division, a game function) or draw chance."""
         return bool(self.reads() & {"call", "rng"}) or any(c.risky for c in self.children())
 
+    @property
+    def maybe_none(self) -> bool:
+        """A card or player that may be none (where one is needed, the code writer checks it)."""
+        return False
+
 
 # ---- leaves -----------------------------------------------------------------------------------------
 
@@ -91,6 +96,13 @@ class Const(Expr):
     def cheap(self) -> bool:
         return True
 
+    @property
+    def maybe_none(self) -> bool:
+        return self.value == -1 and self.type in _ONE
+
+
+_ONE = ("card", "player", "none")  # the types of one card or one player
+
 
 @dataclass(eq=False)
 class Ref(Expr):
@@ -105,6 +117,10 @@ class Ref(Expr):
     @property
     def cheap(self) -> bool:
         return True
+
+    @property
+    def maybe_none(self) -> bool:  # me, this, loop variables and `it` never are
+        return self.var.kind in ("let", "param") and self.type in _ONE
 
 
 @dataclass(eq=False)
@@ -148,7 +164,7 @@ class Opponents(Expr):
     type: ClassVar[str] = "players"
 
     def emit(self, w: Writer) -> str:
-        return f"st.orders[{self.who.emit(w)}][1:]"
+        return f"st.orders[{w.some(self.who, 'the player')}][1:]"
 
 
 @dataclass(eq=False)
@@ -159,7 +175,7 @@ class SeatsFrom(Expr):
     type: ClassVar[str] = "players"
 
     def emit(self, w: Writer) -> str:
-        return f"st.orders[{self.who.emit(w)}]"
+        return f"st.orders[{w.some(self.who, 'the player to start from')}]"
 
 
 @dataclass(eq=False)
@@ -171,7 +187,8 @@ class Neighbour(Expr):
     type: ClassVar[str] = "player"
 
     def emit(self, w: Writer) -> str:
-        return f"(({self.who.emit(w)} {'+' if self.step > 0 else '-'} {abs(self.step)}) % {w.alias('N')})"
+        who = w.some(self.who, "the player to count from")
+        return f"(({who} {'+' if self.step > 0 else '-'} {abs(self.step)}) % {w.alias('N')})"
 
 
 @dataclass(eq=False)
@@ -183,6 +200,10 @@ class GameCounter(Expr):
     def emit(self, w: Writer) -> str:
         return f"{w.alias('G')}[{self.index}]"
 
+    @property
+    def maybe_none(self) -> bool:
+        return self.type == "player"
+
 
 @dataclass(eq=False)
 class PlayerCounter(Expr):
@@ -192,7 +213,11 @@ class PlayerCounter(Expr):
     READS: ClassVar[frozenset[str]] = frozenset({"pc"})
 
     def emit(self, w: Writer) -> str:
-        return f"{w.alias('PC')}[{self.index}][{self.who.emit(w)}]"
+        return f"{w.alias('PC')}[{self.index}][{w.some(self.who, 'the player whose counter this is')}]"
+
+    @property
+    def maybe_none(self) -> bool:
+        return self.type == "player"
 
 
 @dataclass(eq=False)
@@ -238,7 +263,7 @@ class PlayerZone(Expr):
         return self.who
 
     def emit(self, w: Writer) -> str:
-        return f"({self.who.emit(w)} * {self.stride} + {self.base})"
+        return f"({w.some(self.who, f'the player whose {self.name} this is')} * {self.stride} + {self.base})"
 
     @property
     def cheap(self) -> bool:
@@ -258,6 +283,10 @@ class Retyped(Expr):
     @property
     def cheap(self) -> bool:
         return self.value.cheap
+
+    @property
+    def maybe_none(self) -> bool:
+        return self.type in _ONE and self.value.maybe_none
 
 
 # ---- cards and lists ------------------------------------------------------------------------------------
@@ -310,6 +339,10 @@ class FirstCard(Expr):
             return f"({z}[0] if {z} else -1)"
         return f"top({cards.emit(w)})"
 
+    @property
+    def maybe_none(self) -> bool:
+        return True
+
 # Runtime helpers that can fail on some values (a RuleError) or draw chance.
 RISKY_HELPERS = frozenset({"floordiv", "mod", "ring_distance", "roll", "random_card"})
 
@@ -336,6 +369,10 @@ class Helper(Expr):
     @property
     def risky(self) -> bool:
         return self.name in RISKY_HELPERS or super().risky
+
+    @property
+    def maybe_none(self) -> bool:
+        return self.type in _ONE
 
     def emit(self, w: Writer) -> str:
         args = [a.emit(w) for a in self.args]
@@ -428,7 +465,7 @@ class CardProp(Expr):
     type: str
 
     def emit(self, w: Writer) -> str:
-        return f"{w.alias('P')}[{self.index}][{self.card.emit(w)}]"
+        return f"{w.alias('P')}[{self.index}][{w.some(self.card, 'the card whose property is read')}]"
 
 
 @dataclass(eq=False)
@@ -438,7 +475,7 @@ class FaceUp(Expr):
     READS: ClassVar[frozenset[str]] = frozenset({"face"})
 
     def emit(self, w: Writer) -> str:
-        return f"st.face[{self.card.emit(w)}]"
+        return f"st.face[{w.some(self.card, 'the card')}]"
 
 
 @dataclass(eq=False)
@@ -450,7 +487,11 @@ class Holder(Expr):
     READS: ClassVar[frozenset[str]] = frozenset({"zone_of"})
 
     def emit(self, w: Writer) -> str:
-        return f"st.layout.zone_owner[st.zone_of[{self.card.emit(w)}]]"
+        return f"st.layout.zone_owner[st.zone_of[{w.some(self.card, 'the card')}]]"
+
+    @property
+    def maybe_none(self) -> bool:  # the holder of a card on the table
+        return True
 
 
 @dataclass(eq=False)
@@ -465,6 +506,8 @@ class CardCondition(Expr):
 
     def emit(self, w: Writer) -> str:
         c = self.card.emit(w)
+        if self.card.maybe_none:  # worked out once, then asked
+            return f"ask_condition(CONDITIONS[{self.index}], st, {self.me.emit(w)}, {w.some(self.card, 'the card')})"
         return f"CONDITIONS[{self.index}][{w.alias('CD')}[{c}]](st, {self.me.emit(w)}, {c})"
 
 
@@ -565,6 +608,10 @@ class Aggregate(Expr):
             return f"{fn}({pool}, key=lambda {v}: {value}, default=-1)"
         return f"[{value} for {v} in {pool}]"
 
+    @property
+    def maybe_none(self) -> bool:
+        return self.type in _ONE
+
 
 @dataclass(eq=False)
 class FunctionCall(Expr):
@@ -581,6 +628,10 @@ class FunctionCall(Expr):
 
     def emit(self, w: Writer) -> str:
         return f"{self.pyname}(st, {', '.join(a.emit(w) for a in self.children())})"
+
+    @property
+    def maybe_none(self) -> bool:
+        return self.type in _ONE
 
 
 @dataclass(eq=False)

@@ -16,6 +16,7 @@ from lark import Tree
 
 from ..diagnostics import did_you_mean
 from . import nodes as n
+from ..limits import MAX_OPTIONS
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 from .expressions import Scope, plain_string, ref
 
@@ -109,8 +110,8 @@ class NumberRange(n.Expr):
     high: n.Expr
     type: ClassVar[str] = "list"
 
-    def emit(self, w: Writer) -> str:
-        return f"list(range({self.low.emit(w)}, ({self.high.emit(w)}) + 1))"
+    def emit(self, w: Writer) -> str:  # the options, refused past MAX_OPTIONS
+        return f"numbers({self.low.emit(w)}, {self.high.emit(w)}, {str(self.at)!r})"
 
 
 
@@ -160,7 +161,10 @@ def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
         return Choice(who, GuardedOptions(guarded), K_TEXT, prompt, True, "str")
     if kind == "choose_number":
         low, high = (r.expect(x, scope, "num") for x in ch[:2])
-        return Choice(who, NumberRange(low, high), K_NUMBER, prompt, True, "num")
+        if isinstance(low, n.Const) and isinstance(high, n.Const) and high.value - low.value >= MAX_OPTIONS:
+            r.fail(r.pos(ch[0]), f"`a number from {low.value} to {high.value}` offers {high.value - low.value + 1:,} "
+                   f"options, more than the {MAX_OPTIONS:,} a choice may have")
+        return Choice(who, NumberRange(low, high, at=r.pos(ch[0])), K_NUMBER, prompt, True, "num")
     raise AssertionError(kind)
 
 
@@ -184,10 +188,10 @@ class LetChoice(n.Stmt):
     def emit(self, w: Writer) -> None:
         c = self.choice
         if c.count is not None:  # several cards, asked one at a time
-            args = f"{c.who.emit(w)}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}"
+            args = f"{w.some(c.who, 'the player who chooses')}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}"
             w.line(f"{w.bind(self.var)} = yield from choose_cards({args})")
             return
-        w.ask(c.who.emit(w), c.options.emit(w), c.kind, w.prompt(c.prompt), w.bind(self.var), c.forced)
+        w.ask(w.some(c.who, "the player who chooses"), c.options.emit(w), c.kind, w.prompt(c.prompt), w.bind(self.var), c.forced)
 
 
 def _counter_target(r: Resolver, t: Tree, scope: Scope) -> tuple[n.Expr, int | None]:
@@ -426,7 +430,7 @@ class Show(n.Stmt):
         return cls(v if v.type == "card" else r.coerce(v, "cards", what), player)
 
     def emit(self, w: Writer) -> None:
-        player = self.who.emit(w)
+        player = w.some(self.who, "the player to show to")
         if self.cards.type == "card":
             w.line(f"show(st, {self.cards.emit(w)}, {player})")
         else:
@@ -511,7 +515,7 @@ class EndGame(n.Stmt):
         if self.winners is None:
             w.line("raise GameOver(None)")
         elif self.winners.type == "player":
-            w.line(f"raise GameOver([{self.winners.emit(w)}])")
+            w.line(f"raise GameOver([{w.some(self.winners, 'the winner')}])")
         else:
             w.line(f"raise GameOver(list({self.winners.emit(w)}))")
 
@@ -551,8 +555,10 @@ class Call(n.Stmt):
         if not self.each:
             w.invoke(self.proc, self.who, self.args)
             return
-        p = w.fresh("p")
-        w.line(f"for {p} in {self.who.emit(w)}:")
+        p, seats = w.fresh("p"), w.fresh("seats")
+        w.line(f"{seats} = {self.who.emit(w)}")
+        w.spend(f"len({seats})", self.at)
+        w.line(f"for {p} in {seats}:")
         with w.indent():
             w.invoke(self.proc, p, self.args)
 
@@ -584,4 +590,10 @@ class Resolve(n.Stmt):
         w.line(f"{c} = {self.card.emit(w)}")
         w.line(f"{f} = ABILITIES[{self.index}][{w.alias('CD')}[{c}]] if {c} >= 0 else None")
         head = "yield from " if w.ability_asks(self.ability) else ""
-        w.line(f"if {f} is not None: {head}{f}(st, {self.me.emit(w)}, {c})")
+        if w.kind != "ability":
+            w.line(f"if {f} is not None: {head}{f}(st, {self.me.emit(w)}, {c})")
+            return
+        w.line(f"if {f} is not None:")  # an ability resolving one may reach itself: counted, and its depth
+        w.line(f"    enter(st, {str(self.at)!r})")
+        w.line(f"    {head}{f}(st, {self.me.emit(w)}, {c})")
+        w.line("    st.depth -= 1")

@@ -107,7 +107,7 @@ class Match:
             header = {"type": "match", "game": game.name, "version": game.version, "seed": seed,
                       "players": players, "bots": list(bots or ["random"] * players)}
             self.log.append(header)
-        self.st = State(self.layout, players, seed, self.log if self.log is not None else Quiet())
+        self.st = State(self.layout, players, seed, self.log if self.log is not None else Quiet(), game.max_steps)
         if chance is not None:
             self.st.rng = DrawnChance(chance)
         self.st.table_counters = game.counter_names

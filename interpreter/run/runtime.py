@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
+from ..limits import MAX_CALL_DEPTH, MAX_LOOP, MAX_OPTIONS, MAX_STEPS
 from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
 
 TOP, BOTTOM, RANDOM = 0, -1, -2
@@ -49,6 +50,7 @@ class State:
         "active",
         "chance_used",
         "decisions",
+        "depth",
         "face",
         "first",
         "gc",
@@ -61,6 +63,8 @@ class State:
         "props",
         "rng",
         "round",
+        "steps",
+        "steps_max",
         "table_counters",
         "turn",
         "watch",
@@ -68,7 +72,7 @@ class State:
         "zones",
     )
 
-    def __init__(self, layout: Any, n: int, seed: int, log: list | None) -> None:
+    def __init__(self, layout: Any, n: int, seed: int, log: list | None, max_steps: int = MAX_STEPS) -> None:
         self.layout = layout  # the numbered layout for this player count (model.Setup)
         self.n = n
         self.zones: list[list[int]] = [list(z) for z in layout.start_zones]
@@ -89,6 +93,8 @@ class State:
         self.table_counters: tuple = ((), ())
         self.chance_used = 0  # chance outcomes drawn so far (a snapshot copies the generator only when it moved)
         self.watch: Any = None  # a match's observer of who sees what (`information.Watcher`), or None
+        self.steps = self.steps_max = max_steps  # loop rounds and nested calls left to the match
+        self.depth = 0  # nested calls now running (0 between phases)
 
     # ---- chance: the one hook
     def below(self, n: int) -> int:
@@ -107,20 +113,21 @@ class State:
             rng_state = rng.getstate() if type(rng) is random.Random else _copy_chance(rng)
         return ([z[:] for z in self.zones], self.zone_of[:], self.face[:], self.known[:], self.gc[:],
                 [v[:] for v in self.pc], self.first, self.active, self.round, self.turn, self.decisions,
-                self.chance_used, rng_state)
+                self.chance_used, (self.steps, self.steps_max), rng_state)
 
     @classmethod
     def thaw(cls, layout: Any, n: int, frozen: tuple, log: list | None, table_counters: tuple) -> State:
         """A new state from a `freeze`d one (which stays untouched, so it can be thawed again)."""
         st = cls.__new__(cls)
         zones, zone_of, face, known, gc, pc, st.first, st.active, st.round, st.turn, st.decisions, st.chance_used, \
-            rng_state = frozen
+            (st.steps, st.steps_max), rng_state = frozen
         st.zones = [z[:] for z in zones]
         st.zone_of, st.face, st.known, st.gc = zone_of[:], face[:], known[:], gc[:]
         st.pc = [v[:] for v in pc]
         st.layout, st.n, st.props, st.orders = layout, n, layout.props, layout.orders
         st.log, st.table_counters = log, table_counters
         st.watch = None
+        st.depth = 0  # a state is frozen between phases, where no call is running
         if rng_state[0] == "object":
             st.rng = _copy_chance(rng_state[1])[1]
         else:
@@ -387,6 +394,48 @@ def check_loop(count: int, where: str) -> None:
                     "add `at most N times` if that is intended")
 
 
+def too_many_rounds(count: int, where: str) -> None:
+    """Refuse a `repeat` of more rounds than MAX_LOOP (the same bound as a `while`)."""
+    raise RuleError(f"{where}: `repeat {count} times` is more than {MAX_LOOP:,} rounds")
+
+
+def out_of_steps(st: State, where: str) -> None:
+    """Stop a match whose loops and calls have run past its step limit (nested loops of a hostile game)."""
+    raise RuleError(f"{where}: the match ran more than {st.steps_max:,} steps (loop rounds and nested calls); "
+                    f"if the game really needs that many, raise the limit with --max-steps")
+
+
+def enter(st: State, where: str) -> None:
+    """Before a procedure calls itself (or an ability resolves one): one more step, one level deeper."""
+    st.steps -= 1
+    if st.steps < 0:
+        out_of_steps(st, where)
+    st.depth += 1
+    if st.depth > MAX_CALL_DEPTH:
+        raise RuleError(f"{where}: calls nested more than {MAX_CALL_DEPTH} deep "
+                        "(a procedure that keeps calling itself, or an ability that resolves abilities?)")
+
+
+def need(value: int, what: str, where: str) -> int:
+    """`value` (a player or a card), unless it is none: then the rules asked for something impossible."""
+    if value < 0:
+        raise RuleError(f"{where}: {what} is none here")
+    return value
+
+
+def ask_condition(row: list, st: State, me: int, c: int) -> bool:
+    """A card's answer to a declared condition (`row`: the condition's function for each kind of card)."""
+    return row[st.layout.card_def[c]](st, me, c)
+
+
+def numbers(low: int, high: int, where: str) -> list[int]:
+    """The options of `a number from low to high`, at most MAX_OPTIONS of them."""
+    if high - low >= MAX_OPTIONS:
+        raise RuleError(f"{where}: `a number from {low} to {high}` offers {high - low + 1:,} options, "
+                        f"more than the {MAX_OPTIONS:,} a choice may have")
+    return list(range(low, high + 1))
+
+
 # ---- helpers of the generated code (moved here from the pipeline module) ------------------------------
 
 
@@ -455,6 +504,8 @@ def always(answer: bool):
 # What generated game code may call, by name.
 GENERATED_CODE_NAMES = (
     "move", "move_all", "move_cards", "kept_sight", "moved", "shuffle", "flip", "flip_all", "show", "roll",
-    "random_card", "say", "fmt", "check_loop", "one_ask_each", "GameOver", "top", "last", "first_n", "last_n",
+    "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "enter", "need", "numbers",
+    "ask_condition",
+    "one_ask_each", "GameOver", "top", "last", "first_n", "last_n",
     "floordiv", "mod", "ring_distance", "choose_cards",
 )

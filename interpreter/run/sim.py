@@ -45,7 +45,7 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
     `watch`, if given, looks at the state before every decision and at the end.
     """
     game.check_players(players)
-    st = State(game.model.setup(players), players, seed, None)
+    st = State(game.model.setup(players), players, seed, None, game.max_steps)
     st.table_counters = game.counter_names
     below = random_bot(seed)._randbelow  # type: ignore[attr-defined]  # as `play_random` draws
     flow = run_flow(game, st, Cursor())
@@ -138,16 +138,17 @@ class Tally:
             self.group_wins[group] = self.group_wins.get(group, 0) + other.group_wins.get(group, 0)
 
 
-def run_chunk(folder: str, players: int, start: int, stop: int, watch: Watch | None = None) -> Tally:
+def run_chunk(folder: str, players: int, start: int, stop: int, watch: Watch | None = None,
+              max_steps: int | None = None) -> Tally:
     """Play seeds start..stop-1 and tally them; loads the game itself (so it can run in a worker)."""
-    game = load_game(folder)
+    game = load_game(folder).with_max_steps(max_steps)
     tally = Tally(players)
     for seed in range(start, stop):
         tally.add(*simulate(game, players, seed, watch))
     return tally
 
 
-def _run_chunk_args(args: tuple[str, int, int, int, Watch | None]) -> Tally:
+def _run_chunk_args(args: tuple[str, int, int, int, Watch | None, int]) -> Tally:
     return run_chunk(*args)
 
 
@@ -170,7 +171,7 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
     folder = game.model.root
     load_game(folder)  # the workers find it compiled (fork) or compile it once each
     tally = Tally(players)
-    chunks = [(folder, players, a, b, watch) for a, b in _chunks(seed, n, workers)]
+    chunks = [(folder, players, a, b, watch, game.max_steps) for a, b in _chunks(seed, n, workers)]
     started = time.perf_counter()
     if workers <= 1:
         for args in chunks:
