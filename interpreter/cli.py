@@ -19,6 +19,7 @@ from . import __version__
 from .check import CheckFailed, describe, recheck
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
+from .limits import MAX_STEPS
 from .load.loader import bundled_games, find_game
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
@@ -407,7 +408,7 @@ def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
-    game = _game(args.game)
+    game = _game(args.game).with_max_steps(args.max_steps)
     kinds = _bot_kinds(args.bots)
     players = args.players if args.players is not None else (len(kinds) if len(kinds) > 1 else None)
     players = _players(game, players)
@@ -519,7 +520,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
     from .run.sim import WorkerLost, run_many
 
-    game = _game(args.game)
+    game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
     workers = min(args.workers, args.n, _cores())
     lost = None
@@ -616,7 +617,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     count (or --players); on failure, the shrunk match step by step and a log that replay re-runs."""
     from .check import NotDeterministic, chance_line, check_game, story
 
-    game = _game(args.game)
+    game = _game(args.game).with_max_steps(args.max_steps)
     if args.players is not None:
         _players(game, args.players)
     out = args.out or CHECK_LOG
@@ -666,7 +667,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         expected = read_log(file)
         header = expected[0]
-        game = _game(game_to_replay(header, args.game, file))
+        game = _game(game_to_replay(header, args.game, file)).with_max_steps(args.max_steps)
     except LogError as err:
         raise CliError(str(err), located=True) from None
     if header["game"] != game.name:
@@ -811,6 +812,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write what SEAT saw of the match (its information state) as JSON Lines")
     p.add_argument("--json", action="store_true", help="print only the result as one JSON object")
     p.add_argument("--lang", choices=sorted(WORDS), default="en", help="language of the CLI's own words")
+    _limit_args(p)
 
     p = sub.add_parser("sim", help="many bot matches, summarised",
                        description="Play many random-bot matches (seeds seed, seed+1, …) and summarise them.")
@@ -821,6 +823,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_count, default=1, metavar="W",
                    help="processes to use (default 1; at most one per match and per core)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    _limit_args(p)
     p.add_argument("--check", action="store_true",
                    help="check the game's invariants and that every card lies in one zone at every decision "
                         "(slower); the first failure is written to check-failure.jsonl")
@@ -837,6 +840,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_count, help="check only this player count (default: each the game allows)")
     p.add_argument("--seed", type=int, default=0, help="seed of Hypothesis's search (default 0; same seed, same run)")
     p.add_argument("--out", metavar="FILE", help=f"where to write the log of a failure (default {CHECK_LOG})")
+    _limit_args(p)
 
     p = sub.add_parser("replay", help="re-run a logged match and compare",
                        description="Re-run a match log's decisions; every line must come out the same.")
@@ -846,7 +850,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "the bundle; a folder named in the log itself is never used)")
     p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
                    help="then show the match as that seat saw it (hidden cards by their backs)")
+    _limit_args(p)
     return parser
+
+
+def _limit_args(p: argparse.ArgumentParser) -> None:
+    """The run-time limits a person may raise for a game they trust (SECURITY.md)."""
+    p.add_argument("--max-steps", type=_count, default=MAX_STEPS, metavar="N",
+                   help=f"loop rounds and nested calls a match may run (default {MAX_STEPS:,})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import AuthoringError, Diagnostic, Pos
-from .limits import MAX_STEPS
 from .lang.analysis import Plan, analyse, function_order
 from .lang.compiler import Compiled, generate
 from .lang.program import Program, parse_program
 from .lang.resolve import resolve_program, too_deep
 from .lang.simplify import simplify_program
+from .limits import MAX_STEPS
 from .load.loader import MALFORMED, Content, find_game, load_content
 from .load.model import GameModel
 from .paths import data_dir

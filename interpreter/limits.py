@@ -5,7 +5,7 @@ compiled game code checks the rest as it runs, each failure a RuleError at the D
 """
 
 MAX_LOOP = 10_000  # rounds of one `repeat N times`, or of a `while` without `at most`
-MAX_STEPS = 10_000_000  # loop rounds and nested calls of one match, by default (`--max-steps`)
+MAX_STEPS = 1_000_000  # loop rounds and nested calls of one match, by default (`--max-steps`)
 MAX_CALL_DEPTH = 200  # procedures calling themselves, abilities resolving abilities: nested at most this deep
 MAX_OPTIONS = 10_000  # options of one choice (`a number from A to B`; a card choice never has more)
 MAX_ROUNDS = 10_000  # a flow's `rounds:`

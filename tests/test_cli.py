@@ -330,3 +330,27 @@ def test_sim_reports_a_dead_worker_instead_of_waiting_forever(monkeypatch):
     with pytest.raises(sim.WorkerLost, match="worker process died") as lost:
         sim.run_many(game, 4, 200, workers=2)
     assert lost.value.summary["games"] < 200
+
+
+def test_sim_prints_the_partial_summary_and_the_error_when_a_worker_dies(monkeypatch, capsys):
+    """`meeple sim --workers 2` with a worker killed: the finished matches' summary, then the error, exit 1."""
+    import os
+
+    from interpreter import cli
+    from interpreter.run import sim
+
+    real = sim.run_chunk
+
+    def dies_on_its_second_chunk(folder, players, start, stop, *rest):
+        if start != 0 and os.getpid() != parent:
+            os._exit(9)
+        return real(folder, players, start, stop, *rest)
+
+    parent = os.getpid()
+    monkeypatch.setattr(sim, "run_chunk", dies_on_its_second_chunk)
+    monkeypatch.setattr(cli, "_cores", lambda: 2)
+    assert main(["sim", "overloaded", "-n", "200", "--workers", "2", "--json"]) == 1
+    out, err = capsys.readouterr()
+    partial = json.loads(out)
+    assert partial["games"] < 200 and f"{partial['games']} matches finished" in err
+    assert "worker process died" in err and "Traceback" not in err

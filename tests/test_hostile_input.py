@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import logfile
+from interpreter import limits, logfile
 from interpreter.cli import main
 from interpreter.diagnostics import AuthoringError
 from interpreter.game import load_game
@@ -720,3 +720,106 @@ def test_an_empty_interpolation_is_an_authoring_error(capsys, tiny):
     (tiny / "game.yaml").write_text(edited(GAME, ('say "dealing"', 'say "{}"')))
     code, _, err = run(capsys, "validate", tiny)
     assert code == 1 and f"{tiny / 'game.yaml'}:" in err
+
+
+# ---- 3. hostile rules at run time (interpreter/limits.py) ----------------------------------------------
+
+TURN = '''  turn: |
+    move the top card of deck to my hand
+    scores double(1)
+    say "{me} has {my points}"
+'''
+
+
+def with_turn(text: str, game: str = GAME) -> str:
+    """The tiny game with `text` as its turn phase."""
+    return edited(game, (TURN, "  turn: |\n" + "".join(f"    {line}\n" for line in text.splitlines())))
+
+
+def fails_in_play(capsys, folder: Path, message: str) -> str:
+    """`meeple play` stops with a RuleError located in game.yaml whose text matches `message`."""
+    code, _, err = run(capsys, "play", folder)
+    assert code == 1
+    assert re.search(rf"{re.escape(str(folder / 'game.yaml'))}:\d+:\d+: {message}", err), err
+    return err
+
+
+@pytest.mark.parametrize("turn, message", [
+    ("repeat 100000 times:\n  add 1 to my points", r"`repeat 100000 times` is more than 10,000 rounds"),
+    ("let x = I choose a number from 1 to 100000000",
+     r"`a number from 1 to 100000000` offers 100,000,001 options|offers 100,000,000 options"),
+], ids=["repeat", "number choice"])
+def test_a_constant_past_a_run_time_limit_is_refused_before_play(capsys, tiny, turn, message):
+    (tiny / "game.yaml").write_text(with_turn(turn))
+    validate_fails(capsys, tiny, "game.yaml", message)
+
+
+def test_rounds_past_the_limit_are_refused_before_play(capsys, tiny):
+    (tiny / "game.yaml").write_text(edited(GAME, ("rounds: 1\n", "rounds: 1000000\n")))
+    validate_fails(capsys, tiny, "game.yaml", rf"flow.rounds must be at most {limits.MAX_ROUNDS}")
+    schema = json.loads((Path(__file__).parent.parent / "schemas/game.schema.json").read_text())
+    assert schema["properties"]["flow"]["properties"]["rounds"]["maximum"] == limits.MAX_ROUNDS
+
+
+@pytest.mark.parametrize("turn, message", [
+    ("repeat 100000 + my points times:\n  add 1 to my points", r"`repeat 100000 times` is more than 10,000 rounds"),
+    ("let x = I choose a number from 1 to 100000000 + my points",
+     r"`a number from 1 to 100000000` offers 100,000,000 options, more than the 10,000"),
+    ("repeat 10000 times:\n  repeat 10000 times:\n    add 1 to my points",
+     r"the match ran more than 1,000,000 steps .*--max-steps"),
+    ("while true at most 100000000 times:\n  add 1 to my points", r"the match ran more than 1,000,000 steps"),
+    ("repeat 10000 times:\n  for each player p:\n    repeat 100 times:\n      add 1 to points of p",
+     r"the match ran more than 1,000,000 steps"),
+    ("spins 1", r"calls nested more than 200 deep"),
+], ids=["repeat", "number choice", "nested repeats", "while at most", "nested loops", "recursion"])
+def test_run_away_rules_stop_with_a_located_error_in_bounded_time(capsys, tiny, turn, message):
+    spin = "  spin:\n    forms: [spins]\n    params: [n]\n    do: |\n      add 1 to my points\n      spins n + 1\n"
+    game = edited(with_turn(turn), ("functions:\n", spin + "functions:\n"))
+    (tiny / "game.yaml").write_text(game)
+    tracemalloc.start()
+    try:
+        fails_in_play(capsys, tiny, message)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50_000_000, peak
+
+
+def test_an_ability_resolving_itself_stops_at_the_call_depth(capsys, tiny):
+    (tiny / "cards.yaml").write_text(CARDS.replace('effect: say "two"', "effect: resolve effect of this"))
+    (tiny / "game.yaml").write_text(with_turn("resolve effect of the first card of deck where it.value == 2"))
+    code, _, err = run(capsys, "play", tiny)
+    assert code == 1 and re.search(rf"{re.escape(str(tiny / 'cards.yaml'))}:\d+:\d+: calls nested more than "
+                                   rf"{limits.MAX_CALL_DEPTH} deep", err), err
+
+
+def test_the_step_limit_can_be_raised_by_the_person_running_the_game(capsys, tiny):
+    (tiny / "game.yaml").write_text(with_turn("repeat 10000 times:\n  repeat 200 times:\n    add 1 to my points"))
+    fails_in_play(capsys, tiny, "the match ran more than 1,000,000 steps")
+    assert run(capsys, "play", tiny, "--max-steps", "5000000")[0] == 0
+    assert run(capsys, "sim", tiny, "-n", "2", "--max-steps", "5000000")[0] == 0
+    code, _, err = run(capsys, "sim", tiny, "-n", "2", "--max-steps", "1000")
+    assert code == 1 and "more than 1,000 steps" in err
+
+
+TARGET = edited(GAME, ("counters:\n", "counters:\n  game:\n    target: {initial: -1, type: player}\n"))
+
+
+@pytest.mark.parametrize("turn, message", [
+    ("move the top card of deck to hand of target", r"the player of `hand of …` is none here"),
+    ("add 1 to points of target", r"the player of this counter is none here"),
+    ("let c = the first card of deck where it.value == 99\nadd c.value to my points",
+     r"the card of this property is none here"),
+    ("let c = target chooses a card from deck", r"the player who chooses is none here"),
+    ("target scores 1", r"the player it runs for is none here"),
+    ("for each player p from target:\n  add 1 to my points", r"the player to start from is none here"),
+], ids=["zone", "counter", "property", "chooser", "procedure", "players from"])
+def test_none_where_a_player_or_card_is_needed_is_a_located_rule_error(capsys, tiny, turn, message):
+    (tiny / "game.yaml").write_text(with_turn(turn, TARGET))
+    fails_in_play(capsys, tiny, message)
+
+
+@pytest.mark.parametrize("turn", ["none scores 1", "let c = none chooses a card from deck"])
+def test_a_literal_none_where_a_player_is_needed_is_refused_before_play(capsys, tiny, turn):
+    (tiny / "game.yaml").write_text(with_turn(turn))
+    validate_fails(capsys, tiny, "game.yaml", r"cannot be none")

@@ -259,7 +259,8 @@ class ForCards(n.Stmt):
         return [self.var]
 
     def emit(self, w: Writer) -> None:
-        cards, own = self.cards.emit(w), w.fresh("cards")  # a copy unless made for the loop: the body may move its cards
+        cards, own = self.cards.emit(w), w.fresh("cards")  # a copy unless made for the loop: the body may move
+        # its cards
         w.line(f"{own} = {cards if self.cards.FRESH else f'list({cards})'}")
         w.spend(f"len({own})", self.at)
         w.line(f"for {w.bind(self.var)} in {own}:")

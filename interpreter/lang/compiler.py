@@ -82,6 +82,7 @@ class Writer:
         self.at = at
         self.simultaneous = False  # writing the body of a simultaneous loop
         self.kind: str | None = None  # the kind of routine being written (phase, ability, …)
+        self.sure = {"me", "this"}  # Python names that are never none (a parameter given `me`, …)
         self.commented: tuple | None = None
 
     # ---- lines
@@ -184,11 +185,13 @@ class Writer:
         """A player or card that must not be none here: checked where it may be none (a RuleError at
         run time), refused before play where it always is."""
         code = value.emit(self)
-        if not value.maybe_none:
+        if not value.maybe_none or code in self.sure:
             return code
         at = value.at or self.at
         if isinstance(value, n.Const):
             self.errors.append(Diagnostic(at, f"{what} cannot be none"))
+        if value.cheap:  # a name: tested in place, the call only when it fails
+            return f"({code} if {code} >= 0 else need({code}, {what!r}, {str(at)!r}))"
         return f"need({code}, {what!r}, {str(at)!r})"
 
     def ask(self, who: str, options: str, kind: int, prompt: int, target: str, forced: bool) -> None:
@@ -250,6 +253,8 @@ class Writer:
             plain = isinstance(value, str | n.Ref | n.Const)
             if plain and var not in assigned:
                 layer.names[id(var)] = (code, frame)
+                if isinstance(value, str) or not value.maybe_none:
+                    self.sure.add(code)
                 continue
             py = self.fresh("me" if var.kind == "me" else "a_" + var.name)
             layer.names[id(var)] = (py, frame)

@@ -213,7 +213,7 @@ class PlayerCounter(Expr):
     READS: ClassVar[frozenset[str]] = frozenset({"pc"})
 
     def emit(self, w: Writer) -> str:
-        return f"{w.alias('PC')}[{self.index}][{w.some(self.who, 'the player whose counter this is')}]"
+        return f"{w.alias('PC')}[{self.index}][{w.some(self.who, 'the player of this counter')}]"
 
     @property
     def maybe_none(self) -> bool:
@@ -263,7 +263,7 @@ class PlayerZone(Expr):
         return self.who
 
     def emit(self, w: Writer) -> str:
-        return f"({w.some(self.who, f'the player whose {self.name} this is')} * {self.stride} + {self.base})"
+        return f"({w.some(self.who, f'the player of `{self.name} of …`')} * {self.stride} + {self.base})"
 
     @property
     def cheap(self) -> bool:
@@ -465,7 +465,7 @@ class CardProp(Expr):
     type: str
 
     def emit(self, w: Writer) -> str:
-        return f"{w.alias('P')}[{self.index}][{w.some(self.card, 'the card whose property is read')}]"
+        return f"{w.alias('P')}[{self.index}][{w.some(self.card, 'the card of this property')}]"
 
 
 @dataclass(eq=False)

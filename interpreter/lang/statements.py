@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, ClassVar
 from lark import Tree
 
 from ..diagnostics import did_you_mean
-from . import nodes as n
 from ..limits import MAX_OPTIONS
+from . import nodes as n
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 from .expressions import Scope, plain_string, ref
 
@@ -188,10 +188,12 @@ class LetChoice(n.Stmt):
     def emit(self, w: Writer) -> None:
         c = self.choice
         if c.count is not None:  # several cards, asked one at a time
-            args = f"{w.some(c.who, 'the player who chooses')}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}"
+            who = w.some(c.who, "the player who chooses")
+            args = f"{who}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}"
             w.line(f"{w.bind(self.var)} = yield from choose_cards({args})")
             return
-        w.ask(w.some(c.who, "the player who chooses"), c.options.emit(w), c.kind, w.prompt(c.prompt), w.bind(self.var), c.forced)
+        who = w.some(c.who, "the player who chooses")
+        w.ask(who, c.options.emit(w), c.kind, w.prompt(c.prompt), w.bind(self.var), c.forced)
 
 
 def _counter_target(r: Resolver, t: Tree, scope: Scope) -> tuple[n.Expr, int | None]:

@@ -419,7 +419,7 @@ def enter(st: State, where: str) -> None:
 def need(value: int, what: str, where: str) -> int:
     """`value` (a player or a card), unless it is none: then the rules asked for something impossible."""
     if value < 0:
-        raise RuleError(f"{where}: {what} is none here")
+        raise RuleError(f"{where}: {what} is none here, where one is needed")
     return value
 
 
