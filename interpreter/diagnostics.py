@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# Characters a terminal acts on instead of showing (escape sequences, line breaks) and those that reorder
+# what is shown (bidirectional overrides): author text echoed in a diagnostic shows them as escapes.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +53,21 @@ class Diagnostic:
     pos: Pos
     message: str
     hint: str | None = None
+    severity: str = "error"  # or "warning": reported, but the content still loads
 
     def render(self, with_source: bool = True) -> str:
-        """`file:line:col: error: message`, then the source line with a caret, then the hint."""
-        out = [f"{self.pos}: error: {self.message}"]
+        """`file:line:col: error: message`, then the source line with a caret, then the hint; control
+        characters of the file, the message or the line are shown escaped, so they cannot act on a terminal."""
+        out = [shown(f"{self.pos}: {self.severity}: {self.message}")]
         if with_source:
             line = source_line(self.pos.file, self.pos.line)
             if line is not None:
-                out.append("    " + line.rstrip("\n").expandtabs(1))
-                out.append("    " + " " * max(0, self.pos.col - 1) + "^")
+                text = line.rstrip("\n")
+                before = max(0, self.pos.col - 1)
+                out.append("    " + shown(text).expandtabs(1))
+                out.append("    " + " " * len(shown(text[:before]).expandtabs(1)) + "^")
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(shown(f"  hint: {self.hint}"))
         return "\n".join(out)
 
 
@@ -96,6 +105,17 @@ def source_line(file: str, line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
+
+
+def shown(text: str) -> str:
+    """`text` with every control character but the tab (and every bidirectional override) as its escape."""
+    if text.isprintable():
+        return text  # the usual case: nothing to escape
+    return "".join(ch.encode("unicode_escape").decode("ascii") if _unsafe(ch) else ch for ch in text)
+
+
+def _unsafe(ch: str) -> bool:
+    return ch != "\t" and (unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI)
 
 
 def did_you_mean(name: str, known) -> str | None:

@@ -137,8 +137,9 @@ def load_yaml(path: str | Path, budget: Budget | None = None) -> tuple[Any, Sour
     lines = text.splitlines()
     _check_lines(file, lines)
     remember_source(file, text)
-    loader = _Loader(text, max_values)
+    loader = None
     try:
+        loader = _Loader(text, max_values)  # which reads the text and refuses a special character in it
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise AuthoringError([_syntax_diagnostic(file, exc)]) from None
@@ -152,7 +153,8 @@ def load_yaml(path: str | Path, budget: Budget | None = None) -> tuple[Any, Sour
         problem = _too_deep(file, exc.mark) if exc.too_deep else _too_many(file, exc.mark, max_values, whose)
         raise AuthoringError([problem]) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     values = loader.values
     if root is not None and loader.anchored:  # else every value was composed, and counted, once
         values = _check_expansion(file, root, max_values, whose)
