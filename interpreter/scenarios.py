@@ -39,6 +39,7 @@ die shows that number, a random pick takes the card at that position of its zone
 with one possible outcome takes none. Once the script runs out, the seed's RNG goes on. Every entry must
 be used by the end of the decisions.
 
+A scenario file must lie inside its game folder once symbolic links are followed (as card files must).
 A file that breaks the schema or names a zone, card, counter or seat the game lacks is an AuthoringError
 (`file:line:col`); a scenario whose expectations do not hold raises ScenarioFailure (an AssertionError)
 naming the rule, the `file:line` of what differed, the decisions made and the game's `say` sentences.
@@ -52,7 +53,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import AuthoringError, Diagnostic, Pos, did_you_mean
+from .diagnostics import AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
+from .load.loader import inside
 from .load.schema import validate
 from .load.source import SourceMap, load_yaml
 from .run.match import Invalid, Match
@@ -137,6 +139,11 @@ def check_scenarios(game, files: Iterable[str | Path] | None = None) -> tuple[li
     problems: list[Diagnostic] = []
     names: dict[str, Pos] = {}
     for path in paths:
+        if path.parent.name == FOLDER and not inside(path, path.parent.parent):
+            problems.append(Diagnostic(Pos(str(path), 1, 1), "scenario file links to a file outside the game folder",
+                                       "copy the file into the game's scenarios folder"))
+            remember_source(str(path), "")  # so that the error does not quote the file it must not read
+            continue
         try:
             data, smap = load_yaml(path)
         except AuthoringError as err:

@@ -385,6 +385,44 @@ def test_links_inside_the_folder_are_fine(tiny, symlinks):
     assert len(load_game(tiny).model.cards) == 2
 
 
+SCENARIO = """\
+- name: each player draws once
+  rule: "Each player draws a card on their turn."
+  expect: {over: true, sizes: {deck: 0}}
+"""
+
+
+def test_a_scenario_file_linked_to_a_file_outside_the_folder_is_not_read(capsys, tiny, secret, symlinks):
+    (tiny / "scenarios").mkdir()
+    (tiny / "scenarios" / "rules.yaml").write_text(SCENARIO)
+    (tiny / "scenarios" / "innocent.yaml").symlink_to(secret)
+    for target in (tiny, tiny / "scenarios" / "innocent.yaml"):
+        code, out, err = run(capsys, "validate", target)
+        assert code == 1
+        assert f"{tiny / 'scenarios' / 'innocent.yaml'}:1:1: error: scenario file links to a file outside " \
+            "the game folder" in err
+        assert "hunter2" not in out + err
+    code, out, err = run(capsys, "test", tiny)
+    assert code == 1 and "hunter2" not in out + err
+    assert "pass  each player draws once" in out
+
+
+def test_a_scenarios_folder_linked_outside_the_game_folder_is_not_read(capsys, tiny, secret, symlinks):
+    (tiny / "scenarios").symlink_to(secret.parent, target_is_directory=True)
+    code, out, err = run(capsys, "validate", tiny)
+    assert code == 1
+    assert "creds.yaml:1:1: error: scenario file links to a file outside the game folder" in err
+    assert "hunter2" not in out + err
+
+
+def test_a_scenario_file_linked_inside_the_folder_is_fine(capsys, tiny, symlinks):
+    (tiny / "rules.yaml").write_text(SCENARIO)
+    (tiny / "scenarios").mkdir()
+    (tiny / "scenarios" / "rules.yaml").symlink_to(tiny / "rules.yaml")
+    code, out, _ = run(capsys, "test", tiny)
+    assert code == 0 and "pass  each player draws once" in out
+
+
 # ---- 4. names -----------------------------------------------------------------------------------------
 
 # Where each kind of name is written, as (file, text, the text with NAME in place of the name).

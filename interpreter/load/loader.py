@@ -104,7 +104,7 @@ def load_content(folder: Path) -> Content:
     Schema mistakes do not stop the reading: the rest is checked too, so that one run reports every
     mistake — unless the data is too broken to go on, and then the schema's findings are the report."""
     file = folder / "game.yaml"
-    if not _inside(file, folder):
+    if not inside(file, folder):
         problem = Diagnostic(Pos(str(file), 1, 1), "game.yaml links to a file outside the game folder",
                              "copy the file into the game folder")
         remember_source(str(file), "")  # so that the error does not quote the file it must not read
@@ -240,7 +240,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     return content
 
 
-def _inside(path: Path, folder: Path) -> bool:
+def inside(path: Path, folder: Path) -> bool:
     """Whether `path`, with every symbolic link followed, lies in `folder`."""
     try:
         return path.resolve().is_relative_to(folder.resolve())
@@ -256,7 +256,7 @@ def _card_file(folder: Path, name: str, cited: Pos, errors: list[Diagnostic]) ->
         errors.append(Diagnostic(cited, f"card file `{readable(name)}` is an absolute path", hint))
     elif ".." in relative.parts or ".." in name.split("\\"):
         errors.append(Diagnostic(cited, f"card file `{readable(name)}` leads out of the game folder", hint))
-    elif not _inside(folder / relative, folder):
+    elif not inside(folder / relative, folder):
         errors.append(Diagnostic(cited, f"card file `{readable(name)}` links to a file outside the game folder", hint))
     else:
         return folder / relative
