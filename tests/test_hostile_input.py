@@ -312,7 +312,8 @@ def test_a_default_of_another_kind_than_the_cards_is_reported_at_each_card(capsy
 
 def test_a_list_where_the_default_is_a_number_is_reported(capsys, tiny):
     (tiny / "cards.yaml").write_text(edited(CARDS, ("value: 2", "value: [1, 2]")))
-    validate_fails(capsys, tiny, "cards.yaml", r"`value` must be a whole number, like its default, not a list")
+    err = validate_fails(capsys, tiny, "cards.yaml", r"`value` must be a whole number, like its default, not a list")
+    assert "hint: a card property holds one value, not a list" in err
 
 
 def test_a_parameter_named_twice_is_reported(capsys, tiny):

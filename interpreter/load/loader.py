@@ -322,10 +322,11 @@ def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: P
             elif _kind(value) != _kind(model.prop_defaults[k]):
                 kind = _kind(model.prop_defaults[k])
                 at = default_at[k]
+                hint = f"the default of `{k}` ({at.file}:{at.line}) sets its kind for every card"
+                if isinstance(value, list):
+                    hint = f"a card property holds one value, not a list; {hint}"
                 errors.append(Diagnostic(
-                    smap.pos(origin(k)), f"`{k}` must be {kind}, like its default, not {_kind(value)}",
-                    f"the default of `{k}` ({at.file}:{at.line}) sets its kind for every card",
-                ))
+                    smap.pos(origin(k)), f"`{k}` must be {kind}, like its default, not {_kind(value)}", hint))
         for k in card.get("back", []):
             if k not in model.prop_defaults and k not in BUILTIN_PROPS:
                 errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{readable(k)}` in back",
