@@ -115,3 +115,19 @@ def test_schema_card_and_dsl_mistakes_are_all_reported_in_one_run(game_copy):
     assert any("not 'secret'" in m for m in messages)
     assert any("`shufle` is not a statement word" in m for m in messages)
     assert any("unknown card property `valeu`" in m for m in messages)
+
+
+def test_an_expression_yaml_split_at_a_comma_gets_a_hint_to_quote_it(game_copy):
+    game = game_copy / "game.yaml"
+    edit(game, "tiebreak: [count(my pile)]", "tiebreak: [sum(my pile, it.value), count(my pile)]")
+    [d] = errors_of(game_copy)
+    assert (d.pos.line, d.pos.col) == line_col(game, "[sum(my pile", offset=1)
+    assert d.message == "`sum(my pile` leaves `(` open: YAML split this expression at a comma"
+    assert '["sum(my pile, it.value)"]' in d.hint
+
+
+@pytest.mark.parametrize("tiebreak", ['["sum(my pile, it.value)", count(my pile)]',
+                                      "\n    - sum(my pile, it.value)\n    - count(my pile)"])
+def test_a_quoted_expression_or_a_list_one_item_a_line_keeps_its_commas(game_copy, tiebreak):
+    edit(game_copy / "game.yaml", "tiebreak: [count(my pile)]", f"tiebreak: {tiebreak}")
+    assert len(load_game(game_copy).tiebreaks) == 2

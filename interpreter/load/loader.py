@@ -209,8 +209,11 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     result = data.get("result", {})
     if "score" in result:
         content.score = Text(result["score"], anchor(smap, ("result", "score")), "score")
-    for i, text in enumerate(result.get("tiebreak", [])):
-        content.tiebreaks.append(Text(text, anchor(smap, ("result", "tiebreak", i)), f"tiebreak {i + 1}"))
+    tiebreaks = result.get("tiebreak", [])
+    split = _split_by_yaml(tiebreaks, smap, ("result", "tiebreak"), errors)
+    for i, text in enumerate(tiebreaks):
+        if i not in split:  # a piece of an expression is not one: its error is the split
+            content.tiebreaks.append(Text(text, anchor(smap, ("result", "tiebreak", i)), f"tiebreak {i + 1}"))
     report = data.get("report", {})
     if "by" in report:
         content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
@@ -238,6 +241,56 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     _count_cards(model, errors)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
+
+
+_OPENS, _CLOSES = "([{", ")]}"
+
+
+def _depth_change(text: str) -> tuple[int, str]:
+    """How many brackets `text` leaves open (negative: closes more than it opens), strings skipped;
+    and the first bracket left open."""
+    depth, opened, quoted = 0, [], False
+    for i, ch in enumerate(text):
+        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch in _OPENS:
+            depth += 1
+            opened.append(ch)
+        elif ch in _CLOSES:
+            depth -= 1
+            if opened:
+                opened.pop()
+    return depth, opened[0] if opened else ""
+
+
+def _split_by_yaml(items: list, smap: SourceMap, path: tuple, errors: list[Diagnostic]) -> set[int]:
+    """The items of a `[a, b]` list of DSL texts that are pieces of one expression which YAML split at
+    a comma, as in `[sum(x, y)]`; each split is reported once, at its first piece."""
+    if smap.style(path) != "flow":
+        return set()  # one item a line: YAML splits nothing
+    pieces: set[int] = set()
+    i = 0
+    while i < len(items):
+        depth, bracket = _depth_change(str(items[i]))
+        if depth <= 0:
+            i += 1
+            continue
+        end = i
+        while depth > 0 and end + 1 < len(items):
+            end += 1
+            depth += _depth_change(str(items[end]))[0]
+        whole = readable(", ".join(str(item) for item in items[i:end + 1]))
+        quote = "'" if '"' in whole else '"'  # the DSL's strings are in "…"
+        errors.append(Diagnostic(
+            smap.pos((*path, i)),
+            f"`{readable(items[i])}` leaves `{bracket}` open: YAML split this expression at a comma",
+            f"in a `[…]` list each comma starts a new item; quote the expression: [{quote}{whole}{quote}], "
+            f"or write the list one item a line: - {whole}"))
+        pieces.update(range(i, end + 1))
+        i = end + 1
+    return pieces
 
 
 def inside(path: Path, folder: Path) -> bool:

@@ -103,7 +103,8 @@ class SourceMap:
         return self.pos(path)
 
     def style(self, path: DataPath) -> str | None:
-        """The scalar style at `path` (plain, single-quoted, double-quoted, literal, folded); None if none."""
+        """The style of the value at `path`: of a scalar plain, single-quoted, double-quoted, literal or
+        folded; of a list or mapping flow (`[a, b]`) or block; None if none is recorded."""
         entry = self._entries.get(tuple(path))
         return entry.style if entry else None
 
@@ -365,6 +366,7 @@ class _Builder:
             return self._scalar(node, entry, parent_indent)
         if node.tag not in _COLLECTION_TAGS:
             self._unsupported_tag(node, entry)
+        entry.style = "flow" if node.flow_style else "block"  # `[a, b]` / `{a: 1}`, or one item a line
         self.active.add(id(node))
         try:
             if isinstance(node, SequenceNode):
