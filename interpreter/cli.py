@@ -20,7 +20,7 @@ from .check import CheckFailed, describe, recheck
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
 from .limits import MAX_STEPS
-from .load.loader import bundled_games, find_game
+from .load.loader import bundled_games, find_game, unlisted_card_files
 from .load.schema import validate as schema_validate
 from .load.source import load_yaml
 from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
@@ -181,7 +181,7 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
         scenarios, found = check_scenarios(game)
         cards = _copies([(c.count, c.each_player) for c in game.model.cards])
         tested = f"; {_n(len(scenarios), 'scenario')}" if scenarios else ""
-        return (f"ok: {raw} ({cards}{tested})" if not found else None), found
+        return (f"ok: {raw} ({cards}{tested})" if not found else None), found + unlisted_card_files(game.model)
     if path.parent.name == SCENARIO_FOLDER and (path.parent.parent / "game.yaml").is_file():
         game = _loaded(path.parent.parent, games)
         if isinstance(game, AuthoringError):
@@ -201,14 +201,15 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
     if mine:
         return f"ok: {raw} ({_copies(mine)})", []
     cards, found = _card_entries(path)  # in the folder but not listed in game.yaml: check its shape only
-    return (f"ok: {raw} ({_copies(cards)}; not listed in game.yaml)" if not found else None), found
+    unlisted = [d for d in unlisted_card_files(game.model) if Path(d.pos.file).resolve() == path.resolve()]
+    return (f"ok: {raw} ({_copies(cards)}; not listed in game.yaml)" if not found else None), found + unlisted
 
 
 def _as_json(d: Diagnostic | None, file: str = "", message: str = "") -> dict[str, Any]:
     """One diagnostic as an object for editors and CI (line and col are null when a path is wrong)."""
     if d is None:
         return {"file": file, "line": None, "col": None, "severity": "error", "message": message, "hint": None}
-    return {"file": d.pos.file, "line": d.pos.line, "col": d.pos.col, "severity": "error", "message": d.message,
+    return {"file": d.pos.file, "line": d.pos.line, "col": d.pos.col, "severity": d.severity, "message": d.message,
             "hint": d.hint}
 
 
@@ -217,7 +218,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     games: dict[Path, Game | AuthoringError] = {}
     seen: set[tuple[str, str]] = set()
     listed: list[dict[str, Any]] = []
-    errors = 0
+    errors = warnings = 0
     failed = False
     as_json = args.format == "json"
     for raw in args.paths:
@@ -237,15 +238,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if (str(d.pos), d.message) in seen:
                 continue
             seen.add((str(d.pos), d.message))
-            errors += 1
+            if d.severity == "warning":
+                warnings += 1
+            else:
+                errors += 1
             if as_json:
                 listed.append(_as_json(d))
             else:
                 print(d.render(), file=sys.stderr)
     if as_json:
         print(json.dumps(listed, ensure_ascii=False))
-    elif errors:
-        print(f"{_n(errors, 'error')} found", file=sys.stderr)
+    elif errors or warnings:
+        counted = [_n(errors, "error")] * bool(errors) + [_n(warnings, "warning")] * bool(warnings)
+        print(f"{' and '.join(counted)} found", file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -54,14 +54,14 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
-from .load.loader import inside
+from .load.loader import SCENARIO_FOLDER, inside
 from .load.schema import validate
 from .load.source import SourceMap, load_yaml
 from .run.match import Invalid, Match
 from .run.runtime import RuleError, move, seen_by
 
 DataPath = tuple[str | int, ...]
-FOLDER = "scenarios"
+FOLDER = SCENARIO_FOLDER
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,10 @@ from .source import Budget, SourceMap, load_yaml, readable
 CARD_KEYS = {"id", "name", "kind", "count", "each_player", "start", "back", "text", "abilities"}
 MAX_CARD_FILES = 100
 """The most card files a game may list."""
+SCENARIO_FOLDER = "scenarios"
+"""The folder of a game's scenario files (GAME/scenarios/*.yaml)."""
+MAX_LOOKED_AT = 10_000
+"""The most files looked at when searching a game folder for card files that `cards:` does not list."""
 MAX_CARDS = 10_000
 """The most cards a game may have at its largest player count (copies and each player's cards counted):
 the layout of a match is built for every card."""
@@ -231,6 +236,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     if len(data["cards"]) > MAX_CARD_FILES:
         errors.append(Diagnostic(smap.pos(("cards", MAX_CARD_FILES)), f"a game has at most {MAX_CARD_FILES} card files",
                                  "put more cards in each file"))
+    model.card_files = [str(name) for name in data["cards"][:MAX_CARD_FILES]]
     for i, name in enumerate(data["cards"][:MAX_CARD_FILES]):
         if budget.bytes <= 0 or budget.values <= 0:
             break  # the files read so far took the game's whole allowance, and that is reported
@@ -241,6 +247,39 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     _count_cards(model, errors)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
+
+
+def unlisted_card_files(model: GameModel) -> list[Diagnostic]:
+    """A warning at each YAML file in the game folder (or a folder below it) that `cards:` does not
+    list: a card file left out by mistake. game.yaml and the scenario files are not card files; hidden
+    files and folders are passed over, and linked folders are not searched."""
+    folder = Path(model.root)
+    listed = {(folder / name).resolve() for name in model.card_files}
+    found: list[Diagnostic] = []
+    looked = 0
+    for here, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if not f.startswith(".") and
+                            not (Path(here) == folder and f == SCENARIO_FOLDER))
+        for name in sorted(files):
+            looked += 1
+            if looked > MAX_LOOKED_AT:
+                return found  # a folder that large is not a game's: the warnings are only a help
+            path = Path(here) / name
+            if name.startswith(".") or path.suffix not in (".yaml", ".yml") or path == folder / "game.yaml":
+                continue
+            try:
+                if path.resolve() in listed:
+                    continue
+            except (OSError, RuntimeError):  # a link loop: not a card file either way
+                continue
+            shown = path.relative_to(folder).as_posix()
+            if not inside(path, folder):
+                remember_source(str(path), "")  # a link leading out: say so without reading it
+            found.append(Diagnostic(
+                Pos(str(path), 1, 1), f"`{readable(shown)}` is not listed under `cards:` in game.yaml",
+                f"add `{readable(shown)}` to `cards:` if it holds cards, or move it out of the game folder",
+                severity="warning"))
+    return found
 
 
 _OPENS, _CLOSES = "([{", ")]}"

@@ -101,6 +101,7 @@ class GameModel:
     abilities: list[str] = field(default_factory=list)
     conditions: dict[str, bool] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)
+    card_files: list[str] = field(default_factory=list)  # the files `cards:` lists, as written there
     game_zones: dict[str, int] = field(default_factory=dict)
     player_zones: dict[str, int] = field(default_factory=dict)
     _setups: dict[int, Setup] = field(default_factory=dict)
