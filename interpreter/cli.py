@@ -20,9 +20,8 @@ from .check import CheckFailed, describe, recheck
 from .diagnostics import AuthoringError, Diagnostic
 from .game import Game, load_game
 from .limits import MAX_STEPS
+from .load.cards import check_card_file
 from .load.loader import bundled_games, find_game, unlisted_card_files
-from .load.schema import validate as schema_validate
-from .load.source import load_yaml
 from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
 from .run.information import describe as observed
 from .run.match import ChanceMismatch, Match, Recorded, random_bot, started
@@ -136,20 +135,6 @@ def _copies(cards: list[tuple[int, bool]]) -> str:
     return f"{_n(len(cards), 'card')}, {_n(shared, 'copy', 'copies')} + {each} per player"
 
 
-def _card_entries(path: Path) -> tuple[list[tuple[int, bool]], list[Diagnostic]]:
-    """Check a lone card file against the card schema: ((count, each player) of its cards, diagnostics)."""
-    try:
-        data, smap = load_yaml(path)
-    except AuthoringError as err:
-        return [], err.diagnostics
-    found = schema_validate(data, smap, "cards.schema.json", str(path))
-    if found:
-        return [], found
-    defaults = data.get("defaults", {})
-    cards = [{**defaults, **card} for card in data["cards"]]
-    return [(card.get("count", 1), bool(card.get("each_player", False))) for card in cards], []
-
-
 def _loaded(folder: Path, games: dict[Path, Game | AuthoringError]) -> Game | AuthoringError:
     """A game folder, loaded once however many of its files are named."""
     key = folder.resolve()
@@ -190,7 +175,7 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
         return (f"ok: {raw} ({_n(len(scenarios), 'scenario')})" if not found else None), found
     folder = path.parent if (path.parent / "game.yaml").is_file() else None
     if folder is None:
-        cards, found = _card_entries(path)
+        cards, found = check_card_file(path)
         return (f"ok: {raw} ({_copies(cards)})" if not found else None), found
     game = _loaded(folder, games)
     if isinstance(game, AuthoringError):
@@ -200,7 +185,7 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
     mine = [(c.count, c.each_player) for c in game.model.cards if Path(c.pos.file).resolve() == path.resolve()]
     if mine:
         return f"ok: {raw} ({_copies(mine)})", []
-    cards, found = _card_entries(path)  # in the folder but not listed in game.yaml: check its shape only
+    cards, found = check_card_file(path)  # in the folder but not listed in game.yaml: check its shape only
     unlisted = [d for d in unlisted_card_files(game.model) if Path(d.pos.file).resolve() == path.resolve()]
     return (f"ok: {raw} ({_copies(cards)}; not listed in game.yaml)" if not found else None), found + unlisted
 

@@ -19,7 +19,7 @@ from interpreter import limits, logfile
 from interpreter.cli import main
 from interpreter.diagnostics import AuthoringError
 from interpreter.game import load_game
-from interpreter.load import loader, source
+from interpreter.load import cards, loader, source
 
 TIME_BOUND = 15.0  # seconds, for any one hostile input (each takes about one; a hang takes minutes, and shared machines are slow)
 
@@ -272,7 +272,7 @@ def test_repeated_items_are_found_in_linear_time(capsys, tiny):
 
 def test_too_many_cards_are_refused_at_the_card_that_passes_the_limit(capsys, tiny):
     (tiny / "cards.yaml").write_text(edited(CARDS, ("value: 2", "value: 2\n    count: 999999999999")))
-    err = validate_fails(capsys, tiny, "cards.yaml", rf"more than {loader.MAX_CARDS:,} cards")
+    err = validate_fails(capsys, tiny, "cards.yaml", rf"more than {cards.MAX_CARDS:,} cards")
     assert f"{tiny / 'cards.yaml'}:6:" in err
 
 

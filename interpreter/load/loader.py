@@ -5,24 +5,20 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
 from ..paths import data_dir
-from .model import BUILTIN_PROPS, PARAM_TYPES, PUBLIC, VISIBILITY, CardDef, CounterDef, GameModel, ZoneDef
+from .cards import count_cards, load_card_file
+from .model import BUILTIN_PROPS, PARAM_TYPES, PUBLIC, VISIBILITY, CounterDef, GameModel, ZoneDef
 from .schema import breaks_a_pattern, validate
-from .source import Budget, SourceMap, load_yaml, readable
+from .source import Budget, SourceMap, anchor, load_yaml, readable
 
-CARD_KEYS = {"id", "name", "kind", "count", "each_player", "start", "back", "text", "abilities"}
 MAX_CARD_FILES = 100
 """The most card files a game may list."""
 SCENARIO_FOLDER = "scenarios"
 """The folder of a game's scenario files (GAME/scenarios/*.yaml)."""
 MAX_LOOKED_AT = 10_000
 """The most files looked at when searching a game folder for card files that `cards:` does not list."""
-MAX_CARDS = 10_000
-"""The most cards a game may have at its largest player count (copies and each player's cards counted):
-the layout of a match is built for every card."""
 
 
 @dataclass
@@ -72,12 +68,6 @@ def bundled_games() -> list[str]:
     """Names of the games shipped under cards/."""
     root = data_dir("cards")
     return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
-
-
-def anchor(smap: SourceMap, path: tuple) -> Anchor:
-    """Where the DSL text at `path` starts, for shifting parser positions into the file."""
-    start = smap.text_start(path)
-    return Anchor(start.file, start.line, start.col, smap.style(path) in ("literal", "folded"))
 
 
 def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Diagnostic]):
@@ -243,8 +233,8 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
         cited = smap.pos(("cards", i))
         path = _card_file(folder, name, cited, errors)
         if path is not None:
-            _load_cards(path, model, errors, cited, content.default_at, budget)
-    _count_cards(model, errors)
+            load_card_file(path, model, errors, cited, content.default_at, budget)
+    count_cards(model, errors)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
 
@@ -353,99 +343,3 @@ def _card_file(folder: Path, name: str, cited: Pos, errors: list[Diagnostic]) ->
     else:
         return folder / relative
     return None
-
-
-def _count_cards(model: GameModel, errors: list[Diagnostic]) -> None:
-    """Refuse a game with more than MAX_CARDS cards at its largest player count; point at the card
-    that goes past it."""
-    total = 0
-    for card in model.cards:
-        total += card.count * (model.max_players if card.each_player else 1)
-        if total > MAX_CARDS:
-            players = f" at {model.max_players} players" if card.each_player else ""
-            errors.append(Diagnostic(card.pos, f"with this card the game has more than {MAX_CARDS:,} cards{players}",
-                                     "lower the counts of the cards"))
-            return
-
-
-def _kind(value: Any) -> str:
-    """How a property value reads to an author: a whole number, text, true/false or a list."""
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, list):
-        return "a list"
-    return "text"
-
-
-def _load_cards(path: Path, model: GameModel, errors: list[Diagnostic], cited: Pos,
-                default_at: dict[str, Pos], budget: Budget) -> None:
-    if not path.is_file():
-        errors.append(Diagnostic(cited, f"card file `{readable(path.name)}` not found in {path.parent}"))
-        return
-    try:
-        data, smap = load_yaml(path, budget)
-    except AuthoringError as err:
-        errors.extend(err.diagnostics)
-        return
-    found = validate(data, smap, "cards.schema.json", str(path))
-    if found:
-        errors.extend(found)
-        return
-    defaults = data.get("defaults", {})
-    ids = {c.id for c in model.cards}
-    for i, raw in enumerate(data.get("cards", [])):
-        card: dict[str, Any] = {**defaults, **raw}
-        where = ("cards", i)
-
-        def origin(key: str, where: tuple = where, raw: dict = raw) -> tuple:
-            return (*where, key) if key in raw else ("defaults", key)
-
-        if card["id"] in ids:
-            errors.append(Diagnostic(smap.pos((*where, "id")), f"card id `{readable(card['id'])}` is used twice"))
-        ids.add(card["id"])
-        props = {k: v for k, v in card.items() if k not in CARD_KEYS}
-        for k, value in props.items():
-            if k not in model.prop_defaults:
-                errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{readable(k)}`",
-                                         did_you_mean(k, model.prop_defaults) or
-                                         "declare it with a default under properties: in game.yaml"))
-            elif _kind(value) != _kind(model.prop_defaults[k]):
-                kind = _kind(model.prop_defaults[k])
-                at = default_at[k]
-                hint = f"the default of `{k}` ({at.file}:{at.line}) sets its kind for every card"
-                if isinstance(value, list):
-                    hint = f"a card property holds one value, not a list; {hint}"
-                errors.append(Diagnostic(
-                    smap.pos(origin(k)), f"`{k}` must be {kind}, like its default, not {_kind(value)}", hint))
-        for k in card.get("back", []):
-            if k not in model.prop_defaults and k not in BUILTIN_PROPS:
-                errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{readable(k)}` in back",
-                                         did_you_mean(k, model.prop_defaults)))
-        start = card.get("start")
-        each = bool(card.get("each_player", False))
-        if start is None:
-            errors.append(Diagnostic(smap.pos(where), f"card `{readable(card['id'])}` has no start zone",
-                                     "add `start: <zone>` to the card or to defaults"))
-        elif start not in model.game_zones and start not in model.player_zones:
-            errors.append(Diagnostic(smap.pos(origin("start")), f"unknown zone `{readable(start)}`",
-                                     did_you_mean(start, list(model.game_zones) + list(model.player_zones))))
-        elif start in model.player_zones and not each:
-            errors.append(Diagnostic(smap.pos(origin("start")),
-                                     f"`{readable(start)}` belongs to each player, but this card is not `each_player`",
-                                     "start it in a shared zone, or set each_player: true"))
-        abilities = {}
-        merged = {**defaults.get("abilities", {}), **raw.get("abilities", {})}  # a card adds to defaults
-        for name, text in merged.items():
-            apath = (where if name in raw.get("abilities", {}) else ("defaults",)) + ("abilities", name)
-            if name not in model.abilities and name not in model.conditions:
-                errors.append(Diagnostic(smap.key_pos(apath), f"unknown ability `{readable(name)}`",
-                                         did_you_mean(name, model.abilities + list(model.conditions)) or
-                                         "declare it under abilities: (or conditions:) in game.yaml"))
-            abilities[name] = (text, anchor(smap, apath), f"{card['id']}.{name}")
-        model.cards.append(CardDef(
-            id=card["id"], name=card.get("name", card["id"]), kind=card.get("kind", ""),
-            count=card.get("count", 1), each_player=each, start=start or "", back=list(card.get("back", [])),
-            props=props, abilities=abilities, pos=smap.pos(where), text=card.get("text", ""),
-        ))

@@ -17,6 +17,17 @@ PARAM_TYPES = {"num": "num", "number": "num", "bool": "bool", "text": "str", "ca
                "cards": "cards", "zone": "zone", "player": "player", "players": "players"}
 
 
+def kind_of(value: Any) -> str:
+    """How a property value reads to an author: a whole number, text, true/false or a list."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, list):
+        return "a list"
+    return "text"
+
+
 @dataclass(slots=True)
 class ZoneDef:
     name: str

@@ -276,7 +276,7 @@ def _describe_size(error: ValidationError, where: _Where) -> list[Found]:
     path = tuple(error.absolute_path)
     if error.validator_value == 1:
         return [where.at(path, f"{_subject(path)} must not be empty")]
-    unit = "items" if isinstance(error.instance, list) else "characters"
+    unit = {list: "items", dict: "keys"}.get(type(error.instance), "characters")
     message = f"{_subject(path)} must have at least {error.validator_value} {unit}, not {len(error.instance)}"
     return [where.at(path, message)]
 
@@ -334,6 +334,7 @@ _DESCRIBERS: dict[str, Callable[[ValidationError, _Where], list[Found]]] = {
     "maximum": _bound("at most"),
     "minItems": _describe_size,
     "minLength": _describe_size,
+    "minProperties": _describe_size,
     "uniqueItems": _describe_unique,
     "not": _describe_not,
     "oneOf": _describe_branching,

@@ -16,7 +16,7 @@ from yaml.constructor import SafeConstructor
 from yaml.error import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..diagnostics import AuthoringError, Diagnostic, Pos, remember_source
+from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, remember_source
 
 DataPath = tuple[str | int, ...]
 
@@ -167,6 +167,12 @@ def load_yaml(path: str | Path, budget: Budget | None = None) -> tuple[Any, Sour
         unique = {(d.pos, d.message): d for d in builder.diagnostics}
         raise AuthoringError(capped(sorted(unique.values(), key=lambda d: (d.pos.line, d.pos.col)), file))
     return data, builder.smap
+
+
+def anchor(smap: SourceMap, path: DataPath) -> Anchor:
+    """Where the text at `path` starts, for shifting positions inside it into the file."""
+    start = smap.text_start(path)
+    return Anchor(start.file, start.line, start.col, smap.style(path) in ("literal", "folded"))
 
 
 def readable(text: str, limit: int = 60) -> str:
