@@ -137,7 +137,7 @@ def _leaves(error: ValidationError) -> list[ValidationError]:
     if error.validator not in _BRANCHING or not error.context:
         return [error]
     branches = _branches(error)
-    if all(_wrong_kind(errors) for errors in branches.values()):
+    if all(_wrong_kind(errors) for errors in branches.values()) or _missing_one_of(error):
         return [error]
     chosen = min(branches.values(), key=lambda errors: (
         _wrong_kind(errors), -max(len(e.path) for e in errors), len(errors)))
@@ -150,6 +150,11 @@ def _branches(error: ValidationError) -> dict[Any, list[ValidationError]]:
     for sub in error.context or ():
         branches[sub.relative_schema_path[0]].append(sub)
     return branches
+
+
+def _missing_one_of(error: ValidationError) -> bool:
+    """Whether each alternative of a oneOf/anyOf only lacks keys (at least one of them is needed)."""
+    return all(e.validator == "required" and not e.path for e in error.context or ())
 
 
 def _wrong_kind(errors: Iterable[ValidationError]) -> bool:
@@ -308,6 +313,11 @@ def _describe_branching(error: ValidationError, where: _Where) -> list[Found]:
     if len(roots) == len(branches):
         expected = list(dict.fromkeys(name for e in roots for name in _expected_types(e.validator_value)))
         return [where.at(path, f"{_subject(path)} must be {_either(expected)}, not {_shown(error.instance)}")]
+    if _missing_one_of(error):
+        keys = [f"`{readable(key)}`" for e in error.context for key in e.validator_value if key not in e.instance]
+        keys = list(dict.fromkeys(keys))
+        wanted = f"{keys[0]} or {keys[1]} (or both)" if len(keys) == 2 else f"at least one of {', '.join(keys)}"
+        return [where.at(path, f"{_subject(path)} needs {wanted}", on_key=True)]
     tags = [e for errors in branches for e in errors if e.validator == "const"]
     if len(tags) == len(branches) and len({tuple(e.absolute_path) for e in tags}) == 1:
         tag_path = tuple(tags[0].absolute_path)
