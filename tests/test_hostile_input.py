@@ -21,7 +21,7 @@ from interpreter.diagnostics import AuthoringError
 from interpreter.game import load_game
 from interpreter.load import cards, loader, source
 
-TIME_BOUND = 15.0  # seconds, for any one hostile input (each takes about one; a hang takes minutes, and shared machines are slow)
+TIME_BOUND = 15.0  # seconds per hostile input: each takes about one, a hang takes minutes
 
 GAME = """\
 game: tiny
