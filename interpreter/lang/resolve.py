@@ -51,7 +51,7 @@ class Resolver(ExprResolver):
             elif r.returns == "bool" or r.kind == "condition":
                 value = self.truth(value)
             elif r.returns == "text":
-                value = n.Format(value, at=value.at)
+                value = self.as_text(value)
             r.value = value
         except Abort:
             pass

@@ -62,6 +62,8 @@ def fold(e: n.Expr) -> n.Expr:
         return n.Const(not e.value.value, "bool", at=at)
     if isinstance(e, n.Compare) and _const(e.left) and _const(e.right) and e.left.type == e.right.type:
         return n.Const(_COMPARE[e.op](e.left.value, e.right.value), "bool", at=at)
+    if isinstance(e, n.Cond) and _const(e.test, "bool"):
+        return e.then if e.test.value else e.other
     if isinstance(e, n.Logic) and _const(e.left, "bool"):
         # Python's own rule: `true and X` is X, `false and X` is false (and the mirror for `or`).
         return e.right if e.left.value == (e.op == "and") else e.left

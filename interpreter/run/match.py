@@ -336,7 +336,8 @@ class Match:
         return "" if ask is None else self._prompt_of(ask)
 
     def _prompt_of(self, ask: tuple) -> str:
-        text = self.game.prompts[ask[3]]
+        question = ask[3]  # the index of a fixed question, or the sentence a question with `{…}` became
+        text = question if question.__class__ is str else self.game.prompts[question]
         return text or {K_CARD: "choose a card", K_PLAYER: "choose a player", K_BOOL: "yes or no",
                         K_NUMBER: "choose a number"}.get(ask[2], "choose one")
 
