@@ -253,6 +253,9 @@ def _change(cls, r: Resolver, s: Tree, scope: Scope, op: str) -> Assign:
     if t.data == "target_first_player":
         r.fail(r.pos(t), "`first player` is a player, not a number", "use `set first player to …`")
     target, floor = _counter_target(r, t, scope)
+    if target.type == "str":
+        r.fail(r.pos(t), "a text counter holds a text: `add` and `subtract` change numbers",
+               f"use `set {t.children[0]!s} to \"…\"`")
     return cls(target, n.Arith(op, target, r.expect(value, scope, "num")), floor)
 
 
