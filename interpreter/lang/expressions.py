@@ -464,6 +464,7 @@ class ExprResolver:
                 elem = "player" if pool.type == "players" else "card"
             else:
                 pool, elem = self.pool(base, s)
+            var, inner = self.bind_it(s, elem, word)  # the name is checked even where nothing uses it
         else:
             first = self.expr(args[0], s)
             if name in ("max", "min") and len(args) == 2 and first.type in ("num", "bool"):
@@ -474,7 +475,8 @@ class ExprResolver:
                 pool, elem = self.coerce(first, "cards", args[0]), "card"
         if len(args) == 1:
             return self.aggregate_plain(tok, name, pool)
-        var, inner = self.bind_it(s, elem, word if named else None)
+        if not named:
+            var, inner = self.bind_it(s, elem)
         value = self.expr(args[1], inner)
         if name in ("count", "any"):
             return n.Aggregate(name, pool, var, self.truth(value), "num" if name == "count" else "bool")
