@@ -161,6 +161,19 @@ def test_a_question_is_worked_out_for_the_asked_seat_when_it_is_asked(tmp_path):
     assert m.prompt(1) == "Pass 2 more, P1; table: [H (P0)]"
 
 
+def test_only_the_asked_seat_sees_a_questions_sentence_the_others_see_it_as_written(tmp_path):
+    g = game(tmp_path, """
+        for each player p:
+          let c = p chooses a card from hand of p "Your best is {highest(c in hand of p, c.value)}"
+          move c to table
+    """)
+    m = g.new_match(players=2, seed=1)
+    m.apply(0, 0)
+    asked_seat, other = m.information_state(0), m.information_state(1)
+    assert "Your best is H (P0)" in asked_seat and "Your best is H (P0)" not in other
+    assert "Your best is {highest(c in hand of p, c.value)}" in other
+
+
 def test_a_question_with_braces_only_is_fixed_text(tmp_path):
     g = game(tmp_path, 'let c = I choose a card from my hand "Pick {{one}}"\n')
     assert g.prompts == ["Pick {one}"]

@@ -146,9 +146,10 @@ class Writer:
 
     def prompt(self, text: str | n.Text | None) -> str:
         """A choice's question as the ask carries it: the index of a fixed text in the game's prompt
-        table, or (a question with `{…}` parts) the code that writes the sentence."""
+        table; a question with `{…}` parts: (the index of the question as written, which is what the
+        other seats see, and the code that writes the sentence for the asked seat)."""
         if isinstance(text, n.Text):
-            return text.emit(self)
+            return f"({self.prompt(text.written)}, {text.emit(self)})"
         text = text or ""
         if text not in self._prompt_ids:
             self._prompt_ids[text] = len(self.prompts)

@@ -564,7 +564,7 @@ class ExprResolver:
             i = end + 1
         if literal:
             parts.append(n.Const(literal, "str"))
-        return n.Text(parts)
+        return n.Text(parts, text)
 
 
 def _draws(fn) -> bool:

@@ -664,9 +664,10 @@ class Format(Expr):
 
 @dataclass(eq=False)
 class Text(Expr):
-    """A sentence with `{…}` parts: the parts joined."""
+    """A sentence with `{…}` parts: the parts joined (`written`: the sentence as the text wrote it)."""
 
     parts: list[Expr]
+    written: str = ""
     type: ClassVar[str] = "str"
 
     def children(self) -> list[Expr]:

@@ -479,7 +479,7 @@ def ring_distance(a: int, b: int, size: int) -> int:
     return min(d, size - d)
 
 
-def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int | str):
+def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int | tuple):
     """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1)."""
     chosen: list[int] = []
     for _ in range(n):
