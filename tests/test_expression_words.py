@@ -177,3 +177,11 @@ def test_only_the_asked_seat_sees_a_questions_sentence_the_others_see_it_as_writ
 def test_a_question_with_braces_only_is_fixed_text(tmp_path):
     g = game(tmp_path, 'let c = I choose a card from my hand "Pick {{one}}"\n')
     assert g.prompts == ["Pick {one}"]
+
+
+def test_a_conditional_that_may_be_none_is_checked_where_a_player_is_needed(tmp_path):
+    from interpreter.run.runtime import RuleError
+
+    g = game(tmp_path, "show my hand to (first player if round > 5 else none)\n")
+    with pytest.raises(RuleError, match="none"):
+        play_random(g, 2, 0)

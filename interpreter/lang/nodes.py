@@ -582,6 +582,10 @@ class Cond(Expr):
     def emit(self, w: Writer) -> str:
         return f"({self.then.emit(w)} if {self.test.emit(w)} else {self.other.emit(w)})"
 
+    @property
+    def maybe_none(self) -> bool:
+        return self.then.maybe_none or self.other.maybe_none
+
 
 @dataclass(eq=False)
 class Not(Expr):
