@@ -18,7 +18,7 @@ from .lang.analysis import Plan, analyse, function_order
 from .lang.compiler import Compiled, generate
 from .lang.program import Program, parse_program
 from .lang.resolve import resolve_program, too_deep
-from .lang.simplify import simplify_program
+from .lang.simplify import initial_values, simplify_program
 from .limits import MAX_STEPS
 from .load.loader import MALFORMED, Content, find_game, load_content
 from .load.model import GameModel
@@ -64,8 +64,6 @@ class Game:
                               [(c.index, c.name) for c in counters if c.per_player])
         self.prompts: list[str] = namespace["PROMPTS"]
         self.prop_names = {i: name for name, i in model.prop_index.items()}
-        self.initial = {c.index: c.initial for c in counters if not c.per_player}
-        self.player_initial = {c.index: c.initial for c in counters if c.per_player}
         self.max_steps = MAX_STEPS  # loop rounds and nested calls a match may run
 
     def with_max_steps(self, steps: int | None) -> Game:
@@ -104,6 +102,8 @@ def compile_content(content: Content) -> tuple[Program, Plan, Compiled]:
     _raise_if(program.errors)
     plan = analyse(program)
     simplify_program(program)
+    initial_values(program)
+    _raise_if(program.errors)
     compiled, errors = generate(program, plan)
     _raise_if(errors)
     return program, plan, compiled

@@ -517,7 +517,7 @@ class Table:
                 if not isinstance(values, list):
                     continue
                 old = before[name][p] if before and isinstance(before.get(name), list) else None
-                if values[p] != defs[name].initial or (old is not None and old != values[p]):
+                if values[p] != defs[name].initial_for(m.players) or (old is not None and old != values[p]):
                     parts.append(self._counter(name, values[p], old, defs))
             if scores is not None:
                 parts.append(f"{w['score']} {'?' if scores[p] is None else scores[p]}")

@@ -6,8 +6,9 @@ import textwrap
 
 import pytest
 
-from interpreter import RuleError, load_game
+from interpreter import AuthoringError, RuleError, load_game
 from interpreter.cli import main
+from interpreter.diagnostics import source_line
 from interpreter.run.sim import simulate
 
 GAME = """
@@ -100,16 +101,14 @@ def test_compile_prints_the_python_headed_by_yaml_lines(capsys, tmp_path):
     assert target.read_text() == out
 
 
-def test_a_sentence_that_rolls_draws_chance_whether_or_not_the_match_is_logged(tmp_path):
-    """A logged match and an unlogged one are the same match: chance inside `say` is drawn either way."""
-    from interpreter.run.match import play_random
-
+def test_a_sentence_that_rolls_is_refused_before_play(tmp_path):
+    """A sentence is only shown: chance inside `say` would make a logged match differ from a quiet one
+    (or, in a prompt, what a seat is shown draw chance), so it is an authoring error at its place."""
     game = GAME.replace('say "{me} plays {c}: {12 / divisor}"', 'say "{me} plays {c} and rolls {roll d6}"')
-    game = game.replace("set divisor to divisor - c.value", "shuffle hand of me")
     (tmp_path / "game.yaml").write_text(textwrap.dedent(game))
     (tmp_path / "cards.yaml").write_text(CARDS)
-    g = load_game(tmp_path)
-    for seed in range(20):
-        logged, quiet = play_random(g, 2, seed, log=True), play_random(g, 2, seed)
-        assert logged.history == quiet.history and logged.st.zones == quiet.st.zones
-        assert simulate(g, 2, seed).decisions == quiet.st.decisions
+    with pytest.raises(AuthoringError) as err:
+        load_game(tmp_path)
+    (d,) = err.value.diagnostics
+    assert "cannot roll or pick at random" in d.message and "let r = roll d6" in d.hint
+    assert source_line(d.pos.file, d.pos.line)[d.pos.col - 1:].startswith("roll d6")

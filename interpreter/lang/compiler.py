@@ -144,13 +144,17 @@ class Writer:
             self.frames[-1].outer.append(py)
         return py
 
-    def prompt(self, text: str | None) -> int:
-        """The index of a choice's question in the game's prompt table."""
+    def prompt(self, text: str | n.Text | None) -> str:
+        """A choice's question as the ask carries it: the index of a fixed text in the game's prompt
+        table; a question with `{…}` parts: (the index of the question as written, which is what the
+        other seats see, and the code that writes the sentence for the asked seat)."""
+        if isinstance(text, n.Text):
+            return f"({self.prompt(text.written)}, {text.emit(self)})"
         text = text or ""
         if text not in self._prompt_ids:
             self._prompt_ids[text] = len(self.prompts)
             self.prompts.append(text)
-        return self._prompt_ids[text]
+        return str(self._prompt_ids[text])
 
     # ---- statements
     def block(self, body: list[n.Stmt]) -> None:
@@ -194,7 +198,7 @@ class Writer:
             return f"({code} if {code} >= 0 else need({code}, {what!r}, {str(at)!r}))"
         return f"need({code}, {what!r}, {str(at)!r})"
 
-    def ask(self, who: str, options: str, kind: int, prompt: int, target: str, forced: bool) -> None:
+    def ask(self, who: str, options: str, kind: int, prompt: str, target: str, forced: bool) -> None:
         """Yield a choice unless it is forced (no option: -1; one option and `forced`: take it)."""
         opts = self.fresh("o")
         self.line(f"{opts} = {options}")

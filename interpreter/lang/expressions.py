@@ -58,6 +58,13 @@ class Scope:
             s = s.parent
         return None
 
+    def outer_it(self) -> n.Var | None:
+        """An `it` around the innermost one, if any (then `it` alone cannot say which it means)."""
+        s: Scope | None = self
+        while s is not None and "it" not in s.vars:
+            s = s.parent
+        return None if s is None or s.parent is None else s.parent.lookup("it")
+
     def names(self) -> list[str]:
         out: list[str] = []
         s: Scope | None = self
@@ -197,6 +204,11 @@ class ExprResolver:
         found = s.lookup("it")
         if found is None:
             self.fail(self.pos(t), "`it` is only defined inside `where` and aggregates like sum(cards, it.value)")
+        if s.outer_it() is not None:
+            # Two `it`s in scope: the inner one wins, which is seldom what the author meant.
+            self.fail(self.pos(t), f"`it` here means the inner {found.type}, of the innermost `where` or aggregate, "
+                                   "not the outer one",
+                      "name them: `count(c in … where …)`, `sum(c in …, c.value)`, `(c in … where …)`")
         return ref(found)
 
     def x_players(self, t, s):
@@ -246,7 +258,7 @@ class ExprResolver:
             return n.GameZone(m.game_zones[name], name)
         if name in self.functions and not self.functions[name].params:
             fn = self.functions[name]
-            return n.FunctionCall(fn.pyname, self.me(s), [], fn.result_type)
+            return n.FunctionCall(fn.pyname, self.me(s), [], fn.result_type, chance=_draws(fn))
         if name in m.player_zones or counter is not None:
             self.fail(self.pos(tok), f"`{name}` belongs to each player", f"write `my {name}` or `{name} of p`")
         if name in self.props:
@@ -313,17 +325,38 @@ class ExprResolver:
 
     def x_filter(self, t, s):
         base, cond = t.children
-        v = self.expr(base, s)
-        if v.type in ("players", "player"):
-            v, elem = self.coerce(v, "players", base), "player"
-        else:
-            v, elem = self.coerce(v, "cards", base), "card"
-        var, inner = self.bind_it(s, elem)
-        return n.Filter(v, var, self.condition(cond, inner), v.type)
+        return self.filtered(base, cond, s, None)
 
-    def bind_it(self, s: Scope, elem: str) -> tuple[n.Var, Scope]:
+    def x_named_filter(self, t, s):
+        name, base, cond = t.children
+        return self.filtered(base, cond, s, name)
+
+    def filtered(self, base, cond, s: Scope, name: Token | None) -> n.Expr:
+        """`CARDS where COND` (`it` being each), or `(c in CARDS where COND)`."""
+        v, elem = self.pool(base, s)
+        var, inner = self.bind_it(s, elem, name)
+        return n.Filter(v, var, self.condition(cond, inner), v.type, at=self.pos(base))
+
+    def pool(self, tree, s: Scope) -> tuple[n.Expr, str]:
+        """What an aggregate or `where` runs over: cards or players, and which of the two."""
+        v = self.expr(tree, s)
+        if v.type in ("players", "player"):
+            return self.coerce(v, "players", tree), "player"
+        return self.coerce(v, "cards", tree), "card"
+
+    def bind_it(self, s: Scope, elem: str, name: Token | None = None) -> tuple[n.Var, Scope]:
+        """A scope in which each member of a pool is `it`, or the name the author gave it."""
         inner = Scope(s)
-        return inner.define(n.Var("it", "it", elem)), inner
+        if name is None:
+            return inner.define(n.Var("it", "it", elem)), inner
+        word = str(name)
+        m = self.model
+        if s.lookup(word) is not None or word in m.counters or word in m.game_zones or word in m.player_zones \
+                or word in self.functions:
+            self.fail(self.pos(name), f"`{word}` already names something here",
+                      f"pick another name for each {elem}")
+        # kind "it": written exactly as `it` is (a comprehension variable)
+        return inner.define(n.Var(word, "it", elem)), inner
 
     def x_all_cards(self, t, s):
         v = self.expr(t.children[0], s)
@@ -376,9 +409,22 @@ class ExprResolver:
             if str(op) not in ("==", "!="):
                 self.fail(self.pos(op), "compare with none using == or !=")
             return n.IsSome(other, negate=str(op) == "==")
+        if "str" in (x.type, y.type) and str(op) not in ("==", "!="):
+            self.fail(self.pos(op), "texts compare only with == or !=")
         if {x.type, y.type} <= {"num", "bool"} or x.type == y.type or "any" in (x.type, y.type):
             return n.Compare(str(op), x, y)
         self.fail(self.pos(t), f"cannot compare {TYPE_WORDS[x.type]} with {TYPE_WORDS[y.type]}")
+
+    def x_cond(self, t, s):
+        """`A if COND else B`: both branches of one type (none goes with a card or a player)."""
+        a, cond, b = t.children
+        test = self.condition(cond, s)
+        x, y = self.expr(a, s), self.expr(b, s)
+        typ = _common_type(x.type, y.type)
+        if typ is None:
+            self.fail(self.pos(t), f"the two values of `… if … else …` differ: {TYPE_WORDS[x.type]} and "
+                                   f"{TYPE_WORDS[y.type]}", "give both branches the same type")
+        return n.Cond(test, self.coerce(x, typ, a), self.coerce(y, typ, b), typ)
 
     def x_and_(self, t, s):
         return n.Logic("and", self.condition(t.children[0], s), self.condition(t.children[1], s))
@@ -410,16 +456,27 @@ class ExprResolver:
             return n.Helper("ring_distance", [self.expect(x, s, "num") for x in args], "num")
         if not 1 <= len(args) <= 2:
             self.fail(self.pos(tok), f"`{name}` takes a set of cards or players and optionally a value of `it`")
-        pool = self.expr(args[0], s)
-        if name in ("max", "min") and len(args) == 2 and pool.type in ("num", "bool"):
-            return n.Helper(name, [pool, self.expect(args[1], s, "num")], "num")
-        if pool.type in ("players", "player"):
-            pool, elem = self.coerce(pool, "players", args[0]), "player"
+        named = args[0].data == "named_pool"
+        if named:  # `count(c in my hand where c.value > 3)`, `sum(c in my pile, c.value)`
+            word, base, *cond = args[0].children
+            if cond and cond[0] is not None:
+                pool = self.filtered(base, cond[0], s, word)
+                elem = "player" if pool.type == "players" else "card"
+            else:
+                pool, elem = self.pool(base, s)
+            var, inner = self.bind_it(s, elem, word)  # the name is checked even where nothing uses it
         else:
-            pool, elem = self.coerce(pool, "cards", args[0]), "card"
+            first = self.expr(args[0], s)
+            if name in ("max", "min") and len(args) == 2 and first.type in ("num", "bool"):
+                return n.Helper(name, [first, self.expect(args[1], s, "num")], "num")
+            if first.type in ("players", "player"):
+                pool, elem = self.coerce(first, "players", args[0]), "player"
+            else:
+                pool, elem = self.coerce(first, "cards", args[0]), "card"
         if len(args) == 1:
             return self.aggregate_plain(tok, name, pool)
-        var, inner = self.bind_it(s, elem)
+        if not named:
+            var, inner = self.bind_it(s, elem)
         value = self.expr(args[1], inner)
         if name in ("count", "any"):
             return n.Aggregate(name, pool, var, self.truth(value), "num" if name == "count" else "bool")
@@ -445,9 +502,22 @@ class ExprResolver:
         fn = self.functions[str(tok)]
         self.arity(tok, args, len(fn.params))
         values = [self.expect(a, s, ty) for a, ty in zip(args, fn.param_types, strict=False)]
-        return n.FunctionCall(fn.pyname, self.me(s), values, fn.result_type)
+        return n.FunctionCall(fn.pyname, self.me(s), values, fn.result_type, chance=_draws(fn))
 
     # ---- text with {expressions}
+    def question(self, tok: Token, s: Scope) -> str | n.Text:
+        """A choice's quoted question: its text, or the sentence to work out when it is asked."""
+        text = self.interpolate(tok, s)
+        if all(isinstance(p, n.Const) for p in text.parts):
+            return "".join(p.value for p in text.parts)
+        return text
+
+    def as_text(self, value: n.Expr) -> n.Format:
+        """A value written in a sentence (a zone as its cards, by name)."""
+        if value.type == "zone":
+            value = n.ZoneCards(value, at=value.at)
+        return n.Format(value, at=value.at)
+
     def interpolate(self, tok: Token, s: Scope) -> n.Text:
         """A `say` sentence: each {…} is an expression, {{ and }} are braces."""
         raw = str(tok)
@@ -483,13 +553,38 @@ class ExprResolver:
                 raise Abort from None
             self.at = at
             try:
-                parts.append(n.Format(self.expr(tree.children[0], s), at=at))
+                value = self.expr(tree.children[0], s)
+                if "rng" in value.reads():
+                    # A text is shown (a prompt even in what its player is asked): it must not change the match.
+                    self.fail(value.at, "a text cannot roll or pick at random",
+                              "roll first, then show it: `let r = roll d6`, then `{r}`")
+                parts.append(self.as_text(value))
             finally:
                 self.at = saved
             i = end + 1
         if literal:
             parts.append(n.Const(literal, "str"))
-        return n.Text(parts)
+        return n.Text(parts, text)
+
+
+def _draws(fn) -> bool:
+    """Does a game function draw chance (its value is resolved before its callers')?"""
+    return fn.value is not None and "rng" in fn.value.reads()
+
+
+def _common_type(a: str, b: str) -> str | None:
+    """The type both branches of a conditional can take, or None."""
+    if a == b or "any" in (a, b):
+        return b if a == "any" else a
+    pair = {a, b}
+    for wide in ("card", "player"):
+        if pair == {"none", wide}:
+            return wide
+    if pair == {"zone", "cards"}:
+        return "cards"
+    if pair == {"card", "cards"} or pair == {"player", "players"}:
+        return "cards" if "cards" in pair else "players"
+    return None
 
 
 def _retyped(v: n.Expr, typ: str) -> n.Expr:

@@ -571,6 +571,23 @@ class Logic(Expr):
 
 
 @dataclass(eq=False)
+class Cond(Expr):
+    """`then if test else other` (only the branch taken is worked out)."""
+
+    test: Expr
+    then: Expr
+    other: Expr
+    type: str
+
+    def emit(self, w: Writer) -> str:
+        return f"({self.then.emit(w)} if {self.test.emit(w)} else {self.other.emit(w)})"
+
+    @property
+    def maybe_none(self) -> bool:
+        return self.then.maybe_none or self.other.maybe_none
+
+
+@dataclass(eq=False)
 class Not(Expr):
     value: Expr
     type: ClassVar[str] = "bool"
@@ -615,16 +632,20 @@ class Aggregate(Expr):
 
 @dataclass(eq=False)
 class FunctionCall(Expr):
-    """A game function's value for a player."""
+    """A game function's value for a player (`chance`: working it out rolls or picks at random)."""
 
     pyname: str
     me: Expr
     args: list[Expr]
     type: str
+    chance: bool = False
     READS: ClassVar[frozenset[str]] = frozenset({"call"})
 
     def children(self) -> list[Expr]:
         return [self.me, *self.args]
+
+    def reads(self) -> frozenset[str]:
+        return super().reads() | {"rng"} if self.chance else super().reads()
 
     def emit(self, w: Writer) -> str:
         return f"{self.pyname}(st, {', '.join(a.emit(w) for a in self.children())})"
@@ -647,9 +668,10 @@ class Format(Expr):
 
 @dataclass(eq=False)
 class Text(Expr):
-    """A sentence with `{…}` parts: the parts joined."""
+    """A sentence with `{…}` parts: the parts joined (`written`: the sentence as the text wrote it)."""
 
     parts: list[Expr]
+    written: str = ""
     type: ClassVar[str] = "str"
 
     def children(self) -> list[Expr]:

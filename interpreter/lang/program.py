@@ -58,6 +58,7 @@ class Program:
     abilities: dict[str, list[Routine]] = field(default_factory=dict)  # ability → each card's version
     conditions: list[Routine] = field(default_factory=list)
     extras: list[Routine] = field(default_factory=list)  # score, tie-breaks, report label, invariants
+    initials: dict[str, Routine] = field(default_factory=dict)  # counters' `initial` expressions (not compiled)
     verbs: dict[str, str] = field(default_factory=dict)  # a verb's form → its procedure
     errors: list[Diagnostic] = field(default_factory=list)
 
@@ -109,6 +110,9 @@ def parse_program(content: Content) -> Program:
     if content.report_by is not None:
         t = content.report_by
         extras.append(Routine("report_by", parsed(t, True), t.at, [], "report by", "function", returns="text"))
+    for name, t in content.initials.items():
+        program.initials[name] = Routine(f"initial_{name}", parsed(t, True), t.at, [], t.label, "function",
+                                         returns="num")
     for name, t in content.invariants.items():
         extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function", returns="bool"))
     return program

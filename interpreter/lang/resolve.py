@@ -51,7 +51,7 @@ class Resolver(ExprResolver):
             elif r.returns == "bool" or r.kind == "condition":
                 value = self.truth(value)
             elif r.returns == "text":
-                value = n.Format(value, at=value.at)
+                value = self.as_text(value)
             r.value = value
         except Abort:
             pass
@@ -118,7 +118,8 @@ def resolve_program(program: Program, functions: list[Routine]) -> None:
     """Resolve every routine that parsed: the functions first, in the given order (each after those
     it uses, whose result types it needs), then the rest; errors go to `program.errors`."""
     r = Resolver(program)
-    for routine in [*functions, *program.extras, *program.conditions, *program.actions()]:
+    for routine in [*functions, *program.initials.values(), *program.extras, *program.conditions,
+                    *program.actions()]:
         if routine.tree is not None:
             r.routine(routine)
     program.errors += r.errors

@@ -1,7 +1,8 @@
 """Between resolution and code generation: fold what is known at compile time, on the typed nodes.
 
 Only values are folded (`2 * 3`, `max(0, 8)`, `not true`, a comparison of constants, `true and X`);
-statements stay as written, so every `let` keeps its variable and every line its DSL place.
+statements stay as written, so every `let` keeps its variable and every line its DSL place. A
+counter's `initial` written as an expression of the player count is worked out here, at every count.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import operator
 from dataclasses import fields
 from typing import Any
 
+from ..diagnostics import Diagnostic
 from . import nodes as n
 from .program import Program
 from .statements import Choice
@@ -18,6 +20,9 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
             ">=": operator.ge}
 _HELPERS = {"max": max, "min": min, "abs": abs}
+# What an initial value may be made of: numbers, the player count, arithmetic, comparisons, logic.
+_PLAIN = (n.Const, n.PlayerCount, n.Arith, n.Neg, n.Compare, n.Logic, n.Not, n.Cond, n.Retyped)
+_PLAIN_HELPERS = frozenset({"max", "min", "abs", "floordiv", "mod"})
 
 
 def simplify_program(program: Program) -> None:
@@ -27,6 +32,74 @@ def simplify_program(program: Program) -> None:
             r.value = fold(r.value)
         if r.body is not None:
             r.body = _within(r.body)
+
+
+def initial_values(program: Program) -> None:
+    """Work out each counter's `initial` expression at every player count the game allows (a mistake
+    goes to `program.errors`, at its place in the YAML)."""
+    model = program.model
+    for name, r in program.initials.items():
+        if r.value is None:
+            continue  # it did not parse or resolve: reported already
+        odd = _not_plain(r.value)
+        if odd is not None:
+            program.errors.append(Diagnostic(odd.at or r.at.shifted(1, 1),
+                                             "an initial value may use only numbers, `players` (how many play), "
+                                             "arithmetic, comparisons and `… if … else …`",
+                                             "work anything else out in a setup phase"))
+            continue
+        counter = model.counters[name]
+        values: dict[int, int] = {}
+        for players in range(model.min_players, model.max_players + 1):
+            try:
+                value = int(_value(r.value, players))
+            except ZeroDivisionError:
+                program.errors.append(Diagnostic(r.at.shifted(1, 1), f"with {players} players the initial value "
+                                                 f"of `{name}` divides by zero"))
+                break
+            if counter.type == "player" and not -1 <= value < players:
+                program.errors.append(Diagnostic(r.at.shifted(1, 1), f"with {players} players the initial value "
+                                                 f"of `{name}` is {value}, which is no seat",
+                                                 f"seats are 0 to {players - 1}; none is -1"))
+                break
+            values[players] = value
+        counter.by_players = values
+
+
+def _not_plain(e: n.Expr) -> n.Expr | None:
+    """The first part of `e` an initial value may not use, if any."""
+    if not (isinstance(e, _PLAIN) or (isinstance(e, n.Helper) and e.name in _PLAIN_HELPERS)):
+        return e
+    return next((odd for c in e.children() if (odd := _not_plain(c)) is not None), None)
+
+
+def _value(e: n.Expr, players: int) -> Any:
+    """The value of a plain expression (see _not_plain) when `players` play."""
+    if isinstance(e, n.Const):
+        return e.value
+    if isinstance(e, n.PlayerCount):
+        return players
+    if isinstance(e, n.Retyped):
+        return _value(e.value, players)
+    if isinstance(e, n.Neg):
+        return -_value(e.value, players)
+    if isinstance(e, n.Not):
+        return not _value(e.value, players)
+    if isinstance(e, n.Cond):
+        return _value(e.then if _value(e.test, players) else e.other, players)
+    if isinstance(e, n.Logic):
+        left = _value(e.left, players)
+        return (left and _value(e.right, players)) if e.op == "and" else (left or _value(e.right, players))
+    if isinstance(e, n.Arith):
+        return _ARITH[e.op](_value(e.left, players), _value(e.right, players))
+    if isinstance(e, n.Compare):
+        return _COMPARE[e.op](_value(e.left, players), _value(e.right, players))
+    args = [_value(a, players) for a in e.args]  # a Helper
+    if e.name == "floordiv":
+        return args[0] // args[1]
+    if e.name == "mod":
+        return args[0] % args[1]
+    return _HELPERS[e.name](*args)
 
 
 def _within(value: Any) -> Any:
@@ -62,6 +135,8 @@ def fold(e: n.Expr) -> n.Expr:
         return n.Const(not e.value.value, "bool", at=at)
     if isinstance(e, n.Compare) and _const(e.left) and _const(e.right) and e.left.type == e.right.type:
         return n.Const(_COMPARE[e.op](e.left.value, e.right.value), "bool", at=at)
+    if isinstance(e, n.Cond) and _const(e.test, "bool"):
+        return e.then if e.test.value else e.other
     if isinstance(e, n.Logic) and _const(e.left, "bool"):
         # Python's own rule: `true and X` is X, `false and X` is false (and the mirror for `or`).
         return e.right if e.left.value == (e.op == "and") else e.left

@@ -122,7 +122,7 @@ class Choice:
     who: n.Expr
     options: n.Expr
     kind: int
-    prompt: str | None
+    prompt: str | n.Text | None  # a Text: a question with `{…}` parts, worked out when it is asked
     forced: bool  # with one option the answer is known: don't ask
     type: str
     count: n.Expr | None = None  # several cards: how many (asked one at a time)
@@ -132,7 +132,7 @@ class Choice:
 def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
     _, chooser, choice, question = s.children
     who = r.me(scope) if chooser.data == "chooser_me" else r.expect(chooser.children[0], scope, "player")
-    prompt = plain_string(question) if question is not None else None
+    prompt = r.question(question, scope) if question is not None else None
     kind, ch = choice.data, choice.children
     if kind == "choose_card":
         return Choice(who, Options(r.expect(ch[0], scope, "cards")), K_CARD, prompt, True, "card")
@@ -253,6 +253,9 @@ def _change(cls, r: Resolver, s: Tree, scope: Scope, op: str) -> Assign:
     if t.data == "target_first_player":
         r.fail(r.pos(t), "`first player` is a player, not a number", "use `set first player to …`")
     target, floor = _counter_target(r, t, scope)
+    if target.type == "str":
+        r.fail(r.pos(t), "a text counter holds a text: `add` and `subtract` change numbers",
+               f"use `set {t.children[0]!s} to \"…\"`")
     return cls(target, n.Arith(op, target, r.expect(value, scope, "num")), floor)
 
 
@@ -453,8 +456,9 @@ class Say(n.Stmt):
         return cls(r.interpolate(s.children[0], scope))
 
     def emit(self, w: Writer) -> None:
-        # A value that may fail or draw chance is worked out whether or not the match is logged (a
-        # sentence must not change the match: it fails or draws either way); the text waits for a log.
+        # A value that may fail is worked out whether or not the match is logged (a sentence must not
+        # change the match: it fails either way; chance in a text is refused before play); the text
+        # waits for a log.
         parts: list[n.Expr] = []
         for part in self.text.parts:
             if isinstance(part, n.Format) and part.value.risky:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
 from ..paths import data_dir
 from .cards import count_cards, load_card_file
-from .model import BUILTIN_PROPS, PARAM_TYPES, PUBLIC, VISIBILITY, CounterDef, GameModel, ZoneDef
+from .model import BUILTIN_PROPS, COUNTER_TYPES, PARAM_TYPES, PUBLIC, VISIBILITY, CounterDef, GameModel, ZoneDef
 from .schema import breaks_a_pattern, validate
 from .source import Budget, SourceMap, anchor, load_yaml, readable
 
@@ -44,6 +45,7 @@ class Content:
     score: Text | None = None
     tiebreaks: list[Text] = field(default_factory=list)
     report_by: Text | None = None
+    initials: dict[str, Text] = field(default_factory=dict)  # counters whose `initial` is an expression
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
 
@@ -68,6 +70,26 @@ def bundled_games() -> list[str]:
     """Names of the games shipped under cards/."""
     root = data_dir("cards")
     return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+
+
+def _initial(name: str, spec: dict, kind: str, path: tuple, smap: SourceMap, content: Content,
+             errors: list[Diagnostic]) -> Any:
+    """A counter's initial value: a text counter's text, a number; a number written as a text is an
+    expression of the player count, kept in `content.initials` to be worked out at each count."""
+    initial = spec.get("initial", 0)
+    if kind == "str":
+        if not isinstance(initial, str):
+            errors.append(Diagnostic(smap.pos((*path, "initial")), f"text counter `{name}` starts with a text",
+                                     'write `initial: ""` (or the text it starts with)'))
+            return ""
+        if "min" in spec:
+            errors.append(Diagnostic(smap.key_pos((*path, "min")), f"text counter `{name}` has no `min`",
+                                     "only number counters have a lower bound"))
+        return initial
+    if isinstance(initial, str):
+        content.initials[name] = Text(initial, anchor(smap, (*path, "initial")), f"initial value of {name}")
+        return 0
+    return initial
 
 
 def _typed_params(raw: list[str], smap: SourceMap, path: tuple, errors: list[Diagnostic]):
@@ -148,10 +170,11 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
         for name, spec in data.get("counters", {}).get(scope, {}).items():
             claim(name, "counter", ("counters", scope, name))
             spec = spec if isinstance(spec, dict) else {"initial": spec}
-            model.counters[name] = CounterDef(name, scope == "player", spec.get("initial", 0),
+            kind = COUNTER_TYPES.get(spec.get("type", "number"), "num")
+            initial = _initial(name, spec, kind, ("counters", scope, name), smap, content, errors)
+            model.counters[name] = CounterDef(name, scope == "player", initial,
                                               spec.get("reset", "never"), spec.get("min"), indexes[scope],
-                                              smap.key_pos(("counters", scope, name)),
-                                              "player" if spec.get("type") == "player" else "num",
+                                              smap.key_pos(("counters", scope, name)), kind,
                                               VISIBILITY.get(spec.get("visibility"), 0),
                                               spec.get("public_while", ""))
             indexes[scope] += 1
@@ -174,6 +197,9 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
         elif other.per_player and not counter.per_player:
             errors.append(Diagnostic(smap.pos(where), f"`{flag}` is a player counter; a game counter's "
                                      "public_while needs a game counter"))
+        elif other.type == "str":
+            errors.append(Diagnostic(smap.pos(where), f"`{flag}` is a text counter; public_while needs a "
+                                     "number counter (public while it is not 0)"))
         elif other.visibility != PUBLIC:
             errors.append(Diagnostic(smap.pos(where), f"`{flag}` is not public: a reveal everyone can see "
                                      "needs a public counter"))
@@ -214,7 +240,10 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
         content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
     for i, name in enumerate(report.get("per_round", [])):
         counter = model.counters.get(name)
-        if counter is None or counter.per_player:
+        if counter is not None and counter.type == "str":
+            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{name}` is a text counter",
+                                     "per_round reports the mean of number counters"))
+        elif counter is None or counter.per_player:
             errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{readable(name)}` is not a game counter",
                                      did_you_mean(name, [k for k, c in model.counters.items() if not c.per_player])))
     flow = data["flow"]

@@ -12,6 +12,8 @@ BUILTIN_PROPS = ("id", "name", "kind", "owner")
 # Who sees a zone's face-up cards.
 PUBLIC, OWNER, HIDDEN = 0, 1, 2
 VISIBILITY = {"public": PUBLIC, "owner": OWNER, "hidden": HIDDEN}
+# What a counter may hold, by the word written in game.yaml (`type:`), as DSL types.
+COUNTER_TYPES = {"number": "num", "player": "player", "text": "str"}
 # The types a procedure parameter may declare, by the word written in game.yaml.
 PARAM_TYPES = {"num": "num", "number": "num", "bool": "bool", "text": "str", "card": "card",
                "cards": "cards", "zone": "zone", "player": "player", "players": "players"}
@@ -47,9 +49,14 @@ class CounterDef:
     floor: int | None
     index: int
     pos: Pos
-    type: str = "num"
+    type: str = "num"  # num | player | str
     visibility: int = PUBLIC  # who sees its value: everyone, its player (a player counter), nobody
     public_while: str = ""  # a counter that, while not 0, makes this one public (a reveal the rules make)
+    by_players: dict[int, int] | None = None  # `initial` written as an expression: its value at each player count
+
+    def initial_for(self, n: int) -> Any:
+        """The value the counter starts with (and resets to) when `n` play."""
+        return self.initial if self.by_players is None else self.by_players[n]
 
 
 @dataclass(slots=True)
@@ -189,8 +196,8 @@ class GameModel:
             start_zones=start_zones, start_zone_of=zone_of, start_face=start_face, zone_names=zone_names,
             zone_owner=zone_owner, zone_face=zone_face, zone_vis=zone_vis, zone_limit=zone_limit,
             zone_def=zone_def,
-            game_counters=[c.initial for c in counters if not c.per_player],
-            player_counters=[c.initial for c in counters if c.per_player],
+            game_counters=[c.initial_for(n) for c in counters if not c.per_player],
+            player_counters=[c.initial_for(n) for c in counters if c.per_player],
             orders=[tuple(list(range(s, n)) + list(range(s))) for s in range(n)],
             back=back,
         )

@@ -43,7 +43,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
     flow = game.flow
     round_counters, round_player_counters = game.resets["round"]
     turn_counters, turn_player_counters = game.resets["turn"]
-    initial, player_initial = game.initial, game.player_initial
+    initial, player_initial = st.layout.game_counters, st.layout.player_counters  # at this player count
     turns = flow["turn"]
     part, rnd, first, seat, phase = cur.part, cur.round, cur.first, cur.seat, cur.phase
     try:

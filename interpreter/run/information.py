@@ -192,9 +192,11 @@ class Watcher:
             self.events.append((ROLL, fields["sides"], fields["result"]))
 
     # ---- the match's hooks
-    def asked(self, st: State, seat: int, prompt: str, labels: list[str]) -> None:
+    def asked(self, st: State, seat: int, prompt: str, labels: list[str], written: str) -> None:
+        """A question put to `seat`: `prompt` as it reads it, `written` as the others see it (a question
+        with `{…}` parts may hold what only the asked seat knows)."""
         self._table(st)
-        self.events.append((ASK, seat, prompt, tuple(labels)))
+        self.events.append((ASK, seat, prompt, tuple(labels), written))
 
     def decided(self, st: State, seat: int, secret: bool, answer: Any, seen: int, zi: int, at: int) -> None:
         """An answer: a label, or (zone `zi` >= 0) a card with who sees it and where it lies."""
@@ -355,8 +357,8 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
                 continue
             last = d
         elif kind == ASK:
-            _, who, prompt, labels = e
-            d = {"type": "ask", "who": who, "prompt": prompt}
+            _, who, prompt, labels, written = e
+            d = {"type": "ask", "who": who, "prompt": prompt if who == seat else written}
             if who == seat:
                 d["options"] = list(labels)
         else:  # DECIDE

@@ -271,7 +271,7 @@ class Match:
                               else information.hidden_label(self.game, st, c, seat) for c in options]
                 else:
                     labels = [self.label(a, i) for i in range(len(options))]
-                watch.asked(st, seat, self._prompt_of(a), labels)
+                watch.asked(st, seat, self._prompt_of(a), labels, self._prompt_of(a, written=True))
 
     def _decided(self, seat: int, ask: tuple, action: int) -> None:
         """Record an answer as each seat sees it (a simultaneous choice is secret from the others)."""
@@ -335,8 +335,14 @@ class Match:
         ask = self._ask_of(self._seat(seat))
         return "" if ask is None else self._prompt_of(ask)
 
-    def _prompt_of(self, ask: tuple) -> str:
-        text = self.game.prompts[ask[3]]
+    def _prompt_of(self, ask: tuple, written: bool = False) -> str:
+        """The question of an ask as the asked seat reads it (`written`: as the rules write it, which is
+        what the other seats see of a question with `{…}` parts)."""
+        question = ask[3]  # the index of a fixed question, or (index as written, the sentence made of it)
+        if question.__class__ is tuple:
+            text = self.game.prompts[question[0]] if written else question[1]
+        else:
+            text = self.game.prompts[question]
         return text or {K_CARD: "choose a card", K_PLAYER: "choose a player", K_BOOL: "yes or no",
                         K_NUMBER: "choose a number"}.get(ask[2], "choose one")
 

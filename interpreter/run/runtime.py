@@ -369,11 +369,9 @@ def fmt(st: State, kind: str, value: Any) -> str:
     if kind == "player":
         return t.player_name(value)
     if kind == "cards":
-        return "[" + ", ".join(t.card_names[c] for c in value) + "]"
+        return "[" + ", ".join(t.card_names[c] for c in value) + "]" if value else "nothing"
     if kind == "players":
         return "[" + ", ".join(t.player_name(p) for p in value) + "]"
-    if kind == "zone":
-        return t.zone_names[value]
     if kind == "bool":
         return "yes" if value else "no"
     if isinstance(value, list):
@@ -481,7 +479,7 @@ def ring_distance(a: int, b: int, size: int) -> int:
     return min(d, size - d)
 
 
-def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int):
+def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int | tuple):
     """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1)."""
     chosen: list[int] = []
     for _ in range(n):

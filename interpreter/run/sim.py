@@ -119,7 +119,7 @@ class Tally:
         if not self.counter_sums:
             self.counter_sums = [0] * len(counters)
         for i, v in enumerate(counters):
-            self.counter_sums[i] += v
+            self.counter_sums[i] += 0 if isinstance(v, str) else v  # a text counter has no mean
 
     def merge(self, other: Tally) -> None:
         """Fold another tally (e.g. a worker's chunk) into this one."""

@@ -1,0 +1,187 @@
+"""Expression words card games need: named variables in aggregates and filters, `… if … else …`, text
+counters, initial values that depend on the player count, cards in a text, and questions with `{…}`.
+Each test names the rule it pins, on a small game made for it (tests/test_compiler_cases.py)."""
+
+import re
+
+import pytest
+
+from interpreter.diagnostics import AuthoringError, source_line
+from interpreter.run.match import play_random
+from tests.test_compiler_cases import game, says
+
+TEXT_COUNTERS = {
+    "player": {"bonus": 0, "mood": {"initial": "calm", "type": "text", "visibility": "owner"}},
+    "game": {"pot": 0, "trump": {"initial": "", "type": "text"},
+             "hand_size": {"initial": "11 if players <= 2 else 9", "reset": "round"}},
+}
+
+
+def said(tmp_path, main: str, players: int = 2, **extra) -> list[str]:
+    return says(play_random(game(tmp_path, main, **extra), players, 0, log=True))
+
+
+def refused(tmp_path, main: str, **extra) -> str:
+    with pytest.raises(AuthoringError) as err:
+        game(tmp_path, main, **extra)
+    return str(err.value)
+
+
+def test_a_named_variable_works_in_every_aggregate_and_in_a_named_filter(tmp_path):
+    # deck: C1..C8 with values 1..8; each hand: three cards of value 5
+    out = said(tmp_path, """
+        let k = count(c in deck where c.value > 3)
+        let s = sum(c in deck, c.value)
+        let t = sum(c in deck where c.value <= 2, c.value * 10)
+        let h = highest(c in deck where c.value < 5, c.value)
+        let l = lowest(c in deck, c.value)
+        let q = max(p in players, seat(p))
+        let y = any(c in hand of me, c.value == 5)
+        let f = (c in deck where c.value > 6)
+        say "{k} {s} {t} {h} {l} {q} {y} {f} {list(c in deck where c.value < 4, c.value)}"
+    """)
+    assert out[0] == "5 36 30 C4 C1 1 yes [C7, C8] [1, 2, 3]"
+
+
+def test_named_variables_compile_to_the_same_comprehension_as_it(tmp_path):
+    g = game(tmp_path, """
+        let x = count(c in my hand where c.value > 3)
+        let y = count(my hand where it.value > 3)
+        let z = sum(c in my hand, c.value)
+        let w = sum(my hand, it.value)
+    """)
+    lines = [re.sub(r"_[a-z]+_\d+", "_", line.split("=", 1)[1]) for line in g.python_source.splitlines()
+             if re.match(r"\s+_v_[xyzw]_\d+ = (len|sum)", line)]
+    assert len(lines) == 4 and lines[0] == lines[1] and lines[2] == lines[3]
+
+
+def test_named_variables_let_an_aggregate_sit_inside_another(tmp_path):
+    # the cards of the deck with no card one lower in the deck: only C1 (1 + nothing below it)
+    out = said(tmp_path, """
+        say "{sum(c in deck where not any(d in deck, d.value == c.value - 1), c.value)}"
+        say "{count(c in deck where any(deck, it.value == c.value + 1))}"
+    """)
+    assert out[:2] == ["1", "7"]
+
+
+def test_it_inside_another_its_scope_is_an_error_that_asks_for_names(tmp_path):
+    with pytest.raises(AuthoringError) as err:
+        game(tmp_path, 'say "{sum(deck where not any(deck, it.value == it.value - 1), it.value)}"\n')
+    (d,) = err.value.diagnostics
+    assert "`it` here means the inner card" in d.message and "name them: `count(c in … where …)`" in d.hint
+    # at the first `it` of the inner aggregate, in the YAML file
+    assert source_line(d.pos.file, d.pos.line)[d.pos.col - 1:].startswith("it.value == it.value - 1")
+
+
+def test_a_named_variable_may_not_take_a_name_already_used(tmp_path):
+    assert "`deck` already names something here" in refused(tmp_path, 'say "{count(deck in deck)}"\n')
+    assert "`c` already names something here" in refused(tmp_path, "let c = 1\nsay \"{sum(c in deck, c.value)}\"\n")
+
+
+def test_a_conditional_takes_the_branch_its_condition_picks_and_binds_loosest(tmp_path):
+    out = said(tmp_path, """
+        say "{1 + 1 if round == 1 or false else 7} {the top card of deck if round > 5 else none}"
+    """)
+    assert out[0] == "2 nothing"
+
+
+def test_a_conditionals_branches_must_have_one_type(tmp_path):
+    assert "differ: a number and a text" in refused(tmp_path, 'let x = 1 if round == 1 else "a"\n')
+
+
+def test_a_text_counter_is_set_compared_reset_and_shown_like_a_number(tmp_path):
+    m = play_random(game(tmp_path, """
+        say "[{trump}] {hand_size} {my mood}"
+        set trump to "hearts"
+        subtract 5 from hand_size
+        if trump == "hearts" and my mood != "x":
+          set my mood to "glad"
+    """, counters=TEXT_COUNTERS), 2, 0, log=True)
+    assert says(m) == ["[] 11 calm", "[hearts] 11 glad"]  # hand_size resets each round to its initial value
+    assert m.st.gc[1] == "hearts"
+    state = [line for line in m.log if line.get("type") == "state"][-1]
+    assert state["counters"]["trump"] == "hearts" and state["counters"]["mood"] == ["glad", "calm"]
+
+
+def test_a_text_counter_is_hidden_from_others_like_a_number_counter(tmp_path):
+    g = game(tmp_path, """
+        for each player p:
+          set mood of p to "glad" if seat(p) == 0 else "sad"
+    """, counters=TEXT_COUNTERS)
+    a = play_random(g, 2, 0)
+    assert a.view(0)["counters"]["mood"] == ["glad", None]
+    assert a.view(1)["counters"]["mood"] == [None, "sad"]
+    b = play_random(g, 2, 0)
+    b.st.pc[1][1] = "cross"  # a value seat 0 cannot see
+    assert a.information_state(0) == b.information_state(0) and a.information_state(1) != b.information_state(1)
+
+
+def test_adding_to_a_text_counter_is_refused_before_play(tmp_path):
+    assert "`add` and `subtract` change numbers" in refused(tmp_path, "add 1 to trump\n", counters=TEXT_COUNTERS)
+    assert "texts compare only with == or !=" in refused(tmp_path, 'let x = trump < "b"\n', counters=TEXT_COUNTERS)
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 11), (3, 9)])
+def test_an_initial_value_may_depend_on_the_player_count_and_a_reset_uses_it(tmp_path, players, size):
+    out = said(tmp_path, 'say "{hand_size}"\nsubtract 1 from hand_size\n', players, counters=TEXT_COUNTERS)
+    assert out == [str(size), str(size)]
+
+
+def test_an_initial_value_uses_only_the_player_count(tmp_path):
+    counters = {"game": {"pot": {"initial": "round"}}, "player": {"bonus": 0}}
+    assert "an initial value may use only numbers, `players`" in refused(tmp_path, "nothing\n", counters=counters)
+    counters = {"game": {"pot": {"initial": "6 / (players - 3)"}}, "player": {"bonus": 0}}
+    assert "with 3 players the initial value of `pot` divides by zero" in refused(tmp_path, "nothing\n",
+                                                                                 counters=counters)
+
+
+def test_a_zone_or_cards_in_a_text_are_listed_by_name_and_nothing_when_empty(tmp_path):
+    out = said(tmp_path, 'say "{my hand} | {table} | {deck where it.value < 3} | {table where true}"\n')
+    assert out[0] == "[H (P0), H (P0), H (P0)] | nothing | [C1, C2] | nothing"
+
+
+def test_chance_in_a_text_is_refused(tmp_path):
+    assert "a text cannot roll or pick at random" in refused(tmp_path, 'say "{a random card of deck}"\n')
+
+
+def test_a_game_function_that_rolls_cannot_be_shown_in_a_text(tmp_path):
+    text = refused(tmp_path, 'say "{lucky}"\n', functions={"lucky": {"value": "roll d6"}})
+    assert "a text cannot roll or pick at random" in text
+
+
+def test_a_question_is_worked_out_for_the_asked_seat_when_it_is_asked(tmp_path):
+    g = game(tmp_path, """
+        for each player p:
+          let c = p chooses a card from hand of p "Pass {3 - count(table)} more, {p}; table: {table}"
+          move c to table
+    """)
+    m = g.new_match(players=2, seed=1)
+    assert m.prompt(0) == "Pass 3 more, P0; table: nothing"
+    m.apply(0, 0)
+    assert m.prompt(1) == "Pass 2 more, P1; table: [H (P0)]"
+
+
+def test_only_the_asked_seat_sees_a_questions_sentence_the_others_see_it_as_written(tmp_path):
+    g = game(tmp_path, """
+        for each player p:
+          let c = p chooses a card from hand of p "Your best is {highest(c in hand of p, c.value)}"
+          move c to table
+    """)
+    m = g.new_match(players=2, seed=1)
+    m.apply(0, 0)
+    asked_seat, other = m.information_state(0), m.information_state(1)
+    assert "Your best is H (P0)" in asked_seat and "Your best is H (P0)" not in other
+    assert "Your best is {highest(c in hand of p, c.value)}" in other
+
+
+def test_a_question_with_braces_only_is_fixed_text(tmp_path):
+    g = game(tmp_path, 'let c = I choose a card from my hand "Pick {{one}}"\n')
+    assert g.prompts == ["Pick {one}"]
+
+
+def test_a_conditional_that_may_be_none_is_checked_where_a_player_is_needed(tmp_path):
+    from interpreter.run.runtime import RuleError
+
+    g = game(tmp_path, "show my hand to (first player if round > 5 else none)\n")
+    with pytest.raises(RuleError, match="none"):
+        play_random(g, 2, 0)
