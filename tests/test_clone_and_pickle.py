@@ -31,7 +31,7 @@ def copies(m):
 
 
 @pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("overloaded", 3), ("sky-haulers", 2),
-                                               ("sky-haulers", 4)])
+                                               ("sky-haulers", 4), ("low-tide", 5), ("go-fish", 2)])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_copy_mid_match_plays_on_exactly_like_the_original(name, players, seed):
     game = load_game(name)

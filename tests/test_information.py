@@ -55,7 +55,8 @@ def test_two_seats_see_one_match_differently():
     assert all(isinstance(line["card"], dict) for line in drawn)  # another hand's cards: backs only
 
 
-@pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("sky-haulers", 3)])
+@pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("sky-haulers", 3), ("low-tide", 4),
+                                               ("go-fish", 3)])
 def test_determinize_keeps_what_the_seat_knows_and_redraws_the_rest(name, players):
     rng = random.Random(5)
     changed = 0
