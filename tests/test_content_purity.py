@@ -19,7 +19,11 @@ LAUNCH_WORDS = re.compile(
 # library's own names that happen to match a game's verb).
 GENERIC = {"round", "turn", "name", "id", "kind", "text", "value", "count", "first", "last", "top", "bottom",
            "setup", "players", "player", "owner", "effect", "hand", "deck", "discard", "loads", "score",
-           "scores", "table", "use"}
+           "scores", "table", "use",
+           # the common vocabulary of classic card games (ranks and suits, tricks, books, the stock)
+           "rank", "ranks", "suit", "suits", "trick", "tricks", "lead", "led", "book", "books", "stock", "deal",
+           "deals", "dealer", "pass", "passed", "out", "points", "pool", "keep", "plural", "draw", "draws", "pick",
+           "picks", "won", "wins", "winner", "hearts", "spades", "clubs", "diamonds", "ask", "asks"}
 
 
 def game_vocabulary(card_words: bool = True) -> set[str]:
