@@ -13,22 +13,21 @@ import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
-from .check import CheckFailed, describe, recheck
 from .diagnostics import AuthoringError, Diagnostic
-from .game import Game, load_game
 from .limits import MAX_STEPS
-from .load.cards import check_card_file
-from .load.loader import bundled_games, find_game, unlisted_card_files
-from .logfile import MAX_INT_DIGITS, LogError, check_record, files_changed, game_to_replay, read_log, write_log
-from .run.information import describe as observed
-from .run.match import ChanceMismatch, Match, Recorded, random_bot, started
+from .paths import bundled_games, data_dir
 from .run.runtime import RuleError
-from .scenarios import FOLDER as SCENARIO_FOLDER
-from .scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
-from .table import WORDS, InputEnded, Quit, Table
+from .table import WORDS
+
+# Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the
+# DSL parser, the schema checker or Hypothesis.
+if TYPE_CHECKING:
+    from .check import CheckFailed
+    from .game import Game
+    from .run.match import Match
 
 BOT_KINDS = ("random",)
 
@@ -71,6 +70,8 @@ _seat = _whole(0, "a seat number (0, 1, …)")
 
 def _seed(text: str) -> int:
     """An argparse type: a whole number short enough to be written in a match log."""
+    from .logfile import MAX_INT_DIGITS
+
     digits = text.strip().lstrip("+-")
     if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
         raise argparse.ArgumentTypeError(f"must be a whole number of at most {MAX_INT_DIGITS} digits, not {text!r}")
@@ -87,6 +88,9 @@ def _n(count: int, word: str, plural: str | None = None) -> str:
 
 def _game(name: str) -> Game:
     """Load a GAME argument; an unknown name is a one-line error, broken content an AuthoringError."""
+    from .game import load_game
+    from .load.loader import find_game
+
     try:
         find_game(name)
     except AuthoringError as err:
@@ -105,19 +109,40 @@ def _players(game: Game, players: int | None) -> int:
 # ---- games ------------------------------------------------------------------------------------------
 
 
-def cmd_games(args: argparse.Namespace) -> int:
-    """List the bundled games with their player counts."""
-    status = 0
-    for name in bundled_games():
+def _listing(folder: Path) -> tuple[str, str, int, int, int] | None:
+    """A game's name, title and player counts (min, max, default) from its game.yaml alone, nothing
+    compiled (None if they cannot be read: `meeple validate` says why)."""
+    import yaml
+
+    try:
+        reader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)((folder / "game.yaml").read_text(encoding="utf-8"))
         try:
-            g = load_game(name)
-        except AuthoringError:
-            print(f"{name:<14} (broken: run `meeple validate {name}`)")
+            data = reader.get_single_data()
+        finally:
+            reader.dispose()
+        players = data["players"]
+        name, title, low, high = data["game"], data["title"], players["min"], players["max"]
+        default = players.get("default", low)
+    except (OSError, UnicodeError, yaml.YAMLError, TypeError, KeyError, AttributeError):
+        return None
+    if not (isinstance(name, str) and isinstance(title, str)
+            and all(type(n) is int for n in (low, high, default)) and low <= default <= high):
+        return None
+    return name, title, low, high, default
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the bundled games with their player counts (read from each game.yaml, nothing compiled)."""
+    status = 0
+    for folder_name in bundled_games():
+        listing = _listing(data_dir("cards") / folder_name)
+        if listing is None:
+            print(f"{folder_name:<14} (broken: run `meeple validate {folder_name}`)")
             status = 1
             continue
-        counts = f"{g.min_players}–{g.max_players} players" if g.min_players != g.max_players \
-            else _n(g.min_players, "player")
-        print(f"{g.name:<14} {g.title:<20} {counts} (default {g.default_players})")
+        name, title, low, high, default = listing
+        counts = f"{low}–{high} players" if low != high else _n(low, "player")
+        print(f"{name:<14} {title:<20} {counts} (default {default})")
     return status
 
 
@@ -137,6 +162,8 @@ def _copies(cards: list[tuple[int, bool]]) -> str:
 
 def _loaded(folder: Path, games: dict[Path, Game | AuthoringError]) -> Game | AuthoringError:
     """A game folder, loaded once however many of its files are named."""
+    from .game import load_game
+
     key = folder.resolve()
     if key not in games:
         try:
@@ -149,6 +176,11 @@ def _loaded(folder: Path, games: dict[Path, Game | AuthoringError]) -> Game | Au
 def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[str | None, list[Diagnostic]]:
     """Validate one PATH (a folder, a game.yaml, a card or scenario file, or a bundled game's name):
     ("ok: …" line or None, diagnostics)."""
+    from .load.cards import check_card_file
+    from .load.loader import find_game, unlisted_card_files
+    from .scenarios import FOLDER as SCENARIO_FOLDER
+    from .scenarios import check_scenarios
+
     path = Path(raw)
     if not path.exists():
         try:
@@ -244,6 +276,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the game's scenario files: one line per scenario, failures at file:line, exit 1 on any."""
+    from .scenarios import FOLDER as SCENARIO_FOLDER
+    from .scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
+
     game = _game(args.game)
     folder = Path(game.model.root)
     if not scenario_files(folder):
@@ -398,6 +433,10 @@ def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
+    from .logfile import LogError, write_log
+    from .run.match import Match, random_bot
+    from .table import InputEnded, Quit, Table
+
     game = _game(args.game).with_max_steps(args.max_steps)
     kinds = _bot_kinds(args.bots)
     players = args.players if args.players is not None else (len(kinds) if len(kinds) > 1 else None)
@@ -496,6 +535,8 @@ FAILURE_LOG = "rule-failure.jsonl"
 
 def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: str) -> RuleError:
     """Write the log of a match whose rules failed (up to the failure) and say where it is."""
+    from .logfile import LogError, write_log
+
     if log is None:
         return err
     try:
@@ -508,6 +549,8 @@ def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: st
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
+    from .check import CheckFailed
+    from .run.match import Match, random_bot
     from .run.sim import WorkerLost, run_many
 
     game = _game(args.game).with_max_steps(args.max_steps)
@@ -547,6 +590,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
     """The match of a failed `sim --check` again, through the step API with its log: write the log, say why."""
     from .check import failure_log, sim_match
+    from .logfile import write_log
 
     played = sim_match(game, players, err.seed)
     if played.broken is None:  # not the same match: an engine fault, reported as such
@@ -605,7 +649,8 @@ def _writable(path: str) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     """Property-test a game with Hypothesis: its invariants and the built-in properties, at every player
     count (or --players); on failure, the shrunk match step by step and a log that replay re-runs."""
-    from .check import NotDeterministic, chance_line, check_game, story
+    from .check import NotDeterministic, chance_line, check_game, describe, story
+    from .logfile import write_log
 
     game = _game(args.game).with_max_steps(args.max_steps)
     if args.players is not None:
@@ -653,6 +698,11 @@ def _short(line: Any) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-run a logged match from its seed and decisions; every line must come out the same."""
+    from .check import describe, recheck
+    from .logfile import LogError, check_record, files_changed, game_to_replay, read_log
+    from .run.information import describe as observed
+    from .run.match import ChanceMismatch, Recorded, started
+
     file = args.file
     try:
         expected = read_log(file)

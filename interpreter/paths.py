@@ -14,3 +14,9 @@ def data_dir(name: str) -> Path:
     package = Path(__file__).resolve().parent
     installed = package / name
     return installed if installed.is_dir() else package.parent / name
+
+
+def bundled_games() -> list[str]:
+    """Names of the games shipped under cards/."""
+    root = data_dir("cards")
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())

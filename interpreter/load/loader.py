@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
-from ..paths import data_dir
+from ..paths import bundled_games, data_dir
 from .cards import count_cards, load_card_file
 from .model import BUILTIN_PROPS, COUNTER_TYPES, PARAM_TYPES, PUBLIC, VISIBILITY, CounterDef, GameModel, ZoneDef
 from .schema import breaks_a_pattern, validate
@@ -64,12 +64,6 @@ def find_game(name: str) -> Path:
     hint = did_you_mean(name, known) or f"bundled games: {', '.join(known)}"
     raise AuthoringError([Diagnostic(Anchor(name, 1, 1).shifted(1, 1),
                                      f"no game `{name}`: not a bundled game nor a folder with game.yaml", hint)])
-
-
-def bundled_games() -> list[str]:
-    """Names of the games shipped under cards/."""
-    root = data_dir("cards")
-    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
 
 
 def _initial(name: str, spec: dict, kind: str, path: tuple, smap: SourceMap, content: Content,

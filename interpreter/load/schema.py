@@ -125,10 +125,11 @@ _Strict = validators.extend(
 
 @cache
 def _validator(schema_name: str) -> Any:
-    """The compiled validator for one bundled schema, loaded once; whole numbers are strictly whole."""
+    """The compiled validator for one bundled schema, loaded once; whole numbers are strictly whole.
+    (The bundled schemas are checked against the metaschema by the tests, not at every start: that
+    check costs more than loading a game's files.)"""
     file_name = schema_name if schema_name.endswith(".json") else f"{schema_name}.schema.json"
     schema = json.loads((data_dir("schemas") / file_name).read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
     return _Strict(schema)
 
 
