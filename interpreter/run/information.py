@@ -15,7 +15,7 @@ import json
 import random
 from typing import Any
 
-from .runtime import HIDDEN, OWNER, PUBLIC, State, seen_by
+from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, State, seen_by
 
 # raw events (tuples, first item the kind)
 MOVE, FLIP, SHUFFLE, SHOW, ROLL, SAY, TABLE, ASK, DECIDE = "mfswrtcad"
@@ -27,11 +27,16 @@ class Watcher:
     `zones`, `face`, `known`: a shadow of the state as of the last hook (what a card looked like before
     it moved). `events`: the raw events. `tags[s][c]`: seat s's name for card c; cards with equal tags
     (and equal backs) are ones s cannot tell apart. Tags below the number of cards are a card's own
-    index (the seat can tell it apart); higher ones name a group of cards whose places the seat lost."""
+    index (the seat can tell it apart); higher ones name a group of cards whose places the seat lost.
 
-    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "tags", "where", "zones")
+    A copy shares `events`, `tags` and `groups` with its original until one of them records something:
+    `owners` (one list shared by the watchers that share them) counts them, and a watcher that records
+    while others share takes its own copy first (the last one left records in place)."""
+
+    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "tags", "where", "zones")
 
     def __init__(self, st: State) -> None:
+        self.owners = [1]
         self.events: list[tuple] = []
         self.sync(st)
         cards = len(st.face)
@@ -48,14 +53,22 @@ class Watcher:
         self.known = st.known[:]
 
     def copy(self) -> Watcher:
-        """An independent copy (for a copy of the match); the shadow is taken again by `sync`."""
+        """An independent copy (for a copy of the match), sharing the record until either changes it;
+        the shadow is taken again by `sync`."""
         other = Watcher.__new__(Watcher)
-        other.events = self.events[:]
-        other.tags = [t[:] for t in self.tags]
-        other.groups = [{k: set(v) for k, v in g.items()} for g in self.groups]
+        other.events, other.tags, other.groups, other.owners = self.events, self.tags, self.groups, self.owners
+        self.owners[0] += 1
         other.fresh, other.last = self.fresh, self.last
         other.zones, other.where, other.face, other.known = [], [], [], []
         return other
+
+    def own(self) -> None:
+        """Take a copy of the record shared with other watchers (before changing it)."""
+        self.owners[0] -= 1
+        self.owners = [1]
+        self.events = self.events[:]
+        self.tags = [t[:] for t in self.tags]
+        self.groups = [{k: set(v) for k, v in g.items()} for g in self.groups]
 
     def __getstate__(self) -> dict[str, Any]:
         return {"events": self.events, "tags": self.tags, "groups": self.groups, "fresh": self.fresh,
@@ -64,6 +77,7 @@ class Watcher:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
+        self.owners = [1]
         self.zones, self.where, self.face, self.known = [], [], [], []
 
     # ---- what the seats tell apart
@@ -122,6 +136,8 @@ class Watcher:
 
     # ---- the runtime's hooks
     def moved(self, st: State, c: int, src: int, dst: int) -> None:
+        if self.owners[0] > 1:
+            self.own()
         t = st.layout
         before = self._was_seen(st, c)
         if t.zone_vis[src] == OWNER:  # nobody else sees which card of a hand leaves it, glimpse or not
@@ -153,6 +169,8 @@ class Watcher:
                 self._merge(s, [c, *st.zones[src]])
 
     def shuffled(self, st: State, zi: int) -> None:
+        if self.owners[0] > 1:
+            self.own()
         self._table(st)
         cards = st.zones[zi]
         self.zones[zi] = cards[:]
@@ -165,6 +183,8 @@ class Watcher:
                 self._merge(s, unseen)
 
     def shown(self, st: State, c: int, p: int) -> None:
+        if self.owners[0] > 1:
+            self.own()
         self._table(st)
         zi = st.zone_of[c]
         self.events.append((SHOW, c, p, zi, st.zones[zi].index(c), seen_by(st, c)))
@@ -172,11 +192,15 @@ class Watcher:
         self._identify(p, c)
 
     def said(self, st: State, text: str) -> None:
+        if self.owners[0] > 1:
+            self.own()
         self._table(st)
         self.events.append((SAY, text))
 
     def event(self, st: State, kind: str, fields: dict[str, Any]) -> None:
         """The runtime's other events: flips (also those written out in compiled code) and rolls."""
+        if self.owners[0] > 1:
+            self.own()
         if kind == "flip":
             c = card_index(st.layout)[fields["card"]]
             before = self._was_seen(st, c)
@@ -192,14 +216,18 @@ class Watcher:
             self.events.append((ROLL, fields["sides"], fields["result"]))
 
     # ---- the match's hooks
-    def asked(self, st: State, seat: int, prompt: str, labels: list[str], written: str) -> None:
-        """A question put to `seat`: `prompt` as it reads it, `written` as the others see it (a question
-        with `{…}` parts may hold what only the asked seat knows)."""
+    def asked(self, st: State, seat: int, question: int, kind: int, options: tuple) -> None:
+        """A question put to `seat` (its prompt as `prompt_text` reads it to each seat) and its options as
+        the asked seat sees them, named only when rendered (see `option_label`)."""
+        if self.owners[0] > 1:
+            self.own()
         self._table(st)
-        self.events.append((ASK, seat, prompt, tuple(labels), written))
+        self.events.append((ASK, seat, question, kind, options))
 
     def decided(self, st: State, seat: int, secret: bool, answer: Any, seen: int, zi: int, at: int) -> None:
         """An answer: a label, or (zone `zi` >= 0) a card with who sees it and where it lies."""
+        if self.owners[0] > 1:
+            self.own()
         self._table(st)
         self.events.append((DECIDE, seat, secret, answer, seen, zi, at))
 
@@ -282,6 +310,39 @@ def hidden_label(game, st: State, c: int, viewer: int) -> str:
     return card_place_label(game, st.layout, c, zi, st.zones[zi].index(c), viewer)
 
 
+def prompt_text(game, question: Any, kind: int, written: bool = False) -> str:
+    """What a question asks, in words: as the asked seat reads it, or (`written`) as the rules write it,
+    which is what the other seats see of a question with `{…}` parts; without a prompt, one by the kind
+    of its options. `question`: the index of a fixed question, or (index as written, the sentence made)."""
+    if question.__class__ is tuple:
+        text = game.prompts[question[0]] if written else question[1]
+    else:
+        text = game.prompts[question]
+    return text or _PROMPTS.get(kind, "choose one")
+
+
+_PROMPTS = {K_CARD: "choose a card", K_PLAYER: "choose a player", K_BOOL: "yes or no", K_NUMBER: "choose a number"}
+
+
+def value_label(t, kind: int, value: Any) -> str:
+    """The readable name of an option that is not a card."""
+    if kind == K_PLAYER:
+        return t.player_name(value)
+    if kind == K_BOOL:
+        return "yes" if value else "no"
+    return str(value)
+
+
+def option_label(game, t, kind: int, option: Any, viewer: int) -> str:
+    """An option of a recorded question as `viewer` (the asked seat) saw it: a card's id (or `none`)
+    when the seat saw it, else its place (card, zone, position) named by `card_place_label`."""
+    if kind != K_CARD:
+        return value_label(t, kind, option)
+    if isinstance(option, str):
+        return option
+    return card_place_label(game, t, *option, viewer)
+
+
 def card_place_label(game, t, c: int, zi: int, at: int, viewer: int) -> str:
     back = "".join(f", {game.prop_names[k]} {t.props[k][c]}" for k in t.back[c])
     if ordered_for(t, zi, viewer):
@@ -357,10 +418,10 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
                 continue
             last = d
         elif kind == ASK:
-            _, who, prompt, labels, written = e
-            d = {"type": "ask", "who": who, "prompt": prompt if who == seat else written}
+            _, who, question, asked, options = e
+            d = {"type": "ask", "who": who, "prompt": prompt_text(game, question, asked, written=who != seat)}
             if who == seat:
-                d["options"] = list(labels)
+                d["options"] = [option_label(game, t, asked, x, seat) for x in options]
         else:  # DECIDE
             _, who, secret, answer, seen, zi, at = e
             d = {"type": "decision", "who": who}
@@ -394,24 +455,31 @@ def observed(match, seat: int, upto: int | None = None) -> list[str]:
     end = len(events) if upto is None else upto
     if cache[0] < end:
         more, cache[2] = render(match, seat, events[cache[0]:end], cache[2])
-        cache[1].extend(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)
-        cache[3].append((cache[0], len(cache[1]) - len(more)))
+        # new lists, never a change in place: copies of the match share them (see `fork_cache`)
+        cache[3] = [*cache[3], (cache[0], len(cache[1]))]
+        cache[1] = [*cache[1], *(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)]
         cache[0] = end
     return cache[1]
 
 
 def new_cache() -> list:
     """A seat's rendered observations: [raw events rendered, lines, last table seen, marks], where a
-    mark (k, i) says the lines from i on come from raw events k on (so a copy can cut them there)."""
+    mark (k, i) says the lines from i on come from raw events k on (so a copy can cut them there).
+    Its lists are replaced, never changed in place, so a copy of the match shares them."""
     return [0, [], None, []]
+
+
+def fork_cache(cache: list) -> list:
+    """A seat's rendered observations for a copy of the match (sharing the lines)."""
+    return cache[:]
 
 
 def cut_cache(match, cache: list, events: int) -> list:
     """A seat's rendered observations of only the first `events` raw events (for a copy that goes on
     from there): the lines rendered up to the last render at or before that point, and the rest of the
     way rendered again."""
-    if cache[0] <= events:  # nothing rendered past that point: a copy will do
-        return [cache[0], cache[1][:], cache[2], cache[3][:]]
+    if cache[0] <= events:  # nothing rendered past that point: the same will do
+        return cache[:]
     k, i = next(((k, i) for k, i in reversed(cache[3]) if k <= events), (0, 0))
     lines = cache[1][:i]
     table = next((json.loads(x) for x in reversed(lines) if '"event":"table"' in x), None)

@@ -14,10 +14,7 @@ from .information import Watcher, relabel_frozen
 from .runtime import (
     CHANCE_USED,
     DECISIONS,
-    K_BOOL,
     K_CARD,
-    K_NUMBER,
-    K_PLAYER,
     Quiet,
     RuleError,
     State,
@@ -163,7 +160,10 @@ class Match:
     # ---- a match is a value
     def clone(self) -> Match:
         """An independent match at the same point (state, chance, history, log, pending question),
-        made without replaying the match from its start."""
+        made without replaying the match from its start.
+
+        The copy shares what neither changes (the kept base, the record of who saw what, until one of
+        them records more); its running flow is rebuilt from the base when it is first used."""
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
         other.history = list(self.history)
@@ -171,9 +171,20 @@ class Match:
         other._sent = list(self._sent)
         other.log = None if self.log is None else list(self.log)
         other._watch = self._watch.copy()
-        other._seen = [[k, lines[:], last, marks[:]] for k, lines, last, marks in self._seen]
-        other._resume()
+        other._seen = [information.fork_cache(cache) for cache in self._seen]
+        if self.over or self.failure is not None:
+            other._resume()
+        elif "st" in self.__dict__:  # else `self` is a copy not yet rebuilt, and so is `other`
+            other._decisions = self.st.decisions
+            del other.st, other._flow, other._pending
         return other
+
+    def __getattr__(self, name: str) -> Any:
+        """A copy's state, flow and question, rebuilt on first use (see `clone`)."""
+        if name in _REBUILT and "_decisions" in self.__dict__:
+            self._resume()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _resume(self, frozen_now: tuple | None = None) -> None:
         """Rebuild the running flow: thaw the base state, start the flow at its phase, send the
@@ -187,7 +198,9 @@ class Match:
             self._flow = None
             self._watched()
             return
-        decisions = self.st.decisions if frozen_now is None else frozen_now[DECISIONS]
+        lazy = self.__dict__.pop("_decisions", None)
+        decisions = frozen_now[DECISIONS] if frozen_now is not None else lazy if lazy is not None \
+            else self.st.decisions
         assert self._base is not None, "a match waiting for an answer has marked its phase"
         cur, frozen = self._base
         st = State.thaw(self.layout, self.players, frozen, Quiet(), self.game.counter_names)
@@ -219,13 +232,14 @@ class Match:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for name in ("st", "_flow", "layout", "_rng"):
+        for name in ("st", "_flow", "layout", "_rng", "_decisions"):
             state.pop(name, None)
         state["game"] = self.game.model.root  # the compiled game is not saved: its folder is loaded again
-        state["now"] = self.st.freeze()
-        if not self.over:
-            now = state["now"]
-            state["now"] = (*([None] * DECISIONS), now[DECISIONS], None, None)  # the base holds the rest
+        if self.over:
+            state["now"] = self.st.freeze()
+        else:  # the base holds the rest
+            decisions = self.__dict__.get("_decisions")
+            state["now"] = (*([None] * DECISIONS), self.st.decisions if decisions is None else decisions, None, None)
         if self._base is not None and self._base[0].part != SETUP:
             state["_after_setup"] = None  # already run: a test's hook need not be saved
         return state
@@ -264,14 +278,14 @@ class Match:
         if ask is not None:  # every seat sees who is asked; the asked seat sees its question
             st, watch = self.st, self._watch
             for a in ask[1] if ask[0] == -1 else (ask,):
-                seat, options = a[0], a[1]
-                if a[2] == K_CARD:
-                    ids = self.layout.card_ids
-                    labels = ["none" if c < 0 else ids[c] if seen_by(st, c) >> seat & 1
-                              else information.hidden_label(self.game, st, c, seat) for c in options]
+                seat, options, kind = a[0], a[1], a[2]
+                if kind == K_CARD:  # a card is named when rendered: its id if seen, else where it lay
+                    ids, zones, zone_of = self.layout.card_ids, st.zones, st.zone_of
+                    shown = tuple("none" if c < 0 else ids[c] if seen_by(st, c) >> seat & 1
+                                  else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options)
                 else:
-                    labels = [self.label(a, i) for i in range(len(options))]
-                watch.asked(st, seat, self._prompt_of(a), labels, self._prompt_of(a, written=True))
+                    shown = tuple(options)
+                watch.asked(st, seat, a[3], kind, shown)
 
     def _decided(self, seat: int, ask: tuple, action: int) -> None:
         """Record an answer as each seat sees it (a simultaneous choice is secret from the others)."""
@@ -338,13 +352,7 @@ class Match:
     def _prompt_of(self, ask: tuple, written: bool = False) -> str:
         """The question of an ask as the asked seat reads it (`written`: as the rules write it, which is
         what the other seats see of a question with `{…}` parts)."""
-        question = ask[3]  # the index of a fixed question, or (index as written, the sentence made of it)
-        if question.__class__ is tuple:
-            text = self.game.prompts[question[0]] if written else question[1]
-        else:
-            text = self.game.prompts[question]
-        return text or {K_CARD: "choose a card", K_PLAYER: "choose a player", K_BOOL: "yes or no",
-                        K_NUMBER: "choose a number"}.get(ask[2], "choose one")
+        return information.prompt_text(self.game, ask[3], ask[2], written)
 
     def _seat(self, seat: int | None) -> int:
         if seat is not None:
@@ -406,11 +414,7 @@ class Match:
             if viewer is None or seen_by(self.st, value) >> viewer & 1:
                 return t.card_ids[value]
             return information.hidden_label(self.game, self.st, value, viewer)
-        if kind == K_PLAYER:
-            return t.player_name(value)
-        if kind == K_BOOL:
-            return "yes" if value else "no"
-        return str(value)
+        return information.value_label(t, kind, value)
 
     # ---- reading the match
     def result(self) -> dict[str, Any]:
@@ -460,6 +464,7 @@ class Match:
         other._answers, other._sent, other._reseed, other._rng = {}, [], None, None
         other._seen = [information.cut_cache(m, cache, base_events) for cache in m._seen]
         watch = m._watch.copy()
+        watch.own()
         del watch.events[base_events:]
         watch.tags = [[0] * len(pi) for _ in base_tags]
         for tags, then in zip(watch.tags, base_tags, strict=True):
@@ -516,6 +521,9 @@ class Match:
                 return False
             action = options.index(value)
         return self.apply(seat, action) is None
+
+
+_REBUILT = frozenset({"st", "_flow", "_pending"})  # what a copy rebuilds when first used (`Match.clone`)
 
 
 def _chance(state: tuple) -> random.Random:
