@@ -155,16 +155,18 @@ class Watcher:
             self.known[d] = st.known[d]
         self.events.append((MOVE, c, src, at, dst, to, st.face[c], before, after))
         seen = before | after
+        tags = self.tags
         if t.zone_vis[src] != OWNER:
             if seen:
                 for s in range(st.n):
-                    if seen >> s & 1:
+                    if seen >> s & 1 and tags[s][c] != c:
                         self._identify(s, c)
             return
         owner = t.zone_owner[src]
         for s in range(st.n):
             if seen >> s & 1:
-                self._identify(s, c)
+                if tags[s][c] != c:
+                    self._identify(s, c)
             elif s != owner:
                 self._merge(s, [c, *st.zones[src]])
 
