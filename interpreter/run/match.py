@@ -174,17 +174,12 @@ class Match:
         other._seen = [information.fork_cache(cache) for cache in self._seen]
         if self.over or self.failure is not None:
             other._resume()
-        elif "st" in self.__dict__:  # else `self` is a copy not yet rebuilt, and so is `other`
-            other._decisions = self.st.decisions
-            del other.st, other._flow, other._pending
+        else:
+            if "st" in self.__dict__:  # else `self` is a copy not yet rebuilt, and so is `other`
+                other._decisions = self.st.decisions
+                del other.st, other._flow, other._pending
+            other.__class__ = _Unbuilt
         return other
-
-    def __getattr__(self, name: str) -> Any:
-        """A copy's state, flow and question, rebuilt on first use (see `clone`)."""
-        if name in _REBUILT and "_decisions" in self.__dict__:
-            self._resume()
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _resume(self, frozen_now: tuple | None = None) -> None:
         """Rebuild the running flow: thaw the base state, start the flow at its phase, send the
@@ -199,6 +194,7 @@ class Match:
             self._watched()
             return
         lazy = self.__dict__.pop("_decisions", None)
+        self.__class__ = Match
         decisions = frozen_now[DECISIONS] if frozen_now is not None else lazy if lazy is not None \
             else self.st.decisions
         assert self._base is not None, "a match waiting for an answer has marked its phase"
@@ -523,7 +519,16 @@ class Match:
         return self.apply(seat, action) is None
 
 
-_REBUILT = frozenset({"st", "_flow", "_pending"})  # what a copy rebuilds when first used (`Match.clone`)
+class _Unbuilt(Match):
+    """A copy of a match whose state, flow and question are rebuilt on first use (see `Match.clone`);
+    then it is a plain Match again. (A class of its own: `__getattr__` on Match would slow every
+    attribute read of every match.)"""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("st", "_flow", "_pending") and "_decisions" in self.__dict__:
+            self._resume()
+            return self.__dict__[name]
+        raise AttributeError(f"'Match' object has no attribute {name!r}")
 
 
 def _chance(state: tuple) -> random.Random:
