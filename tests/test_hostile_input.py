@@ -280,8 +280,8 @@ def test_too_many_cards_are_refused_at_the_card_that_passes_the_limit(capsys, ti
 
 
 @pytest.mark.parametrize("file, old, new, message", [
-    ("game.yaml", "rounds: 1", "rounds: 3.0", r"flow.rounds must be a whole number, not 3.0"),
-    ("game.yaml", "rounds: 1", "rounds: true", r"flow.rounds must be a whole number, not true"),
+    ("game.yaml", "rounds: 1", "rounds: 3.0", r"flow.rounds must be a whole number or a mapping .*, not 3.0"),
+    ("game.yaml", "rounds: 1", "rounds: true", r"flow.rounds must be a whole number or a mapping .*, not true"),
     ("game.yaml", "players: {min: 2, max: 2}", "players: {min: 2.0, max: 2}", r"players.min must be a whole number"),
     ("game.yaml", "points: 0", "points: 0.5", r"must be a whole number"),
     ("game.yaml", "value: 0", "value: .inf", r"properties.value must be a whole number, text or true/false"),
