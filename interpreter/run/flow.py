@@ -95,6 +95,8 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                             yield from fn(st)
                         else:
                             fn(st)
+                        if st.out and len(st.orders[0]) <= 1:
+                            raise DealOver  # one player is left in: the deal ends with this phase
                     part, rnd, phase = ROUND, 1, -1
                 if part in (ROUND, TURN):
                     phases = flow["round"]
@@ -118,6 +120,8 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                                     yield from fn(st)
                                 else:
                                     fn(st)
+                                if st.out and len(st.orders[0]) <= 1:
+                                    raise DealOver
                             if turns:
                                 part, first, seat, phase = TURN, st.first, 0, -1
                             elif st.log.__class__ is list:  # a kept log (not a watched match's quiet one)
@@ -145,6 +149,8 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                                         yield from fn(st)
                                     else:
                                         fn(st)
+                                    if st.out and len(st.orders[0]) <= 1:
+                                        raise DealOver
                                 if st.log.__class__ is list:
                                     st.log.append(snapshot(st, game.has_deals))
                                 seat, phase = seat + 1, -1
@@ -158,7 +164,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                     else:
                         capped = game.rounds_capped  # the deal's rounds ran to their number, or to the cap
                     part, phase = AFTER_DEAL, -1
-            except DealOver:  # `end the deal`, or a knock-out leaving one player in
+            except DealOver:  # `end the deal`, or a phase ended with one player left in
                 part, phase = AFTER_DEAL, -1
             if phase < 0:
                 st.active, phase = st.first, 0
@@ -208,8 +214,8 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
 
 def _no_deal(over: DealOver, where: str) -> RuleError:
     """A deal ending where no deal is played: a rule failure, placed at the statement that raised it."""
-    return RuleError(f"the deal ends {where}, where no deal is played: `end the deal` and a knock-out that "
-                     "leaves one player in belong in the deal's phases").with_traceback(over.__traceback__)
+    return RuleError(f"`end the deal` {where}, where no deal is played: it belongs in the phases of a deal "
+                     "(deal, round, turn, after_deal)").with_traceback(over.__traceback__)
 
 
 def snapshot(st: State, deals: bool = False) -> dict[str, Any]:
@@ -245,7 +251,7 @@ def counters(st: State) -> dict[str, Any]:
 def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list[int]]:
     """Scores and winners: the winners the game declared, else (also when it named nobody) the best
     score with tie-breaks, all in the direction of `result.wins` (ties share the win), among the players
-    not knocked out of the match (unless `result.knocked_out: score`)."""
+    not knocked out of the match (unless `result.knocked_out: score`, or nobody is left)."""
     scores = [game.score(st, p) if game.score else 0 for p in range(st.n)]
     named = sorted(p for p in set(declared or ()) if 0 <= p < st.n)
     if named:
@@ -253,6 +259,7 @@ def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list
     keys = [(scores[p], *(tb(st, p) for tb in game.tiebreaks)) for p in range(st.n)]
     if game.lowest_wins:
         keys = [tuple(-v for v in key) for key in keys]
-    ranked = range(st.n) if game.out_can_win or not st.gone else [p for p in range(st.n) if not st.gone >> p & 1]
+    ranked = [p for p in range(st.n) if not st.gone >> p & 1] if st.gone and not game.out_can_win else []
+    ranked = ranked or range(st.n)  # knocked out all together: everyone is ranked
     best = max((keys[p] for p in ranked), default=None)
     return scores, [p for p in ranked if keys[p] == best]

@@ -19,12 +19,7 @@ TOP, BOTTOM, RANDOM = 0, -1, -2
 
 
 class DealOver(Exception):
-    """Raised by `end the deal`, and by a knock-out that leaves one player in (`last`: nobody else is
-    left in the match, so the match ends after this deal)."""
-
-    def __init__(self, last: bool = False) -> None:
-        super().__init__()
-        self.last = last
+    """Raised by `end the deal` (and by the flow when a phase ends with one player left in)."""
 
 
 class GameOver(Exception):
@@ -382,7 +377,7 @@ def random_player(st: State, players: Any) -> int:
 
 def knock_out(st: State, p: int, for_deal: bool) -> None:
     """Knock player `p` out (of the deal, or of the match): skipped by every player list, neighbour and
-    turn from now on. When one player is left in, the deal ends (DealOver)."""
+    turn from now on. (The flow ends the deal when a phase ends with one player left in.)"""
     if p < 0 or st.out >> p & 1:
         return
     st.out |= 1 << p
@@ -391,8 +386,6 @@ def knock_out(st: State, p: int, for_deal: bool) -> None:
     st.orders, st.others, st.after, st.before = st.layout.seats(st.out)
     if st.log is not None:
         st.event("knock_out", player=p, until="deal" if for_deal else "match")
-    if len(st.orders[0]) <= 1:
-        raise DealOver(last=(st.n - bin(st.gone).count("1")) <= 1)
 
 
 def is_out(st: State, p: int) -> bool:
