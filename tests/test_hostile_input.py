@@ -797,7 +797,12 @@ def test_rounds_past_the_limit_are_refused_before_play(capsys, tiny):
     (tiny / "game.yaml").write_text(edited(GAME, ("rounds: 1\n", "rounds: 1000000\n")))
     validate_fails(capsys, tiny, "game.yaml", rf"flow.rounds must be at most {limits.MAX_ROUNDS}")
     schema = json.loads((Path(__file__).parent.parent / "schemas/game.schema.json").read_text())
-    assert schema["properties"]["flow"]["properties"]["rounds"]["maximum"] == limits.MAX_ROUNDS
+    flow = schema["properties"]["flow"]["properties"]
+    for key in ("rounds", "deals"):  # a number, or {until, at_most}: both bounded
+        number, until = flow[key]["oneOf"]
+        assert number["maximum"] == until["properties"]["at_most"]["maximum"] == limits.MAX_ROUNDS
+    (tiny / "game.yaml").write_text(edited(GAME, ("rounds: 1\n", "rounds: {at_most: 1000000}\n")))
+    validate_fails(capsys, tiny, "game.yaml", rf"flow.rounds.at_most must be at most {limits.MAX_ROUNDS}")
 
 
 @pytest.mark.parametrize("turn, message", [
