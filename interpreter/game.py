@@ -16,9 +16,11 @@ from typing import Any
 from .diagnostics import AuthoringError, Diagnostic, Pos
 from .lang.analysis import Plan, analyse, function_order
 from .lang.compiler import Compiled, generate
+from .lang.nodes import walk
 from .lang.program import Program, parse_program
 from .lang.resolve import resolve_program, too_deep
 from .lang.simplify import initial_values, simplify_program
+from .lang.statements import KnockOut
 from .limits import MAX_STEPS
 from .load.loader import MALFORMED, Content, find_game, load_content
 from .load.model import GameModel
@@ -52,6 +54,7 @@ class Game:
         self.deals, self.deals_capped = _count(flow.get("deals", 1))
         self.deals_until = namespace.get("deals_until")
         self.has_deals = any(k in flow for k in ("deals", "deal", "after_deal"))
+        self.knocks_out = any(isinstance(s, KnockOut) for r in program.actions() for s in walk(r.body or []))
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
         result = content.data.get("result", {})

@@ -53,6 +53,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
     initial, player_initial = st.layout.game_counters, st.layout.player_counters  # at this player count
     turns, rounds, until = flow["turn"], game.rounds, game.rounds_until
     circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
+    knocks = game.knocks_out  # (a game that never knocks anyone out skips those tests)
     part, deal, rnd, first, seat, phase, capped = cur.part, cur.deal, cur.round, cur.first, cur.seat, cur.phase, \
         cur.capped
     try:
@@ -95,7 +96,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                             yield from fn(st)
                         else:
                             fn(st)
-                        if st.out and len(st.orders[0]) <= 1:
+                        if knocks and st.out and len(st.orders[0]) <= 1:
                             raise DealOver  # one player is left in: the deal ends with this phase
                     part, rnd, phase = ROUND, 1, -1
                 if part in (ROUND, TURN):
@@ -120,7 +121,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                                     yield from fn(st)
                                 else:
                                     fn(st)
-                                if st.out and len(st.orders[0]) <= 1:
+                                if knocks and st.out and len(st.orders[0]) <= 1:
                                     raise DealOver
                             if turns:
                                 part, first, seat, phase = TURN, st.first, 0, -1
@@ -131,7 +132,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                             while seat < len(order):
                                 if phase < 0:
                                     p = order[seat]
-                                    if st.out and st.out >> p & 1:  # knocked out: no turn
+                                    if knocks and st.out >> p & 1:  # knocked out: no turn
                                         seat += 1
                                         continue
                                     st.active = p
@@ -149,7 +150,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                                         yield from fn(st)
                                     else:
                                         fn(st)
-                                    if st.out and len(st.orders[0]) <= 1:
+                                    if knocks and st.out and len(st.orders[0]) <= 1:
                                         raise DealOver
                                 if st.log.__class__ is list:
                                     st.log.append(snapshot(st, game.has_deals))
