@@ -16,16 +16,18 @@ from typing import Any
 from .diagnostics import AuthoringError, Diagnostic, Pos
 from .lang.analysis import Plan, analyse, function_order
 from .lang.compiler import Compiled, generate
+from .lang.nodes import walk
 from .lang.program import Program, parse_program
 from .lang.resolve import resolve_program, too_deep
 from .lang.simplify import initial_values, simplify_program
+from .lang.statements import KnockOut
 from .limits import MAX_STEPS
 from .load.loader import MALFORMED, Content, find_game, load_content
 from .load.model import GameModel
 from .paths import data_dir
 from .run import runtime
 
-_FLOW_PARTS = ("setup", "round", "turn", "after_last_round")
+_FLOW_PARTS = ("setup", "deal", "round", "turn", "after_deal", "after_last_round")
 
 
 class Game:
@@ -44,11 +46,20 @@ class Game:
         self.code_filename = filename  # the name the generated module was compiled under (as tracebacks show it)
         self._compiled = compiled
         flow = content.data["flow"]
-        self.rounds = flow["rounds"]
         self.flow = {k: [(namespace[f"phase_{p}"], program.phases[p] in plan.asking) for p in flow.get(k, [])]
                      for k in _FLOW_PARTS}
+        # rounds per deal and deals per match: (how many at most, whether that is a safety cap, until)
+        self.rounds, self.rounds_capped = _count(flow["rounds"])
+        self.rounds_until = namespace.get("rounds_until")
+        self.deals, self.deals_capped = _count(flow.get("deals", 1))
+        self.deals_until = namespace.get("deals_until")
+        self.has_deals = any(k in flow for k in ("deals", "deal", "after_deal"))
+        self.knocks_out = any(isinstance(s, KnockOut) for r in program.actions() for s in walk(r.body or []))
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
+        result = content.data.get("result", {})
+        self.lowest_wins = result.get("wins", "highest") == "lowest"
+        self.out_can_win = result.get("knocked_out", "lose") == "score"
         self.report_by = namespace.get("report_by")
         self.bundled = Path(model.root).resolve().parent == data_dir("cards").resolve()
         self.report_title = content.data.get("report", {}).get("title", "group")
@@ -58,7 +69,7 @@ class Game:
         self.resets = {
             when: ([c.index for c in counters if c.reset == when and not c.per_player],
                    [c.index for c in counters if c.reset == when and c.per_player])
-            for when in ("round", "turn")
+            for when in ("deal", "round", "turn")
         }
         self.counter_names = ([(c.index, c.name) for c in counters if not c.per_player],
                               [(c.index, c.name) for c in counters if c.per_player])
@@ -91,6 +102,13 @@ class Game:
 
         return Match(self, players or self.default_players, seed, log=log, bots=bots, arrange=arrange,
                      after_setup=after_setup, chance=chance)
+
+
+def _count(spec: Any) -> tuple[int, bool]:
+    """`rounds:` or `deals:` of the flow: how many at most, and whether that number is a safety cap."""
+    if isinstance(spec, dict):
+        return spec["at_most"], True
+    return spec, False
 
 
 def compile_content(content: Content) -> tuple[Program, Plan, Compiled]:

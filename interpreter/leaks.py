@@ -272,7 +272,7 @@ def _shown_by_rules(m: Match, lines: list[str], i: int, seat: int) -> bool:
     d = json.loads(lines[i])
     if d.get("type") != "event":
         return False
-    if d["event"] == "say" or _face_shown(m, lines[i], seat):
+    if d["event"] in ("say", "knock_out", "back_in") or _face_shown(m, lines[i], seat):
         return True
     if d["event"] != "table":
         return False

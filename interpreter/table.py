@@ -42,6 +42,13 @@ WORDS: dict[str, dict[str, str]] = {
         "shared": "Shared win",
         "no_winner": "No winner",
         "summary": "end of round {round}",
+        "deal": "deal {deal}",
+        "out": "out",
+        "knocked_out": "{who} is knocked out of the {until}",
+        "back_in": "{who} back in for the new deal",
+        "deal_word": "deal",
+        "match_word": "match",
+        "lowest_wins": "The lowest score wins.",
         "face_down": "face down",
         "nobody": "nobody",
         "none": "none",
@@ -88,6 +95,13 @@ WORDS: dict[str, dict[str, str]] = {
         "shared": "Общая победа",
         "no_winner": "Победителя нет",
         "summary": "конец раунда {round}",
+        "deal": "раздача {deal}",
+        "out": "выбыл",
+        "knocked_out": "{who} выбывает до конца {until}",
+        "back_in": "{who} снова в игре в новой раздаче",
+        "deal_word": "раздачи",
+        "match_word": "партии",
+        "lowest_wins": "Побеждает наименьший счёт.",
         "face_down": "рубашкой вверх",
         "nobody": "никто",
         "none": "ничего",
@@ -295,7 +309,8 @@ class Table:
         lines = m.log[self.printed:]
         self.printed = len(m.log)
         states = [i for i, line in enumerate(lines) if line["type"] == "state"]
-        now = m.view(self.human if self.human is not None else 0)["round"]
+        view = m.view(self.human if self.human is not None else 0)
+        now = (max(view["deal"], 1), view["round"])  # rounds count within a deal
         for i, line in enumerate(lines):
             kind = line["type"]
             if kind == "event":
@@ -304,13 +319,14 @@ class Table:
                 self._decision(line, together)
             elif kind == "state":
                 self._flush()
-                last_of_round = not any(lines[j]["round"] == line["round"] for j in states if j > i)
-                if last_of_round and (m.over or now > line["round"]):
-                    self._summary(line["round"])
+                at = (line.get("deal", 1), line["round"])
+                last_of_round = not any((lines[j].get("deal", 1), lines[j]["round"]) == at for j in states if j > i)
+                if last_of_round and (m.over or now > at):
+                    self._summary(*at)
             elif kind in ("result", "error"):
                 self._flush()
                 if self.round_says and kind == "result":
-                    self._summary(now)  # the rules ended the match before the round's end
+                    self._summary(*now)  # the rules ended the match before the round's end
         self._release()
         self.out.flush()
 
@@ -339,6 +355,13 @@ class Table:
                     who=self.names[line["to"]], card=card)})
             elif line["to"] == self.human:
                 self.pending.append({"kind": "text", "text": "  " + self.words["you_see"].format(card=card)})
+        elif event == "knock_out":
+            w = self.words
+            self.pending.append({"kind": "text", "text": w["knocked_out"].format(
+                who=self._who(line["player"]), until=w["deal_word" if line["until"] == "deal" else "match_word"])})
+        elif event == "back_in":
+            who = ", ".join(self._who(p) for p in line["players"])
+            self.pending.append({"kind": "text", "text": self.words["back_in"].format(who=who)})
 
     def _close_rolls(self) -> None:
         """A roll is covered only by a sentence before the next roll or decision."""
@@ -397,12 +420,15 @@ class Table:
             return scores_of_all(self.m)
         return scores_seen_by(self.m, self.human)
 
-    def _summary(self, rnd: int) -> None:
+    def _summary(self, deal: int, rnd: int) -> None:
         """Who did what this round (the game's sentences, grouped by the player they begin with) and each
         score as the reader may know it, with its change since the last summary."""
         says, self.round_says = self.round_says, []
         w = self.words
-        self._print(self.style.bold(f"── {w['summary'].format(round=rnd)} ──"))
+        title = w["summary"].format(round=rnd)
+        if self.m.game.has_deals:
+            title = f"{w['deal'].format(deal=deal)}, {title}"
+        self._print(self.style.bold(f"── {title} ──"))
         own: dict[int, list[str]] = {p: [] for p in range(self.m.players)}
         general = []
         for text in says:
@@ -456,9 +482,12 @@ class Table:
 
         print(self.style.bold(f"── {w['final']} ──"), file=out)
         print(row(heads), file=out)
+        gone = m.result().get("out", [])
         for p, cells in enumerate(rows):
-            mark = f"  ← {w['winner_mark']}" if p in m.winners else ""
+            mark = f"  ← {w['winner_mark']}" if p in m.winners else f"  ({w['out']})" if p in gone else ""
             print(row(cells) + mark, file=out)
+        if m.game.lowest_wins:
+            print(w["lowest_wins"], file=out)
         winners = [self.names[p] for p in m.winners]
         if not winners:
             print(w["no_winner"], file=out)
@@ -475,7 +504,9 @@ class Table:
         view = m.view(seat)
         game = m.game
         heading = [w["round_of"].format(round=view["round"], rounds=game.rounds)
-                   if not game.flow["turn"] else w["round"].format(round=view["round"])]
+                   if not game.flow["turn"] and not game.rounds_capped else w["round"].format(round=view["round"])]
+        if game.has_deals:
+            heading.insert(0, w["deal"].format(deal=view["deal"]))
         if game.flow["turn"] and view["turn"]:
             heading.append(w["turn_of"].format(turn=view["turn"], who=self._who(view["active"])))
         else:
@@ -521,6 +552,8 @@ class Table:
                     parts.append(self._counter(name, values[p], old, defs))
             if scores is not None:
                 parts.append(f"{w['score']} {'?' if scores[p] is None else scores[p]}")
+            if p in view["out"]:
+                parts.append(f"({w['out']})")
             parts = [part for part in parts if part]
             glued = " · ".join(part.replace(" ", "\u00a0") for part in parts)  # a part is not split across lines
             blocks.append([line.replace("\u00a0", " ") for line in

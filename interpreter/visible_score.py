@@ -112,8 +112,11 @@ def seat_state(m: Any, view: dict[str, Any]) -> State:
         pc[i] = _Guarded(WITHHELD if v is None else v for v in values) if isinstance(values, list) \
             else _Guarded([WITHHELD] * m.players)
     st.gc, st.pc = gc, pc
-    st.layout, st.n, st.orders = t, m.players, t.orders
+    st.layout, st.n = t, m.players
+    st.out = st.gone = sum(1 << p for p in view["out"])  # who is out is public (score functions never read `gone`)
+    st.orders, st.others, st.after, st.before = t.seats(st.out)
     st.first, st.active, st.round, st.turn = view["first"], view["active"], view["round"], view["turn"]
+    st.deal, st.rounds_played = view["deal"], 0
     st.rng, st.log, st.decisions, st.chance_used = _NoChance(), None, 0, 0
     st.table_counters = m.game.counter_names
     return st

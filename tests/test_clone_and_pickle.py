@@ -3,6 +3,7 @@ original would (same state, chance, history, log and pending question), independ
 
 import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +31,9 @@ def copies(m):
     return {"clone": m.clone(), "pickle": pickle.loads(pickle.dumps(m))}
 
 
+LOW_HAND = str(Path(__file__).parent / "games" / "low-hand")  # deals, knock-outs, asks in every part of a deal
+
+
 @pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("overloaded", 3), ("sky-haulers", 2),
                                                ("sky-haulers", 4), ("low-tide", 5), ("go-fish", 2)])
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -52,6 +56,30 @@ def test_a_copy_mid_match_plays_on_exactly_like_the_original(name, players, seed
         assert made[0] == made[1] == made[2]
         assert a.result() == b.result() == m.result()
         assert dump(a) == dump(b) == dump(m)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (2, 5)])
+def test_a_copy_at_any_decision_of_a_match_of_several_deals_plays_on_like_the_original(players, seed):
+    """The flow's cursor carries the deal: a copy taken in a deal's own phases (a simultaneous pass), its
+    turns, or its after-deal phases, in any deal and with players knocked out, goes on the same way."""
+    game = load_game(LOW_HAND)
+    whole = play_random(game, players, seed)
+    assert whole.st.deal >= 2, "the match has several deals"
+    m = game.new_match(players=players, seed=seed, log=True)
+    bot = random_bot(seed)
+    deals_seen = set()
+    for cut, (seat, action) in enumerate(whole.history):
+        if cut % 3 == 0 or m.st.out:
+            deals_seen.add(m.st.deal)
+            for how, other in copies(m).items():
+                assert [other.view(s) for s in range(players)] == [m.view(s) for s in range(players)], how
+                a = finish_randomly(other, seed * 7 + cut)
+                b = finish_randomly(m.clone(), seed * 7 + cut)
+                assert a == b, how
+        bot._randbelow(len(m.legal_actions(seat)))
+        assert m.apply(seat, action) is None
+    assert m.over and m.result() == whole.result()
+    assert len(deals_seen) >= 2
 
 
 def test_a_copy_is_independent_of_its_original():

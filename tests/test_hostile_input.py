@@ -280,8 +280,8 @@ def test_too_many_cards_are_refused_at_the_card_that_passes_the_limit(capsys, ti
 
 
 @pytest.mark.parametrize("file, old, new, message", [
-    ("game.yaml", "rounds: 1", "rounds: 3.0", r"flow.rounds must be a whole number, not 3.0"),
-    ("game.yaml", "rounds: 1", "rounds: true", r"flow.rounds must be a whole number, not true"),
+    ("game.yaml", "rounds: 1", "rounds: 3.0", r"flow.rounds must be a whole number or a mapping .*, not 3.0"),
+    ("game.yaml", "rounds: 1", "rounds: true", r"flow.rounds must be a whole number or a mapping .*, not true"),
     ("game.yaml", "players: {min: 2, max: 2}", "players: {min: 2.0, max: 2}", r"players.min must be a whole number"),
     ("game.yaml", "points: 0", "points: 0.5", r"must be a whole number"),
     ("game.yaml", "value: 0", "value: .inf", r"properties.value must be a whole number, text or true/false"),
@@ -797,7 +797,12 @@ def test_rounds_past_the_limit_are_refused_before_play(capsys, tiny):
     (tiny / "game.yaml").write_text(edited(GAME, ("rounds: 1\n", "rounds: 1000000\n")))
     validate_fails(capsys, tiny, "game.yaml", rf"flow.rounds must be at most {limits.MAX_ROUNDS}")
     schema = json.loads((Path(__file__).parent.parent / "schemas/game.schema.json").read_text())
-    assert schema["properties"]["flow"]["properties"]["rounds"]["maximum"] == limits.MAX_ROUNDS
+    flow = schema["properties"]["flow"]["properties"]
+    for key in ("rounds", "deals"):  # a number, or {until, at_most}: both bounded
+        number, until = flow[key]["oneOf"]
+        assert number["maximum"] == until["properties"]["at_most"]["maximum"] == limits.MAX_ROUNDS
+    (tiny / "game.yaml").write_text(edited(GAME, ("rounds: 1\n", "rounds: {at_most: 1000000}\n")))
+    validate_fails(capsys, tiny, "game.yaml", rf"flow.rounds.at_most must be at most {limits.MAX_ROUNDS}")
 
 
 @pytest.mark.parametrize("turn, message", [

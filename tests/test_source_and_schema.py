@@ -305,7 +305,7 @@ def test_counter_forms(tmp_path):
     first, second = check(path, "game")
     assert first.message == ("counters.player.bonus must be a whole number or a mapping (key: value), "
                              "not 'zero'")
-    assert second.message == "counters.player.streak.reset must be one of round, turn, never, not 'rounds'"
+    assert second.message == "counters.player.streak.reset must be one of round, turn, deal, never, not 'rounds'"
     assert second.hint == "did you mean `round`?"
     assert char_at(path, second.pos.line, second.pos.col) == "r"
 

@@ -232,6 +232,12 @@ class ExprResolver:
     def x_rounds_left(self, t, s):
         return n.Arith("-", n.Const(self.rounds, "num"), n.StateField("round", "num"))
 
+    def x_is_out(self, t, s):
+        who, word = t.children
+        if str(word) != "out":
+            self.fail(self.pos(word), f"expected `is out` here, not `is {word}`", "compare values with `==`")
+        return n.IsOut(self.expect(who, s, "player"))
+
     def x_next_player(self, t, s):
         return n.Neighbour(self.expect(t.children[0], s, "player"), 1)
 
@@ -263,6 +269,8 @@ class ExprResolver:
             self.fail(self.pos(tok), f"`{name}` belongs to each player", f"write `my {name}` or `{name} of p`")
         if name in self.props:
             self.fail(self.pos(tok), f"`{name}` is a card property", f"write `c.{name}` or `{name} of c`")
+        if name == "deal":  # the deal's number: a word of the flow, not reserved (a game's own names take it)
+            return n.StateField("deal", "num")
         known = s.names() + list(m.counters) + list(m.game_zones) + list(m.player_zones) + list(self.functions)
         self.fail(self.pos(tok), f"unknown name `{name}`", did_you_mean(name, known))
 
@@ -380,6 +388,11 @@ class ExprResolver:
     def x_pick_random(self, t, s):
         return n.Helper("random_card", [self.expect(t.children[0], s, "cards")], "card", with_state=True,
                         chance=True)
+
+    def x_pick_random_player(self, t, s):
+        pool = t.children[0] if t.children else None
+        players = n.AllPlayers() if pool is None else self.expect(pool, s, "players")
+        return n.Helper("random_player", [players], "player", with_state=True, chance=True)
 
     def x_neg(self, t, s):
         return n.Neg(self.expect(t.children[1], s, "num"))

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # Parts of a match's state an expression may read. A value reading none of MUTABLE is the same
 # whenever it is computed within one statement (it only depends on locals and constants).
 MUTABLE = frozenset({"zones", "gc", "pc", "face", "known", "zone_of", "round", "turn", "first", "active", "rng",
-                     "call"})
+                     "call", "deal", "out"})
 
 
 @dataclass(eq=False)
@@ -125,9 +125,9 @@ class Ref(Expr):
 
 @dataclass(eq=False)
 class StateField(Expr):
-    """`round`, `turn`, `first player`, `active player`: one field of the match state."""
+    """`round`, `turn`, `deal`, `first player`, `active player`: one field of the match state."""
 
-    field: str  # round | turn | first | active
+    field: str  # round | turn | deal | first | active
     type: str
 
     def emit(self, w: Writer) -> str:
@@ -139,18 +139,25 @@ class StateField(Expr):
 
 @dataclass(eq=False)
 class PlayerCount(Expr):
+    """How many players are still in (`players` where a number is wanted)."""
+
     type: ClassVar[str] = "num"
+    READS: ClassVar[frozenset[str]] = frozenset({"out"})
 
     def emit(self, w: Writer) -> str:
-        return w.alias("N")
+        return "len(st.orders[0])"
+
+
+# The seat tables (`st.orders`, `st.others`, `st.after`, `st.before`) leave out the players knocked out;
+# they are built once per set of knocked-out seats (model.Setup.seats), so reading them costs an index.
 
 
 @dataclass(eq=False)
 class AllPlayers(Expr):
-    """Every seat in turn order from the first player."""
+    """Every player still in, in turn order from the first player."""
 
     type: ClassVar[str] = "players"
-    READS: ClassVar[frozenset[str]] = frozenset({"first"})
+    READS: ClassVar[frozenset[str]] = frozenset({"first", "out"})
 
     def emit(self, w: Writer) -> str:
         return "st.orders[st.first]"
@@ -158,21 +165,23 @@ class AllPlayers(Expr):
 
 @dataclass(eq=False)
 class Opponents(Expr):
-    """Every other seat, in turn order from the one after `who`."""
+    """Every other player still in, in turn order from the one after `who`."""
 
     who: Expr
     type: ClassVar[str] = "players"
+    READS: ClassVar[frozenset[str]] = frozenset({"out"})
 
     def emit(self, w: Writer) -> str:
-        return f"st.orders[{w.some(self.who, 'the player')}][1:]"
+        return f"st.others[{w.some(self.who, 'the player')}]"
 
 
 @dataclass(eq=False)
 class SeatsFrom(Expr):
-    """Every seat in turn order, starting with `who`."""
+    """Every player still in, in turn order, starting with `who` (or the next one still in)."""
 
     who: Expr
     type: ClassVar[str] = "players"
+    READS: ClassVar[frozenset[str]] = frozenset({"out"})
 
     def emit(self, w: Writer) -> str:
         return f"st.orders[{w.some(self.who, 'the player to start from')}]"
@@ -180,15 +189,27 @@ class SeatsFrom(Expr):
 
 @dataclass(eq=False)
 class Neighbour(Expr):
-    """The seat `step` places after `who` around the table."""
+    """The next (`step` 1) or previous (-1) player still in around the table from `who`."""
 
     who: Expr
     step: int
     type: ClassVar[str] = "player"
+    READS: ClassVar[frozenset[str]] = frozenset({"out"})
 
     def emit(self, w: Writer) -> str:
-        who = w.some(self.who, "the player to count from")
-        return f"(({who} {'+' if self.step > 0 else '-'} {abs(self.step)}) % {w.alias('N')})"
+        return f"st.{'after' if self.step > 0 else 'before'}[{w.some(self.who, 'the player to count from')}]"
+
+
+@dataclass(eq=False)
+class IsOut(Expr):
+    """`P is out`: the player is knocked out (of the deal or the match); none is not out."""
+
+    who: Expr
+    type: ClassVar[str] = "bool"
+    READS: ClassVar[frozenset[str]] = frozenset({"out"})
+
+    def emit(self, w: Writer) -> str:
+        return f"is_out(st, {self.who.emit(w)})"
 
 
 @dataclass(eq=False)
@@ -344,7 +365,7 @@ class FirstCard(Expr):
         return True
 
 # Runtime helpers that can fail on some values (a RuleError) or draw chance.
-RISKY_HELPERS = frozenset({"floordiv", "mod", "ring_distance", "roll", "random_card"})
+RISKY_HELPERS = frozenset({"floordiv", "mod", "ring_distance", "roll", "random_card", "random_player"})
 
 
 @dataclass(eq=False)

@@ -70,7 +70,7 @@ class Program:
 def parse_program(content: Content) -> Program:
     """Parse every DSL text of the content (stage 3); syntax errors are collected in `errors`."""
     model = content.model
-    program = Program(model, content.data["flow"]["rounds"], errors=list(content.errors))
+    program = Program(model, most_rounds(content.data["flow"]), errors=list(content.errors))
     errors = program.errors
     forms = _verbs(content, program)
 
@@ -115,7 +115,15 @@ def parse_program(content: Content) -> Program:
                                          returns="num")
     for name, t in content.invariants.items():
         extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function", returns="bool"))
+    for key, t in content.until.items():
+        extras.append(Routine(f"{key}_until", parsed(t, True), t.at, [], t.label, "function", returns="bool"))
     return program
+
+
+def most_rounds(flow: dict) -> int:
+    """The rounds of a deal: `rounds: N`, or the safety cap of `rounds: {until, at_most: N}`."""
+    rounds = flow["rounds"]
+    return rounds["at_most"] if isinstance(rounds, dict) else rounds
 
 
 def _verbs(content: Content, program: Program) -> dict[str, list[tuple[str, ...]]]:

@@ -526,6 +526,49 @@ class EndGame(n.Stmt):
             w.line(f"raise GameOver(list({self.winners.emit(w)}))")
 
 
+def _the_deal(r: Resolver, word, what: str) -> None:
+    """`…the deal`: the word after `the` must be `deal` (a name, so that games may still use it)."""
+    if str(word) != "deal":
+        r.fail(r.pos(word), f"expected `{what} the deal` here, not `{what} the {word}`",
+               "`end the game` ends the match; `end the deal` ends the current deal" if what == "end" else None)
+
+
+@statement("end_deal")
+@dataclass(eq=False)
+class EndDeal(n.Stmt):
+    """`end the deal`: the current deal's rounds end now; the flow goes on with `after_deal`."""
+
+    @classmethod
+    def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> EndDeal:
+        _the_deal(r, s.children[0], "end")
+        return cls()
+
+    def emit(self, w: Writer) -> None:
+        w.line("raise DealOver()")
+
+
+@statement("knock_out")
+@dataclass(eq=False)
+class KnockOut(n.Stmt):
+    """`knock out P [for the deal]`: P takes no more turns and leaves every list of players, for the
+    rest of the match (or of the deal); when one player is left in, the deal ends."""
+
+    who: n.Expr
+    for_deal: bool
+
+    @classmethod
+    def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> KnockOut:
+        word, who, *until = s.children
+        if str(word) != "out":
+            r.fail(r.pos(word), f"expected `knock out` here, not `knock {word}`")
+        if until:
+            _the_deal(r, until[0], "for")
+        return cls(r.expect(who, scope, "player"), bool(until))
+
+    def emit(self, w: Writer) -> None:
+        w.line(f"knock_out(st, {self.who.emit(w)}, {self.for_deal})")
+
+
 @statement("call")
 @dataclass(eq=False)
 class Call(n.Stmt):

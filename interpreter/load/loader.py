@@ -44,6 +44,7 @@ class Content:
     invariants: dict[str, Text] = field(default_factory=dict)
     score: Text | None = None
     tiebreaks: list[Text] = field(default_factory=list)
+    until: dict[str, Text] = field(default_factory=dict)  # flow.rounds / flow.deals → its `until` condition
     report_by: Text | None = None
     initials: dict[str, Text] = field(default_factory=dict)  # counters whose `initial` is an expression
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
@@ -241,7 +242,10 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
             errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{readable(name)}` is not a game counter",
                                      did_you_mean(name, [k for k, c in model.counters.items() if not c.per_player])))
     flow = data["flow"]
-    for key in ("setup", "round", "turn", "after_last_round"):
+    for key in ("rounds", "deals"):
+        if isinstance(flow.get(key), dict) and "until" in flow[key]:
+            content.until[key] = Text(flow[key]["until"], anchor(smap, ("flow", key, "until")), f"{key} until")
+    for key in ("setup", "deal", "round", "turn", "after_deal", "after_last_round"):
         for i, phase in enumerate(flow.get(key, [])):
             if phase not in content.phases:
                 errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{readable(phase)}`",

@@ -96,10 +96,29 @@ class Setup:
     player_counters: list[int]
     orders: list[tuple[int, ...]]
     back: list[tuple[int, ...]]
+    seat_tables: dict[int, tuple] = field(default_factory=dict)  # by the bit mask of seats out: `seats(out)`
 
     def player_name(self, p: int) -> str:
         """How a seat is written in logs."""
         return f"P{p}" if p >= 0 else "nobody"
+
+    def seats(self, out: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[int], list[int]]:
+        """The seat tables of a match in which the seats of bit mask `out` are knocked out, by seat s:
+        `orders[s]` the players still in, in turn order from s (from the next one still in if s is out);
+        `others[s]` those of them other than s, from the one after s; `after[s]` / `before[s]` the next /
+        previous player still in (s itself if nobody else is, -1 if nobody is). Built once per mask."""
+        found = self.seat_tables.get(out)
+        if found is not None:
+            return found
+        n = self.n
+        circle = [tuple(list(range(s, n)) + list(range(s))) for s in range(n)]
+        orders = self.orders if not out else [tuple(p for p in circle[s] if not out >> p & 1) for s in range(n)]
+        others = [tuple(p for p in circle[s][1:] if not out >> p & 1) for s in range(n)]
+        after = [o[0] if o else (s if not out >> s & 1 else -1) for s, o in enumerate(others)]
+        before = [o[-1] if o else (s if not out >> s & 1 else -1) for s, o in enumerate(others)]
+        tables = (orders, others, after, before)
+        self.seat_tables[out] = tables
+        return tables
 
 
 @dataclass

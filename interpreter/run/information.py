@@ -18,7 +18,7 @@ from typing import Any
 from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, State, seen_by
 
 # raw events (tuples, first item the kind)
-MOVE, FLIP, SHUFFLE, SHOW, ROLL, SAY, TABLE, ASK, DECIDE = "mfswrtcad"
+MOVE, FLIP, SHUFFLE, SHOW, ROLL, SAY, TABLE, ASK, DECIDE, SEATS = "mfswrtcadk"
 
 
 class Watcher:
@@ -216,6 +216,9 @@ class Watcher:
         elif kind == "roll":
             self._table(st)
             self.events.append((ROLL, fields["sides"], fields["result"]))
+        elif kind in ("knock_out", "back_in"):  # who is in is public
+            self._table(st)
+            self.events.append((SEATS, kind, tuple(sorted(fields.items()))))
 
     # ---- the match's hooks
     def asked(self, st: State, seat: int, question: int, kind: int, options: tuple) -> None:
@@ -411,6 +414,8 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
             d = {"event": "roll", "sides": e[1], "result": e[2]}
         elif kind == SAY:
             d = {"event": "say", "text": e[1]}
+        elif kind == SEATS:
+            d = {"event": e[1], **dict(e[2])}
         elif kind == TABLE:
             rnd, turn, first, active, gc, pc = e[1]
             st = _TableView(t.n, gc, pc)
@@ -613,6 +618,10 @@ def describe(line: dict[str, Any], seat: int) -> str:
         return f"a d{line['sides']} rolls {line['result']}"
     if kind == "say":
         return line["text"]
+    if kind == "knock_out":
+        return f"{who(line['player'])} {'are' if line['player'] == seat else 'is'} knocked out of the {line['until']}"
+    if kind == "back_in":
+        return f"{', '.join(who(p) for p in line['players'])} back in for the new deal"
     if kind == "table":
         values = ", ".join(f"{k} {_number(v)}" for k, v in line["counters"].items())
         return f"round {line['round']}, turn {line['turn']}, first P{line['first']}" + (f"; {values}" if values else "")

@@ -391,7 +391,7 @@ class Match:
                 self._ask = self._flow.send(value)
             except StopIteration as stop:
                 self._ask = None
-                self.scores, self.winners = finish(self.game, self.st, stop.value)
+                self.scores, self.winners = finish(self.game, self.st, stop.value[0])
                 if self.log is not None:
                     self.log.append(self.result())
         except RULE_FAILURES as err:  # the rules failed: the match stops here, its log so far kept
@@ -416,17 +416,23 @@ class Match:
     def result(self) -> dict[str, Any]:
         """The result object of the contract (only once the match is over)."""
         st = self.st
-        return {"type": "result", "winners": self.winners, "scores": self.scores,
-                "turns": st.turn or st.round, "decisions": st.decisions}
+        line = {"type": "result", "winners": self.winners, "scores": self.scores,
+                "turns": st.turn or st.rounds_played, "decisions": st.decisions}
+        if self.game.lowest_wins:
+            line["wins"] = "lowest"
+        if st.gone:
+            line["out"] = [p for p in range(st.n) if st.gone >> p & 1]
+        return line
 
     def view(self, seat: int) -> dict[str, Any]:
         """What `seat` may see: hidden cards show only their back (another player's hand in a canonical
         order), hidden zones only their size, counters only where the seat may see them."""
         st, t, game = self.st, self.layout, self.game
         zones = {t.zone_names[zi]: information.zone_view(game, st, zi, seat) for zi in range(len(st.zones))}
-        return {"seat": seat, "round": st.round, "turn": st.turn, "first": st.first, "active": st.active,
-                "zones": zones, "counters": information.visible_counters(game.model, st, seat),
-                "to_act": self.to_act(), "options": self.action_labels(seat)}
+        return {"seat": seat, "deal": st.deal, "round": st.round, "turn": st.turn, "first": st.first,
+                "active": st.active, "out": [p for p in range(st.n) if st.out >> p & 1], "zones": zones,
+                "counters": information.visible_counters(game.model, st, seat), "to_act": self.to_act(),
+                "options": self.action_labels(seat)}
 
     # ---- what a seat knows
     def information_state(self, seat: int) -> str:

@@ -18,6 +18,10 @@ from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for reade
 TOP, BOTTOM, RANDOM = 0, -1, -2
 
 
+class DealOver(Exception):
+    """Raised by `end the deal` (and by the flow when a phase ends with one player left in)."""
+
+
 class GameOver(Exception):
     """Raised by `end the game`; carries the declared winners (or None to rank by score)."""
 
@@ -40,7 +44,7 @@ class RuleError(Exception):
         return RuleError, (str(self), self.seed, self.decisions)
 
 
-DECISIONS, CHANCE_USED = 10, 11  # where a frozen state keeps its count of chance outcomes
+DECISIONS, CHANCE_USED = 14, 15  # where a frozen state keeps its decisions and its count of chance outcomes
 
 
 class State:
@@ -48,21 +52,28 @@ class State:
 
     __slots__ = (
         "active",
+        "after",
+        "before",
         "chance_used",
+        "deal",
         "decisions",
         "depth",
         "face",
         "first",
         "gc",
+        "gone",
         "known",
         "layout",
         "log",
         "n",
         "orders",
+        "others",
+        "out",
         "pc",
         "props",
         "rng",
         "round",
+        "rounds_played",
         "steps",
         "steps_max",
         "table_counters",
@@ -86,9 +97,13 @@ class State:
         self.active = 0
         self.round = 0
         self.turn = 0
+        self.deal = 0  # the deal being played (1-based; 0 during set-up)
+        self.rounds_played = 0  # rounds begun in the whole match (`round` counts within the deal)
+        self.out = 0  # bit mask of the seats knocked out (for the deal or the match)
+        self.gone = 0  # …of those knocked out of the match (a subset of `out`)
         self.rng = random.Random(seed)
         self.log = log
-        self.orders = layout.orders
+        self.orders, self.others, self.after, self.before = layout.seats(0)
         self.decisions = 0
         self.table_counters: tuple = ((), ())
         self.chance_used = 0  # chance outcomes drawn so far (a snapshot copies the generator only when it moved)
@@ -112,19 +127,21 @@ class State:
         if rng_state is None:
             rng_state = rng.getstate() if type(rng) is random.Random else _copy_chance(rng)
         return ([z[:] for z in self.zones], self.zone_of[:], self.face[:], self.known[:], self.gc[:],
-                [v[:] for v in self.pc], self.first, self.active, self.round, self.turn, self.decisions,
-                self.chance_used, (self.steps, self.steps_max), rng_state)
+                [v[:] for v in self.pc], self.first, self.active, self.round, self.turn, self.deal,
+                self.rounds_played, self.out, self.gone, self.decisions, self.chance_used, (self.steps, self.steps_max),
+                rng_state)
 
     @classmethod
     def thaw(cls, layout: Any, n: int, frozen: tuple, log: list | None, table_counters: tuple) -> State:
         """A new state from a `freeze`d one (which stays untouched, so it can be thawed again)."""
         st = cls.__new__(cls)
-        zones, zone_of, face, known, gc, pc, st.first, st.active, st.round, st.turn, st.decisions, st.chance_used, \
-            (st.steps, st.steps_max), rng_state = frozen
+        zones, zone_of, face, known, gc, pc, st.first, st.active, st.round, st.turn, st.deal, st.rounds_played, \
+            st.out, st.gone, st.decisions, st.chance_used, (st.steps, st.steps_max), rng_state = frozen
         st.zones = [z[:] for z in zones]
         st.zone_of, st.face, st.known, st.gc = zone_of[:], face[:], known[:], gc[:]
         st.pc = [v[:] for v in pc]
-        st.layout, st.n, st.props, st.orders = layout, n, layout.props, layout.orders
+        st.layout, st.n, st.props = layout, n, layout.props
+        st.orders, st.others, st.after, st.before = layout.seats(st.out)
         st.log, st.table_counters = log, table_counters
         st.watch = None
         st.depth = 0  # a state is frozen between phases, where no call is running
@@ -353,6 +370,39 @@ def random_card(st: State, cards: list[int]) -> int:
     return cards[st.below(len(cards))] if cards else -1
 
 
+def random_player(st: State, players: Any) -> int:
+    """A player picked uniformly at random from a list (-1 if empty)."""
+    return players[st.below(len(players))] if players else -1
+
+
+def knock_out(st: State, p: int, for_deal: bool) -> None:
+    """Knock player `p` out (of the deal, or of the match): skipped by every player list, neighbour and
+    turn from now on. (The flow ends the deal when a phase ends with one player left in.)"""
+    if p < 0 or st.out >> p & 1:
+        return
+    st.out |= 1 << p
+    if not for_deal:
+        st.gone |= 1 << p
+    st.orders, st.others, st.after, st.before = st.layout.seats(st.out)
+    if st.log is not None:
+        st.event("knock_out", player=p, until="deal" if for_deal else "match")
+
+
+def is_out(st: State, p: int) -> bool:
+    """Whether player `p` is knocked out (none is not)."""
+    return p >= 0 and st.out >> p & 1 == 1
+
+
+def back_in(st: State) -> None:
+    """A new deal: the players knocked out only for the last deal are in again."""
+    if st.out != st.gone:
+        back = [p for p in range(st.n) if (st.out & ~st.gone) >> p & 1]
+        st.out = st.gone
+        st.orders, st.others, st.after, st.before = st.layout.seats(st.out)
+        if st.log is not None:
+            st.event("back_in", players=back)
+
+
 def say(st: State, text: str) -> None:
     """A sentence written by the game for the readable log."""
     assert st.log is not None, "compiled code says only into a kept (or watched) log"
@@ -505,5 +555,5 @@ GENERATED_CODE_NAMES = (
     "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "enter", "need", "numbers",
     "ask_condition",
     "one_ask_each", "GameOver", "top", "last", "first_n", "last_n",
-    "floordiv", "mod", "ring_distance", "choose_cards",
+    "floordiv", "mod", "ring_distance", "choose_cards", "random_player", "knock_out", "is_out", "DealOver",
 )

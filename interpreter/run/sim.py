@@ -26,7 +26,7 @@ class Outcome(NamedTuple):
     turns: int
     decisions: int
     counters: list[int]  # the game counters at the end
-    by_rule: bool  # ended by `end the game` rather than by running out of rounds
+    capped: bool  # stopped by a safety cap of the flow (`at_most` rounds or deals), not by the game's own end
     rounds: int
     groups: list[str]  # each seat's value of the game's `report: by:` expression ("" if none)
 
@@ -65,7 +65,7 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
                 decisions += 1
                 ask = send(options[below(len(options))])
     except StopIteration as stop:
-        declared = stop.value
+        declared, capped = stop.value
     except RULE_FAILURES as err:
         raise rule_error(game, err, seed, decisions) from err
     st.decisions = decisions
@@ -76,7 +76,7 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
         groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
     except RULE_FAILURES as err:
         raise rule_error(game, err, seed, decisions) from err
-    return Outcome(scores, winners, st.turn or st.round, decisions, list(st.gc), declared is not None, st.round,
+    return Outcome(scores, winners, st.turn or st.rounds_played, decisions, list(st.gc), capped, st.rounds_played,
                    groups)
 
 
@@ -91,7 +91,7 @@ class Tally:
     turn_sum: int = 0
     decision_sum: int = 0
     counter_sums: list[int] = field(default_factory=list)
-    by_rule: int = 0
+    capped: int = 0
     round_sum: int = 0
     group_games: dict[str, int] = field(default_factory=dict)
     group_wins: dict[str, int] = field(default_factory=dict)
@@ -101,11 +101,11 @@ class Tally:
         self.score_sums = self.score_sums or [0] * self.players
 
     def add(self, scores: list[int], winners: list[int], turns: int, decisions: int,
-            counters: list[int], by_rule: bool = False, rounds: int = 0, groups: list[str] | None = None) -> None:
+            counters: list[int], capped: bool = False, rounds: int = 0, groups: list[str] | None = None) -> None:
         """Count one match; a shared win counts for each winner."""
         self.games += 1
         self.round_sum += rounds
-        self.by_rule += by_rule
+        self.capped += capped
         for p, group in enumerate(groups or []):
             if group:
                 self.group_games[group] = self.group_games.get(group, 0) + 1
@@ -131,7 +131,7 @@ class Tally:
         if not self.counter_sums:
             self.counter_sums = [0] * len(other.counter_sums)
         self.counter_sums = [a + b for a, b in zip(self.counter_sums, other.counter_sums, strict=True)]
-        self.by_rule += other.by_rule
+        self.capped += other.capped
         self.round_sum += other.round_sum
         for group, count in other.group_games.items():
             self.group_games[group] = self.group_games.get(group, 0) + count
@@ -223,7 +223,8 @@ def summary(game: Game, tally: Tally, seed: int, workers: int, elapsed: float) -
         "mean_counters": {names[i]: v / games for i, v in enumerate(tally.counter_sums) if i in names},
         "per_round": {names[i]: v / tally.round_sum for i, v in enumerate(tally.counter_sums)
                       if names.get(i) in game.report_per_round and tally.round_sum},
-        "ended_by_round_limit": (games - tally.by_rule) / games if games else 0.0,
+        "ended_by_round_limit": tally.capped / games if games else 0.0,
+        "wins": "lowest" if game.lowest_wins else "highest",
         "report_by": game.report_title,
         "win_rate_by_group": {g: tally.group_wins[g] / c for g, c in sorted(tally.group_games.items())},
         "games_per_s": games / elapsed if elapsed > 0 else 0.0,
