@@ -537,15 +537,6 @@ def test_a_log_written_by_an_earlier_version_with_raw_separators_is_read_by_line
     assert code == 1 and f"{logged}:2: mismatch: expected" in err  # the record is read whole, then compared
 
 
-def test_first_player_none_is_logged_and_replayed(capsys, tmp_path):
-    game = edited(GAME, ('    say "dealing"\n', '    say "dealing"\n    set first player to none\n'))
-    folder = make_game(tmp_path / "nobody-first", game)
-    log = tmp_path / "none.jsonl"
-    assert run(capsys, "play", folder, "--log", log)[0] == 0
-    assert any(r.get("first") == -1 for r in records(log)) and schema_problems(log) == []
-    assert run(capsys, "replay", log, "--game", folder)[0] == 0
-
-
 @pytest.mark.parametrize("change, message", [
     (lambda r: r[0].update(players=4.0), r":1: error: players must be a whole number, not 4.0"),
     (lambda r: r[0].update(players=True), r":1: error: players must be a whole number, not true"),
@@ -857,13 +848,15 @@ TARGET = edited(GAME, ("counters:\n", "counters:\n  game:\n    target: {initial:
     ("let c = target chooses a card from deck", r"the player who chooses is none here"),
     ("target scores 1", r"the player it runs for is none here"),
     ("for each player p from target:\n  add 1 to my points", r"the player to start from is none here"),
-], ids=["zone", "counter", "property", "chooser", "procedure", "players from"])
+    ("set first player to target", r"the first player is none here"),
+], ids=["zone", "counter", "property", "chooser", "procedure", "players from", "first player"])
 def test_none_where_a_player_or_card_is_needed_is_a_located_rule_error(capsys, tiny, turn, message):
     (tiny / "game.yaml").write_text(with_turn(turn, TARGET))
     fails_in_play(capsys, tiny, message)
 
 
-@pytest.mark.parametrize("turn", ["none scores 1", "let c = none chooses a card from deck"])
+@pytest.mark.parametrize("turn", ["none scores 1", "let c = none chooses a card from deck",
+                                  "set first player to none"])
 def test_a_literal_none_where_a_player_is_needed_is_refused_before_play(capsys, tiny, turn):
     (tiny / "game.yaml").write_text(with_turn(turn))
     validate_fails(capsys, tiny, "game.yaml", r"cannot be none")

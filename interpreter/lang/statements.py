@@ -240,7 +240,9 @@ class Assign(n.Stmt):
     def emit(self, w: Writer) -> None:
         t, value = self.target, self.value
         lhs = w.bind(t.var) if isinstance(t, n.Ref) else t.emit(w)
-        if self.floor is not None:
+        if isinstance(t, n.StateField):  # the first player: the seat whose turn order the rounds follow
+            w.line(f"{lhs} = {w.some(value, 'the first player')}")
+        elif self.floor is not None:
             w.line(f"{lhs} = max({self.floor}, {value.emit(w)})")
         elif isinstance(value, n.Arith) and value.left is t:  # `add`/`subtract`: changed in place
             w.line(f"{lhs} {value.op}= {value.right.emit(w)}")
