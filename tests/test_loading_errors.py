@@ -131,3 +131,15 @@ def test_an_expression_yaml_split_at_a_comma_gets_a_hint_to_quote_it(game_copy):
 def test_a_quoted_expression_or_a_list_one_item_a_line_keeps_its_commas(game_copy, tiebreak):
     edit(game_copy / "game.yaml", "tiebreak: [count(my pile)]", f"tiebreak: {tiebreak}")
     assert len(load_game(game_copy).tiebreaks) == 2
+
+
+@pytest.mark.parametrize("old, new, word", [
+    ("    bonus: 0\n", "    bonus: 0\n    knock: 0\n", "knock"),
+    ("    shuffle donkeys\n", "    let is = 1\n    shuffle donkeys\n", "is"),
+])
+def test_a_name_that_became_a_keyword_is_told_what_to_write_instead(game_copy, old, new, word):
+    # Content keeps working: a game written before `knock out P` and `P is out` existed may use those
+    # words as names; validate says which new words took them and what to do.
+    edit(game_copy / "game.yaml", old, new)
+    hints = [d.hint or "" for d in errors_of(game_copy)]
+    assert any(f"`{word}` became a keyword with" in h and "rename it" in h for h in hints), hints

@@ -101,6 +101,22 @@ def _lark() -> tuple[Lark, _Layout]:
     return parser, layout
 
 
+NEWER_KEYWORDS = {
+    "knock": "`knock out P`",
+    "is": "`P is out`",
+}
+"""Words that became keywords after games were written with them as names, and the statement or
+expression that took them: content using one is told what to write instead (`renamed`)."""
+
+
+def renamed(name: str) -> str:
+    """The hint for a name that is a keyword: a word taken by a newer part of the language says so."""
+    if name in NEWER_KEYWORDS:
+        return (f"`{name}` became a keyword with {NEWER_KEYWORDS[name]}: rename it where it is "
+                f"declared and used (for example `{name}_count`)")
+    return f"`{name}` is a DSL keyword and cannot be used as a name"
+
+
 def keywords() -> set[str]:
     """The DSL's reserved words (a game may not use them as names)."""
     parser, _ = _lark()
@@ -363,7 +379,7 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos, expression: bool = Fal
                 _indent_of(source.splitlines()[line - 1])):
             hint = "this text is a value (an expression), not a statement"
         elif tok.type != "NAME" and tok.value in keywords() and "NAME" in expected:
-            hint = f"`{tok.value}` is a DSL keyword and cannot be used as a name"
+            hint = renamed(tok.value)
         return Diagnostic(pos, f"unexpected {found}; expected one of: {want}", hint), line
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(pos, f"the text ends too early; expected one of: {want}"), line

@@ -15,7 +15,7 @@ from ..diagnostics import Anchor, AuthoringError, Diagnostic
 from ..load.loader import Content, Text
 from ..load.model import GameModel
 from . import nodes as n
-from .parser import keywords, parse
+from .parser import NEWER_KEYWORDS, keywords, parse, renamed
 
 
 @dataclass(eq=False)
@@ -138,7 +138,8 @@ def _verbs(content: Content, program: Program) -> dict[str, list[tuple[str, ...]
                 continue  # the schema has reported it
             if len(words) == 1 and words[0] in reserved:
                 errors.append(Diagnostic(text.at.shifted(1, 1), f"procedure form `{form}` is a DSL keyword",
-                                         "pick another word, or a form of two words"))
+                                         renamed(words[0]) if words[0] in NEWER_KEYWORDS
+                                         else "pick another word, or a form of two words"))
             joined = " ".join(words)
             if joined in verb_of:
                 errors.append(Diagnostic(text.at.shifted(1, 1),
@@ -150,7 +151,8 @@ def _verbs(content: Content, program: Program) -> dict[str, list[tuple[str, ...]
         if name in verb_of or name in reserved:
             errors.append(Diagnostic(_where(model, name),
                                      f"`{name}` is also a {'DSL keyword' if name in reserved else 'verb'}",
-                                     "zones and counters need names that are not verbs or keywords"))
+                                     renamed(name) if name in NEWER_KEYWORDS
+                                     else "zones and counters need names that are not verbs or keywords"))
     return forms
 
 
