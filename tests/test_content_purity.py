@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from interpreter import load_game
 from interpreter.lang.parser import keywords
 from interpreter.load.loader import bundled_games
 from interpreter.paths import data_dir
@@ -23,7 +24,8 @@ GENERIC = {"round", "turn", "name", "id", "kind", "text", "value", "count", "fir
            # the common vocabulary of classic card games (ranks and suits, tricks, books, the stock)
            "rank", "ranks", "suit", "suits", "trick", "tricks", "lead", "led", "book", "books", "stock", "deal",
            "deals", "dealer", "pass", "passed", "out", "points", "pool", "keep", "plural", "draw", "draws", "pick",
-           "picks", "won", "wins", "winner", "hearts", "spades", "clubs", "diamonds", "ask", "asks"}
+           "picks", "won", "wins", "winner", "hearts", "spades", "clubs", "diamonds", "ask", "asks",
+           "play", "plays"}  # also the engine's own command (`meeple play`)
 
 
 def game_vocabulary(card_words: bool = True) -> set[str]:
@@ -42,11 +44,10 @@ def game_vocabulary(card_words: bool = True) -> set[str]:
         words |= set(spec.get("abilities") or [])
         for proc in (spec.get("procedures") or {}).values():
             words |= {form.replace(" ", "_") for form in proc["forms"]}
-        for card_file in spec["cards"]:
-            for card in yaml.safe_load((folder / card_file).read_text())["cards"]:
-                for word in (card["id"], card.get("name", "").lower().replace(" ", "_")):
-                    if card_words or "-" in word or "_" in word:
-                        words.add(word)
+        for card in load_game(game).model.cards:  # written out or generated
+            for word in (card.id, card.name.lower().replace(" ", "_")):
+                if card_words or "-" in word or "_" in word:
+                    words.add(word)
     return {w for w in words if len(w) > 2} - GENERIC - keywords() - set(dir(builtins))
 
 

@@ -9,7 +9,7 @@ from interpreter import load_game
 from interpreter.leaks import check_leaks
 from interpreter.run import information, runtime
 
-GAMES = ["overloaded", "sky-haulers", "low-tide", "go-fish"]
+GAMES = ["overloaded", "sky-haulers", "low-tide", "go-fish", "crazy-eights"]
 # Sky Haulers meets choices with one option ("Play which card?" with one playable card), which the engine
 # takes today without asking; whether a player is asked is checked there once the engine always asks.
 LENIENT = {"sky-haulers": True}
