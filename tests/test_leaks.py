@@ -195,3 +195,53 @@ def test_leak_4_a_choice_taken_without_asking_when_one_option_is_left_is_found(t
     with pytest.raises(AssertionError, match="swapped places"):
         check_leaks(game, seeds=range(12), deals=1)
     check_leaks(game, seeds=range(12), deals=1, ignore_who_is_asked=True)
+
+
+# ---- a card put back at a random place -----------------------------------------------------------------
+
+BURY = """
+game: bury
+title: Bury
+players: {min: 2, max: 3}
+cards: [cards.yaml]
+properties: {value: 0}
+zones:
+  deck: {visibility: hidden, face: down}
+  turned: {visibility: public}
+  hand: {owner: player, visibility: owner}
+  pile: {owner: player, visibility: public}
+phases:
+  deal: |
+    shuffle deck
+    move the top card of deck to turned face up
+    move the top card of turned to a random position of deck
+  play: |
+    for each player p:
+      move the top card of deck to hand of p
+      let c = p chooses a card from hand of p "Play a card"
+      move c to pile of p
+flow: {setup: [deal], rounds: 2, round: [play]}
+result: {score: "sum(my pile, it.value)"}
+"""
+BURY_CARDS = """
+cards:
+  - {id: one, name: One, value: 1, start: deck}
+  - {id: two, name: Two, value: 2, start: deck}
+  - {id: three, name: Three, value: 3, start: deck}
+  - {id: four, name: Four, value: 4, start: deck}
+  - {id: five, name: Five, value: 5, start: deck}
+  - {id: six, name: Six, value: 6, start: deck}
+"""
+
+
+def test_a_card_seen_then_put_back_at_a_random_place_cannot_be_followed(tmp_path):
+    """Everyone saw the card turned up; once it goes back face down at a place drawn by chance, nobody
+    knows where it lies, so nobody can tell when another player draws it."""
+    game = write_game(tmp_path, BURY, BURY_CARDS)
+    check_leaks(game, seeds=range(6))
+    m = game.new_match(2, seed=0)
+    seen = m.information_state_json(1)["observed"]
+    buried = [e for e in seen if e.get("event") == "move" and e.get("to") == "deck"]
+    drawn = [e for e in seen if e.get("event") == "move" and e.get("to") == "hand@0"]
+    assert buried and all("to_at" not in e for e in buried)
+    assert drawn and all(e["card"] == {"hidden": True} for e in drawn)

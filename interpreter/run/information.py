@@ -135,7 +135,7 @@ class Watcher:
             self.events.append((TABLE, now))
 
     # ---- the runtime's hooks
-    def moved(self, st: State, c: int, src: int, dst: int) -> None:
+    def moved(self, st: State, c: int, src: int, dst: int, at_random: bool = False) -> None:
         if self.owners[0] > 1:
             self.own()
         t = st.layout
@@ -153,7 +153,8 @@ class Watcher:
         self.face[c], self.known[c] = st.face[c], st.known[c]
         for d in st.zones[src]:
             self.known[d] = st.known[d]
-        self.events.append((MOVE, c, src, at, dst, to, st.face[c], before, after))
+        # A place drawn by chance is kept as ~to: shown only to the seats that see the card where it went.
+        self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, st.face[c], before, after))
         seen = before | after
         tags = self.tags
         if t.zone_vis[src] != OWNER:
@@ -394,8 +395,8 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
                  "face": "up" if up else "down"}
             if ordered_for(t, src, seat):
                 d["from_at"] = at + 1
-            if ordered_for(t, dst, seat):
-                d["to_at"] = to + 1
+            if ordered_for(t, dst, seat) and (to >= 0 or after & bit):
+                d["to_at"] = (to if to >= 0 else ~to) + 1
         elif kind == FLIP:
             _, c, zi, at, up, before, after = e
             d = {"event": "flip", "card": card(c, before | after), "zone": names[zi], "face": "up" if up else "down"}

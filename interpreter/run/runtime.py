@@ -236,12 +236,15 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
         dest.append(c)
     elif place == RANDOM:
         dest.insert(st.below(len(dest) + 1), c)
+        if not up:  # put in face down at a place nobody saw: nobody can follow it (but a zone's owner)
+            owner = t.zone_owner[zi]
+            st.known[c] = 1 << owner if owner >= 0 else 0
     else:
         dest.insert(max(0, min(place, len(dest))), c)
     st.zone_of[c] = zi
     st.face[c] = up
     if st.log is not None:
-        moved(st, c, src, zi)
+        moved(st, c, src, zi, place == RANDOM)
     return True
 
 
@@ -251,14 +254,14 @@ def landed_face_down(st: State, c: int, zi: int) -> None:
     st.known[c] = kept_sight(st, c) | (1 << owner if owner >= 0 else 0)
 
 
-def moved(st: State, c: int, src: int, zi: int) -> None:
+def moved(st: State, c: int, src: int, zi: int, at_random: bool = False) -> None:
     """After a move (in a logged or watched match): glimpses lapse where the card left unseen, the
-    watcher records the move, the log gets its event."""
+    watcher records the move (`at_random`: to a place drawn by chance), the log gets its event."""
     t = st.layout
     if t.zone_vis[src] == OWNER:
         lapse(st, c, src)
     if st.watch is not None:
-        st.watch.moved(st, c, src, zi)
+        st.watch.moved(st, c, src, zi, at_random)
     if st.log.__class__ is list:
         st.log.append({"type": "event", "event": "move", "card": t.card_ids[c], "from": t.zone_names[src],
                        "to": t.zone_names[zi], "face": "up" if st.face[c] else "down"})
