@@ -45,6 +45,12 @@ class Expr(Node):
     READS: ClassVar[frozenset[str]] = frozenset()
     FRESH: ClassVar[bool] = False  # a list made for this use (no copy needed before moving its cards)
 
+    if TYPE_CHECKING:
+        # Its DSL type: a field of some kinds, a class constant of others (declared here for the checker
+        # only: a property at run time would become the default of the dataclass fields).
+        @property
+        def type(self) -> str: ...
+
     def emit(self, w: Writer) -> str:
         raise NotImplementedError
 

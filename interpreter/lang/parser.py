@@ -5,12 +5,13 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
+from typing import ClassVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from ..diagnostics import Diagnostic, DslSyntaxError, Pos
+from ..diagnostics import Anchor, Diagnostic, DslSyntaxError, Pos
 from ..paths import data_dir
 
 MAX_ERRORS = 20  # syntax errors reported for one text; past that, the first ones are what to fix
@@ -24,7 +25,7 @@ class _BadIndent(Exception):
         super().__init__(line)
         self.line, self.indent, self.levels = line, indent, levels
 
-    def diagnostic(self, at: Pos) -> Diagnostic:
+    def diagnostic(self, at: Pos | Anchor) -> Diagnostic:
         """Columns as the file has them: a YAML block's own indentation included."""
         here = at.shifted(self.line, self.indent + 1)
         columns = " or ".join(str(at.shifted(self.line, level + 1).col) for level in self.levels)
@@ -36,8 +37,8 @@ class _Layout(Indenter):
     """Indentation blocks plus game verbs: NAME runs that spell a declared procedure form become one VERB."""
 
     NL_type = "_NL"
-    OPEN_PAREN_types = ("LPAR",)
-    CLOSE_PAREN_types = ("RPAR",)
+    OPEN_PAREN_types: ClassVar[list[str]] = ["LPAR"]  # lists, as lark declares them
+    CLOSE_PAREN_types: ClassVar[list[str]] = ["RPAR"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
@@ -56,7 +57,7 @@ class _Layout(Indenter):
         except DedentError:
             indent_str = token.rsplit("\n", 1)[1]
             indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-            raise _BadIndent(token.line + token.count("\n"), indent, levels) from None
+            raise _BadIndent((token.line or 1) + token.count("\n"), indent, levels) from None
 
     def _verbs(self, stream):
         pending: list[Token] = []
@@ -127,7 +128,7 @@ def keywords() -> set[str]:
     }
 
 
-def parse(text: str, at: Pos, verbs: dict[str, list[tuple[str, ...]]], expression: bool = False) -> Tree:
+def parse(text: str, at: Pos | Anchor, verbs: dict[str, list[tuple[str, ...]]], expression: bool = False) -> Tree:
     """Parse a statement block (or one expression) that starts at `at` in its file.
 
     Every syntax error of a block is reported: after each one the parse starts again with the faulty line
@@ -199,7 +200,7 @@ def _reindented(line: str, err: _BadIndent) -> str:
     return " " * depth + line.lstrip(" \t")
 
 
-def _oversized_numbers(tree: Tree, at: Pos) -> list[Diagnostic]:
+def _oversized_numbers(tree: Tree, at: Pos | Anchor) -> list[Diagnostic]:
     """Whole numbers longer than MAX_DIGITS digits (in numbers and dice)."""
     found = []
     for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("NUMBER", "DIE")):
@@ -223,7 +224,7 @@ def _masked(line: str) -> str:
     return _COMMENT.sub(lambda m: " " * len(m.group()), line)
 
 
-def _explain(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: str,
+def _explain(err: UnexpectedInput, source: str, verbs: dict, at: Pos | Anchor, start: str,
              expression: bool) -> tuple[Diagnostic, int]:
     """The diagnostic of a parse error, and the line (of `source`) at fault."""
     unclosed = _unclosed(err, source)
@@ -268,7 +269,7 @@ def _line_at(source: str, offset: int) -> int:
     return source.count("\n", 0, offset) + 1
 
 
-def _misspelt(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: str) -> Diagnostic | None:
+def _misspelt(err: UnexpectedInput, source: str, verbs: dict, at: Pos | Anchor, start: str) -> Diagnostic | None:
     """'did you mean `move`?' when a near-miss of a DSL word or declared verb explains the error: the
     unexpected word itself, the first word of its statement, or the word just before it — a spelling
     counts only if the text then parses past the error."""
@@ -286,7 +287,7 @@ def _misspelt(err: UnexpectedInput, source: str, verbs: dict, at: Pos, start: st
     after = _WORD.search(code, here.end()) if here else None  # the second word of a verb such as `use advantage`
     candidates = [here, head if head and head.start() <= col else None,
                   before[-1] if before and not code[before[-1].end():col].strip() else None,
-                  after if after and not code[here.end():after.start()].strip() else None]
+                  after if after and here and not code[here.end():after.start()].strip() else None]
     tried = set()
     for word in candidates:
         if word is None or word.group() in known or word.start() in tried:
@@ -342,7 +343,7 @@ def _describe(terminal: str) -> str:
     return terminal
 
 
-def _diagnose(err: UnexpectedInput, source: str, at: Pos, expression: bool = False) -> tuple[Diagnostic, int]:
+def _diagnose(err: UnexpectedInput, source: str, at: Pos | Anchor, expression: bool = False) -> tuple[Diagnostic, int]:
     """The diagnostic of a parse error (where, what was found, what could come), and its line."""
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
@@ -360,7 +361,8 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos, expression: bool = Fal
         column = len(lines[line - 1]) + 1 if lines else 1
     pos = at.shifted(line, column)
     if isinstance(err, UnexpectedCharacters):
-        char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "end of text"
+        at_char = err.pos_in_stream
+        char = source[at_char] if at_char is not None and at_char < len(source) else "end of text"
         return Diagnostic(pos, f"unexpected character {char!r}", "check for a typo or a missing quote"), line
     expected = sorted(getattr(err, "expected", None) or getattr(err, "accepts", None) or [])
     names = [_describe(e) for e in expected if not e.startswith("__")]

@@ -92,13 +92,13 @@ def parse_program(content: Content) -> Program:
     for name, t in content.phases.items():
         program.phases[name] = Routine(f"phase_{name}", parsed(t), t.at, [], name, "phase")
     for di, card in enumerate(model.cards):
-        for ability, (text, at, label) in card.abilities.items():
+        for ability, (written, at, label) in card.abilities.items():
             if ability in model.conditions:
-                tree = parsed(Text(text, at, label), True)
+                tree = parsed(Text(written, at, label), True)
                 program.conditions.append(Routine(f"condition_{di}_{ability}", tree, at, [], label, "condition",
                                                   card=di, ability=ability))
                 continue
-            r = Routine(f"ability_{di}_{ability}", parsed(Text(text, at, label)), at, [], label, "ability", card=di,
+            r = Routine(f"ability_{di}_{ability}", parsed(Text(written, at, label)), at, [], label, "ability", card=di,
                         ability=ability)
             program.abilities.setdefault(ability, []).append(r)
     extras = program.extras

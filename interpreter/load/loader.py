@@ -170,7 +170,7 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
             model.counters[name] = CounterDef(name, scope == "player", initial,
                                               spec.get("reset", "never"), spec.get("min"), indexes[scope],
                                               smap.key_pos(("counters", scope, name)), kind,
-                                              VISIBILITY.get(spec.get("visibility"), 0),
+                                              VISIBILITY.get(spec.get("visibility", "public"), 0),
                                               spec.get("public_while", ""))
             indexes[scope] += 1
             if scope == "game" and spec.get("visibility") == "owner":
@@ -234,11 +234,11 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     if "by" in report:
         content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
     for i, name in enumerate(report.get("per_round", [])):
-        counter = model.counters.get(name)
-        if counter is not None and counter.type == "str":
+        listed = model.counters.get(name)
+        if listed is not None and listed.type == "str":
             errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{name}` is a text counter",
                                      "per_round reports the mean of number counters"))
-        elif counter is None or counter.per_player:
+        elif listed is None or listed.per_player:
             errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{readable(name)}` is not a game counter",
                                      did_you_mean(name, [k for k, c in model.counters.items() if not c.per_player])))
     flow = data["flow"]
@@ -258,9 +258,9 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
         if budget.bytes <= 0 or budget.values <= 0:
             break  # the files read so far took the game's whole allowance, and that is reported
         cited = smap.pos(("cards", i))
-        path = _card_file(folder, name, cited, errors)
-        if path is not None:
-            load_card_file(path, model, errors, cited, content.default_at, budget)
+        card_file = _card_file(folder, name, cited, errors)
+        if card_file is not None:
+            load_card_file(card_file, model, errors, cited, content.default_at, budget)
     count_cards(model, errors)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content

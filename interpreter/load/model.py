@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Pos
+from ..diagnostics import Anchor, Pos
 
 BUILTIN_PROPS = ("id", "name", "kind", "owner")
 
@@ -69,7 +69,7 @@ class CardDef:
     start: str
     back: list[str]
     props: dict[str, Any]
-    abilities: dict[str, tuple[str, Pos, str]]  # name -> (DSL text, where it starts, YAML path text)
+    abilities: dict[str, tuple[str, Anchor, str]]  # name -> (DSL text, where it starts, YAML path text)
     pos: Pos
     text: str = ""
 
@@ -210,7 +210,7 @@ class GameModel:
             columns[i].append(default)  # index -1: the property of "no card"
         start_face = [zone_face[zone_of[c]] for c in range(len(card_ids))]
         counters = sorted(self.counters.values(), key=lambda c: c.index)
-        s = Setup(
+        setup = Setup(
             n=n, card_ids=card_ids, card_names=card_names, card_def=card_def, props=tuple(columns),
             start_zones=start_zones, start_zone_of=zone_of, start_face=start_face, zone_names=zone_names,
             zone_owner=zone_owner, zone_face=zone_face, zone_vis=zone_vis, zone_limit=zone_limit,
@@ -220,5 +220,5 @@ class GameModel:
             orders=[tuple(list(range(s, n)) + list(range(s))) for s in range(n)],
             back=back,
         )
-        self._setups[n] = s
-        return s
+        self._setups[n] = setup
+        return setup

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
@@ -27,6 +27,19 @@ _RANK = {"required": 0, "additionalProperties": 0, "enum": 1, "const": 1, "not":
 
 
 DataPath = tuple[str | int, ...]
+
+if TYPE_CHECKING:
+    class _Failed(ValidationError):
+        """An error as the validator reports it: the rule's schema (a mapping for every rule described
+        here), its value and the instance are set; the stubs allow them unset, as on an error made by hand."""
+
+        schema: Mapping[str, Any]
+        validator_value: Any
+        instance: Any
+        # Its sub-errors come from the validator too (a list is invariant: the narrower item is declared).
+        context: list[_Failed]  # type: ignore[assignment]
+else:
+    _Failed = ValidationError
 
 
 class Found(NamedTuple):
@@ -133,7 +146,7 @@ def _validator(schema_name: str) -> Any:
     return _Strict(schema)
 
 
-def _leaves(error: ValidationError) -> list[ValidationError]:
+def _leaves(error: _Failed) -> list[_Failed]:
     """The errors worth reporting: for oneOf/anyOf, those of the alternative the author most likely meant."""
     if error.validator not in _BRANCHING or not error.context:
         return [error]
@@ -145,20 +158,20 @@ def _leaves(error: ValidationError) -> list[ValidationError]:
     return [leaf for sub in chosen for leaf in _leaves(sub)]
 
 
-def _branches(error: ValidationError) -> dict[Any, list[ValidationError]]:
+def _branches(error: _Failed) -> dict[Any, list[_Failed]]:
     """The context errors of a oneOf/anyOf error, grouped by alternative."""
-    branches: dict[Any, list[ValidationError]] = defaultdict(list)
+    branches: dict[Any, list[_Failed]] = defaultdict(list)
     for sub in error.context or ():
         branches[sub.relative_schema_path[0]].append(sub)
     return branches
 
 
-def _missing_one_of(error: ValidationError) -> bool:
+def _missing_one_of(error: _Failed) -> bool:
     """Whether each alternative of a oneOf/anyOf only lacks keys (at least one of them is needed)."""
     return all(e.validator == "required" and not e.path for e in error.context or ())
 
 
-def _wrong_kind(errors: Iterable[ValidationError]) -> bool:
+def _wrong_kind(errors: Iterable[_Failed]) -> bool:
     """Whether an alternative failed at its root type or a `const` tag: the author meant another one."""
     return any((e.validator == "type" and not e.path) or e.validator == "const" for e in errors)
 
@@ -197,12 +210,12 @@ def _expected_types(value: Any) -> list[str]:
     return [_TYPE_NAMES.get(t, t) for t in types]
 
 
-def _is_key_error(error: ValidationError) -> bool:
+def _is_key_error(error: _Failed) -> bool:
     """Whether the error is about a mapping key (it came through `propertyNames`)."""
     return "propertyNames" in error.absolute_schema_path
 
 
-def _describe_additional(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_additional(error: _Failed, where: _Where) -> list[Found]:
     """An unknown key: point at the key, suggest the closest allowed one."""
     allowed = list(error.schema.get("properties", {}))
     path = tuple(error.absolute_path)
@@ -216,7 +229,7 @@ def _describe_additional(error: ValidationError, where: _Where) -> list[Found]:
     return found
 
 
-def _describe_required(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_required(error: _Failed, where: _Where) -> list[Found]:
     """Missing keys, all in one message at the key (or start) of the mapping that lacks them."""
     missing = [key for key in error.validator_value if key not in error.instance]
     path = tuple(error.absolute_path)
@@ -225,7 +238,7 @@ def _describe_required(error: ValidationError, where: _Where) -> list[Found]:
     return [where.at(path, f"{_subject(path)} is missing required {plural} {keys}", on_key=True)]
 
 
-def _describe_enum(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_enum(error: _Failed, where: _Where) -> list[Found]:
     """A value outside a fixed set."""
     choices = [str(choice) for choice in error.validator_value]
     path = tuple(error.absolute_path)
@@ -233,14 +246,14 @@ def _describe_enum(error: ValidationError, where: _Where) -> list[Found]:
     return [where.at(path, message, did_you_mean(str(error.instance), choices))]
 
 
-def _describe_const(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_const(error: _Failed, where: _Where) -> list[Found]:
     """A value that must be exactly one thing."""
     path = tuple(error.absolute_path)
     message = f"{_subject(path)} must be {_shown(error.validator_value)}, not {_shown(error.instance)}"
     return [where.at(path, message)]
 
 
-def _describe_type(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_type(error: _Failed, where: _Where) -> list[Found]:
     """A value of the wrong kind; explains YAML reading unquoted numbers and yes/no as non-text."""
     path = tuple(error.absolute_path)
     expected = _expected_types(error.validator_value)
@@ -255,7 +268,7 @@ def _describe_type(error: ValidationError, where: _Where) -> list[Found]:
     return [where.at(path, message, hint)]
 
 
-def _describe_pattern(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_pattern(error: _Failed, where: _Where) -> list[Found]:
     """Text of the wrong shape, e.g. a name with capitals; for keys, point at the key."""
     title = error.schema.get("title", "value")
     hint = error.schema.get("description") or f"it must match {error.validator_value}"
@@ -266,10 +279,10 @@ def _describe_pattern(error: ValidationError, where: _Where) -> list[Found]:
     return [where.at(path, f"{_subject(path)} {_shown(error.instance)} is not a valid {title}", hint)]
 
 
-def _bound(word: str) -> Callable[[ValidationError, _Where], list[Found]]:
+def _bound(word: str) -> Callable[[_Failed, _Where], list[Found]]:
     """A describer for a numeric bound, e.g. 'must be at least 1'."""
 
-    def describe(error: ValidationError, where: _Where) -> list[Found]:
+    def describe(error: _Failed, where: _Where) -> list[Found]:
         path = tuple(error.absolute_path)
         message = f"{_subject(path)} must be {word} {error.validator_value}, not {_shown(error.instance)}"
         return [where.at(path, message)]
@@ -277,17 +290,18 @@ def _bound(word: str) -> Callable[[ValidationError, _Where], list[Found]]:
     return describe
 
 
-def _describe_size(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_size(error: _Failed, where: _Where) -> list[Found]:
     """A list or text that is too short (usually: empty)."""
     path = tuple(error.absolute_path)
     if error.validator_value == 1:
         return [where.at(path, f"{_subject(path)} must not be empty")]
-    unit = {list: "items", dict: "keys"}.get(type(error.instance), "characters")
+    units: dict[type, str] = {list: "items", dict: "keys"}
+    unit = units.get(type(error.instance), "characters")
     message = f"{_subject(path)} must have at least {error.validator_value} {unit}, not {len(error.instance)}"
     return [where.at(path, message)]
 
 
-def _describe_unique(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_unique(error: _Failed, where: _Where) -> list[Found]:
     """A list that names the same thing twice: point at the second one."""
     path = tuple(error.absolute_path)
     seen: set[str] = set()
@@ -299,14 +313,14 @@ def _describe_unique(error: ValidationError, where: _Where) -> list[Found]:
     return [where.at(path, f"{_subject(path)} has repeated items")]
 
 
-def _describe_not(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_not(error: _Failed, where: _Where) -> list[Found]:
     """A key that is forbidden here; the schema's description says why."""
     path = tuple(error.absolute_path)
     why = error.schema.get("description")
     return [where.at(path, f"{_subject(path)} is not allowed here", why, on_key=True)]
 
 
-def _describe_branching(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_branching(error: _Failed, where: _Where) -> list[Found]:
     """A value matching none of several forms, where no single form looks intended."""
     path = tuple(error.absolute_path)
     branches = list(_branches(error).values())
@@ -328,13 +342,13 @@ def _describe_branching(error: ValidationError, where: _Where) -> list[Found]:
     return [where.at(path, f"{_subject(path)} does not match any allowed form")]
 
 
-def _describe_other(error: ValidationError, where: _Where) -> list[Found]:
+def _describe_other(error: _Failed, where: _Where) -> list[Found]:
     """Any other keyword: jsonschema's own message, at the value."""
     path = tuple(error.absolute_path)
     return [where.at(path, f"{_subject(path)}: {error.message}")]
 
 
-_DESCRIBERS: dict[str, Callable[[ValidationError, _Where], list[Found]]] = {
+_DESCRIBERS: dict[str, Callable[[_Failed, _Where], list[Found]]] = {
     "additionalProperties": _describe_additional,
     "required": _describe_required,
     "enum": _describe_enum,

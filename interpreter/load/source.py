@@ -7,9 +7,10 @@ size of its whole numbers, and the characters an escape may produce."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -39,6 +40,7 @@ MAX_REPORTED = 100
 """The most errors reported for one file (the rest are counted): a broken file reports quickly."""
 
 _TAG = "tag:yaml.org,2002:"
+_N = TypeVar("_N", SequenceNode, MappingNode)
 _CONSTRUCTED_TAGS = {_TAG + name for name in ("null", "bool", "int", "float")}
 _INT_TAG = _TAG + "int"
 # Dates and YAML's `=` value stay text: card content has no use for datetime objects.
@@ -253,19 +255,20 @@ class _Loader(yaml.SafeLoader):
         self.values = 0
         self.anchored = False  # whether a list or mapping has an anchor (`&name`), so aliases can repeat it
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         self.values += 1
         if self.values > self.max_values:
             raise _Limit(self.peek_event().start_mark, False)
         return super().compose_node(parent, index)
 
-    def compose_sequence_node(self, anchor: str | None) -> Node:
+    # `anchor` is the anchor's name or None (the stubs declare it as a dict of nodes: hence Any).
+    def compose_sequence_node(self, anchor: Any) -> SequenceNode:
         return self._nested(super().compose_sequence_node, anchor)
 
-    def compose_mapping_node(self, anchor: str | None) -> Node:
+    def compose_mapping_node(self, anchor: Any) -> MappingNode:
         return self._nested(super().compose_mapping_node, anchor)
 
-    def _nested(self, compose: Any, anchor: str | None) -> Node:
+    def _nested(self, compose: Callable[[Any], _N], anchor: str | None) -> _N:
         """Compose a list or mapping one level deeper (only these nest: scalars cost no depth)."""
         self.anchored = self.anchored or anchor is not None
         self.depth += 1
@@ -370,6 +373,7 @@ class _Builder:
             return None
         if isinstance(node, ScalarNode):
             return self._scalar(node, entry, parent_indent)
+        assert isinstance(node, (SequenceNode, MappingNode))  # what a node that is not a scalar is
         if node.tag not in _COLLECTION_TAGS:
             self._unsupported_tag(node, entry)
         entry.style = "flow" if node.flow_style else "block"  # `[a, b]` / `{a: 1}`, or one item a line
