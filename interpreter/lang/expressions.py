@@ -8,7 +8,7 @@ its size where a number is wanted.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 from lark import Token, Tree
 
@@ -116,7 +116,7 @@ class ExprResolver:
         meta = node.meta
         return self.at.shifted(1, 1) if meta.empty else self.at.shifted(meta.line, meta.column)
 
-    def fail(self, pos: Pos, message: str, hint: str | None = None):
+    def fail(self, pos: Pos, message: str, hint: str | None = None) -> NoReturn:
         """Record an authoring error and abandon the statement being resolved."""
         self.errors.append(Diagnostic(pos, message, hint))
         raise Abort
@@ -159,7 +159,9 @@ class ExprResolver:
 
     def me(self, scope: Scope) -> n.Ref:
         """`me` here (a procedure run for another player has its own)."""
-        return ref(scope.lookup("me"))
+        me = scope.lookup("me")
+        assert me is not None  # the outermost scope of every text defines it
+        return ref(me)
 
     def player_kind(self, kind: Tree, scope: Scope) -> n.Expr:
         """Seats of `each player` (from the first player) / `each opponent` (from the next after me)."""
@@ -522,7 +524,7 @@ class ExprResolver:
         """A choice's quoted question: its text, or the sentence to work out when it is asked."""
         text = self.interpolate(tok, s)
         if all(isinstance(p, n.Const) for p in text.parts):
-            return "".join(p.value for p in text.parts)
+            return "".join(p.value for p in text.parts if isinstance(p, n.Const))
         return text
 
     def as_text(self, value: n.Expr) -> n.Format:
@@ -569,7 +571,7 @@ class ExprResolver:
                 value = self.expr(tree.children[0], s)
                 if "rng" in value.reads():
                     # A text is shown (a prompt even in what its player is asked): it must not change the match.
-                    self.fail(value.at, "a text cannot roll or pick at random",
+                    self.fail(value.at or at, "a text cannot roll or pick at random",
                               "roll first, then show it: `let r = roll d6`, then `{r}`")
                 parts.append(self.as_text(value))
             finally:
