@@ -207,8 +207,8 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
         return (f"ok: {raw} ({_n(len(scenarios), 'scenario')})" if not found else None), found
     folder = path.parent if (path.parent / "game.yaml").is_file() else None
     if folder is None:
-        cards, found = check_card_file(path)
-        return (f"ok: {raw} ({_copies(cards)})" if not found else None), found
+        copies, found = check_card_file(path)
+        return (f"ok: {raw} ({_copies(copies)})" if not found else None), found
     game = _loaded(folder, games)
     if isinstance(game, AuthoringError):
         return None, game.diagnostics
@@ -217,9 +217,9 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
     mine = [(c.count, c.each_player) for c in game.model.cards if Path(c.pos.file).resolve() == path.resolve()]
     if mine:
         return f"ok: {raw} ({_copies(mine)})", []
-    cards, found = check_card_file(path)  # in the folder but not listed in game.yaml: check its shape only
+    copies, found = check_card_file(path)  # in the folder but not listed in game.yaml: check its shape only
     unlisted = [d for d in unlisted_card_files(game.model) if Path(d.pos.file).resolve() == path.resolve()]
-    return (f"ok: {raw} ({_copies(cards)}; not listed in game.yaml)" if not found else None), found + unlisted
+    return (f"ok: {raw} ({_copies(copies)}; not listed in game.yaml)" if not found else None), found + unlisted
 
 
 def _as_json(d: Diagnostic | None, file: str = "", message: str = "") -> dict[str, Any]:
@@ -457,6 +457,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     out = None if args.json else sys.stdout
     human_out = sys.stderr if args.json else sys.stdout
     m = Match(game, players, args.seed, log=True, bots=bots)
+    assert m.log is not None  # made with its log
     if out is not None:
         print(words["header"].format(title=game.title, n=players, players=_n(players, "player"), seed=args.seed),
               file=out)
@@ -478,7 +479,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                         raise CliError(words["eof"]) from None
                 else:
                     table.asking(seat)
-                    action = rng._randbelow(len(m.legal_actions(seat)))
+                    action = rng._randbelow(len(m.legal_actions(seat)))  # type: ignore[attr-defined]  # not in the stubs
                 problem = m.apply(seat, action)
                 assert problem is None, problem
                 table.catch_up(together)
@@ -551,13 +552,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
     from .check import CheckFailed
     from .run.match import Match, random_bot
-    from .run.sim import WorkerLost, run_many
+    from .run.sim import Watch, WorkerLost, run_many
 
     game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
     workers = min(args.workers, args.n, _cores())
     lost = None
-    watch = None
+    watch: Watch | None = None
     if args.check:
         from .check import watch_sim as watch
     try:
@@ -574,7 +575,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         try:
             while not m.over:
                 for seat in m.to_act():
-                    m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))
+                    m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))  # type: ignore[attr-defined]  # not in the stubs
         except RuleError:
             raise _kept(err, m.log, game, FAILURE_LOG) from None
         raise
@@ -718,6 +719,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         m = started(game, header["players"], header["seed"], log=True, bots=header["bots"],
                     chance=None if chance is None else Recorded(chance))
+        assert m.log is not None  # made with its log
     except ValueError as err:
         raise CliError(f"{file}:1: error: {err}", located=True) from None
     except ChanceMismatch as err:

@@ -285,7 +285,7 @@ class ScriptedChance(random.Random):
 
     def _randbelow(self, n: int) -> int:
         if not self.script:
-            return super()._randbelow(n)
+            return super()._randbelow(n)  # type: ignore[misc]  # Random's own core, not in its stubs
         outcome = self.script.pop(0)
         if not 1 <= outcome <= n:
             raise ScriptError(f"scripted chance outcome {outcome} is not one of 1..{n}")
@@ -323,7 +323,7 @@ class ScenarioMatch(Match):
 
 def says(m: Match) -> list[str]:
     """The game's own sentences so far (`say` events of the match log)."""
-    return [e["text"] for e in m.log if e.get("type") == "event" and e.get("event") == "say"]
+    return [e["text"] for e in m.log or () if e.get("type") == "event" and e.get("event") == "say"]
 
 
 def story(m: Match, made: list[str]) -> str:
@@ -390,9 +390,9 @@ def check(m: Match, expect: dict) -> Iterator[tuple[DataPath, str]]:
         if len(have) != want:
             yield ("sizes", zone), f"zone {zone}: expected {want} cards, have {len(have)}: {have}"
     for name, want in (expect.get("counters") or {}).items():
-        have = counter(m, name)
-        if have != want:
-            yield ("counters", name), f"counter {name}: expected {want}, have {have}"
+        value = counter(m, name)
+        if value != want:
+            yield ("counters", name), f"counter {name}: expected {want}, have {value}"
     sentences = says(m)
     for k, text in enumerate(expect.get("say") or []):
         if not any(text in s for s in sentences):
@@ -454,6 +454,7 @@ def play(sc: Scenario) -> Match:
         return ScenarioFailure(sc, problems, story(m, made) if m is not None else "")
 
     def verify(expect: dict, *path: str | int) -> None:
+        assert m is not None  # verified once it is made
         problems = [(sc.pos(*path, *sub), text) for sub, text in check(m, expect)]
         if problems:
             raise fail(problems)

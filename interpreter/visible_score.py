@@ -28,7 +28,7 @@ WITHHELD = _Withheld()
 class _Guarded(list):
     """A list whose withheld entries make any read of them (or any walk over them) unknown."""
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         value = list.__getitem__(self, i)
         if value is WITHHELD:
             raise Unknown
@@ -78,7 +78,7 @@ def seat_state(m: Any, view: dict[str, Any]) -> State:
     index = {cid: c for c, cid in enumerate(t.card_ids)}
     real = len(t.card_ids)
     stand_ins: list[dict[str, Any]] = []
-    st = State.__new__(State)
+    st: Any = State.__new__(State)  # its parts are stand-ins that read like the real ones, or raise Unknown
     zones: list[list[int]] = []
     zone_of = [-1] * real
     for zi, name in enumerate(t.zone_names):

@@ -261,6 +261,6 @@ def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list
     if game.lowest_wins:
         keys = [tuple(-v for v in key) for key in keys]
     ranked = [p for p in range(st.n) if not st.gone >> p & 1] if st.gone and not game.out_can_win else []
-    ranked = ranked or range(st.n)  # knocked out all together: everyone is ranked
+    ranked = ranked or list(range(st.n))  # knocked out all together: everyone is ranked
     best = max((keys[p] for p in ranked), default=None)
     return scores, [p for p in ranked if keys[p] == best]

@@ -263,7 +263,7 @@ def counter_rules(model) -> tuple[list[tuple], list[tuple]]:
         return hit[1]
     if True:
         by_index = sorted(model.counters.values(), key=lambda c: (c.per_player, c.index))
-        rules = ([], [])
+        rules: tuple[list[tuple], list[tuple]] = ([], [])
         for c in by_index:
             flag = model.counters[c.public_while] if c.public_while else None
             rules[c.per_player].append((c.index, c.name, c.visibility,
@@ -346,7 +346,8 @@ def option_label(game, t, kind: int, option: Any, viewer: int) -> str:
         return value_label(t, kind, option)
     if isinstance(option, str):
         return option
-    return card_place_label(game, t, *option, viewer)
+    c, zi, at = option
+    return card_place_label(game, t, c, zi, at, viewer)
 
 
 def card_place_label(game, t, c: int, zi: int, at: int, viewer: int) -> str:

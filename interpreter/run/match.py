@@ -88,6 +88,10 @@ class Match:
     """
 
     REPLAY_SPAN = 6
+    # Declared for the type checker, set only on some matches: a copy not yet rebuilt keeps the decisions
+    # made (see `_Unbuilt`); a match that interpreter.testing draws keeps its chance outcomes.
+    _decisions: int
+    chance_outcomes: list[int] | None
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
                  arrange: dict[str, list[str]] | None = None, after_setup=None,

@@ -101,7 +101,7 @@ class State:
         self.rounds_played = 0  # rounds begun in the whole match (`round` counts within the deal)
         self.out = 0  # bit mask of the seats knocked out (for the deal or the match)
         self.gone = 0  # …of those knocked out of the match (a subset of `out`)
-        self.rng = random.Random(seed)
+        self.rng: Any = random.Random(seed)  # or an object with its `_randbelow` (chance drawn another way)
         self.log = log
         self.orders, self.others, self.after, self.before = layout.seats(0)
         self.decisions = 0
@@ -116,7 +116,7 @@ class State:
         """A uniformly random int in [0, n): every chance outcome of the match comes from here."""
         if n > 1:
             self.chance_used += 1
-            return self.rng._randbelow(n)  # type: ignore[attr-defined]  # randrange's own core: same stream, less work
+            return self.rng._randbelow(n)  # randrange's own core: same stream, less work
         return 0
 
     # ---- copies: a match is a value
