@@ -66,7 +66,7 @@ def analyse(program: Program) -> Plan:
     """Which routines ask (a fixpoint over calls and resolves) and which procedures are recursive."""
     plan = Plan()
     routines = [r for r in program.actions() if r.body is not None]
-    usage = {r: _own_uses(r.body) for r in routines}
+    usage = {r: _own_uses(r.body or []) for r in routines}
     procedures = program.procedures
     changed = True
     while changed:

@@ -77,7 +77,7 @@ class ForPlayers(n.Stmt):
         inner = Scope(scope)
         var = inner.define(n.Var(str(name), "loop", "player"))
         if "from_clause" in clauses:
-            pool = n.SeatsFrom(r.expect(clauses["from_clause"].children[0], scope, "player"))
+            pool: n.Expr = n.SeatsFrom(r.expect(clauses["from_clause"].children[0], scope, "player"))
             if kind.data != "kind_player":
                 other = n.Var("x", "it", "player")
                 pool = n.Filter(pool, other, n.Compare("!=", ref(other), r.me(scope)), "players")
@@ -89,7 +89,8 @@ class ForPlayers(n.Stmt):
         # The body's `let`s are its own (a fresh root scope that sees every name around it).
         own = Scope(None)
         for visible in reversed(inner.names()):
-            own.vars[visible] = inner.lookup(visible)
+            if (found := inner.lookup(visible)) is not None:  # (always: the name is one of its own)
+                own.vars[visible] = found
         return cls(var, pool, where, r.own_body(rest[-1].children, own), simultaneous=True)
 
     def blocks(self) -> list[list[n.Stmt]]:
@@ -124,7 +125,7 @@ def _choice_plan(w: Writer, each: ForPlayers) -> tuple[list, LetChoice, list[n.S
             return None
         proc = w.procedure(call.proc)
         route.append((call, proc, body[1:]))
-        body = proc.body
+        body = proc.body or []  # (an inlined procedure is resolved: it has one)
     if not body or not isinstance(body[0], LetChoice) or body[0].choice.count is not None:
         return None
     return route, body[0], body[1:]

@@ -251,6 +251,7 @@ class Writer:
         name or a constant is used as it is, where the body never sets that parameter)."""
         layer = Layer()
         frame = self.frames[-1]
+        assert proc.body is not None and proc.me is not None  # an inlined procedure is resolved
         assigned = _assigned(proc.body)
         for var, value in [(proc.me, who), *zip(proc.param_vars, args, strict=True)]:
             code = value if isinstance(value, str) else value.emit(self)
@@ -277,6 +278,7 @@ class Writer:
     def body_of(self, proc: Routine) -> None:
         """The statements of an inlined procedure, headed by where it comes from."""
         self.heading(proc)
+        assert proc.body is not None  # an inlined procedure is resolved
         self.block(proc.body)
 
     def heading(self, proc: Routine) -> None:
@@ -289,7 +291,8 @@ class Writer:
         start inside it, names of the functions around it that it sets are declared nonlocal."""
         self.line(head)
         frame = Frame(self.depth + 1)
-        saved = [(var, self._lookup(var)) for var in params]
+        saved = [(var, hit) for var in params if (hit := self._lookup(var)) is not None]
+        assert len(saved) == len(params)  # the caller has bound each one
         for var, (py, _) in saved:
             self.layers[-1].names[id(var)] = (py, frame)
         self.frames.append(frame)
@@ -328,8 +331,10 @@ class Writer:
         params = "".join(f", a_{p}" for p in r.params)
         try:
             if not r.statements:
+                assert r.value is not None  # written only once resolved
                 self.line(f"return {r.value.emit(self)}")
             else:
+                assert r.body is not None
                 if r.kind == "phase":
                     self.line("me = st.active")
                 self.block(r.body)

@@ -90,6 +90,12 @@ def plain_string(tok: Token) -> str:
     return re.sub(r"\\(.)", r"\1", str(tok)[1:-1])
 
 
+def token(node: Tree | Token) -> Token:
+    """A child that the grammar makes a token (a quoted text), as one."""
+    assert isinstance(node, Token), node
+    return node
+
+
 def ref(var: n.Var) -> n.Ref:
     return n.Ref(var, var.type)
 

@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..diagnostics import Pos
 
 if TYPE_CHECKING:
+    from lark import Tree
+
     from .compiler import Writer
+    from .expressions import Scope
+    from .resolve import Resolver
 
 # Parts of a match's state an expression may read. A value reading none of MUTABLE is the same
 # whenever it is computed within one statement (it only depends on locals and constants).
@@ -716,7 +720,14 @@ class Stmt(Node):
 
     `asks`: whether running it can ask a player something (declared by each statement class)."""
 
-    asks: ClassVar[bool] = False
+    @property
+    def asks(self) -> bool:  # a class constant where it is always so, a property where it depends
+        return False
+
+    @classmethod
+    def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Stmt:
+        """The statement that the grammar rule `s` writes (each registered class defines it)."""
+        raise NotImplementedError
 
     def blocks(self) -> list[list[Stmt]]:
         """The statement lists nested in this one (bodies, branches)."""

@@ -35,6 +35,7 @@ class Resolver(ExprResolver):
         self.at = r.at
         self.loops = 0
         scope = Scope(None)
+        assert r.tree is not None  # only a text that parsed is resolved
         r.me = scope.define(n.Var("me", "me", "player"))
         if r.kind in ("ability", "condition"):
             r.this = scope.define(n.Var("this", "this", "card"))

@@ -8,8 +8,9 @@ counter's `initial` written as an expression of the player count is worked out h
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..diagnostics import Diagnostic
 from . import nodes as n
@@ -19,7 +20,7 @@ from .statements import Choice
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
             ">=": operator.ge}
-_HELPERS = {"max": max, "min": min, "abs": abs}
+_HELPERS: dict[str, Callable[..., Any]] = {"max": max, "min": min, "abs": abs}
 # What an initial value may be made of: numbers, the player count, arithmetic, comparisons, logic.
 _PLAIN = (n.Const, n.PlayerCount, n.Arith, n.Neg, n.Compare, n.Logic, n.Not, n.Cond, n.Retyped)
 _PLAIN_HELPERS = frozenset({"max", "min", "abs", "floordiv", "mod"})
@@ -94,7 +95,8 @@ def _value(e: n.Expr, players: int) -> Any:
         return _ARITH[e.op](_value(e.left, players), _value(e.right, players))
     if isinstance(e, n.Compare):
         return _COMPARE[e.op](_value(e.left, players), _value(e.right, players))
-    args = [_value(a, players) for a in e.args]  # a Helper
+    assert isinstance(e, n.Helper)  # the last plain kind
+    args = [_value(a, players) for a in e.args]
     if e.name == "floordiv":
         return args[0] // args[1]
     if e.name == "mod":
@@ -117,7 +119,7 @@ def _within(value: Any) -> Any:
     return value
 
 
-def _const(e: n.Expr, typ: str | None = None) -> bool:
+def _const(e: n.Expr, typ: str | None = None) -> TypeGuard[n.Const]:
     return isinstance(e, n.Const) and (typ is None or e.type == typ)
 
 
@@ -141,7 +143,7 @@ def fold(e: n.Expr) -> n.Expr:
         # Python's own rule: `true and X` is X, `false and X` is false (and the mirror for `or`).
         return e.right if e.left.value == (e.op == "and") else e.left
     if isinstance(e, n.Helper) and e.name in _HELPERS and all(_const(a, "num") for a in e.args):
-        return n.Const(_HELPERS[e.name](*(a.value for a in e.args)), "num", at=at)
+        return n.Const(_HELPERS[e.name](*(a.value for a in e.args if _const(a))), "num", at=at)
     if isinstance(e, n.IsSome) and _const(e.value) and e.value.type in ("none", "card", "player"):
         return n.Const((e.value.value < 0) if e.negate else (e.value.value >= 0), "bool", at=at)
     return e

@@ -18,7 +18,7 @@ from ..diagnostics import did_you_mean
 from ..limits import MAX_OPTIONS
 from . import nodes as n
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
-from .expressions import Scope, plain_string, ref
+from .expressions import Scope, plain_string, ref, token
 
 if TYPE_CHECKING:
     from .compiler import Writer
@@ -132,7 +132,7 @@ class Choice:
 def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
     _, chooser, choice, question = s.children
     who = r.me(scope) if chooser.data == "chooser_me" else r.expect(chooser.children[0], scope, "player")
-    prompt = r.question(question, scope) if question is not None else None
+    prompt = r.question(token(question), scope) if question is not None else None
     kind, ch = choice.data, choice.children
     if kind == "choose_card":
         return Choice(who, Options(r.expect(ch[0], scope, "cards")), K_CARD, prompt, True, "card")
@@ -153,7 +153,7 @@ def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
     if kind == "choose_yes_no":
         return Choice(who, FixedOptions([True, False]), K_BOOL, prompt, False, "bool")
     if kind == "choose_option":
-        guarded = [(plain_string(o.children[0]),
+        guarded = [(plain_string(token(o.children[0])),
                     r.condition(o.children[1], scope) if len(o.children) > 1 and o.children[1] is not None else None)
                    for o in ch]
         if all(test is None for _, test in guarded):  # known now: with two or more it is always asked
@@ -303,13 +303,16 @@ class Move(n.Stmt):
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Move:
-        what, dest, facing = ([*list(s.children), None])[:3]
+        what, dest = s.children[:2]
+        facing = s.children[2] if len(s.children) > 2 else None
         zone = r.expect(dest.children[-1], scope, "zone")
         place: int | n.Expr = 0
         if dest.data == "dest_place":
             p = dest.children[0]
-            place = _PLACES.get(p.data)
-            if place is None:
+            known = _PLACES.get(p.data)
+            if known is not None:
+                place = known
+            else:
                 place = n.Helper("max", [n.Const(0, "num"), n.Arith("-", r.expect(p.children[0], scope, "num"),
                                                                     n.Const(1, "num"))], "num")
         named = r.model.zone(zone.zone) if isinstance(zone, n.GameZone | n.PlayerZone) else None
@@ -330,8 +333,11 @@ class Move(n.Stmt):
         place = self.place if isinstance(self.place, int) else self.place.emit(w)
         zone = self.zone.emit(w)
         if self.source is not None:
+            assert self.count is not None  # given with its source
             w.line(f"move_cards(st, {self.source.emit(w)}, {self.count.emit(w)}, {zone}, {place}, {self.facing})")
-        elif self.cards.type == "card" and self.limit is not None and self.limit < 0 and place in (0, -1):
+            return
+        assert self.cards is not None  # without a source, the cards are given
+        if self.cards.type == "card" and self.limit is not None and self.limit < 0 and place in (0, -1):
             self.inline(w, place)
         elif self.cards.type in ("card", "none"):
             w.line(f"move(st, {self.cards.emit(w)}, {zone}, {place}, {self.facing})")
@@ -341,6 +347,7 @@ class Move(n.Stmt):
     def inline(self, w: Writer, place: int) -> None:
         """The common case written out in place (one card, a zone without a limit, an end): the
         same steps as runtime.move, without a call."""
+        assert self.cards is not None and isinstance(self.zone, n.GameZone | n.PlayerZone)  # a named zone
         up = self.face_up if self.facing < 0 else self.facing == 1
         ZO, Z, KN, F = (w.alias(a) for a in ("ZO", "Z", "KN", "F"))
         if isinstance(self.cards, n.Ref):
@@ -455,7 +462,7 @@ class Say(n.Stmt):
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Say:
-        return cls(r.interpolate(s.children[0], scope))
+        return cls(r.interpolate(token(s.children[0]), scope))
 
     def emit(self, w: Writer) -> None:
         # A value that may fail is worked out whether or not the match is logged (a sentence must not
