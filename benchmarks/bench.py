@@ -106,7 +106,7 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
         bot = random_bot(seed)
         while not m.over:
             for seat in m.to_act():
-                m.apply(seat, bot.randrange(len(m.legal_actions(seat))))
+                m.apply(seat, bot.pick(len(m.legal_actions(seat))))
             if len(m.history) % 9 == 0 and not m.over:
                 seat = len(m.history) % players
                 m.information_state(seat)

@@ -390,8 +390,7 @@ def check_game(game: Any, players: int | None = None, examples: int = 100, seed:
 def sim_match(game: Any, players: int, seed: int) -> Played:
     """The random-bot match `sim` plays for `seed`, through the step API with its log, checked at
     every decision (to write the log of a failure `sim --check` found)."""
-    bots = random_bot(seed)
-    return play(game, players, seed, bots._randbelow, log=True)  # type: ignore[attr-defined]
+    return play(game, players, seed, random_bot(seed).pick, log=True)
 
 
 # ---- the story of a failed match -------------------------------------------------------------------

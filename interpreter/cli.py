@@ -479,7 +479,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                         raise CliError(words["eof"]) from None
                 else:
                     table.asking(seat)
-                    action = rng._randbelow(len(m.legal_actions(seat)))  # type: ignore[attr-defined]  # not in the stubs
+                    action = rng.pick(len(m.legal_actions(seat)))
                 problem = m.apply(seat, action)
                 assert problem is None, problem
                 table.catch_up(together)
@@ -575,7 +575,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         try:
             while not m.over:
                 for seat in m.to_act():
-                    m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))  # type: ignore[attr-defined]  # not in the stubs
+                    m.apply(seat, rng.pick(len(m.legal_actions(seat))))
         except RuleError:
             raise _kept(err, m.log, game, FAILURE_LOG) from None
         raise

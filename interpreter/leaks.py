@@ -54,8 +54,8 @@ def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), ev
     """Play random matches of `game` (every player count unless `players` is given) and check at every
     `every`-th decision point that the hidden answers do not show, at every `deals`-th a swapped hidden
     deal, at every `determinize`-th a determinization (0: none). Raises AssertionError on the first
-    leak. `ignore_who_is_asked`: do not count whether another seat is asked (for a game that meets a
-    choice with one option, which the engine takes today without asking)."""
+    leak. `ignore_who_is_asked`: do not count whether another seat is asked (the engine asks every
+    choice, even with one option; this is for rules that ask only when a hidden hand allows a choice)."""
     counts = [players] if isinstance(players, int) else list(players or range(game.min_players,
                                                                               game.max_players + 1))
     report = LeakReport()
@@ -86,7 +86,7 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
         if determinize and point % determinize == 0:
             report.determinized += _check_determinize(m, rng.randrange(n), rng)
         for p in m.to_act():
-            m.apply(p, bot.randrange(len(m.legal_actions(p))))
+            m.apply(p, bot.pick(len(m.legal_actions(p))))
 
 
 # ---- hidden answers ---------------------------------------------------------------------------------

@@ -58,6 +58,9 @@ WORDS: dict[str, dict[str, str]] = {
         "roll": "[d{sides} = {result}]",
         "roll_alone": "[d{sides} = {result}] (the game says nothing about this roll)",
         "ask": "choice [1-{k}; ? help; q quit]: ",
+        "ask_one": "choice [1 or Enter; ? help; q quit]: ",
+        "only": "(the only option)",
+        "nothing": "(nothing to choose)",
         "help": "Type an option's number (or its name). `? N` or `info N`: the full text of option N's card; "
                 "`info NAME`: any card you can see; `?`: this help and every option's card; t: the whole table; "
                 "q: leave the match. "
@@ -111,6 +114,9 @@ WORDS: dict[str, dict[str, str]] = {
         "roll": "[к{sides} = {result}]",
         "roll_alone": "[к{sides} = {result}] (игра ничего не говорит об этом броске)",
         "ask": "выбор [1-{k}; ? справка; q — выйти]: ",
+        "ask_one": "выбор [1 или Enter; ? справка; q — выйти]: ",
+        "only": "(единственный вариант)",
+        "nothing": "(выбирать не из чего)",
         "help": "Введите номер варианта (или его название). `? N` или `инфо N`: полный текст карты варианта N; "
                 "`инфо НАЗВАНИЕ`: любая видимая вам карта; `?`: эта справка и карты всех вариантов; t: весь стол; "
                 "q: выйти из партии. [Название] — рубашка карты, которую вам не видно.",
@@ -606,7 +612,7 @@ class Table:
             return self.cards.line(label)
         if label in self.names:
             return self._who(self.names.index(label)) if self.names.index(label) == seat else label
-        return self.words["none"] if label == "none" else label
+        return self.words[label] if label in ("none", "nobody") else label
 
     def ask(self, seat: int, read=None) -> int:
         """Show the seat its screen and options; read a choice until it fits. Raises Quit or InputEnded."""
@@ -625,16 +631,19 @@ class Table:
             print("  " + w["as_before"].format(n=len(blocks) - len(kept)), file=out)
         print(self.style.bold(self.m.prompt(seat)), file=out)
         digits = len(str(len(labels)))
+        # a question with one option is asked all the same (being asked tells the others nothing):
+        # say so, and let Enter take it
+        only = "" if len(labels) > 1 else " " + w["nothing" if labels[0] in ("none", "nobody") else "only"]
         for i, label in enumerate(labels, 1):
             text = self.option_text(label, seat)
-            room = self.width - digits - 6
+            room = self.width - digits - 6 - len(only)
             if len(text) > room:
                 text = text[: room - 1] + "…"
-            print(f"  {i:>{digits}}) {text}", file=out)
+            print(f"  {i:>{digits}}) {text}{only}", file=out)
         quits = w["quit_words"].split("|")
         infos = "|".join(re.escape(x) for x in w["info_words"].split("|"))
         while True:
-            print(w["ask"].format(k=len(labels)), end="", file=out, flush=True)
+            print(w["ask_one" if only else "ask"].format(k=len(labels)), end="", file=out, flush=True)
             line = read()
             if not line:
                 raise InputEnded
@@ -648,8 +657,8 @@ class Table:
                 for block in blocks:
                     print("\n".join(block), file=out)
                 continue
-            if text.isdigit() and 1 <= int(text) <= len(labels):
-                return int(text) - 1
+            if (text.isdigit() and 1 <= int(text) <= len(labels)) or (only and not text):
+                return int(text or 1) - 1
             if low in ("?", "help", "h"):
                 print(w["help"], file=out)
                 for i, label in enumerate(labels, 1):

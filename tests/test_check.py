@@ -240,4 +240,4 @@ def test_past_its_budget_a_match_is_answered_by_a_generator_seeded_by_hypothesis
     answers = [answer(1_000) for _ in range(100)]
     assert answers[:10] == [7] * 10 and len(asked) == 11  # ten answers, then one seed
     assert len(set(answers[10:])) > 1 and all(0 <= a < 1_000 for a in answers)
-    assert answer(1) == 0 and len(asked) == 11  # a single option asks nothing
+    assert answer(1) == 0 and len(asked) == 11  # a single option draws nothing

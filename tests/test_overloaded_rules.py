@@ -574,7 +574,7 @@ def test_show_off_donkey_shows_every_load_before_the_drovers_but_not_while_choos
         assert {"cargo-3@0", "cargo-9@1", "cargo-4@2"} <= visible(m, viewer)
 
 
-def test_a_show_off_load_forced_by_a_one_card_hand_is_not_seen_before_the_others_choose():
+def test_a_show_off_load_from_a_one_card_hand_is_asked_and_not_seen_before_the_others_choose():
     """| 1 | Show-off Donkey | cargo cards are played face up this round (chosen at the same time, then all
     seen before step 2) |"""
     deck = [f"standard-donkey#{i}" for i in range(1, 8)] + ["show-off-donkey"]
@@ -587,7 +587,9 @@ def test_a_show_off_load_forced_by_a_one_card_hand_is_not_seen_before_the_others
 
     drive(m, two_advantages_for_seat_0, stop=lambda m: m.st.round == ROUNDS)
     last = zone_cards(m, "hand@0")
-    assert len(last) == 1 and m.to_act() == [1, 2]  # seat 0 has no choice left
+    assert len(last) == 1 and sorted(m.to_act()) == [0, 1, 2]  # seat 0 is asked, with one option
+    assert m.action_labels(0) == last
+    decide(m, 0, last[0])
     for viewer in (1, 2):
         assert last[0] not in visible(m, viewer)
     decide(m, 1, m.action_labels(1)[0])

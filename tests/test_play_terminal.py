@@ -34,10 +34,23 @@ def test_options_are_card_names_with_their_key_numbers_not_ids(capsys, monkeypat
 
 
 def test_an_option_shows_the_cards_text(capsys, monkeypatch):
-    # Sky Haulers, seed 7: P0 plays a card; its hand holds Grease Monkey, with its text and numbers
-    code, out, _ = run(capsys, monkeypatch, "1\n1\n1\nq\n", "play", "sky-haulers", "--human", "0", "--seed", "7")
+    # Sky Haulers, seed 7: in turn 3 P0 plays a card; its hand holds Grease Monkey, with its text and numbers
+    stdin = "1\n1\n\n1\nq\n"
+    code, out, _ = run(capsys, monkeypatch, stdin, "play", "sky-haulers", "--human", "0", "--seed", "7")
     assert code == 0
     assert re.search(r"^  \d\) Grease Monkey — Immelmann 11, damage icons 1, pilot 2 · 1: draw 1$", out, re.M)
+
+
+def test_a_question_with_one_option_is_asked_says_so_and_waits(capsys, monkeypatch):
+    # Sky Haulers, seed 7: after "play a card", Tourist is the only card P0 can play; Enter takes it, then
+    # "end the play step" is all that is left, and q still leaves the match
+    code, out, _ = run(capsys, monkeypatch, "1\n\nq\n", "play", "sky-haulers", "--human", "0", "--seed", "7")
+    assert code == 0
+    assert re.search(r"^  1\) Tourist — .* \(the only option\)$", out, re.M)
+    assert "P0 seats Tourist" in out
+    assert re.search(r"^  1\) end the play step \(the only option\)\nchoice \[1 or Enter; \? help; q quit\]: q$",
+                     out, re.M)
+    assert out.rstrip().endswith(WORDS["en"]["quit"])
 
 
 def test_info_n_and_question_mark_show_an_options_full_card(capsys, monkeypatch):

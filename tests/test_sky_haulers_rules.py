@@ -549,8 +549,9 @@ def test_step_two_plays_passengers_artifacts_and_actions_in_any_order():
     m = new(clear={"hand@0": "box"}, chance=[5],     # afterwards Ivo's 5 finds nobody within RANGE
             arrange={"hand@0": ["fidget", "tailwind", "cursed-idol", "big-bo", "swoop"], "deck": ["salvage"]})
     for pick in ("play a card", "big-bo", "play a card", "tailwind", "play a card", "salvage",  # Tailwind back
-                 "play a card", "cursed-idol", "P1", "play a card", "tailwind", "play a card"):
-        decide(m, 0, pick)                    # the last "play a card" seats Fidget, the only card left
+                 "play a card", "cursed-idol", "P1", "play a card", "tailwind", "play a card", "fidget",
+                 "end the play step", "nobody"):
+        decide(m, 0, pick)                    # Fidget, the only card left, is asked for all the same
     assert zone_cards(m, "chain@0") == ["big-bo", "fidget"] and zone_cards(m, "hold@1") == ["cursed-idol"]
     assert says(m).count("P0 plays Tailwind") == 2 and "P0 plays Salvage" in says(m)
     assert zone_cards(m, "hand@0") == ["swoop"] and m.to_act() == [1]
@@ -589,6 +590,7 @@ def test_a_discard_asks_the_player_which_cards_to_discard():
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll", "strafe", "loop"],
                      "deck": ["lucky-shot#1", "ace-maneuver", "salvage"]})
+    decide(m, 0, "end the play step")                            # nothing can be played
     assert m.to_act() == [0] and len(m.action_labels(0)) == 9    # 9 cards: discard 2
     assert m.prompt(0) == "Discard"
 
@@ -624,6 +626,8 @@ def test_a_draw_past_ten_draws_only_up_to_ten_from_any_source():
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["big-bo"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll", "strafe", "loop", "split-s", "immelmann"],
                      "deck": ["lucky-shot#1", "lucky-shot#2", "ace-maneuver", "serpentine"]})
+    decide(m, 0, "end the play step")
+    decide(m, 0, "1")                         # move up to 1: asked all the same
     decide(m, 0, "clockwise")
     decide(m, 0, "swoop")
     assert len(zone(m, "hand@0")) == 10
@@ -634,6 +638,7 @@ def test_a_draw_past_ten_draws_only_up_to_ten_from_any_source():
             arrange={"hand@0": ["second-wind#1", "swoop", "climb", "bank", "barrel-roll", "strafe", "loop",
                                 "split-s", "immelmann"], "deck": ["lucky-shot#1", "lucky-shot#2", "ace-maneuver"]})
     decide(m, 0, "play a card")               # 10 cards; Second Wind leaves 9, its 2 draws give 1
+    decide(m, 0, "second-wind#1")             # the only card that can be played: asked all the same
     assert len(zone(m, "hand@0")) == 10 and zone_cards(m, "deck")[0] == "ace-maneuver"
 
 
@@ -650,23 +655,29 @@ def test_a_card_that_would_enter_a_full_hand_stays_where_it_was():
     m = new(clear={"hand@0": "box"}, chance=[5],
             arrange={"player_card@0": ["rook-harlan"], "player_card@1": ["ivo-kestrel"],
                      "chain@0": ["mechanic-rosa"], "hand@0": full[:-1], "deck": ["lucky-shot#1", "tailwind"]})
+    decide(m, 0, "end the play step")
     assert len(zone(m, "hand@0")) == 10      # Rook's 5 drew the 10th card; Rosa's search finds no room
     decide(m, 0, "lucky-shot#2")
     assert "lucky-shot#2" in zone_cards(m, "deck") and len(zone(m, "hand@0")) == 10
     # stealing: Sky Pirate's reward takes a card into a hand of 9...
     pirate = {"hand@0": ["sky-pirate", *full[:-1]], "deck": ["lucky-shot#1", "lucky-shot#2", "tailwind"]}
     m = new(clear={"hand@0": "box"}, chance=[1], arrange=pirate)
-    decide(m, 0, "play a card")               # 9 cards left
+    decide(m, 0, "play a card")
+    decide(m, 0, "sky-pirate")                # 9 cards left
+    decide(m, 0, "P1")
     decide(m, 1, "none")                      # the evade window: asked though P1 holds no Evasive Action
     decide(m, 1, "no")
     assert "serpentine" in zone_cards(m, "hand@0") and len(zone(m, "hand@0")) == 10
     # ...but not into a hand of 10: accepted, the PILOT draw fills P0's hand before P1 lets attack 1 through
     m = new(clear={"hand@0": "box"}, chance=[1], arrange=pirate)
     decide(m, 0, "play a card")
+    decide(m, 0, "sky-pirate")
+    decide(m, 0, "P1")
     decide(m, 1, "none")                      # the evade window
     decide(m, 1, "yes")
     decide(m, 1, "none")
-    assert m.to_act() == [1] and m.option_ids(1) == zone_cards(m, "hand@1")   # Loop's D: P1 discards
+    decide(m, 0, "make them discard a card")  # Loop's D: the only option, asked all the same
+    assert m.to_act() == [1] and m.option_ids(1) == zone_cards(m, "hand@1")   # P1 discards
     assert len(zone(m, "hand@0")) == 10 and len(zone(m, "hand@1")) == 5 + 3
 
 
@@ -687,7 +698,10 @@ def test_once_per_turn_cards_and_tailwind_last_one_turn():
                      "deck": ["lucky-shot#1", "lucky-shot#2", "split-s"]})
     decide(m, 0, "play a card")
     decide(m, 0, "second-wind#1")
-    decide(m, 0, "play a card")               # only Tailwind now; then nothing: the turn goes on
+    decide(m, 0, "play a card")
+    decide(m, 0, "tailwind")                  # only Tailwind now; then nothing: the turn goes on
+    decide(m, 0, "end the play step")
+    decide(m, 0, "nobody")                    # Ivo's 5: nobody within RANGE
     assert "P0 plays Tailwind" in says(m) and m.to_act() == [1]
     drive(m, lambda m, seat, labels: "end the play step" if "end the play step" in labels else None,
           stop=lambda m: m.st.turn == 3)
@@ -712,8 +726,11 @@ def test_a_die_bonus_or_reward_that_cannot_be_carried_out_does_nothing():
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["fidget"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll"], "hold@0": ["loop"],
                      "deck": ["lucky-shot#1"]})
+    decide(m, 0, "end the play step")
+    decide(m, 0, "1")
     decide(m, 0, "clockwise")
     decide(m, 0, "swoop")
+    decide(m, 0, "none")                      # no opponent cargo to open: asked, with nothing to choose
     assert m.to_act() == [1] and not any(m.st.face[c] for c in zone(m, "hold@0"))
 
 
@@ -797,9 +814,11 @@ def test_team_stats_sum_player_card_passengers_artifacts_and_turn_modifiers():
                      "hold@0": ["cursed-idol"], "hand@0": ["tailwind", "double-check", "swoop", "climb"],
                      "deck": ["lucky-shot#1"]})
     assert team(m, 0, "shipping") == 3
-    decide(m, 0, "play a card")               # only Tailwind can be played
+    decide(m, 0, "play a card")
+    decide(m, 0, "tailwind")                  # only Tailwind can be played
     assert "P0 plays Tailwind" in says(m) and team(m, 0, "shipping") == 5
-    decide(m, 0, "play a card")               # now Double Check
+    decide(m, 0, "play a card")
+    decide(m, 0, "double-check")              # now Double Check
     decide(m, 0, "swoop")
     assert "P0 plays a cargo at Sunspire" in says(m)
     # RANGE 1 (Molly) + 1 (Ace Wingman) + 2 (Golden Compass) = 4 reaches 4 steps; PILOT 2 + 3 draws 5
@@ -807,9 +826,11 @@ def test_team_stats_sum_player_card_passengers_artifacts_and_turn_modifiers():
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["ace-wingman"],
                      "hold@0": ["golden-compass"], "hand@0": ["fidget", "swoop", "climb", "bank"],
                      "deck": ["lucky-shot#1"]})
-    decide(m, 0, "play a card")               # Fidget (RANGE +0): 4 cards left
+    decide(m, 0, "play a card")
+    decide(m, 0, "fidget")                    # Fidget (RANGE +0): 4 cards left
     assert m.action_labels(0) == ["start a dogfight", "end the play step"]
     decide(m, 0, "start a dogfight")
+    decide(m, 0, "P1")                        # the only opponent within RANGE: asked all the same
     decide(m, 1, "none")                      # the evade window
     decide(m, 1, "yes")
     assert len(zone(m, "hand@0")) == 4 + 5
@@ -822,7 +843,9 @@ def test_a_team_total_is_never_below_zero_and_counts_every_modifier_first():
             arrange={"player_card@0": ["dana-vale"], "box": ["ivo-kestrel"], "chain@0": ["stowaway"],
                      "hold@0": ["cursed-idol"], "hand@0": ["tailwind", "double-check", "swoop", "climb"],
                      "deck": ["lucky-shot#1"]})
-    decide(m, 0, "play a card")               # Tailwind, the only card that can be played
+    decide(m, 0, "play a card")
+    decide(m, 0, "tailwind")                  # the only card that can be played
+    decide(m, 0, "end the play step")
     # SHIPPING 0 < RECEIVING 1 at Harbor Town: Double Check is not offered and the turn goes on to the die
     assert "P0 plays Double Check" not in says(m) and "P0 rolls 1" in says(m) and m.to_act() == [1]
 
@@ -834,6 +857,8 @@ def test_the_seed_example_two_shipping_plus_four_makes_six():
             arrange={"player_card@0": ["rook-harlan"], "player_card@1": ["ivo-kestrel"],
                      "chain@0": ["quartermaster-pell", "fidget"], "hand@0": ["swoop", "climb", "bank"],
                      "deck": ["lucky-shot#1", "lucky-shot#2", "split-s"]})
+    decide(m, 0, "end the play step")
+    decide(m, 0, "1")
     decide(m, 0, "clockwise")
     decide(m, 0, "swoop")
     assert team(m, 0, "shipping") == 6 and "P0 plays a cargo at Storm Peak" in says(m)
@@ -886,6 +911,7 @@ def test_cargo_keeps_its_order_and_the_row_closes_up():
     m = new(clear={"hand@0": "box"}, chance=[4],
             arrange={"player_card@0": ["dana-vale"], "box": ["ivo-kestrel"], "hand@0": ["swoop", "climb", "bank"],
                      "hold@1": ["strafe", "fidget", "loop"], "deck": ["lucky-shot#1", "lucky-shot#2"]})
+    decide(m, 0, "end the play step")
     decide(m, 0, "fidget")                    # Dana's 4 opens the middle one: a bluff
     assert zone_cards(m, "hold@1") == ["strafe", "loop"]
     holds_everywhere("cargo order")
@@ -917,6 +943,7 @@ def test_passengers_are_visited_in_the_chains_current_order_each_once():
     m = new(clear={"hand@0": "box"}, chance=[3],
             arrange={"player_card@0": ["molly-quill"], "box": ["ivo-kestrel"], "chain@0": ["rumpus", "chatterbox"],
                      "hand@0": ["swoop", "climb", "bank", "barrel-roll"], "deck": ["lucky-shot#1"]})
+    decide(m, 0, "end the play step")
     decide(m, 0, "1")
     decide(m, 0, "clockwise")
     decide(m, 0, "none")
@@ -956,7 +983,10 @@ def test_opening_turns_cargo_face_up_and_real_cargo_stays_open():
                      "hand@0": ["peek-inside#1", "swoop", "climb", "bank"],
                      "hold@0": ["strafe", "loop", "split-s", "immelmann"], "deck": ["lucky-shot#1"]})
     decide(m, 0, "play a card")
+    decide(m, 0, "peek-inside#1")            # the only card to play: asked all the same
     decide(m, 0, "strafe")                    # opened: real, it stays open in the hold
+    decide(m, 0, "end the play step")
+    decide(m, 0, "1")
     decide(m, 0, "clockwise")                 # nothing more to play: the die shows 1, to Harbor Town
     decide(m, 0, "swoop")
     assert m.over and m.winners == [0] and m.st.face[card(m, "strafe")]

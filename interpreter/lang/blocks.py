@@ -139,13 +139,13 @@ def _choice_first(w: Writer, each: ForPlayers) -> bool:
         return False
     route, let, rest = plan
     var = w.bind(each.var)
-    seats, asks, asked, values, answers = (w.fresh(x) for x in ("seats", "asks", "asked", "vals", "ans"))
+    seats, asks, answers, answer = (w.fresh(x) for x in ("seats", "asks", "ans", "a"))
     if each.where is not None:
         w.line(f"{seats} = [{var} for {var} in {each.pool.emit(w)} if {each.where.emit(w)}]")
     else:
         w.line(f"{seats} = {each.pool.emit(w)}")  # a list of seats is never changed in place
     w.spend(f"len({seats})", each.at)
-    w.line(f"{asks} = []; {asked} = []; {values} = {{}}")
+    w.line(f"{asks} = []")
     w.line(f"for {var} in {seats}:")
     layers = []
     with w.indent(), ExitStack() as inside:
@@ -155,23 +155,15 @@ def _choice_first(w: Writer, each: ForPlayers) -> bool:
             for text in layer.bindings:
                 w.line(text)
             inside.enter_context(w.entered(layer))
-        c, o = let.choice, w.fresh("o")
-        w.line(f"{o} = {c.options.emit(w)}")
-        append = (f"{asks}.append(({w.some(c.who, 'the player who chooses')}, {o}, {c.kind}, {w.prompt(c.prompt)})); "
-                  f"{asked}.append({var})")
-        if c.forced:
-            w.line(f"if len({o}) > 1: {append}")
-            w.line(f"else: {values}[{var}] = {o}[0] if {o} else -1")
-        else:
-            w.line(append)
-    w.line(f"if {asks}:")
+        c = let.choice
+        who = w.some(c.who, "the player who chooses")
+        w.line(f"{asks}.append(({who}, {c.options.emit(w)}, {c.kind}, {w.prompt(c.prompt)}))")
     if not _own_choice(each, route, let):
-        w.line(f"    one_ask_each({asks}, {str(let.at)!r})")
-    w.line(f"    {answers} = yield (-1, {asks})")
-    w.line(f"    for {o}, {answers} in zip({asked}, {answers}): {values}[{o}] = {answers}")
-    w.line(f"for {var} in {seats}:")
+        w.line(f"if {asks}: one_ask_each({asks}, {str(let.at)!r})")
+    w.line(f"{answers} = (yield (-1, {asks})) if {asks} else ()")  # every seat of the loop is asked
+    w.line(f"for {var}, {answer} in zip({seats}, {answers}):")
     with w.indent():
-        _then(w, route, layers, 0, lambda: _answered(w, let, rest, f"{values}[{var}]"))
+        _then(w, route, layers, 0, lambda: _answered(w, let, rest, answer))
     return True
 
 
@@ -214,7 +206,6 @@ def _each_a_generator(w: Writer, each: ForPlayers) -> None:
     var = w.bind(each.var)
     fn, gens, asks, g, a = (w.fresh(x) for x in ("simul", "gens", "asks", "g", "a"))
     with w.function(f"def {fn}({var}):", [each.var]):
-        w.simultaneous = True
         w.block(each.body)
         w.line("if False: yield")
     seats = w.fresh("seats")

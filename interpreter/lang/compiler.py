@@ -80,7 +80,6 @@ class Writer:
         self.tmp = 0
         self.aliases: set[str] = set()
         self.at = at
-        self.simultaneous = False  # writing the body of a simultaneous loop
         self.kind: str | None = None  # the kind of routine being written (phase, ability, …)
         self.sure = {"me", "this"}  # Python names that are never none (a parameter given `me`, …)
         self.commented: tuple | None = None
@@ -198,21 +197,9 @@ class Writer:
             return f"({code} if {code} >= 0 else need({code}, {what!r}, {str(at)!r}))"
         return f"need({code}, {what!r}, {str(at)!r})"
 
-    def ask(self, who: str, options: str, kind: int, prompt: str, target: str, forced: bool) -> None:
-        """Yield a choice unless it is forced (no option: -1; one option and `forced`: take it)."""
-        opts = self.fresh("o")
-        self.line(f"{opts} = {options}")
-        asked = f"yield ({who}, {opts}, {kind}, {prompt})"
-        if forced and self.simultaneous:
-            # Inside a simultaneous body even a one-option choice waits for the others, so its
-            # effects cannot show before everyone has chosen.
-            self.line(f"if {opts}: {target} = {asked}")
-            self.line(f"else: {target} = -1")
-        elif forced:
-            self.line(f"if len({opts}) > 1: {target} = {asked}")
-            self.line(f"else: {target} = {opts}[0] if {opts} else -1")
-        else:
-            self.line(f"{target} = {asked}")
+    def ask(self, who: str, options: str, kind: int, prompt: str, target: str) -> None:
+        """Yield a choice: always, even with one option, so that being asked tells the others nothing."""
+        self.line(f"{target} = yield ({who}, {options}, {kind}, {prompt})")
 
     # ---- procedures and abilities
     def procedure(self, name: str) -> Routine:
@@ -296,12 +283,12 @@ class Writer:
         for var, (py, _) in saved:
             self.layers[-1].names[id(var)] = (py, frame)
         self.frames.append(frame)
-        depth, simultaneous = self.depth, self.simultaneous
+        depth = self.depth
         self.depth += 1
         try:
             yield
         finally:
-            self.depth, self.simultaneous = depth, simultaneous
+            self.depth = depth
             self.frames.pop()
             self.frames[-1].lines += self._assemble(frame, [])
             for var, hit in saved:

@@ -65,7 +65,8 @@ class Let(n.Stmt):
 
 @dataclass(eq=False)
 class Options(n.Expr):
-    """The members of `items`; with -1 ("none") first when the choice may be declined."""
+    """The members of `items`; with -1 ("none") first when the choice may be declined, or alone when
+    there is nothing to choose (the player is asked all the same)."""
 
     items: n.Expr
     decline: bool = False
@@ -75,7 +76,7 @@ class Options(n.Expr):
         items = self.items.emit(w)
         if self.decline:
             return f"[-1, *{items}]"
-        return items if self.items.FRESH else f"list({items})"
+        return f"({items} or [-1])" if self.items.FRESH else f"(list({items}) or [-1])"
 
 
 @dataclass(eq=False)
@@ -91,7 +92,8 @@ class FixedOptions(n.Expr):
 
 @dataclass(eq=False)
 class GuardedOptions(n.Expr):
-    """Texts offered only when their `if` holds (a test of None: always)."""
+    """Texts offered only when their `if` holds (a test of None: always); -1 ("none") alone when
+    none holds."""
 
     options: list[tuple[str, n.Expr | None]]
     type: ClassVar[str] = "list"
@@ -100,12 +102,15 @@ class GuardedOptions(n.Expr):
         return [t for _, t in self.options if t is not None]
 
     def emit(self, w: Writer) -> str:
-        return " + ".join(f"([{o!r}] if {t.emit(w)} else [])" if t is not None else f"[{o!r}]"
-                          for o, t in self.options)
+        offered = " + ".join(f"([{o!r}] if {t.emit(w)} else [])" if t is not None else f"[{o!r}]"
+                             for o, t in self.options)
+        return f"({offered} or [-1])"
 
 
 @dataclass(eq=False)
 class NumberRange(n.Expr):
+    """The numbers from `low` to `high`; an empty range is a content bug (a number has no "none")."""
+
     low: n.Expr
     high: n.Expr
     type: ClassVar[str] = "list"
@@ -123,7 +128,6 @@ class Choice:
     options: n.Expr
     kind: int
     prompt: str | n.Text | None  # a Text: a question with `{…}` parts, worked out when it is asked
-    forced: bool  # with one option the answer is known: don't ask
     type: str
     count: n.Expr | None = None  # several cards: how many (asked one at a time)
     up_to: bool = False  # several cards: fewer may be chosen
@@ -135,36 +139,34 @@ def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
     prompt = r.question(token(question), scope) if question is not None else None
     kind, ch = choice.data, choice.children
     if kind == "choose_card":
-        return Choice(who, Options(r.expect(ch[0], scope, "cards")), K_CARD, prompt, True, "card")
+        return Choice(who, Options(r.expect(ch[0], scope, "cards")), K_CARD, prompt, "card")
     if kind in ("choose_up_to", "choose_exactly"):
         count = r.expect(ch[0], scope, "num")
         cards = r.expect(ch[-1], scope, "cards")
         if kind == "choose_up_to" and isinstance(count, n.Const) and count.value == 1:
-            # A choice that may be declined is always asked, even when declining is all there is:
-            # whether a player is asked must not tell the others what they hold.
-            return Choice(who, Options(cards, decline=True), K_CARD, prompt, False, "card")
-        return Choice(who, Options(cards), K_CARD, prompt, True, "cards", count, kind == "choose_up_to")
+            return Choice(who, Options(cards, decline=True), K_CARD, prompt, "card")
+        return Choice(who, Options(cards), K_CARD, prompt, "cards", count, kind == "choose_up_to")
     if kind == "choose_player":
-        return Choice(who, Options(r.expect(ch[0], scope, "players")), K_PLAYER, prompt, True, "player")
+        return Choice(who, Options(r.expect(ch[0], scope, "players")), K_PLAYER, prompt, "player")
     if kind == "choose_opponent":
-        return Choice(who, Options(n.Opponents(who)), K_PLAYER, prompt, True, "player")
+        return Choice(who, Options(n.Opponents(who)), K_PLAYER, prompt, "player")
     if kind == "choose_any_player":
-        return Choice(who, Options(n.AllPlayers()), K_PLAYER, prompt, True, "player")
+        return Choice(who, Options(n.AllPlayers()), K_PLAYER, prompt, "player")
     if kind == "choose_yes_no":
-        return Choice(who, FixedOptions([True, False]), K_BOOL, prompt, False, "bool")
+        return Choice(who, FixedOptions([True, False]), K_BOOL, prompt, "bool")
     if kind == "choose_option":
         guarded = [(plain_string(token(o.children[0])),
                     r.condition(o.children[1], scope) if len(o.children) > 1 and o.children[1] is not None else None)
                    for o in ch]
-        if all(test is None for _, test in guarded):  # known now: with two or more it is always asked
-            return Choice(who, FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, len(guarded) < 2, "str")
-        return Choice(who, GuardedOptions(guarded), K_TEXT, prompt, True, "str")
+        if all(test is None for _, test in guarded):  # known when the game is compiled
+            return Choice(who, FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, "str")
+        return Choice(who, GuardedOptions(guarded), K_TEXT, prompt, "str")
     if kind == "choose_number":
         low, high = (r.expect(x, scope, "num") for x in ch[:2])
         if isinstance(low, n.Const) and isinstance(high, n.Const) and high.value - low.value >= MAX_OPTIONS:
             r.fail(r.pos(ch[0]), f"`a number from {low.value} to {high.value}` offers {high.value - low.value + 1:,} "
                    f"options, more than the {MAX_OPTIONS:,} a choice may have")
-        return Choice(who, NumberRange(low, high, at=r.pos(ch[0])), K_NUMBER, prompt, True, "num")
+        return Choice(who, NumberRange(low, high, at=r.pos(ch[0])), K_NUMBER, prompt, "num")
     raise AssertionError(kind)
 
 
@@ -193,7 +195,7 @@ class LetChoice(n.Stmt):
             w.line(f"{w.bind(self.var)} = yield from choose_cards({args})")
             return
         who = w.some(c.who, "the player who chooses")
-        w.ask(who, c.options.emit(w), c.kind, w.prompt(c.prompt), w.bind(self.var), c.forced)
+        w.ask(who, c.options.emit(w), c.kind, w.prompt(c.prompt), w.bind(self.var))
 
 
 def _counter_target(r: Resolver, t: Tree, scope: Scope) -> tuple[n.Expr, int | None]:

@@ -15,7 +15,7 @@ import json
 import random
 from typing import Any
 
-from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, OWNER, PUBLIC, State, seen_by
+from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT, OWNER, PUBLIC, State, seen_by
 
 # raw events (tuples, first item the kind)
 MOVE, FLIP, SHUFFLE, SHOW, ROLL, SAY, TABLE, ASK, DECIDE, SEATS = "mfswrtcadk"
@@ -336,7 +336,7 @@ def value_label(t, kind: int, value: Any) -> str:
         return t.player_name(value)
     if kind == K_BOOL:
         return "yes" if value else "no"
-    return str(value)
+    return "none" if value == -1 and kind == K_TEXT else str(value)  # a text choice with nothing to offer
 
 
 def option_label(game, t, kind: int, option: Any, viewer: int) -> str:

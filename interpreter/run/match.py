@@ -559,9 +559,18 @@ def started(game, players: int, seed: int, **options: Any) -> Match:
     return m
 
 
-def random_bot(seed: int) -> random.Random:
-    """The RNG of the random bots, derived from the match seed (so a seed fixes the whole match)."""
-    return random.Random(seed * 1_000_003 + 7)
+class RandomBot(random.Random):
+    """The random bots: a uniform pick among the options, drawn only when there is a choice (so a
+    question with one option leaves the bots' draws as they were)."""
+
+    def pick(self, n: int) -> int:
+        """An option in 0..n-1."""
+        return self._randbelow(n) if n > 1 else 0  # type: ignore[attr-defined]
+
+
+def random_bot(seed: int) -> RandomBot:
+    """The random bots, derived from the match seed (so a seed fixes the whole match)."""
+    return RandomBot(seed * 1_000_003 + 7)
 
 
 def play_random(game, players: int, seed: int, log: bool = False) -> Match:
@@ -570,7 +579,7 @@ def play_random(game, players: int, seed: int, log: bool = False) -> Match:
     rng = random_bot(seed)
     while not m.over:
         for seat in m.to_act():
-            m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))  # type: ignore[attr-defined]
+            m.apply(seat, rng.pick(len(m.legal_actions(seat))))
     return m
 
 

@@ -480,7 +480,10 @@ def ask_condition(row: list, st: State, me: int, c: int) -> bool:
 
 
 def numbers(low: int, high: int, where: str) -> list[int]:
-    """The options of `a number from low to high`, at most MAX_OPTIONS of them."""
+    """The options of `a number from low to high`: at least one (a number has no "none", so nothing to
+    choose is a content bug) and at most MAX_OPTIONS."""
+    if high < low:
+        raise RuleError(f"{where}: `a number from {low} to {high}`: there is no number to choose")
     if high - low >= MAX_OPTIONS:
         raise RuleError(f"{where}: `a number from {low} to {high}` offers {high - low + 1:,} options, "
                         f"more than the {MAX_OPTIONS:,} a choice may have")
@@ -533,15 +536,17 @@ def ring_distance(a: int, b: int, size: int) -> int:
 
 
 def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int | tuple):
-    """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1)."""
+    """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1).
+    Asked n times whatever the pool holds (once it is empty, with "none" alone), unless the player says
+    "done": how often a player is asked must not tell the others how many cards could be chosen."""
     chosen: list[int] = []
     for _ in range(n):
-        if not pool:
-            break
-        options = [-1, *pool] if up_to else list(pool)
-        c = options[0] if len(options) == 1 else (yield (who, options, K_CARD, question))
+        options = [-1, *pool] if up_to else (list(pool) or [-1])
+        c = yield (who, options, K_CARD, question)
         if c < 0:
-            break
+            if up_to:
+                break
+            continue
         chosen.append(c)
         pool.remove(c)
     return chosen

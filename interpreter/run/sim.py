@@ -40,14 +40,14 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
     """One random-bot match, fast: the game's one compiled flow driven by a bare loop (no Match
     object, no labels, no history, no log).
 
-    The bots draw from `random_bot(seed)` exactly as `play_random` does (one draw per decision, the
-    seats of a simultaneous choice in the order they are asked), so both give the same match.
+    The bots pick as `play_random`'s do (`random_bot(seed).pick` for every decision, the seats of a
+    simultaneous choice in the order they are asked), so both give the same match.
     `watch`, if given, looks at the state before every decision and at the end.
     """
     game.check_players(players)
     st = State(game.model.setup(players), players, seed, None, game.max_steps)
     st.table_counters = game.counter_names
-    below = random_bot(seed)._randbelow  # type: ignore[attr-defined]  # as `play_random` draws
+    pick = random_bot(seed).pick  # as `play_random` picks
     flow = run_flow(game, st, Cursor())
     send = flow.send
     decisions = 0
@@ -59,11 +59,11 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
             if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
                 asks = ask[1]
                 decisions += len(asks)
-                ask = send([a[1][below(len(a[1]))] for a in asks])
+                ask = send([a[1][pick(len(a[1]))] for a in asks])
             else:
                 options = ask[1]
                 decisions += 1
-                ask = send(options[below(len(options))])
+                ask = send(options[pick(len(options))])
     except StopIteration as stop:
         declared, capped = stop.value
     except RULE_FAILURES as err:
