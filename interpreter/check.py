@@ -2,7 +2,8 @@
 
 Hypothesis draws every decision and every chance outcome of a match (`Match(chance=…)`), so a failing
 match shrinks to few decisions and a simple deal. At every decision the game's `invariants:` must hold
-for every seat and every card must lie in exactly one zone; no rule may fail; the match must end within a
+for every seat and every card must lie in exactly one zone; the game's `checks:` must hold at the end of
+every turn, round or of the match, as each says; no rule may fail; the match must end within a
 decision cap; and a finished match must give the same log again when re-run from its seed, decisions and
 chance outcomes. A failure is written as a log that `meeple replay` re-runs: its header carries the chance
 outcomes, and a property that failed mid-match ends the log with an `error` line naming it (`check`), which
@@ -23,7 +24,8 @@ from functools import lru_cache
 from typing import Any
 
 from .run.failures import RULE_FAILURES, rule_error
-from .run.match import ChanceMismatch, Match, random_bot, replay, started
+from .run.flow import ROUND, TURN
+from .run.match import ChanceMismatch, Match, random_bot, replay
 from .run.runtime import RuleError, State
 
 MAX_DECISIONS = 20_000
@@ -40,6 +42,12 @@ CARDS = "cards"
 ENDS = "ends"
 REPLAYS = "replays"
 INVARIANT = "invariant:"  # + the invariant's name
+CHECK = "check:"  # + the name of a check declared under `checks:`
+
+# When a declared check is checked (its `at:`), and in words
+DECISION, END, ROUND_END, TURN_END = "decision", "end", "round_end", "turn_end"
+WHEN = {END: "at the end of the match", ROUND_END: "at the end of every round", TURN_END: "at the end of every turn"}
+ENDED = {TURN: TURN_END, ROUND: ROUND_END}  # the part of the flow that ended → the checks it calls
 
 Broken = tuple[str, str]
 """A property that failed: (its check name, what went wrong)."""
@@ -56,14 +64,30 @@ class CheckFailed(Exception):
         return CheckFailed, (self.check, self.message, self.seed, self.decisions)
 
 
+class Stopped(Exception):
+    """A declared check failed at the end of a turn or round: raised inside the flow, it stops the match
+    there (`broken`: which and what; None when a replay stops where its log says one failed)."""
+
+    def __init__(self, broken: Broken | None) -> None:
+        super().__init__(broken[1] if broken else "stopped where the log's check failed")
+        self.broken = broken
+
+
 class NotDeterministic(Exception):
     """The same draws made a match fail once and not again: the engine or the rules are not deterministic."""
 
 
-def describe(check: str) -> str:
+def describe(check: str, game: Any = None) -> str:
     """The property a check name stands for, in words."""
     if check.startswith(INVARIANT):
         return f"invariant `{check[len(INVARIANT):]}` holds for every player at every decision"
+    if check.startswith(CHECK):
+        name = check[len(CHECK):]
+        declared = game.checks.get(name) if game is not None else None
+        if declared is None:
+            return f"check `{name}` holds"
+        whom = " for every player" if declared.each_player else ""
+        return f"check `{name}` holds {WHEN[declared.at]}{whom}"
     return {
         RULES: "no rule fails during play",
         CARDS: "every card lies in exactly one zone",
@@ -96,6 +120,80 @@ def invariant_problem(game: Any, st: State, name: str) -> str | None:
         return None
     seats = ", ".join(st.layout.player_name(p) for p in failing)
     return f"invariant `{name}` ({_where(game, holds)}) is false for {seats}"
+
+
+def check_problem(game: Any, st: State, name: str) -> str | None:
+    """What is wrong with declared check `name` now (the players it fails for), or None if it holds."""
+    declared = game.checks[name]
+    holds = declared.holds
+    at = {ROUND_END: f"at the end of round {st.round}", TURN_END: f"at the end of turn {st.turn}"}.get(
+        declared.at, WHEN[END])
+    try:
+        failing = [p for p in range(st.n) if not holds(st, p)] if declared.each_player else \
+            ([] if holds(st, -1) else None)
+    except RULE_FAILURES as err:
+        what = str(rule_error(game, err, 0, st.decisions)).rsplit(" (seed ", 1)[0]
+        return f"check `{name}` ({_where(game, holds)}) cannot be worked out {at}: {what}"
+    if failing is None:
+        return f"check `{name}` ({_where(game, holds)}) is false {at}"
+    if not failing:
+        return None
+    seats = ", ".join(st.layout.player_name(p) for p in failing)
+    return f"check `{name}` ({_where(game, holds)}) is false {at} for {seats}"
+
+
+def broken_checks(game: Any, st: State, at: str) -> Broken | None:
+    """The first declared check of `at` (end, round_end, turn_end) that fails now."""
+    for name, declared in game.checks.items():
+        if declared.at == at:
+            problem = check_problem(game, st, name)
+            if problem is not None:
+                return CHECK + name, problem
+    return None
+
+
+def stop_at_failed_checks(game: Any):
+    """The `ended` hook of a checked match (see `Match`): the turn and round checks, raising Stopped
+    at the first that fails; None if the game declares none."""
+    if not any(c.at in (ROUND_END, TURN_END) for c in game.checks.values()):
+        return None
+
+    def ended(st: State, part: int) -> None:
+        broken = broken_checks(game, st, ENDED[part])
+        if broken is not None:
+            raise Stopped(broken)
+
+    return ended
+
+
+def stop_where_logged(game: Any, log: list[dict[str, Any]]):
+    """The `ended` hook that stops a replay where its log says a turn or round check failed: at the
+    same end of turn or round, with the log as long as it was there. None if the log needs none."""
+    for i, line in enumerate(log):
+        check = line.get("check") if line.get("type") == "error" else None
+        declared = game.checks.get(check[len(CHECK):]) if isinstance(check, str) and check.startswith(CHECK) else None
+        if declared is not None and declared.at in (ROUND_END, TURN_END):
+            part = TURN if declared.at == TURN_END else ROUND
+
+            def ended(st: State, ending: int, at: int = i, part: int = part) -> None:
+                if ending == part and st.log is not None and len(st.log) == at:
+                    raise Stopped(None)
+
+            return ended
+    return None
+
+
+def begin(game: Any, players: int, seed: int, **options: Any) -> tuple[Match, Broken | None]:
+    """A new match (`Match(game, players, seed, **options)`), returned even if a rule fails (its
+    `failure` set) or a check stops it (the check returned too) before its first decision."""
+    m = Match.__new__(Match)
+    try:
+        m.__init__(game, players, seed, **options)  # type: ignore[misc]
+    except RuleError:
+        assert m.failure is not None
+    except Stopped as stop:
+        return m, stop.broken
+    return m, None
 
 
 def card_problem(st: State) -> str | None:
@@ -139,6 +237,9 @@ def recheck(m: Match, check: str) -> str | None:
         name = check[len(INVARIANT):]
         return invariant_problem(m.game, m.st, name) if name in m.game.invariants else \
             f"the game has no invariant `{name}`"
+    if check.startswith(CHECK):
+        name = check[len(CHECK):]
+        return check_problem(m.game, m.st, name) if name in m.game.checks else f"the game has no check `{name}`"
     if check == CARDS:
         return card_problem(m.st)
     if check == ENDS:
@@ -152,9 +253,12 @@ def _not_ended(m: Match) -> str:
     return f"the match has not ended after {len(m.history)} decisions ({at})"
 
 
-def watch_sim(game: Any, st: State, seed: int, decisions: int) -> None:
-    """The check `sim --check` runs before every decision of every match: raises CheckFailed."""
-    broken = broken_now(game, st)
+def watch_sim(game: Any, st: State, seed: int, decisions: int, at: str = DECISION) -> None:
+    """The check `sim --check` runs before every decision of every match, at the end of every turn and
+    round (`at`), and at its end: raises CheckFailed."""
+    broken = broken_now(game, st) if at in (DECISION, END) else None
+    if broken is None and at != DECISION:
+        broken = broken_checks(game, st, at)
     if broken is not None:
         raise CheckFailed(*broken, seed, decisions)
 
@@ -177,9 +281,10 @@ def play(game: Any, players: int, seed: int, decide: Callable[[int], int], *,
     """Play a match whose decisions come from `decide(n)` (an option in 0..n-1) and, if given, whose
     chance outcomes come from `chance(n)` (recorded in order); else chance comes from `seed`.
 
-    With `checks`, the invariants and the cards are checked before every decision and at the end, and
-    the match stops at the first failure, a rule failing, or `cap` decisions (each a `broken` property);
-    without, a rule failing raises RuleError. `stop_after` stops the match early (and is not a failure)."""
+    With `checks`, the invariants and the cards are checked before every decision and at the end, the
+    declared checks at the end of each turn, round and of the match, and the match stops at the first
+    failure, a rule failing, or `cap` decisions (each a `broken` property); without, a rule failing
+    raises RuleError. `stop_after` stops the match early (and is not a failure)."""
     outcomes: list[int] | None = None
     answer = None
     if chance is not None:
@@ -191,14 +296,19 @@ def play(game: Any, players: int, seed: int, decide: Callable[[int], int], *,
             keep(k)
             return k
 
-    m = started(game, players, seed, log=log, chance=answer)
-    played = Played(m, outcomes)
+    m, stopped = begin(game, players, seed, log=log, chance=answer,
+                       ended=stop_at_failed_checks(game) if checks else None)
+    played = Played(m, outcomes, stopped)
     try:
+        if stopped is not None:
+            return played
         if m.failure is not None:
             raise m.failure
         while True:
             if checks:
                 played.broken = broken_now(game, m.st)
+                if played.broken is None and m.over:
+                    played.broken = broken_checks(game, m.st, END)
                 if played.broken is not None:
                     return played
             if m.over or (stop_after is not None and len(m.history) >= stop_after):
@@ -208,6 +318,8 @@ def play(game: Any, players: int, seed: int, decide: Callable[[int], int], *,
                 return played
             for seat in m.to_act():
                 m.apply(seat, decide(len(m.legal_actions(seat))))
+    except Stopped as stop:
+        played.broken = stop.broken
     except RuleError as err:
         if not checks:
             raise

@@ -648,7 +648,7 @@ def _writable(path: str) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Property-test a game with Hypothesis: its invariants and the built-in properties, at every player
+    """Property-test a game with Hypothesis: its invariants, checks and the built-in properties, at every player
     count (or --players); on failure, the shrunk match step by step and a log that replay re-runs."""
     from .check import NotDeterministic, chance_line, check_game, describe, story
     from .logfile import write_log
@@ -659,6 +659,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     out = args.out or CHECK_LOG
     _writable(out)
     invariants = _n(len(game.invariants), "invariant")
+    if game.checks:
+        invariants += ", " + _n(len(game.checks), "check")
     print(f"{game.title}: checking {invariants} and the built-in properties, {_n(args.examples, 'match', 'matches')} "
           f"per player count (seed {args.seed})", flush=True)
 
@@ -678,7 +680,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     log = failure.log
     write_log(out, log, game)
     print(f"  {_n(run.players, 'player')}: FAILED (after {_n(run.examples, 'example')}, shrunk, {run.seconds:.2f} s)")
-    print(f"property: {describe(failure.check)}")
+    print(f"property: {describe(failure.check, game)}")
     print(f"failure:  {failure.message}")
     chance = chance_line(played.chance or [])
     print(f"the shrunk match: {_n(len(played.match.history), 'decision')}, {chance}")
@@ -699,10 +701,10 @@ def _short(line: Any) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-run a logged match from its seed and decisions; every line must come out the same."""
-    from .check import describe, recheck
+    from .check import Stopped, begin, describe, recheck, stop_where_logged
     from .logfile import LogError, check_record, files_changed, game_to_replay, read_log
     from .run.information import describe as observed
-    from .run.match import ChanceMismatch, Recorded, started
+    from .run.match import ChanceMismatch, Recorded
 
     file = args.file
     try:
@@ -717,8 +719,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     changed = files_changed(header, game)
     chance = header.get("chance")  # a checked match: its chance outcomes were drawn, not seeded
     try:
-        m = started(game, header["players"], header["seed"], log=True, bots=header["bots"],
-                    chance=None if chance is None else Recorded(chance))
+        m, _ = begin(game, header["players"], header["seed"], log=True, bots=header["bots"],
+                     chance=None if chance is None else Recorded(chance), ended=stop_where_logged(game, expected))
         assert m.log is not None  # made with its log
     except ValueError as err:
         raise CliError(f"{file}:1: error: {err}", located=True) from None
@@ -754,15 +756,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 raise CliError("\n".join(problems), located=True)
             try:
                 problem = m.apply(line["who"], line["choice"])
-            except RuleError:
+            except (RuleError, Stopped):
                 problem = None  # the failure is a line of the log, compared below like any other
+                # (a check that failed at the end of a turn or round stops the replay there too)
             except ChanceMismatch as err:
                 raise CliError(f"{file}:1: mismatch: {err}", located=True) from None
             if problem is not None:
                 raise mismatch(i, f"{problem.code}: {problem.reason}")
         if line["type"] == "error" and "check" in line and len(m.log) == i and m.failure is None:
             checked = recheck(m, line["check"])  # a property `meeple check` found broken here: still broken?
-            m.log.append({"type": "error", "message": checked or f"it holds here: {describe(line['check'])}",
+            m.log.append({"type": "error", "message": checked or f"it holds here: {describe(line['check'], game)}",
                           "decisions": len(m.history), "check": line["check"]})
         if i >= len(m.log):
             waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
@@ -867,12 +870,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     _limit_args(p)
     p.add_argument("--check", action="store_true",
-                   help="check the game's invariants and that every card lies in one zone at every decision "
-                        "(slower); the first failure is written to check-failure.jsonl")
+                   help="check the game's invariants and that every card lies in one zone at every decision, "
+                        "and its checks where each says (slower); the first failure is written to "
+                        "check-failure.jsonl")
 
     p = sub.add_parser("check", help="property-test a game with Hypothesis",
                        description="Play Hypothesis-drawn matches (every decision and chance outcome drawn, so a "
-                                   "failure shrinks) and check the game's invariants at every decision, that no "
+                                   "failure shrinks) and check the game's invariants at every decision, its "
+                                   "checks at the end of each turn, round or match, that no "
                                    "rule fails, that every card lies in exactly one zone, that the match ends, "
                                    "and that it replays the same; on failure print the shrunk match and write "
                                    "its log, exit 1.")

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import copy
 import linecache
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .diagnostics import AuthoringError, Diagnostic, Pos
 from .lang.analysis import Plan, analyse, function_order
 from .lang.compiler import Compiled, generate
 from .lang.nodes import walk
-from .lang.program import Program, parse_program
+from .lang.program import Program, parse_program, table_checks_without_me
 from .lang.resolve import resolve_program, too_deep
 from .lang.simplify import initial_values, simplify_program
 from .lang.statements import KnockOut
@@ -28,6 +29,14 @@ from .paths import data_dir
 from .run import runtime
 
 _FLOW_PARTS = ("setup", "deal", "round", "turn", "after_deal", "after_last_round")
+
+
+class DeclaredCheck(NamedTuple):
+    """A compiled `checks:` entry: when (end | round_end | turn_end), for whom, and `holds(st, me)`."""
+
+    at: str
+    each_player: bool
+    holds: Callable[[Any, int], bool]
 
 
 class Game:
@@ -65,6 +74,8 @@ class Game:
         self.report_title = content.data.get("report", {}).get("title", "group")
         self.report_per_round = list(content.data.get("report", {}).get("per_round", []))
         self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
+        self.checks = {name: DeclaredCheck(c.at, c.each_player, namespace[f"check_{name}"])
+                       for name, c in content.checks.items()}
         counters = model.counters.values()
         self.resets = {
             when: ([c.index for c in counters if c.reset == when and not c.per_player],
@@ -117,6 +128,7 @@ def compile_content(content: Content) -> tuple[Program, Plan, Compiled]:
     program = parse_program(content)
     functions = function_order(program)
     resolve_program(program, functions)
+    table_checks_without_me(program)
     _raise_if(program.errors)
     plan = analyse(program)
     simplify_program(program)

@@ -20,10 +20,11 @@ Random playthroughs that shrink:
         assert min(m.result()["scores"]) >= 0
 
 `checked_matches(GAME)` also checks the game's own `invariants:` (and that every card lies in exactly
-one zone) before every decision. Every decision and every chance outcome (shuffles, dice, random picks)
-is drawn by Hypothesis, so a failing match shrinks towards early options, a short history and a simple
-deal; `replay(GAME, m.players, m.seed, m.history, chance=m.chance_outcomes)` re-runs it exactly
-(`interpreter.replay`). `meeple check GAME` runs these checks, and more, from the command line.
+one zone) before every decision, and its `checks:` where each says. Every decision and every chance
+outcome (shuffles, dice, random picks) is drawn by Hypothesis, so a failing match shrinks towards early
+options, a short history and a simple deal; `replay(GAME, m.players, m.seed, m.history,
+chance=m.chance_outcomes)` re-runs it exactly (`interpreter.replay`). `meeple check GAME` runs these
+checks, and more, from the command line.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def broken_invariants(m: Match) -> list[str]:
 @st.composite
 def checked_matches(take, game, players: int | None = None, finished: bool = True) -> Match:
     """Like `matches`, but the game's invariants (and that every card lies in exactly one zone) are checked
-    before every decision and at the end; a failure raises AssertionError naming the invariant, the seats,
+    before every decision and at the end, and its `checks:` at the end of each turn, round or of the
+    match, as each says; a failure raises AssertionError naming the invariant or check, the seats,
     the decisions and the chance outcomes so far. A rule failing raises RuleError."""
     played, n = _played(take, game, players, finished, True, MAX_DECISIONS)
     m = played.match

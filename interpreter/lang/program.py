@@ -7,7 +7,7 @@ ability or condition, the score…). Later stages fill in its typed body (resolv
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from lark import Tree
 
@@ -30,6 +30,7 @@ class Routine:
     kind: str = "proc"  # proc | phase | ability | condition | function
     param_types: list[str] = field(default_factory=list)
     returns: str | None = None  # for an expression: num (a score), bool (an invariant) or text (a label)
+    table: bool = False  # a check for the table: its text may not name `me`
     card: int = -1  # an ability or condition: the index of its card's definition
     ability: str | None = None  # …and the ability or condition it is
     # filled in by resolution
@@ -117,6 +118,10 @@ def parse_program(content: Content) -> Program:
         extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function", returns="bool"))
     for key, t in content.until.items():
         extras.append(Routine(f"{key}_until", parsed(t, True), t.at, [], t.label, "function", returns="bool"))
+    for name, check in content.checks.items():
+        t = check.text
+        extras.append(Routine(f"check_{name}", parsed(t, True), t.at, [], name, "function", returns="bool",
+                              table=not check.each_player))
     return program
 
 
@@ -124,6 +129,27 @@ def most_rounds(flow: dict) -> int:
     """The rounds of a deal: `rounds: N`, or the safety cap of `rounds: {until, at_most: N}`."""
     rounds = flow["rounds"]
     return rounds["at_most"] if isinstance(rounds, dict) else rounds
+
+
+def table_checks_without_me(program: Program) -> None:
+    """A check for the table is worked out once, for nobody: its text may not name `me` (nor say `my`,
+    `opponents`…). Game functions it calls get `me` as nobody."""
+    for r in program.extras:
+        if r.table and r.value is not None and _names(r.value, r.me):
+            program.errors.append(Diagnostic(r.at.shifted(1, 1), f"check `{r.label}` is for the table, but it "
+                                             "speaks of `me`", "add `for: each_player` to check it for every player"))
+
+
+def _names(node: object, var: n.Var | None) -> bool:
+    """Does a typed expression use `var` (other than as the player a game function is called for)?"""
+    if isinstance(node, n.Ref):
+        return node.var is var
+    if isinstance(node, (list, tuple)):
+        return any(_names(x, var) for x in node)
+    if not isinstance(node, n.Expr):
+        return False
+    skip = "me" if isinstance(node, n.FunctionCall) else None
+    return any(_names(getattr(node, f.name), var) for f in fields(node) if f.name not in (skip, "at"))
 
 
 def _verbs(content: Content, program: Program) -> dict[str, list[tuple[str, ...]]]:

@@ -32,6 +32,15 @@ class Text:
 
 
 @dataclass
+class Check:
+    """A rule declared under `checks:`: when it is checked, for whom, and its text."""
+
+    at: str  # end | round_end | turn_end
+    each_player: bool  # for every player (`me` bound), or once for the table
+    text: Text
+
+
+@dataclass
 class Content:
     """A loaded game folder: its model, its raw sections and every DSL text with its anchor."""
 
@@ -42,6 +51,7 @@ class Content:
     functions: dict[str, tuple[list[str], list[str], Text]] = field(default_factory=dict)
     phases: dict[str, Text] = field(default_factory=dict)
     invariants: dict[str, Text] = field(default_factory=dict)
+    checks: dict[str, Check] = field(default_factory=dict)
     score: Text | None = None
     tiebreaks: list[Text] = field(default_factory=list)
     until: dict[str, Text] = field(default_factory=dict)  # flow.rounds / flow.deals → its `until` condition
@@ -222,6 +232,13 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
         content.phases[name] = Text(text, anchor(smap, ("phases", name)), name)
     for name, text in data.get("invariants", {}).items():
         content.invariants[name] = Text(text, anchor(smap, ("invariants", name)), name)
+    for name, check in data.get("checks", {}).items():
+        path = ("checks", name)
+        if check["at"] == "turn_end" and not data["flow"].get("turn"):
+            errors.append(Diagnostic(smap.pos((*path, "at")), "this game has no turns (its flow has no `turn:`)",
+                                     "check at `round_end` instead"))
+        content.checks[name] = Check(check["at"], check.get("for", "table") == "each_player",
+                                     Text(check["holds"], anchor(smap, (*path, "holds")), name))
     result = data.get("result", {})
     if "score" in result:
         content.score = Text(result["score"], anchor(smap, ("result", "score")), "score")

@@ -37,7 +37,7 @@ class Cursor:
         return Cursor, (self.part, self.round, self.first, self.seat, self.phase, self.deal, self.capped)
 
 
-def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
+def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=None):
     """Run the flow from `cur` (a fresh Cursor: from the start). Yields the asks of the phases and
     returns `(winners, capped)`: the winners declared by `end the game` ([] when it names none: the scores
     decide) or None when the match ran its course; `capped`, whether a safety cap (`at_most` of rounds or
@@ -45,7 +45,10 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
 
     `mark(cursor)` is called just before each phase that asks starts, with a cursor at that phase and
     the state as the phase will find it: a point the match can start again from. (The place is kept in
-    locals while the flow runs; a Cursor is made only for `mark`.)"""
+    locals while the flow runs; a Cursor is made only for `mark`.)
+
+    `ended(st, part)` is called at the end of every turn (TURN) and of every round that runs its course
+    (ROUND), where the state snapshot is written (the checks of `checks:`)."""
     flow = game.flow
     deal_counters, deal_player_counters = game.resets["deal"]
     round_counters, round_player_counters = game.resets["round"]
@@ -154,13 +157,21 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None):
                                         raise DealOver
                                 if st.log.__class__ is list:
                                     st.log.append(snapshot(st, game.has_deals))
+                                if ended is not None:
+                                    ended(st, TURN)
                                 seat, phase = seat + 1, -1
                                 if until is not None and until(st, st.first):
                                     break
                             else:
+                                if ended is not None:
+                                    ended(st, ROUND)
                                 part, rnd, phase = ROUND, rnd + 1, -1
                                 continue
+                            if ended is not None:
+                                ended(st, ROUND)
                             break  # the rounds' condition holds after a turn
+                        if ended is not None:
+                            ended(st, ROUND)
                         part, rnd, phase = ROUND, rnd + 1, -1
                     else:
                         capped = game.rounds_capped  # the deal's rounds ran to their number, or to the cap

@@ -95,9 +95,11 @@ class Match:
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
                  arrange: dict[str, list[str]] | None = None, after_setup=None,
-                 chance: Callable[[int], int] | None = None) -> None:
+                 chance: Callable[[int], int] | None = None, ended=None) -> None:
         """`chance`, if given, answers every chance event instead of the seeded generator: called with n,
-        it returns an outcome in 0..n-1 (a property test's strategy, or outcomes recorded in a log)."""
+        it returns an outcome in 0..n-1 (a property test's strategy, or outcomes recorded in a log).
+        `ended(st, part)`, if given, is called at the end of every turn and round of this match (not of
+        its copies): see `run_flow`; what it raises stops the match there."""
         game.check_players(players)
         self.game = game
         self.players = players
@@ -128,7 +130,7 @@ class Match:
         self._resuming = False
         self._rng = self.st.rng
         self.failure: RuleError | None = None  # the rules failed during play (the match cannot go on)
-        self._flow = run_flow(game, self.st, Cursor(), self._hook(), self._mark)
+        self._flow = run_flow(game, self.st, Cursor(), self._hook(), self._mark, ended)
         self._advance(None)
 
     def _hook(self):
@@ -546,17 +548,6 @@ def _chance(state: tuple) -> random.Random:
     rng = random.Random()
     rng.setstate(state)
     return rng
-
-
-def started(game, players: int, seed: int, **options: Any) -> Match:
-    """A new match (`Match(game, players, seed, **options)`), returned even if a rule fails before its
-    first decision: then its `failure` is set and its log ends in the error line."""
-    m = Match.__new__(Match)
-    try:
-        m.__init__(game, players, seed, **options)  # type: ignore[misc]
-    except RuleError:
-        assert m.failure is not None
-    return m
 
 
 class RandomBot(random.Random):

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from ..game import Game, load_game
 from .failures import RULE_FAILURES, rule_error
-from .flow import Cursor, finish, run_flow
+from .flow import TURN, Cursor, finish, run_flow
 from .match import random_bot
 from .runtime import State
 
@@ -31,9 +31,10 @@ class Outcome(NamedTuple):
     groups: list[str]  # each seat's value of the game's `report: by:` expression ("" if none)
 
 
-Watch = Callable[[Game, State, int, int], None]
-"""`watch(game, state, seed, decisions)`, run before every decision and at the end (`sim --check`): raises
-to stop the match."""
+Watch = Callable[..., None]
+"""`watch(game, state, seed, decisions, at="decision")`, run before every decision, at the end of every
+turn and round when the game declares checks for them (`at`: "turn_end", "round_end") and at the end
+("end") (`sim --check`): raises to stop the match."""
 
 
 def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) -> Outcome:
@@ -48,7 +49,11 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
     st = State(game.model.setup(players), players, seed, None, game.max_steps)
     st.table_counters = game.counter_names
     pick = random_bot(seed).pick  # as `play_random` picks
-    flow = run_flow(game, st, Cursor())
+    ended = None
+    if watch is not None and any(c.at != "end" for c in game.checks.values()):
+        def ended(st: State, part: int) -> None:
+            watch(game, st, seed, decisions, "turn_end" if part == TURN else "round_end")
+    flow = run_flow(game, st, Cursor(), None, None, ended)
     send = flow.send
     decisions = 0
     try:
@@ -70,7 +75,7 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
         raise rule_error(game, err, seed, decisions) from err
     st.decisions = decisions
     if watch is not None:
-        watch(game, st, seed, decisions)
+        watch(game, st, seed, decisions, "end")
     try:
         scores, winners = finish(game, st, declared)
         groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
