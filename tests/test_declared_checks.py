@@ -62,9 +62,11 @@ def turns_game(folder: Path, checks: str) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("name", ["overloaded", "sky-haulers"])
+@pytest.mark.parametrize("name", ["overloaded", "sky-haulers", "low-tide"])
 def test_bundled_games_declare_checks_that_hold(capsys, name):
-    """Overloaded lasts 8 rounds; Sky Haulers ends with the active player holding five cargo."""
+    """Overloaded lasts 8 rounds; Sky Haulers ends with the active player holding five cargo; a Low Tide
+    round ends with the hands played out. (Go Fish declares none: with an empty stock, players who keep
+    asking for ranks nobody holds can reach its round limit before the thirteenth book.)"""
     game = load_game(name)
     assert game.checks
     code, out, _ = run(capsys, "check", name, "--examples", "5")
