@@ -220,7 +220,7 @@ def test_check_names_a_player_count_the_game_does_not_allow(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["overloaded", "sky-haulers", "low-tide", "go-fish", "crazy-eights"])
+@pytest.mark.parametrize("name", ["overloaded", "sky-haulers", "low-tide", "go-fish", "crazy-eights", "hearts"])
 def test_the_bundled_games_pass_a_hundred_examples(capsys, name):
     code, out, err = run(capsys, "check", name)
     assert code == 0, out + err

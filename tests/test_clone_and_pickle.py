@@ -36,7 +36,7 @@ LOW_HAND = str(Path(__file__).parent / "games" / "low-hand")  # deals, knock-out
 
 @pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("overloaded", 3), ("sky-haulers", 2),
                                                ("sky-haulers", 4), ("low-tide", 5), ("go-fish", 2),
-                                               ("crazy-eights", 3)])
+                                               ("crazy-eights", 3), ("hearts", 4)])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_copy_mid_match_plays_on_exactly_like_the_original(name, players, seed):
     game = load_game(name)

@@ -56,7 +56,8 @@ def test_two_seats_see_one_match_differently():
 
 
 @pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("sky-haulers", 3), ("low-tide", 4),
-                                               ("go-fish", 3), ("crazy-eights", 4)])
+                                               ("go-fish", 3), ("crazy-eights", 4),
+                                               ("hearts", 4)])
 def test_determinize_keeps_what_the_seat_knows_and_redraws_the_rest(name, players):
     rng = random.Random(5)
     changed = 0

@@ -9,7 +9,7 @@ from interpreter import load_game
 from interpreter.leaks import check_leaks
 from interpreter.run import information, runtime
 
-GAMES = ["overloaded", "sky-haulers", "low-tide", "go-fish", "crazy-eights"]
+GAMES = ["overloaded", "sky-haulers", "low-tide", "go-fish", "crazy-eights", "hearts"]
 # Low Tide: each round of picks is one decision point (18–24 a match), so determinize more often.
 DETERMINIZE = {"low-tide": 4}
 
