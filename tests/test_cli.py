@@ -354,3 +354,11 @@ def test_sim_prints_the_partial_summary_and_the_error_when_a_worker_dies(monkeyp
     partial = json.loads(out)
     assert partial["games"] < 200 and f"{partial['games']} matches finished" in err
     assert "worker process died" in err and "Traceback" not in err
+
+
+def test_sim_gives_means_only_of_number_counters(capsys):
+    # Go Fish keeps the rank asked (a text) and the seat asked (a player): neither has a mean.
+    code, out, _ = run(capsys, "sim", "go-fish", "-n", "20", "--json")
+    assert code == 0
+    means = json.loads(out)["mean_counters"]
+    assert "asked_rank" not in means and "asked_of" not in means

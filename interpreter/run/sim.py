@@ -214,7 +214,9 @@ def summary(game: Game, tally: Tally, seed: int, workers: int, elapsed: float) -
     """The summary dict of `meeple sim` for the matches of a tally."""
     players = tally.players
     games = tally.games
-    names = dict(game.counter_names[0])
+    counters = game.model.counters
+    # a mean only of number counters: a text has none, a seat's number is no quantity
+    names = {i: k for i, k in game.counter_names[0] if counters[k].type == "num"}
     return {
         "game": game.name,
         "games": games,
