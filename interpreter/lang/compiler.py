@@ -193,6 +193,9 @@ class Writer:
         at = value.at or self.at
         if isinstance(value, n.Const):
             self.errors.append(Diagnostic(at, f"{what} cannot be none"))
+        tested = value.emit_or(self, f"need(-1, {what!r}, {str(at)!r})")
+        if tested is not None:  # e.g. the top card of a zone: the call only when the zone is empty
+            return tested
         if value.cheap:  # a name: tested in place, the call only when it fails
             return f"({code} if {code} >= 0 else need({code}, {what!r}, {str(at)!r}))"
         return f"need({code}, {what!r}, {str(at)!r})"

@@ -88,6 +88,11 @@ class Expr(Node):
         """A card or player that may be none (where one is needed, the code writer checks it)."""
         return False
 
+    def emit_or(self, w: Writer, fallback: str) -> str | None:
+        """Code of this card or player with `fallback` (code that raises) where it would be none, if it
+        has a form that tests for none anyway (else None: the writer checks the value it gives)."""
+        return None
+
 
 # ---- leaves -----------------------------------------------------------------------------------------
 
@@ -369,6 +374,13 @@ class FirstCard(Expr):
             z = cards.emit(w)
             return f"({z}[0] if {z} else -1)"
         return f"top({cards.emit(w)})"
+
+    def emit_or(self, w: Writer, fallback: str) -> str | None:
+        cards = self.cards
+        if isinstance(cards, ZoneCards) and cards.zone.cheap:
+            z = cards.emit(w)
+            return f"({z}[0] if {z} else {fallback})"
+        return None
 
     @property
     def maybe_none(self) -> bool:

@@ -371,7 +371,7 @@ class Move(n.Stmt):
             else:
                 owner = self.zone.owner
                 mine = f" | (1 << {owner.emit(w)})" if owner is not None else ""
-                w.line(f"{KN}[{c}] = kept_sight(st, {c}){mine}")
+                w.line(f"if st.log is not None: {KN}[{c}] = kept_sight(st, {c}){mine}")
             w.line(f"{Z}[{src}].remove({c})")
             w.line(f"{Z}[{dst}].insert(0, {c})" if place == 0 else f"{Z}[{dst}].append({c})")
             w.line(f"{ZO}[{c}] = {dst}; {F}[{c}] = {up}")

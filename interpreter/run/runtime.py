@@ -2,7 +2,8 @@
 
 Cards, zones and players are small ints. "No card" and "no player" are -1, so a card property list
 ends with the property's default (`props[k][-1]`) and reading a property of no card needs no test.
-Every random draw goes through `State.below`, the match's single chance hook.
+Every random draw goes through `State.below`, the match's single chance hook (`shuffle` makes the
+same draws in a loop of its own).
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class State:
         self.zones: list[list[int]] = [list(z) for z in layout.start_zones]
         self.zone_of: list[int] = list(layout.start_zone_of)
         self.face: list[bool] = list(layout.start_face)
-        self.known: list[int] = [0] * len(self.face)
+        self.known: list[int] = [0] * len(self.face)  # kept only where it is read: in a logged or watched match
         self.gc: list[int] = list(layout.game_counters)
         self.pc: list[list[int]] = [[v] * n for v in layout.player_counters]
         self.props = layout.props
@@ -225,10 +226,11 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
     if limit >= 0 and len(dest) >= limit and src != zi:
         return False
     up = t.zone_face[zi] if face < 0 else face == 1
-    if up:
-        st.known[c] = 0  # face up, its zone decides who sees it
-    else:
-        landed_face_down(st, c, zi)
+    if st.log is not None:  # who knows the card (nobody asks in a quiet match)
+        if up:
+            st.known[c] = 0  # face up, its zone decides who sees it
+        else:
+            landed_face_down(st, c, zi)
     st.zones[src].remove(c)
     if place == TOP:
         dest.insert(0, c)
@@ -279,7 +281,8 @@ def lapse(st: State, c: int, src: int) -> None:
 
 
 def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) -> None:
-    """Move the first `count` cards (all if count < 0) of zone `src`, one by one, as `move` would."""
+    """Move the first `count` cards (all if count < 0) of zone `src`, one by one, as `move` would (a quiet
+    match takes them at once)."""
     cards = st.zones[src]
     t = st.layout
     if src == zi or st.log is not None or t.zone_limit[zi] >= 0 or place not in (TOP, BOTTOM):
@@ -290,12 +293,6 @@ def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) 
         return
     del cards[: len(moved)]
     up = t.zone_face[zi] if face < 0 else face == 1
-    known = st.known
-    for c in moved:
-        if up:
-            known[c] = 0
-        else:
-            landed_face_down(st, c, zi)
     dest = st.zones[zi]
     if place == TOP:
         moved.reverse()  # dealt one at a time onto the top
@@ -315,15 +312,19 @@ def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> Non
 
 
 def shuffle(st: State, zi: int) -> None:
-    """Shuffle a zone in place (Fisher-Yates through the chance hook); nobody knows the order any more."""
+    """Shuffle a zone in place (Fisher-Yates, each draw as `State.below` makes it: every one has two or
+    more outcomes); nobody knows the order any more."""
     cards = st.zones[zi]
-    for i in range(len(cards) - 1, 0, -1):
-        j = st.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    known = st.known
-    for c in cards:
-        known[c] = 0
+    if len(cards) > 1:
+        st.chance_used += len(cards) - 1
+        below = st.rng._randbelow
+        for i in range(len(cards) - 1, 0, -1):
+            j = below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
     if st.log is not None:
+        known = st.known
+        for c in cards:
+            known[c] = 0
         if st.watch is not None:
             st.watch.shuffled(st, zi)
         if st.log.__class__ is list:
@@ -334,10 +335,11 @@ def flip(st: State, c: int, up: bool) -> None:
     """Turn one card face up or face down where it lies."""
     if c < 0 or st.face[c] == up:
         return
-    if up:
-        st.known[c] = 0
-    else:
-        landed_face_down(st, c, st.zone_of[c])
+    if st.log is not None:
+        if up:
+            st.known[c] = 0
+        else:
+            landed_face_down(st, c, st.zone_of[c])
     st.face[c] = up
     if st.log is not None:
         st.event("flip", card=st.layout.card_ids[c], face="up" if up else "down")
