@@ -655,6 +655,18 @@ class Aggregate(Expr):
     def emit(self, w: Writer) -> str:
         v, pool, value = w.ref(self.var), self.pool.emit(w), self.value.emit(w)
         kind = self.kind
+        if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var:
+            # a property of each card (`sum(table, it.value)`): looked up by a C loop, no Python per card
+            prop = f"{w.alias('P')}[{self.value.index}].__getitem__"
+            mapped = f"map({prop}, {pool})"
+            if kind in ("sum", "any"):
+                return f"{kind}({mapped})"
+            if kind in ("max", "min"):
+                return f"{kind}({mapped}, default=0)"
+            if kind in ("highest", "lowest"):
+                return f"{'max' if kind == 'highest' else 'min'}({pool}, key={prop}, default=-1)"
+            if kind == "list":
+                return f"list({mapped})"
         if kind == "count":
             return f"sum(1 for {v} in {pool} if {value})"
         if kind == "any":

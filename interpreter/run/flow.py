@@ -264,14 +264,21 @@ def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list
     """Scores and winners: the winners the game declared, else (also when it named nobody) the best
     score with tie-breaks, all in the direction of `result.wins` (ties share the win), among the players
     not knocked out of the match (unless `result.knocked_out: score`, or nobody is left)."""
-    scores = [game.score(st, p) if game.score else 0 for p in range(st.n)]
-    named = sorted(p for p in set(declared or ()) if 0 <= p < st.n)
-    if named:
-        return scores, named
-    keys = [(scores[p], *(tb(st, p) for tb in game.tiebreaks)) for p in range(st.n)]
-    if game.lowest_wins:
-        keys = [tuple(-v for v in key) for key in keys]
-    ranked = [p for p in range(st.n) if not st.gone >> p & 1] if st.gone and not game.out_can_win else []
-    ranked = ranked or list(range(st.n))  # knocked out all together: everyone is ranked
-    best = max((keys[p] for p in ranked), default=None)
-    return scores, [p for p in ranked if keys[p] == best]
+    n, score, tiebreaks = st.n, game.score, game.tiebreaks
+    scores = [score(st, p) for p in range(n)] if score else [0] * n
+    if declared:
+        named = sorted({p for p in declared if 0 <= p < n})
+        if named:
+            return scores, named
+    if tiebreaks:
+        keys: list = [(scores[p], *[tb(st, p) for tb in tiebreaks]) for p in range(n)]
+        if game.lowest_wins:
+            keys = [tuple(-v for v in key) for key in keys]
+    else:
+        keys = [-v for v in scores] if game.lowest_wins else scores
+    if st.gone and not game.out_can_win:
+        ranked = [p for p in range(n) if not st.gone >> p & 1] or list(range(n))  # all out together: all ranked
+        best = max(keys[p] for p in ranked)
+        return scores, [p for p in ranked if keys[p] == best]
+    best = max(keys)
+    return scores, [p for p in range(n) if keys[p] == best]
