@@ -48,7 +48,9 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
     game.check_players(players)
     st = State(game.model.setup(players), players, seed, None, game.max_steps)
     st.table_counters = game.counter_names
-    pick = random_bot(seed).pick  # as `play_random` picks
+    bot = random_bot(seed)
+    pick = bot.pick  # as `play_random` picks
+    bits = bot.getrandbits  # …which, with two options or more, is `getrandbits(k)` until below n: written out below
     ended = None
     if watch is not None and any(c.at != "end" for c in game.checks.values()):
         def ended(st: State, part: int) -> None:
@@ -68,7 +70,14 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
             else:
                 options = ask[1]
                 decisions += 1
-                ask = send(options[pick(len(options))])
+                n = len(options)
+                r = 0
+                if n > 1:
+                    k = n.bit_length()
+                    r = bits(k)
+                    while r >= n:
+                        r = bits(k)
+                ask = send(options[r])
     except StopIteration as stop:
         declared, capped = stop.value
     except RULE_FAILURES as err:
