@@ -317,10 +317,19 @@ def shuffle(st: State, zi: int) -> None:
     cards = st.zones[zi]
     if len(cards) > 1:
         st.chance_used += len(cards) - 1
-        below = st.rng._randbelow
-        for i in range(len(cards) - 1, 0, -1):
-            j = below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+        if st.rng.__class__ is random.Random:  # its `_randbelow(n)`, written out: getrandbits(k) until below n
+            bits = st.rng.getrandbits
+            for i in range(len(cards) - 1, 0, -1):
+                k = (i + 1).bit_length()
+                j = bits(k)
+                while j > i:
+                    j = bits(k)
+                cards[i], cards[j] = cards[j], cards[i]
+        else:
+            below = st.rng._randbelow
+            for i in range(len(cards) - 1, 0, -1):
+                j = below(i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
     if st.log is not None:
         known = st.known
         for c in cards:
