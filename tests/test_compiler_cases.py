@@ -112,6 +112,26 @@ def test_count_and_any_agree_on_seat_zero(tmp_path):
     assert says(m)[0] == "1 yes"
 
 
+def test_searches_and_aggregates_over_a_card_property(tmp_path):
+    m = play_random(game(tmp_path, """
+        let v = 3
+        say "{the first card of deck where it.value == v} {the first card of deck where 9 == it.value}"
+        say "{the first card of table where it.value == table.value}"
+        say "{sum(deck, it.value)} {max(deck, it.value)} {min(table, it.value)} {highest(deck, it.value)}"
+        say "{list(deck, it.value)} {any(table, it.value)} {lowest(deck, it.value)}"
+    """), 2, 0, log=True)
+    assert says(m)[:4] == ["C3 nothing", "nothing", "36 8 0 C8", "[1, 2, 3, 4, 5, 6, 7, 8] no C1"], \
+        "an empty zone works out nothing of the value searched for (no card needed there)"
+
+
+def test_a_search_by_property_works_out_its_value_where_the_zone_has_cards(tmp_path):
+    g = game(tmp_path, """
+        say "{the first card of deck where it.value == table.value}"
+    """)
+    with pytest.raises(RuleError, match="none"):
+        play_random(g, 2, 0)
+
+
 def test_a_say_with_a_hash_sign_runs_in_a_logged_match(tmp_path):
     m = play_random(game(tmp_path, 'say "#{count(deck)} left"'), 2, 0, log=True)
     assert says(m)[0] == "#8 left"

@@ -359,6 +359,23 @@ class Filter(Expr):
         return f"[{self.lazy(w)}]"
 
 
+def _mentions(value: Expr, var: Var) -> bool:
+    return (isinstance(value, Ref) and value.var is var) or any(_mentions(c, var) for c in value.children())
+
+
+def _property_equals(f: Filter) -> tuple[int, Expr] | None:
+    """(property index, value) of a filter `where it.p == value` (either way round) whose value does not
+    depend on the card tested and is the same however often it is worked out; else None."""
+    test = f.test
+    if not isinstance(test, Compare) or test.op != "==":
+        return None
+    for prop, value in ((test.left, test.right), (test.right, test.left)):
+        if isinstance(prop, CardProp) and isinstance(prop.card, Ref) and prop.card.var is f.var \
+                and not _mentions(value, f.var) and not value.risky:
+            return prop.index, value
+    return None
+
+
 @dataclass(eq=False)
 class FirstCard(Expr):
     """The first card of a list, or none."""
@@ -369,6 +386,13 @@ class FirstCard(Expr):
     def emit(self, w: Writer) -> str:
         cards = self.cards
         if isinstance(cards, Filter):
+            found = _property_equals(cards)
+            if found is not None and isinstance(cards.base, ZoneCards) and cards.base.zone.cheap:
+                # `the first card of a zone where it.p == value`: the value worked out once (a zone with
+                # cards works it out at least once anyway), the search a plain loop
+                index, value = found
+                z = cards.base.emit(w)
+                return f"(first_with({z}, {w.alias('P')}[{index}], {value.emit(w)}) if {z} else -1)"
             return f"next(({cards.lazy(w)}), -1)"
         if isinstance(cards, ZoneCards) and cards.zone.cheap:
             z = cards.emit(w)

@@ -514,6 +514,14 @@ def last(cards: list[int]) -> int:
     return cards[-1] if cards else -1
 
 
+def first_with(cards: list[int], values: list[Any], value: Any) -> int:
+    """The first of `cards` whose property (`values`, by card) equals `value`, or -1."""
+    for c in cards:
+        if values[c] == value:
+            return c
+    return -1
+
+
 def first_n(cards: list[int], n: int) -> list[int]:
     """The first n cards (all if fewer, none if n < 1)."""
     return cards[: max(0, n)]
@@ -573,6 +581,6 @@ GENERATED_CODE_NAMES = (
     "move", "move_all", "move_cards", "kept_sight", "moved", "shuffle", "flip", "flip_all", "show", "roll",
     "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "enter", "need", "numbers",
     "ask_condition",
-    "one_ask_each", "GameOver", "top", "last", "first_n", "last_n",
+    "one_ask_each", "GameOver", "top", "last", "first_with", "first_n", "last_n",
     "floordiv", "mod", "ring_distance", "choose_cards", "random_player", "knock_out", "is_out", "DealOver",
 )
