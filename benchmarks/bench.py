@@ -132,6 +132,16 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
     return found
 
 
+def fixed_cost(matches: int, repeat: int) -> dict[str, float]:
+    """What a match costs besides its play, in µs (best of `repeat` runs): a `sim` match of One Bet
+    (`benchmarks/one-bet`: one shuffle, one card dealt each, one bet each), and of that the two random
+    generators every match seeds (its chance, its bots')."""
+    game = load_game(HERE / "one-bet")
+    best = min(1 / rate(lambda seed: simulate(game, 2, seed), matches) for _ in range(repeat))
+    seeds = min(1 / rate(lambda seed: (random.Random(seed), random.Random(seed + 1)), matches) for _ in range(repeat))
+    return {"match": best * 1e6, "seeding": seeds * 1e6}
+
+
 def start_up() -> dict[str, float]:
     """Seconds of a fresh process for `meeple games` and `meeple validate cards/overloaded` (best of 3)."""
     import subprocess
@@ -177,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
                            max(200, args.n // 5), args.repeat)["x"]
             d = sum(simulate(game, players, s)[3] for s in range(100)) / 100
             print(f"{name}, {players} players, random bots: {r:8.0f} games/s, {d:.0f} decisions/match")
+
+    f = fixed_cost(max(2000, args.n * 5), args.repeat)
+    print(f"a match's fixed cost (one-bet, 2 decisions): {f['match']:.1f} µs, of which seeding its two "
+          f"random generators {f['seeding']:.1f} µs")
 
     for name, players in (("overloaded", 4), ("sky-haulers", 2), ("sky-haulers", 4)):
         c = copy_costs(load_game(name), players)
