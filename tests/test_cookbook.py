@@ -1,7 +1,8 @@
 """The cookbook's snippets are the games' own lines: each block names the file it is taken from, and
 every line of it must still stand there, in order, so that the cookbook cannot go stale. A section
-that no bundled game shows yet is a small complete game (`example=NAME/FILE` blocks), written out here,
-loaded, played at every player count and run through its scenarios."""
+that no bundled game shows may be a small complete game (`example=NAME/FILE` blocks), written out here,
+loaded, played at every player count and run through its scenarios (none does now: each example test
+is one such game, and without one pytest reports the test skipped)."""
 
 import re
 from pathlib import Path
@@ -84,20 +85,22 @@ def test_a_block_without_its_source_is_found():
     assert snippets(text) == [(3, "cards/go-fish/game.yaml", ["game: go-fish"]), (7, None, ["rounds: 3"])]
 
 
-def test_the_cookbook_examples_load_pass_their_scenarios_and_play_at_every_player_count(tmp_path):
-    games = set()
+EXAMPLE_GAMES = sorted({path.split("/")[0] for _, path, _ in EXAMPLES})
+
+
+@pytest.mark.parametrize("name", EXAMPLE_GAMES)
+def test_a_cookbook_example_loads_passes_its_scenarios_and_plays_at_every_player_count(name, tmp_path):
     for line, path, lines in EXAMPLES:
         assert ".." not in path and not path.startswith("/"), f"cookbook.md:{line}: {path}"
-        target = tmp_path / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        games.add(path.split("/")[0])
-    for name in sorted(games):
-        game = load_game(tmp_path / name)
-        scenarios = load_scenarios(game)
-        assert scenarios, f"the cookbook's {name} pins no rule with a scenario"
-        for sc in scenarios:
-            play(sc)
-        for players in range(game.min_players, game.max_players + 1):
-            for seed in range(20):
-                assert play_random(game, players, seed).over
+        if path.split("/")[0] == name:
+            target = tmp_path / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    game = load_game(tmp_path / name)
+    scenarios = load_scenarios(game)
+    assert scenarios, f"the cookbook's {name} pins no rule with a scenario"
+    for sc in scenarios:
+        play(sc)
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(20):
+            assert play_random(game, players, seed).over
