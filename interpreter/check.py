@@ -9,7 +9,9 @@ chance outcomes. A failure is written as a log that `meeple replay` re-runs: its
 outcomes, and a property that failed mid-match ends the log with an `error` line naming it (`check`), which
 replay checks again at the same point.
 
-More end-of-match properties go in `END_CHECKS` (a leak check of what each seat saw, for one).
+More end-of-match properties go in `END_CHECKS`. `meeple check` then runs the leak check
+(`interpreter.leaks`) on random matches: it replaces hidden answers and deals, which Hypothesis's own
+matches cannot do.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ def _whole(minimum: int, what: str):
 
 
 _count = _whole(1, "a whole number of at least 1")  # -n, --workers, --players
+_some = _whole(0, "a whole number of at least 0")  # --leaks
 _seat = _whole(0, "a seat number (0, 1, …)")
 
 
@@ -675,7 +676,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from None
     failure = runs[-1].failure
     if failure is None:
-        return 0
+        return _check_leaks(game, args)
     run, played = runs[-1], failure.played
     log = failure.log
     write_log(out, log, game)
@@ -688,6 +689,33 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"  {line}")
     print(f"its log: {out} (`{_replay_command(game, out)}` re-runs it)")
     return 1
+
+
+def _check_leaks(game: Any, args: argparse.Namespace) -> int:
+    """The leak check, after the other properties: in random matches, a hidden answer or deal replaced
+    by another must not change what any other seat is shown, and a determinization must keep it."""
+    from .leaks import check_leaks
+
+    if not args.leaks:
+        return 0
+    counts = [args.players] if args.players is not None else list(range(game.min_players, game.max_players + 1))
+    seeds = range(args.seed, args.seed + args.leaks)
+    for n in counts:
+        started = time.perf_counter()
+        try:
+            report = check_leaks(game, players=n, seeds=seeds)
+        except AssertionError as leak:
+            print(f"  {_n(n, 'player')}: FAILED the leak check")
+            print("property: no seat is shown what the rules hide from it (a hidden answer or deal replaced by "
+                  "another changes nothing it sees)")
+            print(f"failure:  {leak}")
+            print(f"the match: `meeple play {args.game} --players {n} --seed S` plays it with the same random "
+                  f"bots (S and the decisions are above)")
+            return 1
+        print(f"  {_n(n, 'player')}: leak check of {_n(len(seeds), 'match', 'matches')}, "
+              f"{_n(report.points, 'point')} checked, {time.perf_counter() - started:.2f} s: nothing leaks",
+              flush=True)
+    return 0
 
 
 # ---- replay -----------------------------------------------------------------------------------------
@@ -887,6 +915,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_count, help="check only this player count (default: each the game allows)")
     p.add_argument("--seed", type=int, default=0, help="seed of Hypothesis's search (default 0; same seed, same run)")
     p.add_argument("--out", metavar="FILE", help=f"where to write the log of a failure (default {CHECK_LOG})")
+    p.add_argument("--leaks", type=_some, default=2, metavar="N",
+                   help="then the leak check: N random matches per player count (default 2; 0: none)")
     _limit_args(p)
 
     p = sub.add_parser("replay", help="re-run a logged match and compare",

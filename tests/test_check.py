@@ -50,7 +50,7 @@ def divides_on_some_deals(tmp_path):
 
 def test_the_bundled_games_pass_check(capsys, bundled_game):
     game = load_game(bundled_game)
-    code, out, err = run(capsys, "check", bundled_game, "--examples", "8")
+    code, out, err = run(capsys, "check", bundled_game, "--examples", "8", "--leaks", "0")  # leaks: test_leaks
     assert code == 0, out + err
     lines = out.splitlines()
     assert lines[0].startswith(f"{game.title}: checking {len(game.invariants)} invariants")
@@ -241,3 +241,25 @@ def test_past_its_budget_a_match_is_answered_by_a_generator_seeded_by_hypothesis
     assert answers[:10] == [7] * 10 and len(asked) == 11  # ten answers, then one seed
     assert len(set(answers[10:])) > 1 and all(0 <= a < 1_000 for a in answers)
     assert answer(1) == 0 and len(asked) == 11  # a single option draws nothing
+
+
+def test_meeple_check_ends_with_the_leak_check_and_fails_on_a_leak(capsys, tmp_path):
+    # A secret bid kept in a public counter: every other property holds, the leak check finds it.
+    import textwrap
+
+    from tests.test_leaks import BID_CARDS, BIDS
+
+    for name, extra in (("public", ""), ("owner", ", visibility: owner, public_while: bids_open")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "game.yaml").write_text(textwrap.dedent(BIDS % extra))
+        (folder / "cards.yaml").write_text(textwrap.dedent(BID_CARDS))
+    code, out, _ = run(capsys, "check", str(tmp_path / "public"), "--examples", "3", "--players", "2",
+                       "--out", str(tmp_path / "f.jsonl"))
+    assert code == 1 and "FAILED the leak check" in out and "leak in bids, 2 players, seed 0" in out
+    code, out, _ = run(capsys, "check", str(tmp_path / "owner"), "--examples", "3", "--players", "2",
+                       "--out", str(tmp_path / "f.jsonl"))
+    assert code == 0 and "nothing leaks" in out
+    code, out, _ = run(capsys, "check", str(tmp_path / "public"), "--examples", "3", "--players", "2",
+                       "--leaks", "0", "--out", str(tmp_path / "f.jsonl"))
+    assert code == 0 and "leak check" not in out
