@@ -806,7 +806,9 @@ def test_rounds_past_the_limit_are_refused_before_play(capsys, tiny):
     ("repeat 10000 times:\n  for each player p:\n    repeat 100 times:\n      add 1 to points of p",
      r"the match ran more than 1,000,000 steps"),
     ("spins 1", r"calls nested more than 200 deep"),
-], ids=["repeat", "number choice", "nested repeats", "while at most", "nested loops", "recursion"])
+    ("let x = I choose 100000000 + my points cards from deck",
+     r"choosing 100,000,000 cards asks 100,000,000 questions, more than the 10,000"),
+], ids=["repeat", "number choice", "nested repeats", "while at most", "nested loops", "recursion", "cards choice"])
 def test_run_away_rules_stop_with_a_located_error_in_bounded_time(capsys, tiny, turn, message):
     spin = "  spin:\n    forms: [spins]\n    params: [n]\n    do: |\n      add 1 to my points\n      spins n + 1\n"
     game = edited(with_turn(turn), ("functions:\n", spin + "functions:\n"))

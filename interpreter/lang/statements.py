@@ -191,7 +191,7 @@ class LetChoice(n.Stmt):
         c = self.choice
         if c.count is not None:  # several cards, asked one at a time
             who = w.some(c.who, "the player who chooses")
-            args = f"{who}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}"
+            args = f"{who}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}, {str(w.at)!r}"
             w.line(f"{w.bind(self.var)} = yield from choose_cards({args})")
             return
         who = w.some(c.who, "the player who chooses")

@@ -554,10 +554,14 @@ def ring_distance(a: int, b: int, size: int) -> int:
     return min(d, size - d)
 
 
-def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int | tuple):
+def choose_cards(who: int, pool: list[int], n: int, up_to: bool, question: int | tuple, where: str = ""):
     """Ask for cards one at a time (actions stay small ints); `up_to` adds a "done" option (-1).
     Asked n times whatever the pool holds (once it is empty, with "none" alone), unless the player says
-    "done": how often a player is asked must not tell the others how many cards could be chosen."""
+    "done": how often a player is asked must not tell the others how many cards could be chosen. So n is
+    bounded like a choice's options (MAX_OPTIONS)."""
+    if n > MAX_OPTIONS:
+        raise RuleError(f"{where}: choosing {n:,} cards asks {n:,} questions, more than the {MAX_OPTIONS:,} "
+                        "a choice of several cards may ask")
     chosen: list[int] = []
     for _ in range(n):
         options = [-1, *pool] if up_to else (list(pool) or [-1])
