@@ -9,6 +9,7 @@ the step API, `sim` and any bot drive by sending answers.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from .runtime import DealOver, GameOver, RuleError, State, back_in
@@ -65,14 +66,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
                 st.active, phase = st.first, 0
             phases = flow["setup"]
             try:
-                for i in range(phase, len(phases)):
-                    fn, asks = phases[i]
-                    if asks:
-                        if mark is not None:
-                            mark(Cursor(SETUP, 0, 0, 0, i))
-                        yield from fn(st)
-                    else:
-                        fn(st)
+                yield from _phases(st, phases, phase, mark, lambda i: Cursor(SETUP, 0, 0, 0, i))
             except DealOver as over:
                 raise _no_deal(over, "in set-up") from None
             if after_setup is not None:
@@ -181,17 +175,9 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
             if phase < 0:
                 st.active, phase = st.first, 0
             phases = flow["after_deal"]
-            try:
-                for i in range(phase, len(phases)):
-                    fn, asks = phases[i]
-                    if asks:
-                        if mark is not None:
-                            mark(Cursor(AFTER_DEAL, 0, 0, 0, i, deal, capped))
-                        yield from fn(st)
-                    else:
-                        fn(st)
-            except DealOver:
-                pass  # the deal is over already: the rest of its after-deal phases are skipped
+            with contextlib.suppress(DealOver):  # the deal is over already: its other after-deal phases are skipped
+                yield from _phases(st, phases, phase, mark,
+                                   lambda i, d=deal, c=capped: Cursor(AFTER_DEAL, 0, 0, 0, i, d, c))
             if game.has_deals and st.log.__class__ is list:
                 st.log.append(snapshot(st, True))  # the deal as it ends (scored)
             if st.gone and st.n - bin(st.gone).count("1") <= 1:
@@ -209,14 +195,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
                 st.active, phase = st.first, 0
             phases = flow["after_last_round"]
             try:
-                for i in range(phase, len(phases)):
-                    fn, asks = phases[i]
-                    if asks:
-                        if mark is not None:
-                            mark(Cursor(AFTER, 0, 0, 0, i, deal, capped))
-                        yield from fn(st)
-                    else:
-                        fn(st)
+                yield from _phases(st, phases, phase, mark, lambda i, d=deal, c=capped: Cursor(AFTER, 0, 0, 0, i, d, c))
             except DealOver as over:
                 raise _no_deal(over, "after the last round") from None
     except GameOver as over:
@@ -228,6 +207,19 @@ def _no_deal(over: DealOver, where: str) -> RuleError:
     """A deal ending where no deal is played: a rule failure, placed at the statement that raised it."""
     return RuleError(f"`end the deal` {where}, where no deal is played: it belongs in the phases of a deal "
                      "(deal, round, turn, after_deal)").with_traceback(over.__traceback__)
+
+
+def _phases(st: State, phases: list, start: int, mark, at):
+    """Run `phases` from index `start` (the once-a-match and once-a-deal parts; the rounds and turns run
+    theirs inline, being the hot path). `at(i)`: the cursor of phase i, for `mark`."""
+    for i in range(start, len(phases)):
+        fn, asks = phases[i]
+        if asks:
+            if mark is not None:
+                mark(at(i))
+            yield from fn(st)
+        else:
+            fn(st)
 
 
 def snapshot(st: State, deals: bool = False) -> dict[str, Any]:
