@@ -245,21 +245,18 @@ def test_past_its_budget_a_match_is_answered_by_a_generator_seeded_by_hypothesis
 
 def test_meeple_check_ends_with_the_leak_check_and_fails_on_a_leak(capsys, tmp_path):
     # A secret bid kept in a public counter: every other property holds, the leak check finds it.
-    import textwrap
+    from test_leaks import BID_CARDS, BIDS, write_game
 
-    from tests.test_leaks import BID_CARDS, BIDS
+    def check(name: str, extra: str, *args: str) -> tuple[int, str]:
+        (tmp_path / name).mkdir()
+        write_game(tmp_path / name, BIDS % extra, BID_CARDS)
+        code, out, _ = run(capsys, "check", str(tmp_path / name), "--examples", "3", "--players", "2",
+                           "--out", str(tmp_path / "f.jsonl"), *args)
+        return code, out
 
-    for name, extra in (("public", ""), ("owner", ", visibility: owner, public_while: bids_open")):
-        folder = tmp_path / name
-        folder.mkdir()
-        (folder / "game.yaml").write_text(textwrap.dedent(BIDS % extra))
-        (folder / "cards.yaml").write_text(textwrap.dedent(BID_CARDS))
-    code, out, _ = run(capsys, "check", str(tmp_path / "public"), "--examples", "3", "--players", "2",
-                       "--out", str(tmp_path / "f.jsonl"))
+    code, out = check("public", "")
     assert code == 1 and "FAILED the leak check" in out and "leak in bids, 2 players, seed 0" in out
-    code, out, _ = run(capsys, "check", str(tmp_path / "owner"), "--examples", "3", "--players", "2",
-                       "--out", str(tmp_path / "f.jsonl"))
+    code, out = check("owner", ", visibility: owner, public_while: bids_open")
     assert code == 0 and "nothing leaks" in out
-    code, out, _ = run(capsys, "check", str(tmp_path / "public"), "--examples", "3", "--players", "2",
-                       "--leaks", "0", "--out", str(tmp_path / "f.jsonl"))
+    code, out = check("unchecked", "", "--leaks", "0")
     assert code == 0 and "leak check" not in out

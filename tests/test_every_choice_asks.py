@@ -1,11 +1,10 @@
 """Every choice asks its player, whatever the player holds: with one option, and with nothing to choose
 (the one option `none`), so that being asked tells the others nothing (docs/dsl.md, Choices)."""
 
-import textwrap
-
 import pytest
+from test_leaks import write_game
 
-from interpreter import RuleError, load_game
+from interpreter import RuleError
 
 GAME = """
 game: asks
@@ -42,9 +41,7 @@ cards:
 
 @pytest.fixture
 def game(tmp_path):
-    (tmp_path / "game.yaml").write_text(textwrap.dedent(GAME))
-    (tmp_path / "cards.yaml").write_text(textwrap.dedent(CARDS))
-    return load_game(tmp_path)
+    return write_game(tmp_path, GAME, CARDS)
 
 
 def asked(m) -> tuple[str, list[str]]:
