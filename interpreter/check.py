@@ -486,7 +486,7 @@ def check_game(game: Any, players: int | None = None, examples: int = 100, seed:
                cap: int = MAX_DECISIONS, each: Callable[[Run], None] | None = None) -> list[Run]:
     """Check `game` at one player count, or at each it allows (stopping at the first failure);
     `each(run)` is called as each count is done."""
-    counts = [players] if players is not None else list(range(game.min_players, game.max_players + 1))
+    counts = game.player_counts(players)
     runs = []
     for n in counts:
         run = check_players(game, n, examples, seed, cap)

@@ -698,7 +698,7 @@ def _check_leaks(game: Any, args: argparse.Namespace) -> int:
 
     if not args.leaks:
         return 0
-    counts = [args.players] if args.players is not None else list(range(game.min_players, game.max_players + 1))
+    counts = game.player_counts(args.players)
     seeds = range(args.seed, args.seed + args.leaks)
     for n in counts:
         started = time.perf_counter()

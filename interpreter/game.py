@@ -100,6 +100,10 @@ class Game:
         """The DSL place (file, line, col) that line `lineno` of `python_source` was written for."""
         return self._compiled.anchor_at(lineno)
 
+    def player_counts(self, only: int | None = None) -> list[int]:
+        """Every player count the game allows, from the fewest (or just `only`)."""
+        return [only] if only is not None else list(range(self.min_players, self.max_players + 1))
+
     def check_players(self, n: int) -> int:
         """`n` if the game is played by that many, else ValueError with the range."""
         if not self.min_players <= n <= self.max_players:

@@ -56,8 +56,7 @@ def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), ev
     deal, at every `determinize`-th a determinization (0: none). Raises AssertionError on the first
     leak. `ignore_who_is_asked`: do not count whether another seat is asked (the engine asks every
     choice, even with one option; this is for rules that ask only when a hidden hand allows a choice)."""
-    counts = [players] if isinstance(players, int) else list(players or range(game.min_players,
-                                                                              game.max_players + 1))
+    counts = game.player_counts(players) if isinstance(players, int) else list(players or game.player_counts())
     report = LeakReport()
     for n in counts:
         for seed in seeds:
