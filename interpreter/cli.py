@@ -6,9 +6,9 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import sys
-import tempfile
 import textwrap
 import time
 from collections.abc import Callable
@@ -49,13 +49,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
+_ASCII_WHOLE = re.compile(r"[0-9]+")
+"""A whole number as a person types it: ASCII digits only (`str.isdigit` and `int` take `²` or `٣` too)."""
+
+
 def _whole(minimum: int, what: str):
-    """An argparse type: a whole number of at least `minimum`."""
+    """An argparse type: a whole number of at least `minimum`, in ASCII digits."""
 
     def parse(text: str) -> int:
         try:
+            if not _ASCII_WHOLE.fullmatch(text.strip()):
+                raise ValueError(text)
             value = int(text)
-        except ValueError:
+        except ValueError:  # also: more digits than Python converts
             raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be {what}, not {value}")
@@ -73,8 +79,8 @@ def _seed(text: str) -> int:
     """An argparse type: a whole number short enough to be written in a match log."""
     from .logfile import MAX_INT_DIGITS
 
-    digits = text.strip().lstrip("+-")
-    if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
+    text = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", text) or len(text.lstrip("+-")) > MAX_INT_DIGITS:
         raise argparse.ArgumentTypeError(f"must be a whole number of at most {MAX_INT_DIGITS} digits, not {text!r}")
     return int(text)
 
@@ -340,29 +346,43 @@ def cmd_compile(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(game.python_source)
         return 0
-    target = Path(args.output)
-    if target.is_dir() or not target.resolve().parent.is_dir():
-        raise CliError(f"cannot write {args.output}: " + ("it is a folder" if target.is_dir() else
-                                                          "its folder does not exist"))
-    _write_text_whole(target, game.python_source)
+    _write(game, ("-o", args.output), game.python_source.encode("utf-8"))
     print(f"wrote {args.output}: {game.python_source.count(chr(10))} lines of Python for {game.name}")
     return 0
 
 
-def _write_text_whole(target: Path, text: str) -> None:
-    """Write a text file all at once (a temp file beside it, then an atomic rename)."""
+def _outputs(game: Game, *named: tuple[str, str | None]) -> None:
+    """Refuse, before any work, an output (option, path) that cannot be written, a file named by two options,
+    or one of the game's own files."""
+    from .files import OutputError, check_targets
+    from .logfile import own_files
+
     try:
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as err:
-        raise CliError(f"cannot write {target}: {err.strerror or err}") from None
+        check_targets([(option, path) for option, path in named if path is not None], own_files(game))
+    except OutputError as err:
+        raise CliError(str(err)) from None
+
+
+def _write(game: Game, named: tuple[str, str], data: bytes) -> None:
+    """Write an output file whole (a device or FIFO: into it); never over a file of the game."""
+    from .files import OutputError, write_whole
+    from .logfile import own_files
+
+    _outputs(game, named)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temp, target)
-    except OSError as err:
-        raise CliError(f"cannot write {target}: {err.strerror or err}") from None
-    finally:
-        Path(temp).unlink(missing_ok=True)
+        write_whole(named[1], data, keep=own_files(game))
+    except OutputError as err:
+        raise CliError(str(err)) from None
+
+
+def _write_log(path: str, records: list[dict[str, Any]], game: Game) -> None:
+    """Write a match log (`logfile.write_log`); a failure is the command's one error message."""
+    from .logfile import LogError, write_log
+
+    try:
+        write_log(path, records, game)
+    except LogError as err:
+        raise CliError(str(err)) from None
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
@@ -434,7 +454,6 @@ def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
-    from .logfile import LogError, write_log
     from .run.match import Match, random_bot
     from .table import InputEnded, Quit, Table
 
@@ -443,17 +462,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = args.players if args.players is not None else (len(kinds) if len(kinds) > 1 else None)
     players = _players(game, players)
     bots = _bots(kinds, players, args.human)
-    if args.log and not Path(args.log).resolve().parent.is_dir():
-        raise CliError(f"cannot write {args.log}: its folder does not exist")
-    if args.log and Path(args.log).is_dir():
-        raise CliError(f"cannot write {args.log}: it is a folder")
     log_for: list[tuple[int, str]] = []
     for seat_text, path in args.log_for or []:
-        if not seat_text.isdigit() or int(seat_text) >= players:
+        if not _ASCII_WHOLE.fullmatch(seat_text) or int(seat_text) >= players:
             raise CliError(f"--log-for: {seat_text!r} is not a seat of this match (0..{players - 1})")
-        if not Path(path).resolve().parent.is_dir() or Path(path).is_dir():
-            raise CliError(f"cannot write {path}: its folder does not exist or it is a folder")
         log_for.append((int(seat_text), path))
+    _outputs(game, ("--log", args.log), *((f"--log-for {seat}", path) for seat, path in log_for))
     words = WORDS[args.lang]
     out = None if args.json else sys.stdout
     human_out = sys.stderr if args.json else sys.stdout
@@ -488,15 +502,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         table.catch_up()
         raise _kept(err, m.log, game, args.log or FAILURE_LOG) from None
     if args.log:
-        try:
-            write_log(args.log, m.log, game)
-        except LogError as err:
-            raise CliError(str(err)) from None
+        _write_log(args.log, m.log, game)
     for seat, path in log_for:
-        try:
-            write_log(path, _seat_log(m, seat), game)
-        except LogError as err:
-            raise CliError(str(err)) from None
+        _write_log(path, _seat_log(m, seat), game)
     result = {"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
               "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}
     if args.json:
@@ -592,14 +600,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
     """The match of a failed `sim --check` again, through the step API with its log: write the log, say why."""
     from .check import failure_log, sim_match
-    from .logfile import write_log
 
     played = sim_match(game, players, err.seed)
     if played.broken is None:  # not the same match: an engine fault, reported as such
         return CliError(f"check failed in the match of seed {err.seed}: {err}, but not when that match is played "
                         "again through the step API")
     message = played.broken[1]
-    write_log(CHECK_LOG, failure_log(played), game)
+    _write_log(CHECK_LOG, failure_log(played), game)
     return CliError(f"check failed in the match of seed {err.seed} after {_n(len(played.match.history), 'decision')}: "
                     f"{message}; its log is in {CHECK_LOG} "
                     f"(`{_replay_command(game, CHECK_LOG)}` re-runs it)")
@@ -640,25 +647,16 @@ def _replay_command(game: Game, path: str) -> str:
     return f"meeple replay {path}{folder}"
 
 
-def _writable(path: str) -> None:
-    """Fail early (before any work) if a log cannot be written to `path`."""
-    if not Path(path).resolve().parent.is_dir():
-        raise CliError(f"cannot write {path}: its folder does not exist")
-    if Path(path).is_dir():
-        raise CliError(f"cannot write {path}: it is a folder")
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     """Property-test a game with Hypothesis: its invariants, checks and the built-in properties, at every player
     count (or --players); on failure, the shrunk match step by step and a log that replay re-runs."""
     from .check import NotDeterministic, chance_line, check_game, describe, story
-    from .logfile import write_log
 
     game = _game(args.game).with_max_steps(args.max_steps)
     if args.players is not None:
         _players(game, args.players)
     out = args.out or CHECK_LOG
-    _writable(out)
+    _outputs(game, ("--out", out))
     invariants = _n(len(game.invariants), "invariant")
     if game.checks:
         invariants += ", " + _n(len(game.checks), "check")
@@ -679,7 +677,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _check_leaks(game, args)
     run, played = runs[-1], failure.played
     log = failure.log
-    write_log(out, log, game)
+    _write_log(out, log, game)
     print(f"  {_n(run.players, 'player')}: FAILED (after {_n(run.examples, 'example')}, shrunk, {run.seconds:.2f} s)")
     print(f"property: {describe(failure.check, game)}")
     print(f"failure:  {failure.message}")
@@ -913,7 +911,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--examples", type=_count, default=100, metavar="N",
                    help="matches per player count (default 100)")
     p.add_argument("--players", type=_count, help="check only this player count (default: each the game allows)")
-    p.add_argument("--seed", type=int, default=0, help="seed of Hypothesis's search (default 0; same seed, same run)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of Hypothesis's search (default 0; same seed, same run)")
     p.add_argument("--out", metavar="FILE", help=f"where to write the log of a failure (default {CHECK_LOG})")
     p.add_argument("--leaks", type=_some, default=2, metavar="N",
                    help="then the leak check: N random matches per player count (default 2; 0: none)")

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
-import tempfile
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .load.loader import bundled_games
+from .files import OutputError, write_whole
+from .load.loader import SCENARIO_FOLDER, bundled_games
 from .load.schema import validate as schema_validate
 
 MAX_LOG_BYTES = 16 * 1024 * 1024
@@ -31,11 +28,6 @@ MAX_INT_DIGITS = 40
 """The most digits of a whole number in a log: a seed, a counter, a choice."""
 MAX_PROBLEMS = 100
 """The most faulty lines reported for one log (the rest are counted)."""
-STALE_TEMP_SECONDS = 3600
-"""A temp file of a writer that cannot be seen to be alive is removed once it is this old."""
-
-# After `.NAME`: `.PID.RANDOM.tmp`; `.RANDOM.tmp` from writers that did not name their process.
-_TEMP = re.compile(r"\.(?:(?P<pid>[0-9]+)\.)?[^.]+\.tmp")
 _ONE_LINE = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 
@@ -56,6 +48,12 @@ def game_files(game: Any) -> list[Path]:
     return [root / "game.yaml", *dict.fromkeys(Path(card.pos.file) for card in game.model.cards)]
 
 
+def own_files(game: Any) -> list[Path]:
+    """The files no output may be written over: the game's files and its scenario files."""
+    scenarios = Path(game.model.root) / SCENARIO_FOLDER
+    return game_files(game) + sorted(p for p in scenarios.glob("*.y*ml") if p.is_file())
+
+
 def files_digest(game: Any) -> str:
     """sha256 over the game's files, in order of their paths relative to the game folder: each
     path and the file's bytes, both with their lengths (so that no two sets of files read alike)."""
@@ -72,7 +70,8 @@ def files_digest(game: Any) -> str:
 
 
 def write_log(path: str | Path, records: Iterable[dict[str, Any]], game: Any) -> None:
-    """Write a match log whole or not at all: a temp file beside it, then an atomic rename.
+    """Write a match log whole or not at all (`files.write_whole`: a device or FIFO is written into);
+    never over one of the game's own files.
 
     The header gets the digest of the game's files (and loses the folder a game outside the bundle
     was loaded from: a shared log names no folder of the writer's machine)."""
@@ -87,23 +86,10 @@ def write_log(path: str | Path, records: Iterable[dict[str, Any]], game: Any) ->
         if size > MAX_LOG_BYTES:
             raise LogError(f"cannot write {path}: the log would be larger than {MAX_LOG_BYTES:,} bytes")
         lines.append(line)
-    _remove_stale_temps(target)
     try:
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
-    except OSError as err:
-        raise LogError(f"cannot write {path}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.writelines(lines)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, target)
-    except OSError as err:
-        Path(temp).unlink(missing_ok=True)
-        raise LogError(f"cannot write {path}: {err.strerror or err}") from None
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        write_whole(target, b"".join(lines), keep=own_files(game))
+    except OutputError as err:
+        raise LogError(str(err)) from None
 
 
 def _encode(record: dict[str, Any], target: Path, number: int) -> bytes:
@@ -115,43 +101,6 @@ def _encode(record: dict[str, Any], target: Path, number: int) -> bytes:
     except (ValueError, UnicodeEncodeError) as err:  # json.dumps: a number past Python's own digit limit
         raise LogError(f"cannot write {target}: record {number}: {err}") from None
     return line
-
-
-def _remove_stale_temps(target: Path) -> None:
-    """Remove temp files of earlier writes to `target` whose writer died (e.g. by `kill -9`)."""
-    prefix = f".{target.name}"
-    try:
-        names = os.listdir(target.parent)
-    except OSError:
-        return
-    for name in names:
-        if not name.startswith(prefix):
-            continue
-        match = _TEMP.fullmatch(name, len(prefix))
-        if match is None:
-            continue
-        temp = target.parent / name
-        try:
-            old = time.time() - temp.lstat().st_mtime > STALE_TEMP_SECONDS
-            if old or (match["pid"] is not None and not _alive(int(match["pid"]))):
-                temp.unlink()
-        except (OSError, ValueError, OverflowError):
-            continue  # gone already, or not ours to judge
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process `pid` runs on this machine (where that cannot be told: yes)."""
-    if pid == os.getpid():
-        return True
-    if os.name != "posix":
-        return True  # the age rule alone applies
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists, under another user
-    return True
 
 
 # ---- reading --------------------------------------------------------------------------------------

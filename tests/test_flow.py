@@ -315,8 +315,8 @@ def test_the_lowest_score_wins_and_its_tiebreaks_go_the_same_way(tmp_path):
     assert finish(game, m.st, [3])[1] == [3], "winners named by `end the game` stand"
 
 
-def test_the_result_line_and_the_final_table_say_the_lowest_score_wins(capsys):
-    assert main(["play", str(LOW_HAND), "--seed", "3", "--log", "/dev/null"]) == 0
+def test_the_result_line_and_the_final_table_say_the_lowest_score_wins(capsys, tmp_path):
+    assert main(["play", str(LOW_HAND), "--seed", "3", "--log", str(tmp_path / "m.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "The lowest score wins." in out and "(out)" in out
     m = play_random(load_game(LOW_HAND), 3, 3, log=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import limits, logfile
+from interpreter import files, limits, logfile
 from interpreter.cli import main
 from interpreter.diagnostics import AuthoringError
 from interpreter.game import load_game
@@ -677,7 +677,7 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temp_file(tmp_path, ove
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(logfile.os, "replace", interrupted)
+    monkeypatch.setattr(files.os, "replace", interrupted)
     header = {"type": "match", "game": "overloaded", "version": "1.0", "seed": 1, "players": 4, "bots": []}
     with pytest.raises(KeyboardInterrupt):
         logfile.write_log(target, [header], overloaded)
@@ -699,7 +699,7 @@ logfile.write_log({str(target)!r}, [header], load_game("overloaded"))
     assert left.startswith(".out.jsonl.")
     old = tmp_path / ".out.jsonl.a1b2c3d4.tmp"  # an older writer's, without its process id, an hour old
     old.write_text("")
-    os.utime(old, (time.time() - 2 * logfile.STALE_TEMP_SECONDS,) * 2)
+    os.utime(old, (time.time() - 2 * files.STALE_TEMP_SECONDS,) * 2)
     mine = tmp_path / f".out.jsonl.{os.getpid()}.zz.tmp"  # a write of this very process, under way
     mine.write_text("")
     other = tmp_path / ".other.jsonl.1.x.tmp"
