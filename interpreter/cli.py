@@ -189,7 +189,11 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
     from .scenarios import check_scenarios
 
     path = Path(raw)
-    if not path.exists():
+    try:
+        exists = path.exists()
+    except OSError as err:  # a name the system refuses, e.g. too long
+        raise CliError(f"{raw}: {err.strerror or err}") from None
+    if not exists:
         try:
             path = find_game(raw)
         except AuthoringError as err:
@@ -958,6 +962,9 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except OSError as err:  # the system refused a file or folder named on the command line
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"meeple {args.command}: error: {where}{err.strerror or err}", file=sys.stderr)
     except Exception as err:
         print(f"meeple {args.command}: internal error (please report it): {type(err).__name__}: {err}",
               file=sys.stderr)

@@ -24,6 +24,7 @@ TYPE_WORDS = {
 }
 BUILTIN_TYPES = {"id": "str", "name": "str", "kind": "str", "owner": "player"}
 AGGREGATES = ("seat", "count", "sum", "max", "min", "highest", "lowest", "list", "any", "abs", "ring_distance")
+_VALUE_FUNCTIONS = ("seat", "abs", "ring_distance")  # built-ins of plain values, not of a set's members
 _FIELDS = {"round": ("round", "num"), "turn": ("turn", "num"), "first_player": ("first", "player"),
            "active_player": ("active", "player")}
 
@@ -461,6 +462,11 @@ class ExprResolver:
         tok, *args = t.children
         args = [a for a in args if a is not None]
         name = str(tok)
+        if (name in self.functions or name in _VALUE_FUNCTIONS) and any(a.data == "named_pool" for a in args):
+            pool = next(a for a in args if a.data == "named_pool")
+            self.fail(self.pos(pool), f"`{name}` takes values, not `{pool.children[0]} in …`",
+                      "`NAME in …` names each card or player of a set for count, sum, any, max, min, highest, "
+                      "lowest and list only")
         if name in self.functions:
             return self.game_function(tok, args, s)
         if name not in AGGREGATES:

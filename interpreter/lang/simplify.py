@@ -15,6 +15,7 @@ from typing import Any, TypeGuard
 from ..diagnostics import Diagnostic
 from . import nodes as n
 from .program import Program
+from .resolve import too_deep
 from .statements import Choice
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -27,12 +28,16 @@ _PLAIN_HELPERS = frozenset({"max", "min", "abs", "floordiv", "mod"})
 
 
 def simplify_program(program: Program) -> None:
-    """Fold the constants of every resolved routine, in place."""
+    """Fold the constants of every resolved routine, in place (a text nesting too deeply to fold is an error
+    at its place, like one too deep to resolve or to write)."""
     for r in [*program.functions.values(), *program.extras, *program.conditions, *program.actions()]:
-        if r.value is not None:
-            r.value = fold(r.value)
-        if r.body is not None:
-            r.body = _within(r.body)
+        try:
+            if r.value is not None:
+                r.value = fold(r.value)
+            if r.body is not None:
+                r.body = _within(r.body)
+        except RecursionError:
+            program.errors.append(too_deep(r))
 
 
 def initial_values(program: Program) -> None:

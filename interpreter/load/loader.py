@@ -64,17 +64,25 @@ class Content:
 def find_game(name: str) -> Path:
     """A bundled game's folder by name, or a folder (or its game.yaml) given as a path."""
     p = Path(name)
-    if p.is_file() and p.name == "game.yaml":
+    if _is_file(p) and p.name == "game.yaml":
         return p.parent
-    if (p / "game.yaml").is_file():
+    if _is_file(p / "game.yaml"):
         return p
     bundled = data_dir("cards") / name
-    if (bundled / "game.yaml").is_file():
+    if _is_file(bundled / "game.yaml"):
         return bundled
     known = bundled_games()
     hint = did_you_mean(name, known) or f"bundled games: {', '.join(known)}"
     raise AuthoringError([Diagnostic(Anchor(name, 1, 1).shifted(1, 1),
                                      f"no game `{name}`: not a bundled game nor a folder with game.yaml", hint)])
+
+
+def _is_file(path: Path) -> bool:
+    """`Path.is_file`, where a name the system refuses (too long, say) is no file either."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _initial(name: str, spec: dict, kind: str, path: tuple, smap: SourceMap, content: Content,
