@@ -9,6 +9,7 @@ choice the players did not all see is still printed as hidden.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,8 @@ import textwrap
 from collections import Counter
 from typing import Any, TextIO
 
+from .run.information import observed
+from .run.runtime import seen_by
 from .visible_score import scores_of_all, scores_seen_by
 
 # The CLI's own words; the game's `say` sentences, prompts and card texts are printed as the game wrote them.
@@ -178,7 +181,10 @@ class Cards:
 
     def __init__(self, m: Any) -> None:
         t, model = m.layout, m.game.model
+        # by card id (the full log's names) and by face (what a seat is shown: copies alike)
         self.index = {cid: c for c, cid in enumerate(t.card_ids)}
+        for c, face in enumerate(t.face_ids):
+            self.index.setdefault(face, c)
         self.defs = [model.cards[d] for d in t.card_def]
         self.defaults = model.prop_defaults
 
@@ -275,6 +281,9 @@ class Table:
         self.names = [m.layout.player_name(p) for p in range(m.players)]
         self.prompts: dict[int, str] = {}
         self.last_blocks: list[list[str]] = []  # the blocks of the person's last screen
+        self.decisions = 0  # decisions narrated so far
+        self.seat_lines = 0  # the person's observations read so far, and the decisions among them
+        self.seat_decisions: list[dict[str, Any]] = []
 
     # ---- helpers
     def _print(self, text: str = "", out: TextIO | None = None) -> None:
@@ -292,11 +301,16 @@ class Table:
         return f"{self.names[p]} ({self.words['you']})" if p == self.human else self.names[p]
 
     def _visible_ids(self, seat: int) -> set[str]:
+        """The faces of the cards `seat` sees."""
         return {c for cards in self.m.view(seat)["zones"].values() if isinstance(cards, list)
                 for c in cards if isinstance(c, str)}
 
+    def _sees(self, seat: int, cid: str) -> bool:
+        """Does `seat` see the card the full log names `cid` (that copy, not another with its face)?"""
+        return seen_by(self.m.st, self.cards.index[cid]) >> seat & 1 == 1
+
     def _seen_by_all(self, cid: str) -> bool:
-        return all(cid in self._visible_ids(p) for p in range(self.m.players))
+        return all(self._sees(p, cid) for p in range(self.m.players))
 
     def _named(self, text: str, p: int) -> bool:
         return re.search(rf"(?<![\w]){re.escape(self.names[p])}(?![\w])", text) is not None
@@ -360,7 +374,7 @@ class Table:
                 self.pending.append({"kind": "text", "text": "  " + self.words["sees"].format(
                     who=self.names[line["to"]], card=card)})
             elif line["to"] == self.human:
-                self.pending.append({"kind": "text", "text": "  " + self.words["you_see"].format(card=card)})
+                self._glimpse("  " + self.words["you_see"].format(card=card))
         elif event == "knock_out":
             w = self.words
             self.pending.append({"kind": "text", "text": w["knocked_out"].format(
@@ -368,6 +382,15 @@ class Table:
         elif event == "back_in":
             who = ", ".join(self._who(p) for p in line["players"])
             self.pending.append({"kind": "text", "text": self.words["back_in"].format(who=who)})
+
+    def _glimpse(self, text: str) -> None:
+        """A card shown to the person: cards shown together are printed in a canonical order (by name),
+        never in the order the rules went through them (a hand's kept order is its player's alone)."""
+        k = len(self.pending)
+        while k and self.pending[k - 1].get("glimpse"):
+            k -= 1
+        run = sorted([*self.pending[k:], {"kind": "text", "text": text, "glimpse": True}], key=lambda x: x["text"])
+        self.pending[k:] = run
 
     def _close_rolls(self) -> None:
         """A roll is covered only by a sentence before the next roll or decision."""
@@ -379,10 +402,13 @@ class Table:
         self._close_rolls()
         who, label = line["who"], line["label"]
         card = self.cards.is_card(label)
+        self.decisions += 1
         if self.human is None:
             hidden = together or (card and not self._seen_by_all(label))
-        else:
-            hidden = who != self.human and (together or (card and label not in self._visible_ids(self.human)))
+        else:  # as the person saw it when it was made (a card it sees only later was hidden then)
+            seen = self._seat_decision(self.decisions - 1)
+            hidden = who != self.human and (together or "label" not in seen
+                                            or (card and not self.cards.is_card(seen["label"])))
         if who == self.human:
             return  # the person made it: the prompt and the answer are on the screen already
         name = self._who(who)
@@ -395,6 +421,16 @@ class Table:
         if question:
             text += " — " + question.split("?")[0] + ("?" if "?" in question else "")
         self.pending.append({"kind": "decision", "who": who, "text": "  " + text, "covered": False})
+
+    def _seat_decision(self, k: int) -> dict[str, Any]:
+        """The person's own observation of the match's decision `k` (one each, in the same order)."""
+        assert self.human is not None
+        lines = observed(self.m, self.human)
+        for text in lines[self.seat_lines:]:
+            if '"type":"decision"' in text:
+                self.seat_decisions.append(json.loads(text))
+        self.seat_lines = len(lines)
+        return self.seat_decisions[k] if k < len(self.seat_decisions) else {}
 
     def _release(self) -> None:
         """Print the narration up to the first decision that a later sentence may still tell."""

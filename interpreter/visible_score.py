@@ -75,7 +75,9 @@ class _NoChance:
 def seat_state(m: Any, view: dict[str, Any]) -> State:
     """A state built from one seat's view (hidden cards as stand-ins) for evaluating score functions."""
     t = m.layout
-    index = {cid: c for c, cid in enumerate(t.card_ids)}
+    copies: dict[str, list[int]] = {}  # a view names cards by face: each one seen takes a copy of its own
+    for c, face in reversed(list(enumerate(t.face_ids))):
+        copies.setdefault(face, []).append(c)
     real = len(t.card_ids)
     stand_ins: list[dict[str, Any]] = []
     st: Any = State.__new__(State)  # its parts are stand-ins that read like the real ones, or raise Unknown
@@ -88,7 +90,7 @@ def seat_state(m: Any, view: dict[str, Any]) -> State:
         cards = []
         for card in shown:
             if isinstance(card, str):
-                c = index[card]
+                c = copies[card].pop()
                 zone_of[c] = zi
             else:
                 c = real + len(stand_ins)

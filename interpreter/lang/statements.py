@@ -577,7 +577,7 @@ class KnockOut(n.Stmt):
         return cls(r.expect(who, scope, "player"), bool(until))
 
     def emit(self, w: Writer) -> None:
-        w.line(f"knock_out(st, {self.who.emit(w)}, {self.for_deal})")
+        w.line(f"knock_out(st, {w.some(self.who, 'the player to knock out')}, {self.for_deal})")
 
 
 @statement("call")

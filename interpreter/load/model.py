@@ -96,6 +96,9 @@ class Setup:
     player_counters: list[int]
     orders: list[tuple[int, ...]]
     back: list[tuple[int, ...]]
+    # What a seat is shown of a card: its definition's id (and the seat of a card each player has), never
+    # which copy it is. Copies of one card share it; `card_ids` (the copies apart) is for the full log.
+    face_ids: list[str]
     seat_tables: dict[int, tuple] = field(default_factory=dict)  # by the bit mask of seats out: `seats(out)`
 
     def player_name(self, p: int) -> str:
@@ -183,6 +186,7 @@ class GameModel:
                 zone_def[i] = zi
         names = list(self.prop_defaults)
         card_ids: list[str] = []
+        face_ids: list[str] = []
         card_names: list[str] = []
         card_def: list[int] = []
         columns: list[list] = [[] for _ in range(len(BUILTIN_PROPS) + len(names))]
@@ -196,6 +200,7 @@ class GameModel:
                     c = len(card_ids)
                     cid = d.id + (f"#{copy + 1}" if d.count > 1 else "") + (f"@{seat}" if seat >= 0 else "")
                     card_ids.append(cid)
+                    face_ids.append(d.id + (f"@{seat}" if seat >= 0 else ""))
                     card_names.append(d.name + (f" (P{seat})" if seat >= 0 else ""))
                     card_def.append(di)
                     for i, value in enumerate((cid, d.name, d.kind, seat)):
@@ -219,6 +224,7 @@ class GameModel:
             player_counters=[c.initial_for(n) for c in counters if c.per_player],
             orders=[tuple(list(range(s, n)) + list(range(s))) for s in range(n)],
             back=back,
+            face_ids=face_ids,
         )
         self._setups[n] = setup
         return setup

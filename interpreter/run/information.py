@@ -300,6 +300,44 @@ def ordered_for(layout, zi: int, seat: int) -> bool:
     return layout.zone_vis[zi] != OWNER or layout.zone_owner[zi] == seat
 
 
+def order_known(layout, zi: int, seat: int) -> bool:
+    """Does `seat` know which card lies where in zone `zi` (so that a card's place there tells nothing
+    new)? Not in another player's hand, and in a hidden zone nobody does, shuffled or not: its order
+    was never seen (before a shuffle it is the order of the card files). A card taken from such a zone
+    (at random, say) shows no place it was taken from."""
+    return layout.zone_vis[zi] == PUBLIC or (layout.zone_vis[zi] == OWNER and layout.zone_owner[zi] == seat)
+
+
+def glimpse_at(layout, zi: int, p: int, seat: int) -> bool:
+    """Does `seat` see where a card shown to `p` lies? Never in a hand it does not hold (looking at a
+    hand shows its cards, not the order its player keeps them in); in a hidden zone only the looker."""
+    return ordered_for(layout, zi, seat) and (p == seat or layout.zone_vis[zi] != HIDDEN)
+
+
+def faces(layout) -> list[str]:
+    """What a seat sees of each card, by index: its face (copies of one card alike), never its copy id."""
+    return layout.face_ids
+
+
+def _card_key(line: dict) -> str:
+    """The canonical order of cards shown together: faces by id, then backs."""
+    return json.dumps(line["card"], sort_keys=True)
+
+
+def sort_glimpses(out: list[dict], line: dict, alone: bool) -> None:
+    """Append a glimpse with no position to `out`, keeping the run of glimpses of the same zone to the
+    same seat before it in a canonical order (several cards shown together come in no kept order);
+    `alone`: the seat only watched the look, and sees each different card once."""
+    k = len(out)
+    while k and (x := out[k - 1]).get("event") == "show" and "at" not in x and x["zone"] == line["zone"] \
+            and x["to"] == line["to"]:
+        k -= 1
+    run = sorted([*out[k:], line], key=_card_key)
+    if alone:
+        run = [x for i, x in enumerate(run) if i == 0 or x != run[i - 1]]
+    out[k:] = run
+
+
 def back_of(game, layout, c: int) -> dict[str, Any]:
     """A hidden card as a seat sees it: its back."""
     return {"hidden": True, **{game.prop_names[k]: layout.props[k][c] for k in layout.back[c]}}
@@ -345,7 +383,7 @@ def option_label(game, t, kind: int, option: Any, viewer: int) -> str:
     if kind != K_CARD:
         return value_label(t, kind, option)
     if isinstance(option, str):
-        return option
+        return option  # the card's face, or `none`
     c, zi, at = option
     return card_place_label(game, t, c, zi, at, viewer)
 
@@ -358,17 +396,19 @@ def card_place_label(game, t, c: int, zi: int, at: int, viewer: int) -> str:
 
 
 def zone_view(game, st: State, zi: int, seat: int) -> Any:
-    """One zone as `seat` sees it: card ids it can see, backs of the others; another player's hand in a
-    canonical order (the cards the seat knows by id, then the backs sorted), never in the order kept."""
+    """One zone as `seat` sees it: the faces of the cards it can see (copies alike), backs of the
+    others; another player's hand in a canonical order (the faces the seat knows sorted, then the backs
+    sorted), never in the order kept."""
     t = st.layout
     bit = 1 << seat
     cards = st.zones[zi]
+    face = faces(t)
     if not ordered_for(t, zi, seat):
-        known = sorted(c for c in cards if st.known[c] & bit)
+        known = sorted(face[c] for c in cards if st.known[c] & bit)
         hidden = sorted((back_key(t, c), c) for c in cards if not st.known[c] & bit)
-        shown: list[Any] = [t.card_ids[c] for c in known] + [back_of(game, t, c) for _, c in hidden]
+        shown: list[Any] = [*known, *(back_of(game, t, c) for _, c in hidden)]
     else:
-        shown = [t.card_ids[c] if seen_by(st, c) & bit else back_of(game, t, c) for c in cards]
+        shown = [face[c] if seen_by(st, c) & bit else back_of(game, t, c) for c in cards]
     if t.zone_vis[zi] == HIDDEN and not any(isinstance(x, str) for x in shown):
         return {"count": len(cards)}
     return shown
@@ -384,9 +424,10 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
     names = t.zone_names
     out: list[dict] = []
     bit = 1 << seat
+    face = faces(t)
 
     def card(c: int, seen: int) -> Any:
-        return t.card_ids[c] if seen & bit else back_of(game, t, c)
+        return face[c] if seen & bit else back_of(game, t, c)
 
     for e in events:
         kind = e[0]
@@ -394,7 +435,7 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
             _, c, src, at, dst, to, up, before, after = e
             d = {"event": "move", "card": card(c, before | after), "from": names[src], "to": names[dst],
                  "face": "up" if up else "down"}
-            if ordered_for(t, src, seat):
+            if order_known(t, src, seat):
                 d["from_at"] = at + 1
             if ordered_for(t, dst, seat) and (to >= 0 or after & bit):
                 d["to_at"] = (to if to >= 0 else ~to) + 1
@@ -408,10 +449,11 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
         elif kind == SHOW:
             _, c, p, zi, at, before = e
             d = {"event": "show", "card": card(c, before | (1 << p)), "zone": names[zi], "to": p}
-            if p == seat or (ordered_for(t, zi, seat) and t.zone_vis[zi] != HIDDEN):
+            if glimpse_at(t, zi, p, seat):
                 d["at"] = at + 1
-            elif out and out[-1] == {"type": "event", **d}:
-                continue  # others see a look through a pile or a hand, not which cards or how many
+            else:  # others see a look through a pile or a hand, not which cards or how many
+                sort_glimpses(out, {"type": "event", **d}, p != seat)
+                continue
         elif kind == ROLL:
             d = {"event": "roll", "sides": e[1], "result": e[2]}
         elif kind == SAY:
@@ -438,7 +480,7 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
                 if zi < 0:
                     d["label"] = answer
                 elif seen & bit and (who == seat or ordered_for(t, zi, seat)):  # which card of a hand: unseen
-                    d["label"] = t.card_ids[answer]
+                    d["label"] = face[answer]
                 else:
                     d["label"] = card_place_label(game, t, answer, zi, at, seat)
         if "event" in d:

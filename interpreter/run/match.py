@@ -281,8 +281,8 @@ class Match:
             st, watch = self.st, self._watch
             for a in ask[1] if ask[0] == -1 else (ask,):
                 seat, options, kind = a[0], a[1], a[2]
-                if kind == K_CARD:  # a card is named when rendered: its id if seen, else where it lay
-                    ids, zones, zone_of = self.layout.card_ids, st.zones, st.zone_of
+                if kind == K_CARD:  # a card is named when rendered: its face if seen, else where it lay
+                    ids, zones, zone_of = information.faces(self.layout), st.zones, st.zone_of
                     shown = tuple("none" if c < 0 else ids[c] if seen_by(st, c) >> seat & 1
                                   else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options)
                 else:
@@ -335,7 +335,8 @@ class Match:
     def action_labels(self, seat: int | None = None) -> list[str]:
         """A readable name for each legal action of `seat`, as that seat may see it.
 
-        A card the seat cannot see is named by where it lies (`hidden card 2 of table`) and its back."""
+        A card the seat sees is named by its face (two copies of a card read alike: either will do); one
+        it cannot see by where it lies (`hidden card 2 of table`) and its back."""
         seat = self._seat(seat)
         ask = self._ask_of(seat)
         return [self.label(ask, i, viewer=seat) for i in range(len(ask[1]))] if ask else []
@@ -408,13 +409,16 @@ class Match:
             raise self.failure from err
 
     def label(self, ask: tuple, i: int, viewer: int | None = None) -> str:
-        """The readable name of option `i` of an ask (hiding what `viewer`, if given, cannot see)."""
+        """The readable name of option `i` of an ask: without `viewer`, the card's id (which copy: the
+        full log's name); for `viewer`, what it sees (a card's face, copies alike, or its place)."""
         value, kind, t = ask[1][i], ask[2], self.layout
         if kind == K_CARD:
             if value < 0:
                 return "none"
-            if viewer is None or seen_by(self.st, value) >> viewer & 1:
+            if viewer is None:
                 return t.card_ids[value]
+            if seen_by(self.st, value) >> viewer & 1:
+                return information.faces(t)[value]
             return information.hidden_label(self.game, self.st, value, viewer)
         return information.value_label(t, kind, value)
 

@@ -227,6 +227,7 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
         return False
     up = t.zone_face[zi] if face < 0 else face == 1
     if st.log is not None:  # who knows the card (nobody asks in a quiet match)
+        leaving(st, c, src)
         if up:
             st.known[c] = 0  # face up, its zone decides who sees it
         else:
@@ -267,6 +268,33 @@ def moved(st: State, c: int, src: int, zi: int, at_random: bool = False) -> None
     if st.log.__class__ is list:
         st.log.append({"type": "event", "event": "move", "card": t.card_ids[c], "from": t.zone_names[src],
                        "to": t.zone_names[zi], "face": "up" if st.face[c] else "down"})
+
+
+def leaving(st: State, c: int, src: int) -> None:
+    """Before card `c` leaves zone `src` (in a logged or watched match): see `lapse_copy`."""
+    if st.layout.zone_vis[src] == OWNER:
+        lapse_copy(st, c, src)
+
+
+def lapse_copy(st: State, c: int, src: int) -> None:
+    """Card `c` is about to leave a player's own zone `src` (a hand). A seat that did not know it there
+    cannot tell it from a copy of it (same face) that it knew there: whichever went, it knows one copy
+    of that card in the hand fewer (else the copy left behind would tell which one went)."""
+    t = st.layout
+    known = st.known
+    owner = t.zone_owner[src]
+    blind = ((1 << st.n) - 1) & ~known[c] & ~(1 << owner if owner >= 0 else 0)
+    if not blind:
+        return
+    faces = t.face_ids
+    face = faces[c]
+    for d in st.zones[src]:
+        if known[d] & blind and d != c and faces[d] == face:
+            forget = known[d] & blind
+            known[d] &= ~forget
+            blind &= ~forget
+            if not blind:
+                return
 
 
 def lapse(st: State, c: int, src: int) -> None:
@@ -582,7 +610,7 @@ def always(answer: bool):
 
 # What generated game code may call, by name.
 GENERATED_CODE_NAMES = (
-    "move", "move_all", "move_cards", "kept_sight", "moved", "shuffle", "flip", "flip_all", "show", "roll",
+    "move", "move_all", "move_cards", "kept_sight", "moved", "leaving", "shuffle", "flip", "flip_all", "show", "roll",
     "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "enter", "need", "numbers",
     "ask_condition",
     "one_ask_each", "GameOver", "top", "last", "first_with", "first_n", "last_n",
