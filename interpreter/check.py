@@ -19,10 +19,13 @@ from __future__ import annotations
 import json
 import os
 import random
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .run.failures import RULE_FAILURES, rule_error
@@ -472,7 +475,8 @@ def check_players(game: Any, players: int, examples: int = 100, seed: int = 0,
 
     started = time.perf_counter()
     try:
-        one_match()
+        with _storage_in_cache():
+            one_match()
     except _Found as found:
         run.failure = found.failure  # the last match Hypothesis played: the shrunk one
     except Flaky as err:
@@ -480,6 +484,38 @@ def check_players(game: Any, players: int, examples: int = 100, seed: int = 0,
                                f"the rules or the engine are not deterministic ({err})") from None
     run.seconds = time.perf_counter() - started
     return run
+
+
+def cache_folder() -> Path:
+    """Where `meeple check` lets Hypothesis keep its files: the user's cache folder (XDG_CACHE_HOME, else
+    ~/.cache), never the working folder."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "meeple" / "hypothesis"
+
+
+@contextmanager
+def _storage_in_cache() -> Iterator[None]:
+    """Hypothesis's storage in `cache_folder()` for the run (it keeps no examples: `database=None`; but it
+    caches the constants of the code it tests, in `.hypothesis/` of the working folder by default).
+    HYPOTHESIS_STORAGE_DIRECTORY, if set, is obeyed; a cache folder that cannot be made is swapped for a
+    temporary one."""
+    from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
+
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    before = storage_directory(intent_to_write=False).home_directory
+    with ExitStack() as stack:
+        folder = cache_folder()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="meeple-hypothesis-")))
+        set_hypothesis_home_dir(folder)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(before)
 
 
 def check_game(game: Any, players: int | None = None, examples: int = 100, seed: int = 0,

@@ -729,10 +729,37 @@ def _short(line: Any) -> str:
     return text if len(text) <= 400 else text[:399] + "…"
 
 
+def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) -> int:
+    """A seat log (`play --log-for`) is shown as that seat saw the match: it holds no seed and not what the
+    seat did not see, so there is nothing to re-run (the full log of `play --log` replays)."""
+    from .run.information import describe
+
+    header = lines[0]
+    seat = header["seat"]
+    if asked is not None and asked != seat:
+        raise CliError(f"{file}:1: error: this is what P{seat} saw (a seat log); it holds nothing of what P{asked} "
+                       f"saw: replay the full log (`play --log`) with --as {asked}", located=True)
+    shown = []
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            if line.get("type") == "result":
+                shown.append(f"scores {list(line['scores'])}, winners {list(line['winners'])}")
+            else:
+                shown.append(describe(line, seat))
+        except (KeyError, TypeError, AttributeError, ValueError):  # a line of another shape than the engine writes
+            raise CliError(f"{file}:{number}: error: not an observation of a seat log: {_short(line)}",
+                           located=True) from None
+    print(f"{file} is what P{seat} saw of a {header['game']} match of {_n(header['players'], 'player')} (a seat "
+          "log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
+    for text in shown:
+        print("  " + text)
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-run a logged match from its seed and decisions; every line must come out the same."""
     from .check import Stopped, begin, describe, recheck, stop_where_logged
-    from .logfile import LogError, check_record, files_changed, game_to_replay, read_log
+    from .logfile import LogError, check_record, files_changed, game_to_replay, is_seat_log, read_log
     from .run.information import describe as observed
     from .run.match import ChanceMismatch, Recorded
 
@@ -740,6 +767,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         expected = read_log(file)
         header = expected[0]
+        if is_seat_log(header):
+            return _show_seat_log(file, expected, args.seat)
         game = _game(game_to_replay(header, args.game, file)).with_max_steps(args.max_steps)
     except LogError as err:
         raise CliError(str(err), located=True) from None

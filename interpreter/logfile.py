@@ -132,7 +132,8 @@ def read_log(file: str | Path) -> list[dict[str, Any]]:
         except _Refused as err:
             problems.append(f"{file}:{number}: error: {err}")
     if not problems and records:
-        problems = check_record(records[0], 1, file)
+        problems = seat_header_problems(records[0], file) if is_seat_log(records[0]) else check_record(records[0], 1,
+                                                                                                         file)
         if not problems and records[0].get("type") != "match":
             problems = [f"{file}:1: error: the first line must be the `match` header"]
     if problems:
@@ -151,6 +152,21 @@ def check_record(record: dict[str, Any], number: int, file: str | Path) -> list[
         message = d.message.replace("the top level", "the line", 1)
         problems.append(f"{file}:{number}: error: {message}" + (f" ({d.hint})" if d.hint else ""))
     return problems
+
+
+def is_seat_log(header: dict[str, Any]) -> bool:
+    """Whether a log's header is that of what one seat saw (`play --log-for`): it names the seat, not the seed."""
+    return header.get("type") == "match" and "seat" in header
+
+
+def seat_header_problems(header: dict[str, Any], file: str | Path) -> list[str]:
+    """How the header of a seat log is faulty (`FILE:1: error: …` lines): the game, the players and the seat."""
+    players, seat = header.get("players"), header.get("seat")
+    if not isinstance(header.get("game"), str) or type(players) is not int or players < 1:
+        return [f"{file}:1: error: a seat log's header must name the game and the number of players"]
+    if type(seat) is not int or not 0 <= seat < players:
+        return [f"{file}:1: error: the seat must be one of the match's seats 0..{players - 1}"]
+    return []
 
 
 def _parse(piece: bytes) -> dict[str, Any]:

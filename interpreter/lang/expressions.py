@@ -330,7 +330,10 @@ class ExprResolver:
             return self.owned(tok, v)
         if v.type == "players":
             return self.owned_by_all(tok, v)
-        if v.type in ("card", "zone", "none"):
+        if v.type == "none":  # else read as a card: `hand of none` would be an unknown card property `hand`
+            self.fail(self.pos(base), f"`{tok} of none`: none is no player and no card",
+                      "a zone, counter or property of … needs a player or a card")
+        if v.type in ("card", "zone"):
             return self.card_prop(tok, self.coerce(v, "card", base), s)
         if v.type == "any":
             return self.card_prop(tok, v, s)
