@@ -12,13 +12,18 @@ hide from it:
   the seat cannot see (same back): each is replaced by another such answer;
 - a **hidden deal**: two cards the seat cannot tell apart (same back, lost from sight: in the deck,
   another hand, face down) swap places from the match's last kept phase boundary on (so the shuffle
-  or the draw came out the other way).
+  or the draw came out the other way). Where the swap changes what a player is asked or may answer
+  since that boundary, the two matches are compared up to the last point they share.
 The two matches must then look the same to the seat — its observations, view, questions and their
 labels, whether it is asked at all — until the rules themselves show the difference: a card turned
-or moved where the seat sees its face, a `say` sentence, a counter that becomes visible. The first
-difference that is none of these is a leak: `check_leaks` raises AssertionError naming the game, the
-seed, the decisions so far, what was replaced and what the seat saw in each match. And
-`determinize` must leave the seat's view and information state as they were, at random points.
+or moved where the seat sees its face, a `say` sentence whose words differ, a counter that becomes
+visible (a counter that changes is shown only by a sentence, before anyone is asked, whose words
+differ). The first difference that is none of these is a leak: `check_leaks` raises AssertionError
+naming the game, the seed, the decisions so far, what was replaced and what the seat saw in each
+match. At every point, each seat's view must also be what its observations imply (the cards it
+follows, where it sees them, and how many cards each zone holds): a change of the state nobody was
+told of is found there. And `determinize` must leave the seat's view and information state as they
+were, at random points.
 """
 
 from __future__ import annotations
@@ -28,9 +33,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .run.information import back_key, interchangeable, observed, ordered_for
+from .run.information import back_key, interchangeable, observed, ordered_for, zone_view
 from .run.match import Match, random_bot
-from .run.runtime import K_CARD, OWNER, PUBLIC
+from .run.runtime import K_CARD, OWNER, PUBLIC, Quiet, State
 
 
 @dataclass
@@ -49,13 +54,15 @@ class LeakReport:
 
 
 def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), every: int = 1,
-                deals: int = 5, determinize: int = 9, max_decisions: int = 400,
+                deals: int = 1, determinize: int = 9, max_decisions: int = 400,
                 ignore_who_is_asked: bool = False) -> LeakReport:
     """Play random matches of `game` (every player count unless `players` is given) and check at every
     `every`-th decision point that the hidden answers do not show, at every `deals`-th a swapped hidden
-    deal, at every `determinize`-th a determinization (0: none). Raises AssertionError on the first
-    leak. `ignore_who_is_asked`: do not count whether another seat is asked (the engine asks every
-    choice, even with one option; this is for rules that ask only when a hidden hand allows a choice)."""
+    deal (for every seat at the first point, then for one seat in turn), at every `determinize`-th a
+    determinization (0: none); and at every point that each seat's view is what its observations imply.
+    Raises AssertionError on the first leak. `ignore_who_is_asked`: do not count whether another seat is
+    asked (the engine asks every choice, even with one option; this is for rules that ask only when a
+    hidden hand allows a choice)."""
     counts = game.player_counts(players) if isinstance(players, int) else list(players or game.player_counts())
     report = LeakReport()
     for n in counts:
@@ -73,15 +80,22 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
     m._lenient = lenient  # type: ignore[attr-defined]  # read by _compare
     bot = random_bot(seed)
     rng = random.Random(seed * 7919 + n)
+    views = [_Followed(m, seat) for seat in range(n)]
+    since: list[Match] = []  # copies of the match at each point since its kept base (see _check_deal)
     point = 0
     while not m.over and len(m.history) < max_decisions:
         point += 1
+        if since and since[0]._base is not m._base:
+            since = []
+        since.append(m.clone())
+        for seat in range(n):
+            views[seat].check(m)
         if point % every == 0:
             for seat in range(n):
                 report.answers += _check_answers(m, seat, rng)
         if deals and point % deals == 0:
-            for seat in range(n):
-                report.deals += _check_deal(m, seat, rng)
+            for seat in range(n) if point == 1 else [(point // deals) % n]:
+                report.deals += _check_deal(m, seat, rng, since)
         if determinize and point % determinize == 0:
             report.determinized += _check_determinize(m, rng.randrange(n), rng)
         for p in m.to_act():
@@ -142,24 +156,36 @@ def _check_answers(m: Match, seat: int, rng: random.Random) -> int:
 # ---- hidden deals -----------------------------------------------------------------------------------
 
 
-def _check_deal(m: Match, seat: int, rng: random.Random) -> int:
+def _check_deal(m: Match, seat: int, rng: random.Random, since: list[Match]) -> int:
+    """Swap two cards `seat` cannot tell apart, from the kept base on, and compare. `since`: copies of
+    the match at the points since its base (the last is the match now); if the swapped match cannot be
+    played to now (someone is asked something else, or an answer no longer fits), it is compared from
+    the last of those points it reaches."""
     if m.over or m._base is None:
         return 0
     groups = interchangeable(m, seat)
     if not groups:
         return 0
     group = rng.choice(groups)
-    c, d = rng.sample(group, 2)
+    c = rng.choice(group)
+    zone_of = m.st.zone_of
+    elsewhere = [d for d in group if zone_of[d] != zone_of[c]]  # a swap between two zones, where there is one
+    d = rng.choice(elsewhere or [d for d in group if d != c])
     pi = list(range(len(m.st.face)))
     pi[c], pi[d] = d, c
-    other = Match.relabeled(m, pi, seat, None)
-    if other is None:
-        return 0  # the swap changed what the others could answer: that world is not this one's twin
+    for here in reversed(since or [m]):
+        other = Match.relabeled(here, pi, seat, None)
+        if other is not None:
+            break
+    else:
+        return 0  # not even the base fits: that world is not this one's twin
     base_events = m._base_info[0]
     start = _lines_before(m, seat, base_events)
     ids = m.layout.card_ids
     where = f"the hidden cards {ids[c]} and {ids[d]} swapped places (from the last phase boundary on)"
-    a = m.clone()
+    if since and here is not since[-1]:
+        where += f", compared after decisions {here.history}"
+    a = here.clone()
     free = len(observed(other, seat))  # from here on, the others answer as they like
     for _ in range(LOOKAHEAD):  # and on, answering alike (the same words), while both can
         if a.over or other.over or a.to_act() != other.to_act():
@@ -203,6 +229,105 @@ def _check_determinize(m: Match, seat: int, rng: random.Random) -> int:
     return 1
 
 
+# ---- the view a seat's observations imply ----------------------------------------------------------------
+
+
+class _Followed:
+    """A seat's zones rebuilt from its observations alone: in each zone whose order the seat sees, the
+    card at each place where an observation named it (None where it showed only a back), elsewhere only
+    how many cards lie there; and the counters and turn of the last table it saw. `check` compares that
+    with the view the match shows the seat now, so a change of the state nobody was told of (a zone
+    reordered, a card moved or turned without an event) is found, whatever the statement that made it."""
+
+    def __init__(self, m: Match, seat: int) -> None:
+        self.seat = seat
+        t = m.layout
+        start = State(t, m.players, 0, Quiet())  # the cards where they lie before anything happens
+        self.zones: dict[str, list[str | None]] = {}
+        self.sees_order: dict[str, bool] = {}
+        for zi, name in enumerate(t.zone_names):
+            seen = zone_view(m.game, start, zi, seat)
+            self.zones[name] = [None] * seen["count"] if isinstance(seen, dict) \
+                else [x if isinstance(x, str) else None for x in seen]
+            self.sees_order[name] = ordered_for(t, zi, seat)
+        self.lost: set[str] = set()  # zones where a card went to a place the seat did not see
+        self.table: dict | None = None
+        self.read = 0
+        self.errors: list[str] = []
+
+    def _follows(self, zone: str) -> bool:
+        return self.sees_order[zone] and zone not in self.lost
+
+    def _take(self, zone: str, at: int | None, card: str | None) -> None:
+        cards = self.zones[zone]
+        if not cards:
+            self.errors.append(f"{card or 'a hidden card'} leaves {zone}, where no card lies")
+        elif at is not None and self._follows(zone):
+            if not 0 < at <= len(cards):
+                self.errors.append(f"{card or 'a hidden card'} leaves {zone} at place {at}, of {len(cards)}")
+            else:
+                there = cards.pop(at - 1)
+                if card is not None and there is not None and there != card:
+                    self.errors.append(f"{card} leaves {zone} at place {at}, where {there} lay")
+        elif card in cards:
+            cards.remove(card)
+        else:
+            cards.remove(None) if None in cards else cards.pop()
+
+    def _feed(self, line: str) -> None:
+        d = json.loads(line)
+        kind = d.get("event")
+        card = d["card"] if isinstance(d.get("card"), str) else None
+        if kind == "move":
+            self._take(d["from"], d.get("from_at"), card)
+            zone = d["to"]
+            if "to_at" in d and self._follows(zone):
+                self.zones[zone].insert(d["to_at"] - 1, card)
+            else:
+                self.zones[zone].append(card)
+                if self.sees_order[zone]:
+                    self.lost.add(zone)
+        elif kind in ("flip", "show") and "at" in d and self._follows(d["zone"]):
+            cards = self.zones[d["zone"]]
+            if not 0 < d["at"] <= len(cards):
+                self.errors.append(f"{card or 'a hidden card'} in {d['zone']} at place {d['at']}, of {len(cards)}")
+            elif card is not None:
+                cards[d["at"] - 1] = card
+        elif kind == "shuffle":
+            self.zones[d["zone"]] = [None] * len(self.zones[d["zone"]])
+            self.lost.discard(d["zone"])
+        elif kind == "table":
+            self.table = d
+        for zone in self.lost & {d.get("from"), d.get("zone")}:
+            if not self.zones[zone]:
+                self.lost.discard(zone)  # emptied: followed again
+
+    def check(self, m: Match) -> None:
+        lines = observed(m, self.seat)
+        for line in lines[self.read:]:
+            if '"type":"event"' in line:
+                self._feed(line)
+        self.read = len(lines)
+        view = m.view(self.seat)
+        problems, self.errors = self.errors, []
+        for zone, shown in view["zones"].items():
+            cards = self.zones[zone]
+            count = shown["count"] if isinstance(shown, dict) else len(shown)
+            if count != len(cards):
+                problems.append(f"{zone} holds {count} cards, the observations {len(cards)}")
+            elif self._follows(zone) and isinstance(shown, list):
+                for at, (x, y) in enumerate(zip(cards, shown, strict=True)):
+                    if x is not None and isinstance(y, str) and x != y:
+                        problems.append(f"{zone} shows {y} at place {at + 1}, where the observations put {x}")
+        if self.table is not None:
+            for key in ("round", "turn", "first", "active", "counters"):
+                if self.table[key] != view[key]:
+                    problems.append(f"{key} is {view[key]!r}, the last table seen {self.table[key]!r}")
+        if problems:
+            raise AssertionError(f"leak in {_where(m)}:\n  P{self.seat}'s view is not what its observations "
+                                 f"imply (the state changed where nobody was told):\n    " + "\n    ".join(problems))
+
+
 # ---- comparing two matches as one seat sees them -------------------------------------------------------
 
 
@@ -215,14 +340,14 @@ def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, fre
     for i in range(start, min(len(la), len(lb))):
         if la[i] == lb[i]:
             continue
-        if _shown_by_rules(m, la, i, seat) or _shown_by_rules(m, lb, i, seat):
+        if _shown_by_rules(m, la, lb, i, seat):
             return  # the rules show it (in one of the matches at least): the seat may tell them apart
         if free is not None and i >= free and '"type":"decision"' in la[i] and f'"who":{seat}}}' not in la[i]:
             return
         raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
     if len(la) != len(lb):
         i = min(len(la), len(lb))
-        if _shown_by_rules(m, la if len(la) > i else lb, i, seat):
+        if _shown_by_rules(m, la, lb, i, seat):
             return
         if getattr(m, "_lenient", False):
             return  # one match may wait for a question the other did not ask
@@ -265,26 +390,38 @@ def _face_shown(m: Match, line: str, seat: int) -> bool:
     return t.zone_vis[zi] == PUBLIC or (t.zone_vis[zi] == OWNER and t.zone_owner[zi] == seat)
 
 
-def _shown_by_rules(m: Match, lines: list[str], i: int, seat: int) -> bool:
-    """Does observation `i` show something on purpose: a card's face, a `say` sentence, a counter that
-    turns visible, or a visible counter that changes and is announced (said) before anyone is asked?"""
-    d = json.loads(lines[i])
-    if d.get("type") != "event":
-        return False
-    if d["event"] in ("say", "knock_out", "back_in") or _face_shown(m, lines[i], seat):
-        return True
-    if d["event"] != "table":
-        return False
-    last = next((json.loads(x) for x in reversed(lines[:i]) if '"event":"table"' in x), None)
-    if last is not None and _only_revealed(d, last):
-        return True
-    for x in lines[i + 1:]:
-        later = json.loads(x)
-        if later.get("type") == "ask":
-            return False
-        if later.get("event") == "say":
+def _shown_by_rules(m: Match, la: list[str], lb: list[str], i: int, seat: int) -> bool:
+    """Does observation `i` (of one match at least) show something on purpose: a card's face, a
+    knock-out, a counter that turns visible, or a sentence? A sentence excuses only what it says: a
+    sentence, or a visible counter that changes and is told before anyone is asked, is excused only if
+    the words said from there until someone is asked differ between the two matches (the same words
+    said in both excuse nothing)."""
+    told = False
+    for x in (la, lb):
+        if i >= len(x):
+            continue
+        d = json.loads(x[i])
+        if d.get("type") != "event":
+            continue
+        if d["event"] in ("knock_out", "back_in") or _face_shown(m, x[i], seat):
             return True
-    return False
+        if d["event"] == "table":
+            last = next((json.loads(y) for y in reversed(x[:i]) if '"event":"table"' in y), None)
+            if last is not None and _only_revealed(d, last):
+                return True
+        told = told or d["event"] in ("say", "table")
+    return told and _said_before_asked(la, i) != _said_before_asked(lb, i)
+
+
+def _said_before_asked(lines: list[str], i: int) -> list[str]:
+    """The sentences said from line `i` on, until someone is asked or answers."""
+    said = []
+    for x in lines[i:]:
+        if '"type":"ask"' in x or '"type":"decision"' in x:
+            break
+        if '"event":"say"' in x:
+            said.append(json.loads(x)["text"])
+    return said
 
 
 def _only_revealed(now: dict, last: dict) -> bool:
