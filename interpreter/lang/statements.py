@@ -367,11 +367,11 @@ class Move(n.Stmt):
                 dst = w.fresh("d")
                 w.line(f"{src} = {ZO}[{c}]; {dst} = {self.zone.emit(w)}")
             if up:
-                w.line(f"{KN}[{c}] = 0")
+                w.line(f"if st.log is not None: leaving(st, {c}, {src}); {KN}[{c}] = 0")
             else:
                 owner = self.zone.owner
                 mine = f" | (1 << {owner.emit(w)})" if owner is not None else ""
-                w.line(f"if st.log is not None: {KN}[{c}] = kept_sight(st, {c}){mine}")
+                w.line(f"if st.log is not None: leaving(st, {c}, {src}); {KN}[{c}] = kept_sight(st, {c}){mine}")
             w.line(f"{Z}[{src}].remove({c})")
             w.line(f"{Z}[{dst}].insert(0, {c})" if place == 0 else f"{Z}[{dst}].append({c})")
             w.line(f"{ZO}[{c}] = {dst}; {F}[{c}] = {up}")
