@@ -274,29 +274,37 @@ cards:
   - {id: low, name: Low, count: 6, start: deck, value: 1}
   - {id: high, name: High, count: 4, start: deck, value: 5}
 """
-SECRET_ASK = """
-game: secret-ask
-title: Secret ask
-players: {min: 2, max: 3}
+
+
+def hiding(name: str, phases: str, players: str = "{min: 2, max: 3}", flow: str = "rounds: 1, round: [play]",
+           properties: str = "{value: 0}", dealt: int = 2) -> str:
+    """A game whose players are dealt cards from a hidden deck and hide some face down in their hold."""
+    return f"""
+game: {name}
+title: {name}
+players: {players}
 cards: [cards.yaml]
-properties: {value: 0}
+properties: {properties}
 zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-  hold: {owner: player, visibility: public, face: down}
+  deck: {{visibility: hidden, face: down}}
+  hand: {{owner: player, visibility: owner}}
+  hold: {{owner: player, visibility: public, face: down}}
 phases:
   deal: |
     shuffle deck
     for each player p:
-      move the top 2 cards of deck to hand of p
-  play: |
+      move the top {dealt} cards of deck to hand of p
+{phases}
+flow: {{setup: [deal], {flow}}}
+result: {{score: count(my hold)}}
+"""
+
+
+SECRET_ASK = hiding("secret-ask", """  play: |
     for each player p simultaneously:
       if any(hand of p, it.value >= 5):
         let c = p chooses a card from hand of p where it.value >= 5 "Hide a high card"
-        move c to hold of p face down
-flow: {setup: [deal], rounds: 1, round: [play]}
-result: {score: count(my hold)}
-"""
+        move c to hold of p face down""")
 ASKED_ONLY_IF = """      if any(hand of p, it.value >= 5):
         let c = p chooses a card from hand of p where it.value >= 5 "Hide a high card"
         move c to hold of p face down"""
@@ -318,29 +326,8 @@ def test_a_question_asked_only_when_a_hidden_card_allows_it_in_a_secret_choice_i
     assert report.deals >= 2 * (2 + 3)  # every seat at the first point, of every match
 
 
-SHORT = """
-game: short
-title: Short
-players: {min: 2, max: 2}
-cards: [cards.yaml]
-properties: {value: 0}
-zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-  hold: {owner: player, visibility: public, face: down}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top 2 cards of deck to hand of p
-  play: |
-    for each player p:
-      if any(hand of p, it.value >= 5):
-        let c = p chooses a card from hand of p where it.value >= 5 "Hide a high card"
-        move c to hold of p face down
-flow: {setup: [deal], rounds: 1, round: [play]}
-result: {score: count(my hold)}
-"""
+SHORT = SECRET_ASK.replace("secret-ask", "short").replace("{min: 2, max: 3}", "{min: 2, max: 2}") \
+    .replace("for each player p simultaneously:", "for each player p:")
 
 
 def test_a_two_decision_game_has_its_hidden_deals_varied(tmp_path):
@@ -436,22 +423,7 @@ def test_a_change_of_the_state_nobody_was_told_of_is_found(tmp_path, monkeypatch
 
 # ---- the Sky Haulers question -------------------------------------------------------------------------------
 
-IDOL = """
-game: idol
-title: Idol
-players: {min: 2, max: 3}
-cards: [cards.yaml]
-properties: {drag: 0}
-zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-  hold: {owner: player, visibility: public, face: down}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top 3 cards of deck to hand of p
-  load: |
+IDOL = hiding("idol", """  load: |
     for each player p:
       let c = p chooses a card from hand of p "Load a card face down into your hold"
       move c to hold of p face down
@@ -460,10 +432,7 @@ phases:
       if 1 - sum(hold of p, it.drag) >= 1:
         let c = p chooses up to 1 card from hand of p "Play a card face down into your hold as cargo?"
         if c != none:
-          move c to hold of p face down
-flow: {setup: [deal], rounds: 1, round: [load, ship]}
-result: {score: count(my hold)}
-"""
+          move c to hold of p face down""", flow="rounds: 1, round: [load, ship]", properties="{drag: 0}", dealt=3)
 IDOL_CARDS = """
 cards:
   - {id: idol, name: Cursed Idol, drag: 1, count: 2, start: deck}
@@ -536,28 +505,10 @@ def test_sky_haulers_does_not_tell_the_table_of_a_face_down_cursed_idol(tmp_path
 
 # ---- determinize where who is asked hangs on a hidden card ----------------------------------------------------
 
-WHERE = """
-game: where-secret
-title: Where secret
-players: {min: 2, max: 3}
-cards: [cards.yaml]
-properties: {value: 0}
-zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-  hold: {owner: player, visibility: public, face: down}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top 2 cards of deck to hand of p
-  play: |
+WHERE = hiding("where-secret", """  play: |
     for each player p where any(hand of p, it.value >= 5) simultaneously:
       let c = p chooses a card from hand of p "Hide a card"
-      move c to hold of p face down
-flow: {setup: [deal], rounds: 3, round: [deal, play]}
-result: {score: count(my hold)}
-"""
+      move c to hold of p face down""", flow="rounds: 3, round: [deal, play]")
 WHERE_CARDS = """
 cards:
   - {id: low, name: Low, count: 12, start: deck, value: 1}
