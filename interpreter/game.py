@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import linecache
+import weakref
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -63,6 +64,7 @@ class Game:
         self.deals, self.deals_capped = _count(flow.get("deals", 1))
         self.deals_until = namespace.get("deals_until")
         self.has_deals = any(k in flow for k in ("deals", "deal", "after_deal"))
+        self.flow_at = {k: str(content.smap.key_pos(("flow", k))) for k in ("rounds", "deals")}  # (step limit)
         self.knocks_out = any(isinstance(s, KnockOut) for r in program.actions() for s in walk(r.body or []))
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
@@ -189,6 +191,17 @@ def _load(folder: str, stamp: tuple) -> Game:
     return Game(content.model, content, program, plan, compiled, namespace, filename)
 
 
+# folder → the game last loaded from it in this process, while anything holds that game
+_LOADED: weakref.WeakValueDictionary[str, Game] = weakref.WeakValueDictionary()
+
+
+def loaded_game(folder: str) -> Game:
+    """The game last loaded from `folder` (a game's `model.root`) in this process, as it was compiled then,
+    without reading the folder again; else `load_game(folder)`. An unpickled match finds its game so."""
+    game = _LOADED.get(folder)
+    return game if game is not None else load_game(folder)
+
+
 def _stamp(path: Path) -> tuple:
     """What tells that a file changed (an editor's dangling lock link simply has none)."""
     try:
@@ -203,4 +216,6 @@ def load_game(name: str | Path) -> Game:
     again whenever a YAML file of the folder changes."""
     folder = find_game(str(name)).resolve()
     stamp = tuple(sorted(_stamp(p) for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")))
-    return _load(str(folder), stamp)
+    game = _load(str(folder), stamp)
+    _LOADED[game.model.root] = game
+    return game

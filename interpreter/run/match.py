@@ -247,11 +247,11 @@ class Match:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        from ..game import load_game  # the pipeline, on demand: a saved match names its game's folder
+        from ..game import loaded_game  # the pipeline, on demand: a saved match names its game's folder
 
         now = state.pop("now")
         self.__dict__.update(state)
-        self.game = load_game(state["game"])
+        self.game = loaded_game(state["game"])  # the game loaded in this process, if any: the folder is not read
         self.layout = self.game.model.setup(self.players)
         self._resume(now)
 
