@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import information
 from .failures import RULE_FAILURES, rule_error
@@ -21,6 +21,9 @@ from .runtime import (
     move,
     seen_by,
 )
+
+if TYPE_CHECKING:
+    from .seat import Seat
 
 INVALID_MOVE = "INVALID_MOVE"
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
@@ -207,17 +210,10 @@ class Match:
         cur, frozen = self._base
         st = State.thaw(self.layout, self.players, frozen, Quiet(), self.game.counter_names)
         self.st = st
-        reseed = self._reseed
         self._resuming = True
         try:
             flow = run_flow(self.game, st, cur, self._hook(), self._mark)
-            ask = next(flow)
-            for i, value in enumerate(self._sent):
-                if reseed is not None and i == reseed[0]:
-                    st.rng = _chance(reseed[1])
-                ask = flow.send(value)
-            if reseed is not None and reseed[0] == len(self._sent):
-                st.rng = _chance(reseed[1])
+            ask = self._send_again(flow, st)
         finally:
             self._resuming = False
         self._flow = flow
@@ -226,6 +222,41 @@ class Match:
         st.log = log if log is not None else Quiet()
         st.decisions = decisions
         self._watched()
+
+    def _quiet_flow(self) -> tuple[State, Any, tuple]:
+        """The running flow rebuilt as `sim` runs one (no log, no watcher, no upkeep of who knows which
+        card): the kept base thawed, its answers sent again. Returns the state, the flow and its pending
+        question; the match itself is left as it was (see `interpreter.run.rollout`)."""
+        assert self._base is not None, "a match waiting for an answer has marked its phase"
+        cur, frozen = self._base
+        st = State.thaw(self.layout, self.players, frozen, None, self.game.counter_names)
+        owner = self
+        if cur.part == SETUP and (self._arrange or self._after_setup is not None):
+            owner = Match.__new__(Match)  # the set-up hook works on a stand-in holding the quiet state
+            owner.__dict__.update(self.__dict__)
+            owner.st = st
+        flow = run_flow(self.game, st, cur, owner._hook(), None)
+        return st, flow, self._send_again(flow, st)
+
+    def _send_again(self, flow, st: State) -> Any:
+        """Start a flow rebuilt from the kept base and send it the answers given since (a determinized
+        copy's new chance taking over where it did); returns the pending question."""
+        reseed = self._reseed
+        ask = next(flow)
+        for i, value in enumerate(self._sent):
+            if reseed is not None and i == reseed[0]:
+                st.rng = _chance(reseed[1])
+            ask = flow.send(value)
+        if reseed is not None and reseed[0] == len(self._sent):
+            st.rng = _chance(reseed[1])
+        return ask
+
+    def seat(self, seat: int) -> Seat:
+        """What an agent of `seat` is given: its view, information state, question and answers, and
+        nothing that reads the hidden state (see `interpreter.run.seat.Seat`)."""
+        from .seat import Seat
+
+        return Seat(self, seat)
 
     def _watched(self) -> None:
         """Hand the rebuilt state to the watcher (which takes its shadow of it)."""
