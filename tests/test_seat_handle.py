@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from interpreter import Seat, load_game
+from interpreter import RuleError, Seat, load_game
 from interpreter.game import Game
 from interpreter.run import seat as seat_module
 from interpreter.run.information import Watcher
@@ -189,3 +189,45 @@ def test_a_seat_outside_the_match_has_no_handle():
     with pytest.raises(ValueError, match="no seat 2"):
         m.seat(2)
     assert isinstance(m.seat(1), Seat) and "Seat 1" in repr(m.seat(1))
+
+
+FAILING = """
+game: failing
+title: Failing
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+properties: {value: 0}
+counters: {game: {divisor: 1}}
+zones: {hand: {owner: player, visibility: owner}, pile: {visibility: public}}
+phases:
+  play: |
+    let c = I choose a card from my hand "Play which card?"
+    move c to pile
+    set divisor to divisor - c.value
+    say "{me} plays {c}: {12 / divisor}"
+flow: {rounds: 2, turn: [play]}
+result: {score: count(pile)}
+"""
+FAILING_CARDS = """
+cards:
+  - {id: a, name: A, each_player: true, start: hand, value: 1}
+  - {id: b, name: B, each_player: true, start: hand, value: 0}
+"""
+
+
+def test_a_rule_failing_through_the_handle_does_not_tell_the_seed(tmp_path):
+    (tmp_path / "game.yaml").write_text(FAILING)
+    (tmp_path / "cards.yaml").write_text(FAILING_CARDS)
+    m = load_game(tmp_path).new_match(2, seed=5)
+    seat = m.to_act()[0]
+    with pytest.raises(RuleError, match="division by zero") as err:
+        m.seat(seat).apply(m.option_ids(seat).index(f"a@{seat}"))
+    assert "seed" not in str(err.value) and err.value.seed is None and err.value.decisions == 1
+    assert err.value.__context__ is None and err.value.__cause__ is None
+    frames = []
+    tb = err.value.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    assert not any(isinstance(v, Match) for f in frames for v in f.f_locals.values() if f.f_code.co_name == "apply")
+    assert m.failure is not None and "seed 5" in str(m.failure)  # the match itself keeps it, for its tools

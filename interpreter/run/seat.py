@@ -10,8 +10,11 @@ omniscient option ids.
 
 from __future__ import annotations
 
+import re
 import weakref
 from typing import TYPE_CHECKING, Any, NoReturn
+
+from .runtime import RuleError
 
 if TYPE_CHECKING:
     import random
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
 
 # handle id → (match, seat, the weak reference that drops the entry when the handle goes)
 _HELD: dict[int, tuple[Match, int, weakref.ref]] = {}
+_SEED = re.compile(r" \(seed -?\d+, after \d+ decisions?\)$")  # the end of a rule failure's message
 
 
 def _drop(key: int) -> Any:
@@ -106,9 +110,15 @@ class Seat:
         return m.determinize(s, rng)
 
     def apply(self, action: int) -> Invalid | None:
-        """Answer the seat's own question; an illegal action (or none asked) is returned as `Invalid`."""
+        """Answer the seat's own question; an illegal action (or none asked) is returned as `Invalid`. A rule
+        failing is raised as a RuleError that does not tell the match's seed (which would replay it all)."""
         m, s, _ = _HELD[id(self)]
-        return m.apply(s, action)
+        try:
+            return m.apply(s, action)
+        except RuleError as err:
+            told = RuleError(_SEED.sub("", str(err)), None, err.decisions)
+        del m  # nor does its traceback lead to the match
+        raise told
 
     def __repr__(self) -> str:
         m, s, _ = _HELD[id(self)]
