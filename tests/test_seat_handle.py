@@ -191,33 +191,11 @@ def test_a_seat_outside_the_match_has_no_handle():
     assert isinstance(m.seat(1), Seat) and "Seat 1" in repr(m.seat(1))
 
 
-FAILING = """
-game: failing
-title: Failing
-players: {min: 2, max: 2}
-cards: [cards.yaml]
-properties: {value: 0}
-counters: {game: {divisor: 1}}
-zones: {hand: {owner: player, visibility: owner}, pile: {visibility: public}}
-phases:
-  play: |
-    let c = I choose a card from my hand "Play which card?"
-    move c to pile
-    set divisor to divisor - c.value
-    say "{me} plays {c}: {12 / divisor}"
-flow: {rounds: 2, turn: [play]}
-result: {score: count(pile)}
-"""
-FAILING_CARDS = """
-cards:
-  - {id: a, name: A, each_player: true, start: hand, value: 1}
-  - {id: b, name: B, each_player: true, start: hand, value: 0}
-"""
-
-
 def test_a_rule_failing_through_the_handle_does_not_tell_the_seed(tmp_path):
-    (tmp_path / "game.yaml").write_text(FAILING)
-    (tmp_path / "cards.yaml").write_text(FAILING_CARDS)
+    from test_rule_failures import CARDS, GAME  # a division by zero when a player plays its card `a`
+
+    (tmp_path / "game.yaml").write_text(GAME)
+    (tmp_path / "cards.yaml").write_text(CARDS)
     m = load_game(tmp_path).new_match(2, seed=5)
     seat = m.to_act()[0]
     with pytest.raises(RuleError, match="division by zero") as err:
