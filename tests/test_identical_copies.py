@@ -140,6 +140,7 @@ PICK = """
 let p = first player
 let q = next player after p
 move a random card of deck to hand of p
+flip a random card of deck face up
 let t = q chooses a card from discard + hand of q "Wait"
 """
 
@@ -150,11 +151,32 @@ def test_a_random_card_from_an_unshuffled_hidden_pile_shows_no_position(tmp_path
     for seed in range(12):
         m = Match(game, 2, seed)
         picked.add(m.view(0)["zones"]["hand@0"][0])
-        moves = [x for x in m.information_state_json(1)["observed"] if x.get("event") == "move"]
-        assert moves and all("from_at" not in x for x in moves)
+        moves = [x for x in m.information_state_json(1)["observed"] if x.get("event") in ("move", "flip")]
+        assert len(moves) == 2 and all("from_at" not in x and "at" not in x for x in moves)
         seen.append(seat_sees(m, 1))
     assert len(picked) > 1  # the picks differ, what P1 sees does not
     assert all(s == seen[0] for s in seen)
+
+
+BLIND = """
+let p = first player
+let q = next player after p
+let c = p chooses a card from deck "Take a card, blind"
+move c to hand of p
+let t = q chooses a card from discard + hand of q "Wait"
+"""
+
+
+def test_a_blind_choice_from_a_hidden_pile_names_no_position(tmp_path):
+    """Nobody saw the order of a pile never shuffled: its unseen cards read alike, to the chooser too."""
+    game = write_game(tmp_path, BLIND)
+    seen = []
+    for action in (0, 3):
+        m = Match(game, 2, 0)
+        assert m.action_labels(0) == ["hidden card of deck"] * 6
+        m.apply(0, action)
+        seen.append(seat_sees(m, 1))
+    assert seen[0] == seen[1]
 
 
 def narration(game, human: int, arrange: dict, action: int) -> str:

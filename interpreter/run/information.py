@@ -389,8 +389,11 @@ def option_label(game, t, kind: int, option: Any, viewer: int) -> str:
 
 
 def card_place_label(game, t, c: int, zi: int, at: int, viewer: int) -> str:
+    """A card `viewer` cannot see, by its place and back: with its position only where the viewer knows
+    the zone's order (on the table; never in a hidden zone, whose order nobody knows, nor in another
+    player's hand)."""
     back = "".join(f", {game.prop_names[k]} {t.props[k][c]}" for k in t.back[c])
-    if ordered_for(t, zi, viewer):
+    if order_known(t, zi, viewer):
         return f"hidden card {at + 1} of {t.zone_names[zi]}{back}"
     return f"hidden card of {t.zone_names[zi]}{back}"
 
@@ -442,7 +445,7 @@ def render(match, seat: int, events: list[tuple], last: dict | None = None) -> t
         elif kind == FLIP:
             _, c, zi, at, up, before, after = e
             d = {"event": "flip", "card": card(c, before | after), "zone": names[zi], "face": "up" if up else "down"}
-            if ordered_for(t, zi, seat):
+            if order_known(t, zi, seat):
                 d["at"] = at + 1
         elif kind == SHUFFLE:
             d = {"event": "shuffle", "zone": names[e[1]]}
