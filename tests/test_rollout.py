@@ -7,6 +7,7 @@ import random
 import pytest
 
 from interpreter import load_game, rollout
+from interpreter.run.flow import SETUP
 from interpreter.run.match import RandomBot, play_random, random_bot, replay
 
 GAMES = [("overloaded", 4), ("sky-haulers", 2), ("sky-haulers", 4), ("low-tide", 5), ("go-fish", 2),
@@ -84,3 +85,40 @@ def test_a_rollout_from_the_start_is_the_sim_match_of_its_seed():
         o = simulate(game, players, 3)
         got = rollout(game.new_match(players=players, seed=3), random_bot(3))
         assert (got.scores, got.winners, got.decisions) == (o.scores, o.winners, o.decisions), name
+
+
+SETUP_ASKS = """
+game: setup-asks
+title: Setup asks
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+properties: {value: 0}
+counters: {game: {bid: 0}}
+zones: {deck: {visibility: hidden, face: down}, table: {visibility: public}}
+phases:
+  bid: |
+    let b = I choose a number from 1 to 3 "Bid"
+    set bid to b
+  play: |
+    let c = I choose a card from deck "Take"
+    move c to table
+    add c.value * bid to bid
+flow: {setup: [bid], rounds: 2, turn: [play]}
+result: {score: bid}
+"""
+
+
+def test_a_rollout_from_a_set_up_that_asks_runs_the_arranged_set_up_on_its_own_state(tmp_path):
+    (tmp_path / "game.yaml").write_text(SETUP_ASKS)
+    cards = "\n".join(f"  - {{id: c{i}, start: deck, value: {i}}}" for i in range(1, 6))
+    (tmp_path / "cards.yaml").write_text(f"cards:\n{cards}\n")
+    game = load_game(tmp_path)
+    seen = []
+    m = game.new_match(players=2, seed=1, arrange={"table": ["c5"]}, after_setup=lambda match: seen.append(match))
+    assert m._base[0].part == SETUP, "the match waits in its set-up, before the arranged cards are placed"
+    table = m.view(0)["zones"]["table"]
+    for pick in (lambda n: n - 1, lambda n: 0):
+        got = rollout(m, pick)
+        assert (got.scores, got.winners, got.decisions) == stepped(m, pick)
+    assert m.view(0)["zones"]["table"] == table == [] and m.history == [], "the match is left as it was"
+    assert seen and all(s is not m for s in seen)  # the set-up hook ran on stand-ins holding their own state
