@@ -5,7 +5,9 @@ labels and legal actions, can draw a world it cannot tell from the real one (`de
 its own questions; nothing it is given reads the true hidden state. The match is not an attribute, a
 slot or a referent of the handle: this module holds it, keyed by the handle (and lets it go with the
 handle), so neither `dir()` nor `gc.get_referents` of a handle lead to the match, its state or the
-omniscient option ids.
+omniscient option ids. That keeps an honest agent from reading by mistake what its seat may not; code
+that digs through modules can reach anything in its process, so an agent not to be trusted plays
+from another process, given what the handle returns.
 """
 
 from __future__ import annotations
