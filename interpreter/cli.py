@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .diagnostics import AuthoringError, Diagnostic
+from .interrupts import INTERRUPTED, second_ctrl_c_exits
 from .limits import MAX_STEPS
 from .paths import bundled_games, data_dir
 from .run.runtime import RuleError
@@ -565,19 +566,19 @@ def cmd_sim(args: argparse.Namespace) -> int:
     """Many random-bot matches through the fast path; print a summary."""
     from .check import CheckFailed
     from .run.match import Match, random_bot
-    from .run.sim import Watch, WorkerLost, run_many
+    from .run.sim import Interrupted, Watch, WorkerLost, run_many, seed_ranges
 
     game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
     workers = min(args.workers, args.n, _cores())
-    lost = None
+    stopped: WorkerLost | Interrupted | None = None
     watch: Watch | None = None
     if args.check:
         from .check import watch_sim as watch
     try:
         summary = run_many(game, players, args.n, args.seed, workers, _progress_bar(), watch)
-    except WorkerLost as err:
-        summary, lost = err.summary, err
+    except (Interrupted, WorkerLost) as err:
+        summary, stopped = err.summary, err
     except CheckFailed as err:
         raise _sim_check_failed(game, players, err) from None
     except RuleError as err:
@@ -594,10 +595,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise
     if args.json:
         print(json.dumps(summary))
-    else:
-        _print_summary(game, summary, args.seed, players)
-    if lost is not None:
-        raise CliError(str(lost))
+    elif summary["games"]:  # else nothing finished: the message alone says so
+        seeds = stopped.seeds if stopped is not None else seed_ranges([(args.seed, args.seed + summary["games"])])
+        _print_summary(game, summary, seeds, players)
+    if isinstance(stopped, Interrupted):
+        raise stopped
+    if stopped is not None:
+        raise CliError(str(stopped))
     return 0
 
 
@@ -616,10 +620,8 @@ def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
                     f"(`{_replay_command(game, CHECK_LOG)}` re-runs it)")
 
 
-def _print_summary(game: Game, s: dict[str, Any], seed: int, players: int) -> None:
-    """The readable summary of `meeple sim`."""
-    last = seed + s["games"] - 1
-    seeds = f"seeds {seed}–{last}" if last != seed else f"seed {seed}"
+def _print_summary(game: Game, s: dict[str, Any], seeds: str, players: int) -> None:
+    """The readable summary of `meeple sim` (`seeds`: those of the matches it sums up, in words)."""
     print(f"{game.title}: {_n(s['games'], 'game')}, {_n(players, 'player')}, {seeds}")
     print(f"  {'seat':<6}{'wins':>8}{'win rate':>10}{'mean score':>12}")
     for p in range(players):
@@ -974,6 +976,12 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
+    with second_ctrl_c_exits(keep=argv is None):  # a program or test calling main keeps its own Ctrl-C
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command; every failure is one message and an exit status."""
     try:
         return COMMANDS[args.command](args)
     except CliError as err:
@@ -983,8 +991,9 @@ def main(argv: list[str] | None = None) -> int:
             print(d.render(), file=sys.stderr)
     except RuleError as err:
         print(f"meeple {args.command}: error: the game's rules failed during play: {err}", file=sys.stderr)
-    except KeyboardInterrupt:
-        print(f"\nmeeple {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as err:
+        print(f"\nmeeple {args.command}: {str(err) or 'interrupted'}", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python from complaining at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)

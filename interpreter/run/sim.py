@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -173,50 +174,127 @@ def _ignore_interrupt() -> None:
 
 def _chunks(seed: int, n: int, workers: int) -> list[tuple[int, int]]:
     """Seed ranges small enough to balance the workers and to move a progress bar."""
-    size = max(1, min(1000, -(-n // (workers * 20))))
+    size = max(1, min(250, -(-n // (workers * 20))))  # small enough that Ctrl-C loses little
     return [(s, min(s + size, seed + n)) for s in range(seed, seed + n, size)]
 
 
 def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
              progress: Callable[[int, int], None] | None = None, watch: Watch | None = None) -> dict[str, Any]:
     """Play `n` random-bot matches with seeds seed, seed+1, … and return the summary dict of `meeple sim`
-    (`watch`: see `simulate`; a module-level function, so that it reaches worker processes)."""
+    (`watch`: see `simulate`; a module-level function, so that it reaches worker processes).
+
+    Ctrl-C raises `Interrupted` and a dead worker `WorkerLost`, each with the summary of the matches that
+    finished; the workers are stopped at once either way."""
     game.check_players(players)
     folder = game.model.root
     load_game(folder)  # the workers find it compiled (fork) or compile it once each
     tally = Tally(players)
     chunks = [(folder, players, a, b, watch, game.max_steps) for a, b in _chunks(seed, n, workers)]
+    finished: list[tuple[int, int]] = []
     started = time.perf_counter()
+
+    def done(result: Tally, seeds: tuple[int, int]) -> None:
+        tally.merge(result)
+        finished.append(seeds)
+        if progress:
+            progress(tally.games, n)
+
+    def partial() -> dict[str, Any]:
+        return summary(game, tally, seed, workers, time.perf_counter() - started)
+
     if workers <= 1:
-        for args in chunks:
-            tally.merge(_run_chunk_args(args))
-            if progress:
-                progress(tally.games, n)
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt) as pool:
-            try:
-                for done in as_completed([pool.submit(_run_chunk_args, args) for args in chunks]):
-                    tally.merge(done.result())
-                    if progress:
-                        progress(tally.games, n)
-            except BrokenProcessPool:
-                # a worker was killed (out of memory, kill -9): report what the others finished
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise WorkerLost(summary(game, tally, seed, workers, time.perf_counter() - started)) from None
-            except BaseException:  # a rule failed, or Ctrl-C: stop the chunks not yet started
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
-    return summary(game, tally, seed, workers, time.perf_counter() - started)
+        try:
+            for args in chunks:
+                done(_run_chunk_args(args), (args[2], args[3]))
+        except KeyboardInterrupt:
+            raise Interrupted(partial(), finished, n) from None
+        return partial()
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
+    try:
+        futures = {pool.submit(_run_chunk_args, args): (args[2], args[3]) for args in chunks}
+        for future in as_completed(futures):
+            done(future.result(), futures[future])
+    except BrokenProcessPool:
+        # a worker was killed (out of memory, kill -9): report what the others finished
+        _stop(pool)
+        raise WorkerLost(partial(), finished, n) from None
+    except KeyboardInterrupt:
+        _stop(pool)
+        raise Interrupted(partial(), finished, n) from None
+    except BaseException:  # a rule failed: the other chunks are of no use
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return partial()
 
 
-class WorkerLost(Exception):
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: the chunks not started are cancelled and the workers terminated (`shutdown` alone
+    would wait for the chunks under way: minutes, for a slow game). A Ctrl-C meanwhile is ignored: it would
+    leave workers running, and this takes well under a second."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        workers = list((getattr(pool, "_processes", None) or {}).values())  # the executor offers no public handle
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(STOP_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join(STOP_SECONDS)
+        pool.shutdown(wait=True)  # the executor's own thread, which ends once its workers are gone
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+
+
+STOP_SECONDS = 1.0
+"""How long a worker is given to end once terminated, before it is killed."""
+
+
+def seed_ranges(finished: list[tuple[int, int]]) -> str:
+    """Seed ranges (start, stop) as words: `seeds 0–199, 400–599`, `seed 3`, `no seed`."""
+    merged: list[list[int]] = []
+    for start, stop in sorted(finished):
+        if merged and merged[-1][1] == start:
+            merged[-1][1] = stop
+        else:
+            merged.append([start, stop])
+    if not merged:
+        return "no seed"
+    if len(merged) == 1 and merged[0][1] - merged[0][0] == 1:
+        return f"seed {merged[0][0]}"
+    return "seeds " + ", ".join(f"{a}–{b - 1}" if b - a > 1 else str(a) for a, b in merged)
+
+
+class _Stopped:
+    """What a stopped `run_many` knows: the summary and the seeds of the matches that finished."""
+
+    def _record(self, partial: dict[str, Any], finished: list[tuple[int, int]], n: int) -> str:
+        self.summary = partial
+        self.seeds = seed_ranges(finished)
+        self.n = n
+        games = partial["games"]
+        rest = f"{n - games} did not"
+        return f"{games} matches finished ({self.seeds}; {rest})" if games else f"0 matches finished ({rest})"
+
+
+class WorkerLost(_Stopped, Exception):
     """A worker process of `run_many` died; `summary` holds the matches the others finished."""
 
-    def __init__(self, partial: dict[str, Any]) -> None:
-        super().__init__(f"a worker process died (killed, or out of memory); {partial['games']} matches finished")
-        self.summary = partial
+    def __init__(self, partial: dict[str, Any], finished: list[tuple[int, int]], n: int) -> None:
+        super().__init__(f"a worker process died (killed, or out of memory); {self._record(partial, finished, n)}")
+
+
+class Interrupted(_Stopped, KeyboardInterrupt):
+    """Ctrl-C stopped `run_many`; `summary` holds the matches that finished (a KeyboardInterrupt still)."""
+
+    def __init__(self, partial: dict[str, Any], finished: list[tuple[int, int]], n: int) -> None:
+        super().__init__(f"interrupted; {self._record(partial, finished, n)}")
 
 
 def summary(game: Game, tally: Tally, seed: int, workers: int, elapsed: float) -> dict[str, Any]:
