@@ -504,7 +504,10 @@ def _storage_in_cache() -> Iterator[None]:
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         yield
         return
-    before = storage_directory(intent_to_write=False).home_directory
+    try:
+        before: Any = storage_directory(intent_to_write=False).home_directory
+    except TypeError:  # an older Hypothesis, whose storage_directory() is the folder itself
+        before = storage_directory()
     with ExitStack() as stack:
         folder = cache_folder()
         try:
