@@ -731,9 +731,14 @@ def _short(line: Any) -> str:
     return text if len(text) <= 400 else text[:399] + "…"
 
 
+SHOWN_CHARS = 2000
+"""The longest line of a seat log `replay` shows (the rest is cut, with `…`)."""
+
+
 def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) -> int:
     """A seat log (`play --log-for`) is shown as that seat saw the match: it holds no seed and not what the
     seat did not see, so there is nothing to re-run (the full log of `play --log` replays)."""
+    from .load.source import readable
     from .run.information import describe
 
     header = lines[0]
@@ -751,10 +756,10 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) ->
         except (KeyError, TypeError, AttributeError, ValueError):  # a line of another shape than the engine writes
             raise CliError(f"{file}:{number}: error: not an observation of a seat log: {_short(line)}",
                            located=True) from None
-    print(f"{file} is what P{seat} saw of a {header['game']} match of {_n(header['players'], 'player')} (a seat "
-          "log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
-    for text in shown:
-        print("  " + text)
+    print(f"{file} is what P{seat} saw of a {readable(header['game'])} match of {_n(header['players'], 'player')} "
+          "(a seat log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
+    for text in shown:  # the file may come from anyone: no control character of it reaches the terminal
+        print("  " + readable(text, SHOWN_CHARS))
     return 0
 
 

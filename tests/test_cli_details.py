@@ -88,3 +88,12 @@ def test_knocking_out_no_one_at_run_time_is_a_rule_error(capsys, tmp_path):
     code, _, err = run(capsys, "play", folder)
     assert code == 1
     assert "game.yaml:31:15: the player to knock out is none here, where one is needed" in err
+
+
+def test_a_seat_log_cannot_send_control_characters_to_the_terminal(capsys, logs):
+    _, seat = logs
+    seat.write_text(seat.read_text().splitlines()[0] + "\n"
+                    + '{"type": "event", "event": "say", "text": "\\u001b[2J\\u009bwiped\\nforged line"}\n')
+    code, out, _ = run(capsys, "replay", seat)
+    assert code == 0
+    assert out.splitlines()[1] == "  \\x1b[2J\\x9bwiped\\nforged line"
