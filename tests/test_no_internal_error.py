@@ -44,7 +44,7 @@ def test_a_file_name_too_long_for_the_system_is_a_clear_error(capsys, tmp_path):
     for argv in output_commands(tmp_path) + game_commands(tmp_path):
         if argv[0] == "sim":
             argv = [*argv, "-n", "1"]
-        code, out, err = run(capsys, *argv)  # no traceback, no internal error
+        code, _, err = run(capsys, *argv)  # no traceback, no internal error
         assert code == 1, argv
         assert LONG in err and ("File name too long" in err or "no game" in err or "cannot read" in err), err
         assert not list(tmp_path.iterdir()), "nothing written"
@@ -93,7 +93,7 @@ def test_a_named_set_still_works_in_an_aggregate(capsys, tiny):
     (tiny / "game.yaml").write_text(edited(GAME, ('    say "{me} has {my points}"\n',
                                                   '    say "{me} has {my points}"\n'
                                                   '    let n = double(sum(x in deck where x.value > 1, x.value))\n')))
-    code, out, err = run(capsys, "validate", tiny)
+    code, _, err = run(capsys, "validate", tiny)
     assert code == 0, err
 
 
