@@ -31,7 +31,7 @@ from typing import Any
 from .run.failures import RULE_FAILURES, rule_error
 from .run.flow import ROUND, TURN
 from .run.match import ChanceMismatch, Match, random_bot, replay
-from .run.runtime import RuleError, State
+from .run.runtime import ChecksTooLong, RuleError, State, checked
 
 MAX_DECISIONS = 20_000
 """A match that has not ended after this many decisions fails the check "the match ends"."""
@@ -117,7 +117,9 @@ def invariant_problem(game: Any, st: State, name: str) -> str | None:
     """What is wrong with invariant `name` now (the players it fails for), or None if it holds."""
     holds = game.invariants[name]
     try:
-        failing = [p for p in range(st.n) if not holds(st, p)]
+        failing = [p for p in range(st.n) if not checked(st, holds, p)]
+    except ChecksTooLong:
+        raise  # a limit: the match stops there, like a rule failing
     except RULE_FAILURES as err:
         what = str(rule_error(game, err, 0, st.decisions)).rsplit(" (seed ", 1)[0]  # the match says when
         return f"invariant `{name}` ({_where(game, holds)}) cannot be worked out: {what}"
@@ -134,8 +136,10 @@ def check_problem(game: Any, st: State, name: str) -> str | None:
     at = {ROUND_END: f"at the end of round {st.round}", TURN_END: f"at the end of turn {st.turn}"}.get(
         declared.at, WHEN[END])
     try:
-        failing = [p for p in range(st.n) if not holds(st, p)] if declared.each_player else \
-            ([] if holds(st, -1) else None)
+        failing = [p for p in range(st.n) if not checked(st, holds, p)] if declared.each_player else \
+            ([] if checked(st, holds, -1) else None)
+    except ChecksTooLong:
+        raise
     except RULE_FAILURES as err:
         what = str(rule_error(game, err, 0, st.decisions)).rsplit(" (seed ", 1)[0]
         return f"check `{name}` ({_where(game, holds)}) cannot be worked out {at}: {what}"

@@ -5,7 +5,10 @@ compiled game code checks the rest as it runs, each failure a RuleError at the D
 """
 
 MAX_LOOP = 10_000  # rounds of one `repeat N times`, or of a `while` without `at most`
-MAX_STEPS = 1_000_000  # loop rounds and nested calls of one match, by default (`--max-steps`)
+# Steps of one match, by default (`--max-steps`): a step is one loop round, one call that may recur, one card
+# moved by a move of several, one element an aggregate or `where` runs over, one round, turn or deal of the flow.
+MAX_STEPS = 1_000_000
+MAX_CHECK_STEPS = 10_000_000  # steps of a match's invariants and checks together (counted as MAX_STEPS are)
 MAX_CALL_DEPTH = 200  # procedures calling themselves, abilities resolving abilities: nested at most this deep
 MAX_OPTIONS = 10_000  # options of one choice (`a number from A to B`; a card choice never has more)
 MAX_ROUNDS = 10_000  # a flow's `rounds:`

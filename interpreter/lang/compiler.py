@@ -184,6 +184,10 @@ class Writer:
         self.line(f"st.steps -= {count}")
         self.line(f"if st.steps < 0: out_of_steps(st, {str(at)!r})")
 
+    def charge(self, items: str, at: Pos | None) -> str:
+        """Code of the list `items`, charged as steps (one an element) as it is worked out."""
+        return f"charge(st, {items}, {str(at or self.at)!r})"
+
     def some(self, value: n.Expr, what: str) -> str:
         """A player or card that must not be none here: checked where it may be none (a RuleError at
         run time), refused before play where it always is."""

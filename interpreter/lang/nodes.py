@@ -353,10 +353,25 @@ class Filter(Expr):
     def lazy(self, w: Writer) -> str:
         """The generator inside the brackets (to stop at the first match)."""
         v = w.ref(self.var)
-        return f"{v} for {v} in {self.base.emit(w)} if {self.test.emit(w)}"
+        base = self.base.emit(w)
+        if charged(self.base, self.test):
+            base = w.charge(base, self.at)
+        return f"{v} for {v} in {base} if {self.test.emit(w)}"
 
     def emit(self, w: Writer) -> str:
         return f"[{self.lazy(w)}]"
+
+
+def charged(pool: Expr, each: Expr) -> bool:
+    """Whether running over `pool`, working out `each` for every element, is charged as steps (one an
+    element): over cards always (a zone may hold thousands); over players (at most 16) only where `each`
+    runs over something itself or calls what may, so that nested ones are bounded."""
+    return pool.type != "players" or _iterates(each)
+
+
+def _iterates(value: Expr) -> bool:
+    return isinstance(value, Aggregate | Filter | OwnedCards | FunctionCall | CardCondition) or \
+        any(_iterates(c) for c in value.children())
 
 
 def _mentions(value: Expr, var: Var) -> bool:
@@ -392,7 +407,7 @@ class FirstCard(Expr):
                 # cards works it out at least once anyway), the search a plain loop
                 index, value = found
                 z = cards.base.emit(w)
-                return f"(first_with({z}, {w.alias('P')}[{index}], {value.emit(w)}) if {z} else -1)"
+                return f"(first_with(st, {z}, {w.alias('P')}[{index}], {value.emit(w)}) if {z} else -1)"
             return f"next(({cards.lazy(w)}), -1)"
         if isinstance(cards, ZoneCards) and cards.zone.cheap:
             z = cards.emit(w)
@@ -503,7 +518,8 @@ class OwnedCards(Expr):
 
     def emit(self, w: Writer) -> str:
         q, c = w.ref(self.var), w.fresh("c")
-        return f"[{c} for {q} in {self.players.emit(w)} for {c} in {w.alias('Z')}[{self.zone.emit(w)}]]"
+        cards = f"[{c} for {q} in {self.players.emit(w)} for {c} in {w.alias('Z')}[{self.zone.emit(w)}]]"
+        return w.charge(cards, self.at)
 
 
 @dataclass(eq=False)
@@ -678,6 +694,8 @@ class Aggregate(Expr):
 
     def emit(self, w: Writer) -> str:
         v, pool, value = w.ref(self.var), self.pool.emit(w), self.value.emit(w)
+        if charged(self.pool, self.value) and not (isinstance(self.pool, Filter) and self.pool.type == "cards"):
+            pool = w.charge(pool, self.at)  # (a filter of cards is charged already: as it runs over its base)
         kind = self.kind
         if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var:
             # a property of each card (`sum(table, it.value)`): looked up by a C loop, no Python per card

@@ -417,7 +417,7 @@ class Flip(n.Stmt):
             # Turning face up needs no bookkeeping of who knows what: written out in place. Turning
             # moves no card, so the list is read as it is.
             c, F, KN = w.fresh("c"), w.alias("F"), w.alias("KN")
-            w.line(f"for {c} in {cards}:")
+            w.line(f"for {c} in {w.charge(cards, self.at)}:")
             w.line(f"    if not {F}[{c}]:")
             w.line(f"        {F}[{c}] = True; {KN}[{c}] = 0")
             w.line(f"        if st.log is not None: st.event('flip', card=st.layout.card_ids[{c}], face='up')")
@@ -451,7 +451,7 @@ class Show(n.Stmt):
             w.line(f"show(st, {self.cards.emit(w)}, {player})")
         else:
             c = w.fresh("c")
-            w.line(f"for {c} in {self.cards.emit(w)}: show(st, {c}, {player})")
+            w.line(f"for {c} in {w.charge(self.cards.emit(w), self.at)}: show(st, {c}, {player})")
 
 
 # ---- the log and the flow ---------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from .runtime import DealOver, GameOver, RuleError, State, back_in
+from .runtime import DealOver, GameOver, RuleError, State, back_in, out_of_steps
 
 SETUP, DEAL, ROUND, TURN, AFTER_DEAL, AFTER, OVER = range(7)
 
@@ -58,6 +58,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
     turns, rounds, until = flow["turn"], game.rounds, game.rounds_until
     circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
     knocks = game.knocks_out  # (a game that never knocks anyone out skips those tests)
+    round_steps = 1 + (st.n if turns else 0)  # a round and its turns, charged as steps when it begins
     part, deal, rnd, first, seat, phase, capped = cur.part, cur.deal, cur.round, cur.first, cur.seat, cur.phase, \
         cur.capped
     try:
@@ -76,6 +77,9 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
             try:
                 if part == DEAL:
                     if phase < 0:
+                        st.steps -= 1
+                        if st.steps < 0:
+                            out_of_steps(st, game.flow_at["deals"])
                         st.deal, st.round, capped = deal, 0, False
                         for k in deal_counters:
                             st.gc[k] = initial[k]
@@ -103,6 +107,9 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
                             if phase < 0:
                                 if until is not None and until(st, st.first):
                                     break
+                                st.steps -= round_steps
+                                if st.steps < 0:
+                                    out_of_steps(st, game.flow_at["rounds"])
                                 st.round = rnd
                                 st.rounds_played += 1
                                 for k in round_counters:

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
-from ..limits import MAX_CALL_DEPTH, MAX_LOOP, MAX_OPTIONS, MAX_STEPS
+from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_OPTIONS, MAX_STEPS
 from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
 
 TOP, BOTTOM, RANDOM = 0, -1, -2
@@ -45,6 +45,10 @@ class RuleError(Exception):
         return RuleError, (str(self), self.seed, self.decisions)
 
 
+class ChecksTooLong(RuleError):
+    """A match's invariants and checks ran past their own step budget (`MAX_CHECK_STEPS`)."""
+
+
 DECISIONS, CHANCE_USED = 14, 15  # where a frozen state keeps its decisions and its count of chance outcomes
 
 
@@ -56,6 +60,8 @@ class State:
         "after",
         "before",
         "chance_used",
+        "checking",
+        "checks_left",
         "deal",
         "decisions",
         "depth",
@@ -109,7 +115,9 @@ class State:
         self.table_counters: tuple = ((), ())
         self.chance_used = 0  # chance outcomes drawn so far (a snapshot copies the generator only when it moved)
         self.watch: Any = None  # a match's observer of who sees what (`information.Watcher`), or None
-        self.steps = self.steps_max = max_steps  # loop rounds and nested calls left to the match
+        self.steps = self.steps_max = max_steps  # steps left to the match's rules (see `out_of_steps`)
+        self.checks_left = MAX_CHECK_STEPS  # steps left to the match's invariants and checks (`checked`)
+        self.checking = False  # an invariant or check is being worked out (on its own budget)
         self.depth = 0  # nested calls now running (0 between phases)
 
     # ---- chance: the one hook
@@ -129,15 +137,15 @@ class State:
             rng_state = rng.getstate() if type(rng) is random.Random else _copy_chance(rng)
         return ([z[:] for z in self.zones], self.zone_of[:], self.face[:], self.known[:], self.gc[:],
                 [v[:] for v in self.pc], self.first, self.active, self.round, self.turn, self.deal,
-                self.rounds_played, self.out, self.gone, self.decisions, self.chance_used, (self.steps, self.steps_max),
-                rng_state)
+                self.rounds_played, self.out, self.gone, self.decisions, self.chance_used,
+                (self.steps, self.steps_max, self.checks_left), rng_state)
 
     @classmethod
     def thaw(cls, layout: Any, n: int, frozen: tuple, log: list | None, table_counters: tuple) -> State:
         """A new state from a `freeze`d one (which stays untouched, so it can be thawed again)."""
         st = cls.__new__(cls)
         zones, zone_of, face, known, gc, pc, st.first, st.active, st.round, st.turn, st.deal, st.rounds_played, \
-            st.out, st.gone, st.decisions, st.chance_used, (st.steps, st.steps_max), rng_state = frozen
+            st.out, st.gone, st.decisions, st.chance_used, (st.steps, st.steps_max, st.checks_left), rng_state = frozen
         st.zones = [z[:] for z in zones]
         st.zone_of, st.face, st.known, st.gc = zone_of[:], face[:], known[:], gc[:]
         st.pc = [v[:] for v in pc]
@@ -146,6 +154,7 @@ class State:
         st.log, st.table_counters = log, table_counters
         st.watch = None
         st.depth = 0  # a state is frozen between phases, where no call is running
+        st.checking = False
         if rng_state[0] == "object":
             st.rng = _copy_chance(rng_state[1])[1]
         else:
@@ -310,14 +319,17 @@ def lapse(st: State, c: int, src: int) -> None:
 
 def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) -> None:
     """Move the first `count` cards (all if count < 0) of zone `src`, one by one, as `move` would (a quiet
-    match takes them at once)."""
+    match takes them at once). A step per card."""
     cards = st.zones[src]
-    t = st.layout
-    if src == zi or st.log is not None or t.zone_limit[zi] >= 0 or place not in (TOP, BOTTOM):
-        move_all(st, cards if count < 0 else cards[:count], zi, place, face)
-        return
     moved = cards[:] if count < 0 else cards[:count]
     if not moved:
+        return
+    st.steps -= len(moved)
+    if st.steps < 0:
+        out_of_steps(st)
+    t = st.layout
+    if src == zi or st.log is not None or t.zone_limit[zi] >= 0 or place not in (TOP, BOTTOM):
+        _move_each(st, moved, zi, place, face)
         return
     del cards[: len(moved)]
     up = t.zone_face[zi] if face < 0 else face == 1
@@ -334,9 +346,52 @@ def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) 
 
 
 def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
-    """Move each card of a list (a copy is taken, so moving a zone's own list is safe)."""
-    for c in list(cards):
-        move(st, c, zi, place, face)
+    """Move each card of a list, in order, as `move` would (a copy is taken, so moving a zone's own list
+    is safe). A step per card."""
+    st.steps -= len(cards)
+    if st.steps < 0:
+        out_of_steps(st)
+    _move_each(st, list(cards), zi, place, face)
+
+
+def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
+    """Move each card of a list (not a zone's own) in order; a quiet match moves them to an end of a zone
+    at once, each zone they leave rebuilt in one pass (`move` one by one would take time quadratic in
+    the cards moved)."""
+    if st.log is not None or (place != TOP and place != BOTTOM):
+        for c in cards:
+            move(st, c, zi, place, face)
+        return
+    limit = st.layout.zone_limit[zi]
+    zone_of = st.zone_of
+    size = len(st.zones[zi])
+    taken: dict[int, None] = {}  # the cards moved, in the order of their last move (which places them)
+    left = set()
+    for c in cards:
+        if c < 0:
+            continue
+        src = zone_of[c]
+        if src != zi:
+            if 0 <= limit <= size:
+                continue  # the zone is full: the card stays where it is
+            size += 1
+            left.add(src)
+            zone_of[c] = zi
+        else:
+            taken.pop(c, None)  # in the zone already (or moved there just now): placed again
+        taken[c] = None
+    if not taken:
+        return
+    zones = st.zones
+    for src in left:
+        zones[src][:] = [d for d in zones[src] if zone_of[d] == src]
+    dest = zones[zi]
+    rest = [d for d in dest if d not in taken]
+    dest[:] = [*reversed(taken), *rest] if place == TOP else [*rest, *taken]
+    up = st.layout.zone_face[zi] if face < 0 else face == 1
+    faces = st.face
+    for c in taken:
+        faces[c] = up
 
 
 def shuffle(st: State, zi: int) -> None:
@@ -383,8 +438,8 @@ def flip(st: State, c: int, up: bool) -> None:
 
 
 def flip_all(st: State, cards: list[int], up: bool) -> None:
-    """Turn every card of a list face up or face down."""
-    for c in list(cards):
+    """Turn every card of a list face up or face down (a step a card)."""
+    for c in charge(st, list(cards), ""):
         flip(st, c, up)
 
 
@@ -489,10 +544,35 @@ def too_many_rounds(count: int, where: str) -> None:
     raise RuleError(f"{where}: `repeat {count} times` is more than {MAX_LOOP:,} rounds")
 
 
-def out_of_steps(st: State, where: str) -> None:
-    """Stop a match whose loops and calls have run past its step limit (nested loops of a hostile game)."""
-    raise RuleError(f"{where}: the match ran more than {st.steps_max:,} steps (loop rounds and nested calls); "
-                    f"if the game really needs that many, raise the limit with --max-steps")
+def out_of_steps(st: State, where: str = "") -> None:
+    """Stop a match whose rules have run past its step limit (nested loops or aggregates of a hostile game),
+    or whose invariants and checks have run past theirs. Without `where`, the error is placed at the
+    rule that was running."""
+    at = f"{where}: " if where else ""
+    if st.checking:
+        raise ChecksTooLong(f"{at}the game's invariants and checks ran more than {MAX_CHECK_STEPS:,} steps in this "
+                        "match (elements their aggregates ran over)")
+    raise RuleError(f"{at}the match ran more than {st.steps_max:,} steps (loop rounds, calls, cards moved, "
+                    "elements aggregated, rounds and turns); if the game really needs that many, raise the limit "
+                    "with --max-steps")
+
+
+def charge(st: State, items: list, where: str) -> list:
+    """`items`, charged as steps (one an element): what an aggregate or a `where` is about to run over."""
+    st.steps -= len(items)
+    if st.steps < 0:
+        out_of_steps(st, where)
+    return items
+
+
+def checked(st: State, holds: Any, me: int) -> Any:
+    """`holds(st, me)`, an invariant or check, worked out on the match's budget for them (so checking a
+    match never changes how far its rules may run)."""
+    steps, st.steps, st.checking = st.steps, st.checks_left, True
+    try:
+        return holds(st, me)
+    finally:
+        st.checks_left, st.steps, st.checking = st.steps, steps, False
 
 
 def enter(st: State, where: str) -> None:
@@ -542,8 +622,11 @@ def last(cards: list[int]) -> int:
     return cards[-1] if cards else -1
 
 
-def first_with(cards: list[int], values: list[Any], value: Any) -> int:
-    """The first of `cards` whose property (`values`, by card) equals `value`, or -1."""
+def first_with(st: State, cards: list[int], values: list[Any], value: Any) -> int:
+    """The first of `cards` whose property (`values`, by card) equals `value`, or -1 (a step a card)."""
+    st.steps -= len(cards)
+    if st.steps < 0:
+        out_of_steps(st)
     for c in cards:
         if values[c] == value:
             return c
@@ -611,7 +694,8 @@ def always(answer: bool):
 # What generated game code may call, by name.
 GENERATED_CODE_NAMES = (
     "move", "move_all", "move_cards", "kept_sight", "moved", "leaving", "shuffle", "flip", "flip_all", "show", "roll",
-    "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "enter", "need", "numbers",
+    "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "charge", "enter", "need",
+    "numbers",
     "ask_condition",
     "one_ask_each", "GameOver", "top", "last", "first_with", "first_n", "last_n",
     "floordiv", "mod", "ring_distance", "choose_cards", "random_player", "knock_out", "is_out", "DealOver",

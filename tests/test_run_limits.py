@@ -1,0 +1,150 @@
+"""Every run-time limit bounds work: aggregates, moves of many cards, the flow's rounds, deals and turns,
+and a match's invariants and checks are charged as steps, so a hostile game stops early with a located
+error that names the limit (SECURITY.md, docs/dsl.md). Sizes, not clocks, keep these tests short."""
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from test_hostile_input import run
+
+from interpreter import limits
+from interpreter.check import watch_sim
+from interpreter.game import load_game
+from interpreter.run.runtime import BOTTOM, TOP, RuleError, State, move, move_all
+from interpreter.run.sim import simulate
+
+STEPS = r"the match ran more than 1,000,000 steps \(loop rounds, calls, cards moved, elements aggregated"
+
+
+def write_game(folder: Path, turn: str, copies: int = 1, flow: str = "  turn: [turn]\n  rounds: 1\n",
+               extra: str = "") -> Path:
+    """A game of ten kinds of card (`copies` of each) in a deck, with `turn` as its turn phase."""
+    folder.mkdir(parents=True, exist_ok=True)
+    body = "".join(f"    {line}\n" for line in turn.splitlines())
+    (folder / "game.yaml").write_text(f"""\
+game: hostile
+title: Hostile
+players: {{min: 2, max: 2}}
+cards: [cards.yaml]
+properties:
+  value: 0
+zones:
+  deck: {{visibility: hidden, face: down}}
+  pile: {{visibility: public, face: up}}
+  held: {{visibility: public, face: up, limit: 5}}
+  hand: {{owner: player, visibility: owner}}
+counters:
+  player:
+    points: 0
+phases:
+  turn: |
+{body}flow:
+{flow}{extra}result:
+  score: my points
+""")
+    (folder / "cards.yaml").write_text("cards:\n" + "".join(
+        f"  - {{id: c{i}, name: C{i}, start: deck, value: {i}, count: {copies}}}\n" for i in range(10)))
+    return folder
+
+
+def stops(folder: Path, where: str, message: str) -> str:
+    """A quiet match of the game stops with a RuleError at `game.yaml:LINE:COL` whose text matches."""
+    with pytest.raises(RuleError) as info:
+        simulate(load_game(folder), 2, 0)
+    text = str(info.value)
+    assert re.match(rf"{re.escape(str(folder / 'game.yaml'))}:{where}: {message}", text), text
+    return text
+
+
+def test_nested_aggregates_are_charged_element_by_element(tmp_path):
+    nested = "0"
+    for i in range(10):  # 10**10 elements in all
+        nested = f"sum(x{i} in deck, {nested} + 1)"
+    folder = write_game(tmp_path / "nested", f"let t = {nested}\nadd t to my points")
+    stops(folder, r"17:\d+", STEPS)
+
+
+def test_nested_aggregates_stop_sim_with_a_located_error(capsys, tmp_path):
+    nested = "0"
+    for i in range(20):  # 2**20 players in all
+        nested = f"count(x{i} in players where {nested} >= 0)"
+    folder = write_game(tmp_path / "players", f"let t = {nested}\nadd t to my points")
+    code, _, err = run(capsys, "sim", folder, "-n", "1")
+    assert code == 1 and re.search(rf"{re.escape(str(folder / 'game.yaml'))}:17:\d+: {STEPS}", err), err
+
+
+def test_moving_all_cards_back_and_forth_is_charged_card_by_card(tmp_path):
+    loop = "while true at most 1000000 times:\n  move all deck to pile\n  move all pile to deck"
+    stops(write_game(tmp_path / "zones", loop, copies=1000), r"1[89]:\d+", STEPS)
+    loop = "while true at most 1000000 times:\n  move deck where it.value >= 0 to pile\n" \
+           "  move pile where it.value >= 0 to bottom of deck"
+    stops(write_game(tmp_path / "lists", loop, copies=1000), r"1[89]:\d+", STEPS)
+
+
+def test_rounds_of_deals_are_charged(tmp_path):
+    folder = write_game(tmp_path / "rounds", "add 1 to my points", flow="  turn: [turn]\n  rounds: 10000\n"
+                        "  deals: 10000\n")
+    stops(folder, r"20:3", STEPS)  # at `rounds:`
+    folder = write_game(tmp_path / "empty", "add 1 to my points", flow="  round: [turn]\n  rounds: 10000\n"
+                        "  deals: 10000\n")
+    stops(folder, r"20:3", STEPS)
+
+
+def test_deals_are_charged(tmp_path):
+    folder = write_game(tmp_path / "deals", "add 1 to my points",
+                        flow="  turn: [turn]\n  rounds: {until: \"true\", at_most: 1}\n  deals: 10000\n")
+    game = load_game(folder).with_max_steps(100)
+    with pytest.raises(RuleError, match=rf"^{re.escape(str(folder / 'game.yaml'))}:21:3: the match ran more "
+                                        "than 100 steps"):
+        simulate(game, 2, 0)
+
+
+def test_an_invariant_has_a_budget_of_its_own(capsys, tmp_path):
+    square = "count(x in deck where count(y in deck where y.value == x.value) == 1) >= 0"
+    folder = write_game(tmp_path / "square", 'let b = I choose one of "x", "y" "?"', copies=200,
+                        flow="  turn: [turn]\n  rounds: 100\n", extra=f"invariants:\n  square: {square}\n")
+    code, _, err = run(capsys, "sim", folder, "-n", "1", "--check")
+    assert code == 1 and re.search(rf"{re.escape(str(folder / 'game.yaml'))}:22:\d+: the game's invariants and "
+                                   "checks ran more than 10,000,000 steps", err), err
+    # The same match unchecked runs its course: checking it spends none of its rules' steps.
+    assert run(capsys, "sim", folder, "-n", "1")[0] == 0
+
+
+def test_the_bundled_games_stay_far_below_the_limits(bundled_game, monkeypatch):
+    game = load_game(bundled_game)
+    seen: list[State] = []
+    init = State.__init__
+
+    def kept(st: State, *args, **kwargs) -> None:
+        init(st, *args, **kwargs)
+        seen.append(st)
+
+    monkeypatch.setattr(State, "__init__", kept)
+    for seed in range(3):
+        simulate(game, game.max_players, seed, watch_sim)
+    assert max(st.steps_max - st.steps for st in seen) < 50_000
+    assert max(limits.MAX_CHECK_STEPS - st.checks_left for st in seen) < 200_000
+
+
+@pytest.mark.parametrize("place", [TOP, BOTTOM])
+def test_moving_many_cards_at_once_is_moving_them_one_by_one(tmp_path, place):
+    """A quiet match moves a list of cards to an end of a zone in one pass: the same cards in the same
+    order as moving them one at a time, a full zone (`held`, limit 5) and cards named twice included."""
+    game = load_game(write_game(tmp_path / "moves", "add 1 to my points", copies=3))
+    zones = range(len(game.model.setup(2).zone_names))
+    rng = random.Random(7)
+    for _ in range(300):
+        spread = [rng.choice(zones) for _ in range(30)]
+        cards = [rng.choice([*range(30), -1]) for _ in range(rng.randrange(12))]
+        dest, face = rng.choice(zones), rng.choice([-1, 0, 1])
+        once, each = (State(game.model.setup(2), 2, 0, None) for _ in range(2))
+        for st in (once, each):
+            for c, zi in enumerate(spread):
+                move(st, c, zi, BOTTOM, 1)
+        move_all(once, cards, dest, place, face)
+        for c in cards:
+            move(each, c, dest, place, face)
+        assert (once.zones, once.zone_of, once.face) == (each.zones, each.zone_of, each.face)
+        assert once.steps == once.steps_max - len(cards)
