@@ -12,30 +12,36 @@ hide from it:
   the seat cannot see (same back): each is replaced by another such answer;
 - a **hidden deal**: two cards the seat cannot tell apart (same back, lost from sight: in the deck,
   another hand, face down) swap places from the match's last kept phase boundary on (so the shuffle
-  or the draw came out the other way). Where the swap changes what a player is asked or may answer
-  since that boundary, the two matches are compared up to the last point they share.
-The two matches must then look the same to the seat — its observations, view, questions and their
-labels, whether it is asked at all — until the rules themselves show the difference: a card turned
-or moved where the seat sees its face, a `say` sentence whose words differ, a counter that becomes
-visible (a counter that changes is shown only by a sentence, before anyone is asked, whose words
-differ). The first difference that is none of these is a leak: `check_leaks` raises AssertionError
+  or the draw came out the other way);
+- **chance**: one chance outcome (a shuffle's, a random pick's, a die's) comes out another way, from
+  the last kept phase boundary on, or from the start at the first decision point (the set-up's chance).
+Where the other world changes what a player is asked or may answer since that boundary, the two
+matches are compared up to the last point they share; then both play on a little, answering alike.
+They must look the same to the seat — its observations, view, questions and their labels, whether it
+is asked at all — until the rules themselves show the difference: a card turned or moved where the
+seat sees its face, a `say` sentence whose words differ, a counter that becomes visible (a counter
+that changes is excused only by a sentence, before anyone is asked, whose words differ), and where
+chance differs a roll, its own options, or a place in a zone whose order it knows. Two copies of one
+card told apart, or the same cards of another player's hand shown in another order, are never
+excused. The first difference that is none of these is a leak: `check_leaks` raises AssertionError
 naming the game, the seed, the decisions so far, what was replaced and what the seat saw in each
-match. At every point, each seat's view must also be what its observations imply (the cards it
-follows, where it sees them, and how many cards each zone holds): a change of the state nobody was
+match. At every point a seat's view must also be what its observations imply (the cards it follows,
+where it sees them, how many cards each zone holds, the counters): a change of the state nobody was
 told of is found there. And `determinize` must leave the seat's view and information state as they
-were, at random points.
+were, at random points (and not fail).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .run.information import back_key, interchangeable, observed, ordered_for, zone_view
 from .run.match import Match, random_bot
-from .run.runtime import K_CARD, OWNER, PUBLIC, Quiet, State
+from .run.runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, Quiet, State
 
 
 @dataclass
@@ -44,13 +50,14 @@ class LeakReport:
 
     answers: int = 0  # hidden answers replaced
     deals: int = 0  # hidden deals swapped
+    chance: int = 0  # chance outcomes drawn another way
     determinized: int = 0  # determinizations checked
     matches: int = 0
     by_players: dict[int, int] = field(default_factory=dict)  # points checked per player count
 
     @property
     def points(self) -> int:
-        return self.answers + self.deals + self.determinized
+        return self.answers + self.deals + self.chance + self.determinized
 
 
 def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), every: int = 1,
@@ -58,8 +65,9 @@ def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), ev
                 ignore_who_is_asked: bool = False) -> LeakReport:
     """Play random matches of `game` (every player count unless `players` is given) and check at every
     `every`-th decision point that the hidden answers do not show, at every `deals`-th a swapped hidden
-    deal (for every seat at the first point, then for one seat in turn), at every `determinize`-th a
-    determinization (0: none); and at every point that each seat's view is what its observations imply.
+    deal and a chance outcome drawn another way (for every seat at the first point, then for one seat in
+    turn), at every `determinize`-th a determinization (0: none); and at every point, for a seat in turn
+    (every seat at the first), that the view is what its observations imply.
     Raises AssertionError on the first leak. `ignore_who_is_asked`: do not count whether another seat is
     asked (the engine asks every choice, even with one option; this is for rules that ask only when a
     hidden hand allows a choice)."""
@@ -88,7 +96,7 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
         if since and since[0]._base is not m._base:
             since = []
         since.append(m.clone())
-        for seat in range(n):
+        for seat in range(n) if point == 1 else [point % n]:
             views[seat].check(m)
         if point % every == 0:
             for seat in range(n):
@@ -96,6 +104,7 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
         if deals and point % deals == 0:
             for seat in range(n) if point == 1 else [(point // deals) % n]:
                 report.deals += _check_deal(m, seat, rng, since)
+                report.chance += _check_chance(m, seat, rng, since, point == 1)
         if determinize and point % determinize == 0:
             report.determinized += _check_determinize(m, rng.randrange(n), rng)
         for p in m.to_act():
@@ -173,19 +182,39 @@ def _check_deal(m: Match, seat: int, rng: random.Random, since: list[Match]) -> 
     d = rng.choice(elsewhere or [d for d in group if d != c])
     pi = list(range(len(m.st.face)))
     pi[c], pi[d] = d, c
-    for here in reversed(since or [m]):
-        other = Match.relabeled(here, pi, seat, None)
-        if other is not None:
-            break
-    else:
-        return 0  # not even the base fits: that world is not this one's twin
-    base_events = m._base_info[0]
-    start = _lines_before(m, seat, base_events)
     ids = m.layout.card_ids
     where = f"the hidden cards {ids[c]} and {ids[d]} swapped places (from the last phase boundary on)"
+    return _check_twin(m, seat, since, lambda here: Match.relabeled(here, pi, seat, None), where)
+
+
+def _check_twin(m: Match, seat: int, since: list[Match], twin, where: str, chance: bool = False) -> int:
+    """Compare the match with `twin(here)` (another world, played again from the kept base to `here`),
+    for `here` the match now or, if that world cannot be played to now (someone is asked something else,
+    or an answer no longer fits), the last point of `since` it reaches; both then play on a little,
+    answering alike."""
+    points = since or [m]
+    here: Match | None = points[-1]
+    other = twin(points[-1])
+    low, high = 0, len(points) - 2
+    if other is None:  # the last point it reaches (once the other world cannot follow, it cannot later)
+        here = None
+        while low <= high:
+            mid = (low + high) // 2
+            found = twin(points[mid])
+            if found is None:
+                high = mid - 1
+            else:
+                here, other, low = points[mid], found, mid + 1
+    if here is None or other is None:
+        return 0  # not even the base fits: that world is not this one's twin
+    start = _lines_before(m, seat, m._base_info[0])
     if since and here is not since[-1]:
         where += f", compared after decisions {here.history}"
-    a = here.clone()
+    _play_on_and_compare(m, seat, here.clone(), other, start, where, chance)
+    return 1
+
+
+def _play_on_and_compare(m: Match, seat: int, a: Match, other: Match, start: int, where: str, chance: bool) -> None:
     free = len(observed(other, seat))  # from here on, the others answer as they like
     for _ in range(LOOKAHEAD):  # and on, answering alike (the same words), while both can
         if a.over or other.over or a.to_act() != other.to_act():
@@ -196,19 +225,77 @@ def _check_deal(m: Match, seat: int, rng: random.Random, since: list[Match]) -> 
             break
         a.apply(p, 0)
         other.apply(p, labels.index(said))
-    _compare(m, seat, a, other, start, where, free)
-    return 1
+    _compare(m, seat, a, other, start, where, free, chance)
 
 
 LOOKAHEAD = 8  # decisions of the other seats played on after a swapped deal
 
 
+# ---- chance drawn another way -----------------------------------------------------------------------------
+
+
+class _OtherDraw(random.Random):
+    """Chance as a generator in the state `state` draws it, but for its draw number `left` from now (0: the
+    next), which comes out another way."""
+
+    def __init__(self, state: tuple | None = None, left: int = -1, skew: int = 0) -> None:
+        super().__init__()
+        if state is not None:
+            self.setstate(state)
+        self.left, self.skew = left, skew
+
+    def _randbelow(self, n: int) -> int:
+        value = super()._randbelow(n)  # type: ignore[misc]
+        self.left -= 1
+        return (value + 1 + self.skew % (n - 1)) % n if self.left == -1 else value
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.getstate(), self.left, self.skew)
+
+
+def _check_chance(m: Match, seat: int, rng: random.Random, since: list[Match], first: bool) -> int:
+    """One chance outcome drawn since the kept base (at the first point: since the match began) comes out
+    another way: a card drawn at random, a shuffle, a die. What the seat sees of chance it sees as the
+    rules show it (a roll, a face, a place in a zone whose order it knows); nothing else may differ."""
+    if m.over or m._base is None:
+        return 0
+    cur, frozen = m._base
+    skew = rng.randrange(1 << 30)
+    if first:  # the chance of the set-up, before anyone was asked: the match played again from its start
+        if not m.st.chance_used or m.history:
+            return 0
+        k = rng.randrange(m.st.chance_used)
+        draw = _OtherDraw(random.Random(m.seed).getstate(), k, skew)
+        other = Match(m.game, m.players, m.seed, chance=draw._randbelow)
+        _play_on_and_compare(m, seat, m.clone(), other, 0, f"chance outcome {k + 1} came out another way", True)
+        return 1
+    state, drawn = frozen[-1], m.st.chance_used - frozen[CHANCE_USED]
+    if drawn <= 0 or state[0] == "object":
+        return 0
+    k = rng.randrange(drawn)
+    identity = list(range(len(m.st.face)))
+
+    def twin(here: Match) -> Match | None:
+        w = here.clone()
+        w._base = (cur, (*frozen[:-1], ("object", _OtherDraw(state, k, skew))))
+        return Match.relabeled(w, identity, seat, None)
+
+    where = f"chance outcome {frozen[CHANCE_USED] + k + 1} came out another way (from the last phase boundary on)"
+    return _check_twin(m, seat, since, twin, where, chance=True)
+
+
 def _lines_before(m: Match, seat: int, events: int) -> int:
-    """How many of `seat`'s observation lines come from the first `events` raw events."""
+    """How many of `seat`'s observation lines come from the first `events` raw events (rendered on from
+    where the last call stopped: the kept base only moves on)."""
     from .run.information import render
 
-    lines, _ = render(m, seat, m._watch.events[:events])
-    return len(lines)
+    known = m.__dict__.setdefault("_leak_lines", {})
+    done, count, last = known.get(seat, (0, 0, None))
+    if events < done:
+        done, count, last = 0, 0, None
+    lines, last = render(m, seat, m._watch.events[done:events], last)
+    known[seat] = (events, count + len(lines), last)
+    return count + len(lines)
 
 
 # ---- determinize ------------------------------------------------------------------------------------
@@ -218,7 +305,12 @@ def _check_determinize(m: Match, seat: int, rng: random.Random) -> int:
     if m.over:
         return 0
     want, view = m.information_state(seat), m.view(seat)
-    d = m.determinize(seat, rng)
+    try:
+        d = m.determinize(seat, rng)
+    except AssertionError:
+        raise
+    except Exception as err:  # a failure to find a world is one, not an internal error of the check
+        raise AssertionError(f"{_where(m)}: determinize({seat}) failed: {err!r}") from err
     assert d.view(seat) == view and d.information_state(seat) == want, (
         f"{_where(m)}: determinize({seat}) changed what P{seat} sees")
     for _ in range(3):  # and play goes on legally from there
@@ -269,10 +361,11 @@ class _Followed:
                 there = cards.pop(at - 1)
                 if card is not None and there is not None and there != card:
                     self.errors.append(f"{card} leaves {zone} at place {at}, where {there} lay")
-        elif card in cards:
-            cards.remove(card)
-        else:
-            cards.remove(None) if None in cards else cards.pop()
+        else:  # no place (a hidden zone's order is nobody's): which of the cards left may be unknown now
+            gone = card if card in cards else None
+            if self._follows(zone) and (cards.count(gone) > 1 or gone is None and any(cards)):
+                self.lost.add(zone)
+            cards.remove(gone) if gone in cards else cards.pop()
 
     def _feed(self, line: str) -> None:
         d = json.loads(line)
@@ -331,16 +424,20 @@ class _Followed:
 # ---- comparing two matches as one seat sees them -------------------------------------------------------
 
 
-def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, free: int | None = None) -> None:
+def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, free: int | None = None,
+             chance: bool = False) -> None:
     """The first difference in what `seat` observed since line `start` must be one the rules show (or,
-    from line `free` on, an answer of another seat, which may answer differently in the two)."""
+    from line `free` on, an answer of another seat, which may answer differently in the two; with
+    `chance`, where the two matches' chance differs, a roll or a place in a zone whose order it knows)."""
     la, lb = observed(a, seat), observed(b, seat)
     if getattr(m, "_lenient", False):
         la, lb = la[:start] + _no_asks(la[start:], seat), lb[:start] + _no_asks(lb[start:], seat)
     for i in range(start, min(len(la), len(lb))):
         if la[i] == lb[i]:
             continue
-        if _shown_by_rules(m, la, lb, i, seat):
+        if _copy_apart(la[i]) == _copy_apart(lb[i]) or _same_look(m, la, lb, i, seat):
+            raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
+        if _shown_by_rules(m, la, lb, i, seat) or chance and _chance_shown(m, la[i], lb[i], seat):
             return  # the rules show it (in one of the matches at least): the seat may tell them apart
         if free is not None and i >= free and '"type":"decision"' in la[i] and f'"who":{seat}}}' not in la[i]:
             return
@@ -359,6 +456,61 @@ def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, fre
     if va != vb:
         detail = "; ".join(f"{k}: {_diff(va[k], vb[k])}" for k in va if va[k] != vb[k])
         raise AssertionError(_leak(m, seat, what, "the view", detail, "(as above)"))
+
+
+_COPY = re.compile(r"#[0-9]+(?=[\"@])")
+
+
+def _copy_apart(line: str) -> str:
+    """A line with the copies of a card (`guard#2`, `guard#3`) named alike (`guard`)."""
+    return _COPY.sub("", line)
+
+
+def _same_look(m: Match, la: list[str], lb: list[str], i: int, seat: int) -> bool:
+    """Do the two matches show the seat the same cards of a hand it does not hold (a look), only in
+    another order? The order a player keeps a hand in is theirs alone: that difference is a leak."""
+    def look(lines: list[str]) -> list[dict]:
+        first = json.loads(lines[i])
+        if first.get("event") != "show" or first["to"] != seat:
+            return []
+        run = [first]
+        for x in lines[i + 1:]:
+            d = json.loads(x)
+            if d.get("event") != "show" or d["zone"] != first["zone"] or d["to"] != seat:
+                break
+            run.append(d)
+        return run
+
+    a, b = look(la), look(lb)
+    if not a or not b or a[0]["zone"] != b[0]["zone"]:
+        return False
+    zi = m.layout.zone_names.index(a[0]["zone"])
+    cards = sorted(json.dumps(d["card"], sort_keys=True) for d in a)
+    return not ordered_for(m.layout, zi, seat) and cards == sorted(json.dumps(d["card"], sort_keys=True) for d in b)
+
+
+def _chance_shown(m: Match, x: str, y: str, seat: int) -> bool:
+    """Where chance differs: a roll, the seat's own options (as it sees them), or a move whose only
+    differences are cards the seat sees (in both matches) and places in zones whose order it knows (a
+    public zone, or its own)."""
+    dx, dy = json.loads(x), json.loads(y)
+    if dx.get("event") == "roll" or dy.get("event") == "roll":
+        return True
+    if dx.get("type") == dy.get("type") == "ask" and dx["who"] == dy["who"] == seat:
+        return dx["prompt"] == dy["prompt"]  # its own options, as it sees them
+    if dx.get("event") != "move" or dy.get("event") != "move":
+        return False
+    if isinstance(dx["card"], str) and isinstance(dy["card"], str):
+        del dx["card"], dy["card"]
+    t = m.layout
+    for key, zone in (("from_at", "from"), ("to_at", "to")):
+        if dx.get(key) != dy.get(key):
+            zi = t.zone_names.index(dx[zone])
+            if t.zone_vis[zi] != PUBLIC and t.zone_owner[zi] != seat:
+                return False
+            dx.pop(key, None)
+            dy.pop(key, None)
+    return dx == dy
 
 
 def _no_asks(lines: list[str], seat: int) -> list[str]:
@@ -383,8 +535,8 @@ def _face_shown(m: Match, line: str, seat: int) -> bool:
         return d["to"] == seat
     t = m.layout
     zi = t.zone_names.index(d["to"] if d["event"] == "move" else d["zone"])
-    if t.zone_owner[zi] == seat:
-        return True  # into the seat's own zone: it may look at its own cards, face down too
+    if t.zone_owner[zi] == seat or d["event"] == "move" and t.zone_owner[t.zone_names.index(d["from"])] == seat:
+        return True  # into or out of the seat's own zone: it may look at its own cards, face down too
     if d.get("face") != "up":
         return False  # a card the seat knew going face down: knowledge kept, not shown
     return t.zone_vis[zi] == PUBLIC or (t.zone_vis[zi] == OWNER and t.zone_owner[zi] == seat)

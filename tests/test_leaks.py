@@ -86,7 +86,10 @@ result: {score: count(my hold)}
 """
 PEEK_CARDS = """
 cards:
-  - {id: card, name: Card, count: 12, start: deck}
+  - {id: red, name: Red, count: 3, start: deck, value: 1}
+  - {id: blue, name: Blue, count: 3, start: deck, value: 2}
+  - {id: green, name: Green, count: 3, start: deck, value: 3}
+  - {id: gold, name: Gold, count: 3, start: deck, value: 4}
 """
 
 
@@ -319,7 +322,7 @@ def test_a_question_asked_only_when_a_hidden_card_allows_it_in_a_secret_choice_i
     (tmp_path / "leaky").mkdir()
     (tmp_path / "asked").mkdir()
     leaky = write_game(tmp_path / "leaky", SECRET_ASK, HIGH_LOW)
-    with pytest.raises(AssertionError, match=r"swapped places(.|\n)*\"prompt\":\"Hide a high card\""):
+    with pytest.raises(AssertionError, match=r"(swapped places|another way)(.|\n)*\"prompt\":\"Hide a high card\""):
         check_leaks(leaky, seeds=range(2))
     asked = write_game(tmp_path / "asked", SECRET_ASK.replace(ASKED_ONLY_IF, ALWAYS_ASKED), HIGH_LOW)
     report = check_leaks(asked, seeds=range(2))
@@ -501,6 +504,142 @@ def test_sky_haulers_does_not_tell_the_table_of_a_face_down_cursed_idol(tmp_path
     idol, compass = (sky_haulers_at_jade_harbor(load_game(old), card) for card in ("cursed-idol", "golden-compass"))
     assert idol.to_act() == [1] and compass.to_act() == [0]  # the next turn has begun, or the question came
     assert idol.information_state(1) != compass.information_state(1)
+
+
+# ---- the engine's leaks of identical copies, glimpse order and random picks, put back ----------------------
+
+COPIES = """
+game: copies
+title: Copies
+players: {min: 2, max: 3}
+cards: [cards.yaml]
+properties: {value: 0}
+zones:
+  deck: {visibility: hidden, face: down}
+  hand: {owner: player, visibility: owner}
+  pile: {visibility: public}
+phases:
+  deal: |
+    shuffle deck
+    for each player p:
+      move the top card of deck to hand of p
+  play: |
+    for each player p:
+      show hand of p to next player after p
+      move the top card of deck to hand of p
+      let c = p chooses a card from hand of p "Play a card"
+      move c to pile
+flow: {setup: [deal], rounds: 2, round: [play]}
+result: {score: "sum(pile, it.value)"}
+"""
+COPIES_CARDS = """
+cards:
+  - {id: prince, name: Prince, count: 2, start: deck, value: 5}
+  - {id: guard, name: Guard, count: 2, start: deck, value: 1}
+  - {id: baron, name: Baron, count: 2, start: deck, value: 3}
+  - {id: king, name: King, count: 2, start: deck, value: 6}
+"""
+
+
+def test_copies_of_one_card_told_apart_by_their_ids_are_found(tmp_path, monkeypatch):
+    """A seat was shown a card's copy id (`baron#2`): it could tell which of two Barons a player played,
+    and so whether it was the one it had seen in that hand. Seats see a card's face now (copies alike)."""
+    game = write_game(tmp_path, COPIES, COPIES_CARDS)
+    check_leaks(game, seeds=range(4))
+    monkeypatch.setattr(information, "faces", lambda layout: layout.card_ids)
+    with pytest.raises(AssertionError, match=r"leak in copies(.|\n)*#[0-9]"):
+        check_leaks(game, seeds=range(4))
+
+
+def test_a_copy_leaving_a_hand_that_leaves_its_twin_known_is_found(tmp_path, monkeypatch):
+    """A seat that had seen one Baron in a hand, and saw a Baron played from it, went on knowing a Baron
+    was there only if the played one was the other copy: whichever copy goes, it now knows one fewer."""
+    game = write_game(tmp_path, COPIES, COPIES_CARDS)
+    check_leaks(game, seeds=range(4))
+    monkeypatch.setattr(runtime, "lapse_copy", lambda st, c, src: None)
+    with pytest.raises(AssertionError, match="can tell the two apart at the view"):
+        check_leaks(game, seeds=range(4))
+
+
+REORDER = """
+game: reorder
+title: Reorder
+players: {min: 2, max: 3}
+cards: [cards.yaml]
+properties: {value: 0}
+zones:
+  deck: {visibility: hidden, face: down}
+  hand: {owner: player, visibility: owner}
+phases:
+  deal: |
+    shuffle deck
+    for each player p:
+      move the top 3 cards of deck to hand of p
+  play: |
+    for each player p:
+      let c = p chooses a card from hand of p "Put a card at the back of your hand"
+      move c to bottom of hand of p
+      show hand of p to next player after p
+flow: {setup: [deal], rounds: 2, round: [play]}
+result: {score: count(my hand)}
+"""
+DISTINCT = """
+cards:
+  - {id: one, name: One, value: 1, start: deck}
+  - {id: two, name: Two, value: 2, start: deck}
+  - {id: three, name: Three, value: 3, start: deck}
+  - {id: four, name: Four, value: 4, start: deck}
+  - {id: five, name: Five, value: 5, start: deck}
+  - {id: six, name: Six, value: 6, start: deck}
+  - {id: seven, name: Seven, value: 7, start: deck}
+  - {id: eight, name: Eight, value: 8, start: deck}
+  - {id: nine, name: Nine, value: 9, start: deck}
+"""
+
+
+def test_a_look_at_a_hand_in_the_order_it_is_kept_is_found(tmp_path, monkeypatch):
+    """A look at another player's hand showed each card's place in the order the engine keeps, which
+    told the looker which card the player had put at the back. A look shows the cards, not their order."""
+    game = write_game(tmp_path, REORDER, DISTINCT)
+    check_leaks(game, seeds=range(4))
+    monkeypatch.setattr(information, "glimpse_at", lambda layout, zi, p, seat: p == seat or (
+        information.ordered_for(layout, zi, seat) and layout.zone_vis[zi] != runtime.HIDDEN))
+    with pytest.raises(AssertionError, match=r"leak in reorder(.|\n)*\"at\":"):
+        check_leaks(game, seeds=range(4))
+
+
+UNSHUFFLED = """
+game: unshuffled
+title: Unshuffled
+players: {min: 2, max: 3}
+cards: [cards.yaml]
+properties: {value: 0}
+zones:
+  deck: {visibility: hidden, face: down}
+  hand: {owner: player, visibility: owner}
+  pile: {visibility: public}
+phases:
+  draw: |
+    for each player p:
+      move a random card of deck to hand of p
+  play: |
+    for each player p:
+      let c = p chooses a card from hand of p "Play a card"
+      move c to pile
+flow: {setup: [draw], rounds: 1, round: [play]}
+result: {score: "sum(pile, it.value)"}
+"""
+
+
+def test_a_random_pick_from_an_unshuffled_hidden_zone_showing_its_place_is_found(tmp_path, monkeypatch):
+    """A card taken at random from a hidden zone never shuffled showed its place there, and that zone
+    lies in the order of the card files: the place named the card. Only the draw of chance told it, so
+    only a check that draws chance another way finds it."""
+    game = write_game(tmp_path, UNSHUFFLED, DISTINCT)
+    check_leaks(game, seeds=range(4))
+    monkeypatch.setattr(information, "order_known", information.ordered_for)
+    with pytest.raises(AssertionError, match=r"came out another way(.|\n)*\"from_at\""):
+        check_leaks(game, seeds=range(4))
 
 
 # ---- determinize where who is asked hangs on a hidden card ----------------------------------------------------
