@@ -46,6 +46,30 @@ def write_game(folder, game: str, cards: str):
     return load_game(folder)
 
 
+def hiding(name: str, phases: str, players: str = "{min: 2, max: 3}", flow: str = "rounds: 1, round: [play]",
+           properties: str = "{value: 0}", dealt: int = 2, zones: str = "") -> str:
+    """A game whose players are dealt cards from a hidden deck and hide some face down in their hold."""
+    return f"""
+game: {name}
+title: {name}
+players: {players}
+cards: [cards.yaml]
+properties: {properties}
+zones:
+  deck: {{visibility: hidden, face: down}}
+  hand: {{owner: player, visibility: owner}}
+  hold: {{owner: player, visibility: public, face: down}}{zones}
+phases:
+  deal: |
+    shuffle deck
+    for each player p:
+      move the top {dealt} cards of deck to hand of p
+{phases}
+flow: {{setup: [deal], {flow}}}
+result: {{score: count(my hold)}}
+"""
+
+
 # ---- 1. the order of hidden cards ----------------------------------------------------------------------
 
 
@@ -61,29 +85,11 @@ def test_leak_1_a_hand_shown_in_its_kept_order_is_found(monkeypatch):
 
 # ---- 2. glimpses that last ------------------------------------------------------------------------------
 
-PEEK = """
-game: peek
-title: Peek
-players: {min: 2, max: 3}
-cards: [cards.yaml]
-properties: {value: 0}
-zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-  hold: {owner: player, visibility: public, face: down}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top 3 cards of deck to hand of p
-  play: |
+PEEK = hiding("peek", """  play: |
     for each player p:
       show hand of p to next player after p
       let c = p chooses a card from hand of p "Hide one face down"
-      move c to hold of p face down
-flow: {setup: [deal], rounds: 2, round: [play]}
-result: {score: count(my hold)}
-"""
+      move c to hold of p face down""", flow="rounds: 2, round: [play]", dealt=3)
 PEEK_CARDS = """
 cards:
   - {id: red, name: Red, count: 3, start: deck, value: 1}
@@ -164,28 +170,10 @@ def test_a_counter_seen_by_its_owner_until_the_rules_show_it_keeps_the_secret(tm
 
 # ---- 4. whether a player is asked ---------------------------------------------------------------------------
 
-FORCED = """
-game: forced
-title: Forced
-players: {min: 2, max: 2}
-cards: [cards.yaml]
-properties: {value: 0}
-zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-  hold: {owner: player, visibility: public, face: down}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top 2 cards of deck to hand of p
-  play: |
+FORCED = hiding("forced", """  play: |
     for each player p:
       let c = p chooses a card from hand of p where it.value >= 5 "Hide a high card"
-      move c to hold of p face down
-flow: {setup: [deal], rounds: 1, round: [play]}
-result: {score: count(my hold)}
-"""
+      move c to hold of p face down""", players="{min: 2, max: 2}")
 FORCED_CARDS = """
 cards:
   - {id: ace, name: Ace, each_player: true, start: hand, value: 5}
@@ -278,29 +266,6 @@ cards:
   - {id: high, name: High, count: 4, start: deck, value: 5}
 """
 
-
-def hiding(name: str, phases: str, players: str = "{min: 2, max: 3}", flow: str = "rounds: 1, round: [play]",
-           properties: str = "{value: 0}", dealt: int = 2) -> str:
-    """A game whose players are dealt cards from a hidden deck and hide some face down in their hold."""
-    return f"""
-game: {name}
-title: {name}
-players: {players}
-cards: [cards.yaml]
-properties: {properties}
-zones:
-  deck: {{visibility: hidden, face: down}}
-  hand: {{owner: player, visibility: owner}}
-  hold: {{owner: player, visibility: public, face: down}}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top {dealt} cards of deck to hand of p
-{phases}
-flow: {{setup: [deal], {flow}}}
-result: {{score: count(my hold)}}
-"""
 
 
 SECRET_ASK = hiding("secret-ask", """  play: |
@@ -508,30 +473,12 @@ def test_sky_haulers_does_not_tell_the_table_of_a_face_down_cursed_idol(tmp_path
 
 # ---- the engine's leaks of identical copies, glimpse order and random picks, put back ----------------------
 
-COPIES = """
-game: copies
-title: Copies
-players: {min: 2, max: 3}
-cards: [cards.yaml]
-properties: {value: 0}
-zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-  pile: {visibility: public}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top card of deck to hand of p
-  play: |
+COPIES = hiding("copies", """  play: |
     for each player p:
       show hand of p to next player after p
       move the top card of deck to hand of p
       let c = p chooses a card from hand of p "Play a card"
-      move c to pile
-flow: {setup: [deal], rounds: 2, round: [play]}
-result: {score: "sum(pile, it.value)"}
-"""
+      move c to pile""", flow="rounds: 2, round: [play]", dealt=1, zones="\n  pile: {visibility: public}")
 COPIES_CARDS = """
 cards:
   - {id: prince, name: Prince, count: 2, start: deck, value: 5}
@@ -561,28 +508,11 @@ def test_a_copy_leaving_a_hand_that_leaves_its_twin_known_is_found(tmp_path, mon
         check_leaks(game, seeds=range(4))
 
 
-REORDER = """
-game: reorder
-title: Reorder
-players: {min: 2, max: 3}
-cards: [cards.yaml]
-properties: {value: 0}
-zones:
-  deck: {visibility: hidden, face: down}
-  hand: {owner: player, visibility: owner}
-phases:
-  deal: |
-    shuffle deck
-    for each player p:
-      move the top 3 cards of deck to hand of p
-  play: |
+REORDER = hiding("reorder", """  play: |
     for each player p:
       let c = p chooses a card from hand of p "Put a card at the back of your hand"
       move c to bottom of hand of p
-      show hand of p to next player after p
-flow: {setup: [deal], rounds: 2, round: [play]}
-result: {score: count(my hand)}
-"""
+      show hand of p to next player after p""", flow="rounds: 2, round: [play]", dealt=3)
 DISTINCT = """
 cards:
   - {id: one, name: One, value: 1, start: deck}
