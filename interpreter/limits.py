@@ -9,6 +9,8 @@ MAX_LOOP = 10_000  # rounds of one `repeat N times`, or of a `while` without `at
 # moved by a move of several, one element an aggregate or `where` runs over, one round, turn or deal of the flow.
 MAX_STEPS = 1_000_000
 MAX_CHECK_STEPS = 10_000_000  # steps of a match's invariants and checks together (counted as MAX_STEPS are)
+UNCHARGED = 64  # an aggregate or `where` working out nothing iterated for each element: uncharged up to this many
 MAX_CALL_DEPTH = 200  # procedures calling themselves, abilities resolving abilities: nested at most this deep
 MAX_OPTIONS = 10_000  # options of one choice (`a number from A to B`; a card choice never has more)
 MAX_ROUNDS = 10_000  # a flow's `rounds:`
+MAX_NUMBER = 2**63 - 1  # the largest whole number (or, negated, the smallest) a match keeps: counters, names, scores

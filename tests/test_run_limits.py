@@ -15,6 +15,12 @@ from interpreter.game import load_game
 from interpreter.run.runtime import BOTTOM, TOP, RuleError, State, move, move_all
 from interpreter.run.sim import simulate
 
+
+@pytest.fixture(autouse=True)
+def in_tmp_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where sim leaves the log of a match whose rules failed
+
+
 STEPS = r"the match ran more than 1,000,000 steps \(loop rounds, calls, cards moved, elements aggregated"
 
 
@@ -137,7 +143,7 @@ def test_moving_many_cards_at_once_is_moving_them_one_by_one(tmp_path, place):
     rng = random.Random(7)
     for _ in range(300):
         spread = [rng.choice(zones) for _ in range(30)]
-        cards = [rng.choice([*range(30), -1]) for _ in range(rng.randrange(12))]
+        cards = [rng.choice([*range(30), -1]) for _ in range(rng.randrange(40))]
         dest, face = rng.choice(zones), rng.choice([-1, 0, 1])
         once, each = (State(game.model.setup(2), 2, 0, None) for _ in range(2))
         for st in (once, each):
@@ -148,3 +154,58 @@ def test_moving_many_cards_at_once_is_moving_them_one_by_one(tmp_path, place):
             move(each, c, dest, place, face)
         assert (once.zones, once.zone_of, once.face) == (each.zones, each.zone_of, each.face)
         assert once.steps == once.steps_max - len(cards)
+
+
+# ---- whole numbers are bounded ------------------------------------------------------------------------
+
+BIG = "a whole number of 36 digits, past the limit of 9,223,372,036,854,775,807"
+GROWS = 'let b = I choose one of "x", "y" "?"\n' + "set my points to my points * 999999999999999999 + 1\n" * 20
+
+
+def located(err: str, folder: Path, line: int, message: str) -> bool:
+    return re.search(rf"{re.escape(str(folder / 'game.yaml'))}:{line}:\d+: {message}", err) is not None
+
+
+def test_a_number_past_the_limit_stops_sim_and_play_at_its_line(capsys, tmp_path):
+    folder = write_game(tmp_path / "grows", GROWS)
+    for argv in (["sim", folder, "-n", "1"], ["play", folder], ["play", folder, "--json"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and located(err, folder, 20, BIG), err  # the third `set`: 10**36
+
+
+def test_the_log_of_a_match_stopped_by_a_number_is_written_and_replays(capsys, tmp_path):
+    folder = write_game(tmp_path / "grows", GROWS)
+    log = tmp_path / "match.jsonl"
+    code, _, err = run(capsys, "play", folder, "--log", log)
+    assert code == 1 and located(err, folder, 20, BIG), err
+    assert '"type": "error"' in log.read_text().splitlines()[-1]
+    code, out, _ = run(capsys, "replay", log, "--game", folder)
+    assert code == 0 and "the rules fail at the same point" in out
+
+
+@pytest.mark.parametrize("turn, line, message", [
+    ("let x = my points + 999999999999999999\nrepeat 10 times:\n  add x to my points", 19, "a whole number of 19"),
+    ("repeat 20 times:\n  let x = 999999999999999999 * (my points + 9)\n  set my points to x", 18,
+     "a whole number of 37"),
+    ("let x = roll a die with 999999999999999999 * 999999999999999999 sides", 17, "a whole number of 36"),
+    ("set my points to 999999999 * 999999999\nlet x = I choose a number from 1 to my points * my points", 18,
+     "a whole number of 36"),
+], ids=["add", "let", "roll", "number choice"])
+def test_every_stored_number_is_bounded(capsys, tmp_path, turn, line, message):
+    folder = write_game(tmp_path / "stored", turn)
+    code, _, err = run(capsys, "sim", folder, "-n", "1")
+    assert code == 1 and located(err, folder, line, message), err
+
+
+def test_a_score_past_the_limit_is_located_at_the_score(capsys, tmp_path):
+    folder = write_game(tmp_path / "score", "set my points to 999999999 * 999999999")
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(
+        "score: my points", "score: my points * my points"))
+    code, _, err = run(capsys, "sim", folder, "-n", "1")
+    assert code == 1 and located(err, folder, 22, "a whole number of 36 digits"), err
+
+
+def test_a_constant_past_the_limit_is_refused_before_play(capsys, tmp_path):
+    folder = write_game(tmp_path / "constant", "let x = 999999999999999999 * 999999999999999999")
+    code, _, err = run(capsys, "validate", folder)
+    assert code == 1 and located(err, folder, 17, r"error: .*past the limit of 9,223,372,036,854,775,807"), err

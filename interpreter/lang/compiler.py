@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Pos, source_line
+from ..limits import MAX_NUMBER, UNCHARGED
 from . import nodes as n
 from .analysis import Plan
 from .program import Program, Routine
@@ -71,6 +72,9 @@ class Writer:
         self.out: list[tuple[str, Pos | None]] = []
         self.starts: list[tuple[int, Routine]] = []
         self.errors: list = []
+        model = program.model
+        self.cards = sum(d.count * (model.max_players if d.each_player else 1) for d in model.cards)
+        self.free = False  # writing a sentence of the log: nothing charged
         self._begin(None)
 
     def _begin(self, at) -> None:
@@ -185,8 +189,24 @@ class Writer:
         self.line(f"if st.steps < 0: out_of_steps(st, {str(at)!r})")
 
     def charge(self, items: str, at: Pos | None) -> str:
-        """Code of the list `items`, charged as steps (one an element) as it is worked out."""
-        return f"charge(st, {items}, {str(at or self.at)!r})"
+        """Code of the list `items`, charged as steps (one an element) as it is worked out (not in a
+        sentence of the log, which a quiet match never works out: see statements.Say)."""
+        return items if self.free else f"charge(st, {items}, {str(at or self.at)!r})"
+
+    def may_be_long(self, items: n.Expr, bounded: bool) -> bool:
+        """Whether a list may hold more than UNCHARGED elements (`bounded`: at most one of each card)."""
+        return items.type != "players" and not (bounded and self.cards <= UNCHARGED)
+
+    def bound(self, name: str, value: n.Expr) -> None:
+        """After a number `value` is stored in `name`: stop it past MAX_NUMBER either way (a comparison;
+        none where the value is a stored number or a literal already)."""
+        if value.type != "num" or isinstance(value, n.Ref | n.GameCounter | n.PlayerCounter | n.CardProp | n.Length):
+            return
+        if not isinstance(value, n.Const):
+            self.line(f"if not {-MAX_NUMBER} <= {name} <= {MAX_NUMBER}: too_big({name}, {str(self.at)!r})")
+        elif abs(value.value) > MAX_NUMBER:  # a literal worked out before play
+            self.errors.append(Diagnostic(value.at or self.at, f"{value.value:,} is past the limit of {MAX_NUMBER:,} "
+                                          "(2**63 - 1) either way that a counter, a name or a score may hold"))
 
     def some(self, value: n.Expr, what: str) -> str:
         """A player or card that must not be none here: checked where it may be none (a RuleError at
@@ -326,7 +346,12 @@ class Writer:
         try:
             if not r.statements:
                 assert r.value is not None  # written only once resolved
-                self.line(f"return {r.value.emit(self)}")
+                if r.pyname == "result_score":  # a score is logged: kept within MAX_NUMBER too
+                    self.line(f"score = {r.value.emit(self)}")
+                    self.bound("score", r.value)
+                    self.line("return score")
+                else:
+                    self.line(f"return {r.value.emit(self)}")
             else:
                 assert r.body is not None
                 if r.kind == "phase":

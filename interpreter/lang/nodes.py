@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Pos
+from ..limits import UNCHARGED
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -354,24 +355,45 @@ class Filter(Expr):
         """The generator inside the brackets (to stop at the first match)."""
         v = w.ref(self.var)
         base = self.base.emit(w)
-        if charged(self.base, self.test):
-            base = w.charge(base, self.at)
+        if not isinstance(self.base, OwnedCards):  # (charged as it is made)
+            base = charged(w, self.base, base, self.test, self.at)
         return f"{v} for {v} in {base} if {self.test.emit(w)}"
 
     def emit(self, w: Writer) -> str:
         return f"[{self.lazy(w)}]"
 
 
-def charged(pool: Expr, each: Expr) -> bool:
-    """Whether running over `pool`, working out `each` for every element, is charged as steps (one an
-    element): over cards always (a zone may hold thousands); over players (at most 16) only where `each`
-    runs over something itself or calls what may, so that nested ones are bounded."""
-    return pool.type != "players" or _iterates(each)
+def charged(w: Writer, pool: Expr, code: str, each: Expr, at: Pos | None) -> str:
+    """The code of `pool` (`code`) as an aggregate or `where` runs over it, working out `each` for every
+    element: charged as steps, one an element, where `each` runs over something itself or calls what may
+    (nested work multiplies); else only where the list may hold more than UNCHARGED (the cards of a
+    game of more cards, a list made longer), and then only when it does (a short one costs little)."""
+    if iterates(each):
+        return w.charge(code, at)
+    if not w.may_be_long(pool, _bounded(pool)):
+        return code
+    if pool.cheap or (isinstance(pool, ZoneCards) and pool.zone.cheap):
+        return f"({code} if len({code}) <= {UNCHARGED} else {w.charge(code, at)})"
+    return w.charge(code, at)
 
 
-def _iterates(value: Expr) -> bool:
+def iterates(value: Expr) -> bool:
+    """Whether working out `value` runs over a list or calls what may."""
     return isinstance(value, Aggregate | Filter | OwnedCards | FunctionCall | CardCondition) or \
-        any(_iterates(c) for c in value.children())
+        any(iterates(c) for c in value.children())
+
+
+def nests(value: Expr) -> bool:
+    """Whether working out `value` runs over a list for each element of another (always charged)."""
+    if (isinstance(value, Aggregate) and iterates(value.value)) or (isinstance(value, Filter) and iterates(value.test)):
+        return True
+    return any(nests(c) for c in value.children())
+
+
+def _bounded(pool: Expr) -> bool:
+    """A list of cards no longer than the game has cards (each card at most once)."""
+    return isinstance(pool, ZoneCards | OwnedCards | Single) or \
+        (isinstance(pool, Filter | Copy) and _bounded(pool.base if isinstance(pool, Filter) else pool.items))
 
 
 def _mentions(value: Expr, var: Var) -> bool:
@@ -519,7 +541,7 @@ class OwnedCards(Expr):
     def emit(self, w: Writer) -> str:
         q, c = w.ref(self.var), w.fresh("c")
         cards = f"[{c} for {q} in {self.players.emit(w)} for {c} in {w.alias('Z')}[{self.zone.emit(w)}]]"
-        return w.charge(cards, self.at)
+        return w.charge(cards, self.at) if w.may_be_long(self, True) else cards
 
 
 @dataclass(eq=False)
@@ -694,8 +716,8 @@ class Aggregate(Expr):
 
     def emit(self, w: Writer) -> str:
         v, pool, value = w.ref(self.var), self.pool.emit(w), self.value.emit(w)
-        if charged(self.pool, self.value) and not (isinstance(self.pool, Filter) and self.pool.type == "cards"):
-            pool = w.charge(pool, self.at)  # (a filter of cards is charged already: as it runs over its base)
+        if iterates(self.value) or not isinstance(self.pool, Filter | OwnedCards):  # (those charge as made)
+            pool = charged(w, self.pool, pool, self.value, self.at)
         kind = self.kind
         if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var:
             # a property of each card (`sum(table, it.value)`): looked up by a C loop, no Python per card

@@ -57,7 +57,9 @@ class Let(n.Stmt):
         return [self.var]
 
     def emit(self, w: Writer) -> None:
-        w.line(f"{w.bind(self.var)} = {self.value.emit(w)}")
+        name = w.bind(self.var)
+        w.line(f"{name} = {self.value.emit(w)}")
+        w.bound(name, self.value)
 
 
 # ---- what a choice offers (always a list of its own: the ask keeps it) ------------------------------------
@@ -250,6 +252,8 @@ class Assign(n.Stmt):
             w.line(f"{lhs} {value.op}= {value.right.emit(w)}")
         else:
             w.line(f"{lhs} = {value.emit(w)}")
+        if not isinstance(t, n.StateField):
+            w.bound(lhs, value)
 
 
 def _change(cls, r: Resolver, s: Tree, scope: Scope, op: str) -> Assign:
@@ -472,12 +476,16 @@ class Say(n.Stmt):
         # waits for a log.
         parts: list[n.Expr] = []
         for part in self.text.parts:
-            if isinstance(part, n.Format) and part.value.risky:
+            if isinstance(part, n.Format) and (part.value.risky or n.nests(part.value)):
                 name = w.fresh("t")
                 w.line(f"{name} = {part.value.emit(w)}")
                 part = n.Format(_Worked(name, part.value.type), at=part.at)
             parts.append(part)
-        w.line(f"if st.log is not None: say(st, {n.Text(parts).emit(w)})")
+        w.free = True  # the rest is worked out in a logged match only: charged, it would make it run otherwise
+        try:
+            w.line(f"if st.log is not None: say(st, {n.Text(parts).emit(w)})")
+        finally:
+            w.free = False
 
 
 @dataclass(eq=False)

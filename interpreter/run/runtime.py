@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
-from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_OPTIONS, MAX_STEPS
+from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_NUMBER, MAX_OPTIONS, MAX_STEPS
 from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
 
 TOP, BOTTOM, RANDOM = 0, -1, -2
@@ -355,10 +355,10 @@ def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> Non
 
 
 def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
-    """Move each card of a list (not a zone's own) in order; a quiet match moves them to an end of a zone
+    """Move each card of a list (not a zone's own) in order; a quiet match moves many to an end of a zone
     at once, each zone they leave rebuilt in one pass (`move` one by one would take time quadratic in
     the cards moved)."""
-    if st.log is not None or (place != TOP and place != BOTTOM):
+    if len(cards) < 16 or st.log is not None or (place != TOP and place != BOTTOM):
         for c in cards:
             move(st, c, zi, place, face)
         return
@@ -456,6 +456,8 @@ def show(st: State, c: int, p: int) -> None:
 
 def roll(st: State, sides: int) -> int:
     """Roll a die with `sides` faces."""
+    if sides > MAX_NUMBER:
+        too_big(sides, "")
     r = st.below(sides) + 1
     if st.log is not None:
         st.event("roll", sides=sides, result=r)
@@ -586,6 +588,14 @@ def enter(st: State, where: str) -> None:
                         "(a procedure that keeps calling itself, or an ability that resolves abilities?)")
 
 
+def too_big(value: int, where: str) -> None:
+    """Stop a number from growing past what a match keeps (every number then prints, and fits a log)."""
+    digits = len(str(abs(value))) if abs(value) < 10**100 else "over 100"
+    at = f"{where}: " if where else ""
+    raise RuleError(f"{at}a whole number of {digits} digits, past the limit of {MAX_NUMBER:,} (2**63 - 1) "
+                    "either way that a counter, a name or a score may hold")
+
+
 def need(value: int, what: str, where: str) -> int:
     """`value` (a player or a card), unless it is none: then the rules asked for something impossible."""
     if value < 0:
@@ -601,8 +611,10 @@ def ask_condition(row: list, st: State, me: int, c: int) -> bool:
 def numbers(low: int, high: int, where: str) -> list[int]:
     """The options of `a number from low to high`: at least one (a number has no "none", so nothing to
     choose is a content bug) and at most MAX_OPTIONS."""
-    if high < low:
-        raise RuleError(f"{where}: `a number from {low} to {high}`: there is no number to choose")
+    if not -MAX_NUMBER <= low <= high <= MAX_NUMBER:
+        if high < low:
+            raise RuleError(f"{where}: `a number from {low} to {high}`: there is no number to choose")
+        too_big(low if abs(low) > MAX_NUMBER else high, where)
     if high - low >= MAX_OPTIONS:
         raise RuleError(f"{where}: `a number from {low} to {high}` offers {high - low + 1:,} options, "
                         f"more than the {MAX_OPTIONS:,} a choice may have")
@@ -695,7 +707,7 @@ def always(answer: bool):
 GENERATED_CODE_NAMES = (
     "move", "move_all", "move_cards", "kept_sight", "moved", "leaving", "shuffle", "flip", "flip_all", "show", "roll",
     "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "charge", "enter", "need",
-    "numbers",
+    "numbers", "too_big",
     "ask_condition",
     "one_ask_each", "GameOver", "top", "last", "first_with", "first_n", "last_n",
     "floordiv", "mod", "ring_distance", "choose_cards", "random_player", "knock_out", "is_out", "DealOver",
