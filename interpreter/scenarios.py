@@ -40,8 +40,8 @@ with one possible outcome takes none. Once the script runs out, the seed's RNG g
 be used by the end of the decisions.
 
 A scenario file must lie inside its game folder once symbolic links are followed (as card files must).
-A file that breaks the schema or names a zone, card, counter or seat the game lacks is an AuthoringError
-(`file:line:col`); a scenario whose expectations do not hold raises ScenarioFailure (an AssertionError)
+A file that breaks the schema, names a zone, card, counter or seat the game lacks or gives a counter a
+value it cannot hold (a text for a number, a seat the match lacks) is an AuthoringError (`file:line:col`); a scenario whose expectations do not hold raises ScenarioFailure (an AssertionError)
 naming the rule, the `file:line` of what differed, the decisions made and the game's `say` sentences.
 """
 
@@ -54,7 +54,9 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
+from .limits import MAX_NUMBER
 from .load.loader import SCENARIO_FOLDER, inside
+from .load.model import CounterDef
 from .load.schema import validate
 from .load.source import SourceMap, load_yaml
 from .run.match import Invalid, Match
@@ -229,6 +231,29 @@ class _Checker:
                                           "one by seat")
             elif not spec.per_player and isinstance(value, list):
                 self.error((*path, name), f"`{name}` is a game counter: give one number, not a list")
+            elif isinstance(value, list):
+                for k, one in enumerate(value):
+                    self.counter_value((*path, name, k), spec, one)
+            else:
+                self.counter_value((*path, name), spec, value)
+
+    def counter_value(self, path: DataPath, spec: CounterDef, value: Any) -> None:
+        """A value the counter can hold: a number (within its `min` and MAX_NUMBER), a seat or a text."""
+        name = spec.name
+        if spec.type == "str":
+            if not isinstance(value, str):
+                self.error(path, f"`{name}` is a text counter: give a text, not {value!r}",
+                           'put it in quotes: "…"')
+        elif not isinstance(value, int) or isinstance(value, bool):
+            what = f"a seat (0–{self.n - 1}, or -1 for none)" if spec.type == "player" else "a whole number"
+            self.error(path, f"`{name}` holds {what}, not {value!r}")
+        elif spec.type == "player" and not -1 <= value < self.n:
+            self.error(path, f"`{name}` holds a seat: {value} is no seat at {self.n} players",
+                       f"seats are 0–{self.n - 1}; none is -1")
+        elif spec.type == "num" and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            self.error(path, f"`{name}`: {value} is past the limit of {MAX_NUMBER:,} either way a counter may hold")
+        elif spec.type == "num" and spec.floor is not None and value < spec.floor:
+            self.error(path, f"`{name}` is never below its min, {spec.floor}: not {value}")
 
     def step(self, path: DataPath, step: dict) -> None:
         if "expect" in step:
