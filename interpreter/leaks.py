@@ -64,10 +64,11 @@ def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), ev
                 deals: int = 1, determinize: int = 9, max_decisions: int = 400,
                 ignore_who_is_asked: bool = False) -> LeakReport:
     """Play random matches of `game` (every player count unless `players` is given) and check at every
-    `every`-th decision point that the hidden answers do not show, at every `deals`-th a swapped hidden
-    deal and a chance outcome drawn another way (for every seat at the first point, then for one seat in
-    turn), at every `determinize`-th a determinization (0: none); and at every point, for a seat in turn
-    (every seat at the first), that the view is what its observations imply.
+    `every`-th decision point that the hidden answers do not show; at the first point, for every seat, a
+    swapped hidden deal and a chance outcome drawn another way, then at every `deals`-th point one of the
+    two by turns, for a seat in turn (0: none after the first point); at every `determinize`-th a
+    determinization (0: none); and at every point, for a seat in turn (every seat at the first), that
+    the view is what its observations imply.
     Raises AssertionError on the first leak. `ignore_who_is_asked`: do not count whether another seat is
     asked (the engine asks every choice, even with one option; this is for rules that ask only when a
     hidden hand allows a choice)."""
@@ -101,10 +102,16 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
         if point % every == 0:
             for seat in range(n):
                 report.answers += _check_answers(m, seat, rng)
-        if deals and point % deals == 0:
-            for seat in range(n) if point == 1 else [(point // deals) % n]:
+        if point == 1:  # before anyone answered: every seat, both ways
+            for seat in range(n):
                 report.deals += _check_deal(m, seat, rng, since)
-                report.chance += _check_chance(m, seat, rng, since, point == 1)
+                report.chance += _check_chance(m, seat, rng, since, True)
+        elif deals and point % deals == 0:  # then a seat in turn, a deal and chance by turns
+            turn = point // deals
+            if turn % 2:
+                report.chance += _check_chance(m, turn // 2 % n, rng, since, False)
+            else:
+                report.deals += _check_deal(m, turn // 2 % n, rng, since)
         if determinize and point % determinize == 0:
             report.determinized += _check_determinize(m, rng.randrange(n), rng)
         for p in m.to_act():
@@ -139,7 +146,19 @@ def _hidden_pairs(m: Match, p: int, seat: int) -> list[tuple[int, int]]:
         else:
             continue
         groups.setdefault(key, []).append(i)
-    return [(g[0], g[-1]) for g in groups.values() if len(g) > 1]
+    face = _faces(m)
+    pairs = []
+    for g in groups.values():  # the first option and one of another face (two copies of a card are alike)
+        if len(g) > 1:
+            first = face[options[g[0]]] if kind == K_CARD and options[g[0]] >= 0 else None
+            pairs.append((g[0], next((i for i in g if face[options[i]] != first), g[-1]) if first else g[-1]))
+    return pairs
+
+
+def _faces(m: Match) -> list[str]:
+    """What a seat sees of each card: its face (copies of one card alike)."""
+    t = m.layout
+    return getattr(t, "face_ids", None) or [_copy_apart(f'"{c}"')[1:-1] for c in t.card_ids]
 
 
 def _check_answers(m: Match, seat: int, rng: random.Random) -> int:
@@ -177,9 +196,10 @@ def _check_deal(m: Match, seat: int, rng: random.Random, since: list[Match]) -> 
         return 0
     group = rng.choice(groups)
     c = rng.choice(group)
-    zone_of = m.st.zone_of
-    elsewhere = [d for d in group if zone_of[d] != zone_of[c]]  # a swap between two zones, where there is one
-    d = rng.choice(elsewhere or [d for d in group if d != c])
+    zone_of, face = m.st.zone_of, _faces(m)
+    others = [d for d in group if face[d] != face[c]] or [d for d in group if d != c]  # another face, if any
+    elsewhere = [d for d in others if zone_of[d] != zone_of[c]]  # a swap between two zones, where there is one
+    d = rng.choice(elsewhere or others)
     pi = list(range(len(m.st.face)))
     pi[c], pi[d] = d, c
     ids = m.layout.card_ids
