@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
+from interpreter.run.information import new_cache
 from interpreter.run.sim import run_many, simulate
 
 HERE = Path(__file__).resolve().parent
@@ -117,7 +118,7 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
                 m.information_state(seat)
                 t1 = time.perf_counter()
                 fresh = m.clone()
-                fresh._seen = [[0, [], None, []] for _ in range(players)]  # nothing rendered yet
+                fresh._seen = [new_cache() for _ in range(players)]  # nothing rendered yet
                 t2 = time.perf_counter()
                 fresh.information_state(seat)
                 t3 = time.perf_counter()

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
+from itertools import chain, compress, repeat
+from operator import and_, ne, xor
 from typing import Any
 
 from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT, OWNER, PUBLIC, State, seen_by
@@ -319,25 +322,6 @@ def faces(layout) -> list[str]:
     return layout.face_ids
 
 
-def _card_key(line: dict) -> str:
-    """The canonical order of cards shown together: faces by id, then backs."""
-    return json.dumps(line["card"], sort_keys=True)
-
-
-def sort_glimpses(out: list[dict], line: dict, alone: bool) -> None:
-    """Append a glimpse with no position to `out`, keeping the run of glimpses of the same zone to the
-    same seat before it in a canonical order (several cards shown together come in no kept order);
-    `alone`: the seat only watched the look, and sees each different card once."""
-    k = len(out)
-    while k and (x := out[k - 1]).get("event") == "show" and "at" not in x and x["zone"] == line["zone"] \
-            and x["to"] == line["to"]:
-        k -= 1
-    run = sorted([*out[k:], line], key=_card_key)
-    if alone:
-        run = [x for i, x in enumerate(run) if i == 0 or x != run[i - 1]]
-    out[k:] = run
-
-
 def back_of(game, layout, c: int) -> dict[str, Any]:
     """A hidden card as a seat sees it: its back."""
     return {"hidden": True, **{game.prop_names[k]: layout.props[k][c] for k in layout.back[c]}}
@@ -398,98 +382,223 @@ def card_place_label(game, t, c: int, zi: int, at: int, viewer: int) -> str:
     return f"hidden card of {t.zone_names[zi]}{back}"
 
 
-def zone_view(game, st: State, zi: int, seat: int) -> Any:
-    """One zone as `seat` sees it: the faces of the cards it can see (copies alike), backs of the
-    others; another player's hand in a canonical order (the faces the seat knows sorted, then the backs
-    sorted), never in the order kept."""
+def shown_cards(st: State, zi: int, seat: int) -> tuple[list[int], list[int]] | None:
+    """Zone `zi` as `seat` sees it: its cards in the order shown, and for each whether the seat sees its
+    face (else only its back); another player's hand in a canonical order (the faces the seat knows
+    sorted, then the backs sorted), never in the order kept. None for a hidden zone of which the seat
+    sees no face: it sees only how many cards it holds."""
     t = st.layout
     bit = 1 << seat
     cards = st.zones[zi]
-    face = faces(t)
     if not ordered_for(t, zi, seat):
-        known = sorted(face[c] for c in cards if st.known[c] & bit)
-        hidden = sorted((back_key(t, c), c) for c in cards if not st.known[c] & bit)
-        shown: list[Any] = [*known, *(back_of(game, t, c) for _, c in hidden)]
+        known = st.known
+        by_face, by_back = _ranks(t)
+        faced = sorted([c for c in cards if known[c] & bit], key=by_face.__getitem__)
+        if by_back is not None:
+            backs = sorted([c for c in cards if not known[c] & bit], key=by_back.__getitem__)
+        else:
+            backs = [c for _, c in sorted([(back_key(t, c), c) for c in cards if not known[c] & bit])]
+        cards, seen = faced + backs, [1] * len(faced) + [0] * len(backs)
     else:
-        shown = [face[c] if seen_by(st, c) & bit else back_of(game, t, c) for c in cards]
-    if t.zone_vis[zi] == HIDDEN and not any(isinstance(x, str) for x in shown):
-        return {"count": len(cards)}
-    return shown
+        seen = [seen_by(st, c) & bit for c in cards]
+    if t.zone_vis[zi] == HIDDEN and not any(seen):
+        return None
+    return cards, seen
+
+
+_RANKS: dict[int, tuple] = {}
+
+
+def _ranks(layout) -> tuple[list[int], list[int] | None]:
+    """Each card's place among all the cards of a layout by face id, and by back (then index): the
+    canonical order of another player's hand is theirs (None where backs of different kinds of value
+    cannot be ordered together)."""
+    hit = _RANKS.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        cards = range(len(layout.face_ids))
+        by_face = [0] * len(cards)
+        for r, c in enumerate(sorted(cards, key=layout.face_ids.__getitem__)):
+            by_face[c] = r
+        by_back: list[int] | None = [0] * len(cards)
+        try:
+            for r, (_, c) in enumerate(sorted((back_key(layout, c), c) for c in cards)):
+                by_back[c] = r  # type: ignore[index]
+        except TypeError:
+            by_back = None
+        hit = (layout, by_face, by_back)
+        _RANKS[id(layout)] = hit
+    return hit[1], hit[2]
+
+
+def zone_view(game, st: State, zi: int, seat: int) -> Any:
+    """One zone as `seat` sees it (see `shown_cards`): the faces of the cards it can see (copies alike),
+    backs of the others; of a hidden zone where it sees no face, the count."""
+    shown = shown_cards(st, zi, seat)
+    if shown is None:
+        return {"count": len(st.zones[zi])}
+    t = st.layout
+    face = faces(t)
+    return [face[c] if seen else back_of(game, t, c) for c, seen in zip(*shown, strict=True)]
 
 
 # ---- a seat's information state ---------------------------------------------------------------------
+#
+# Every line is canonical JSON, as `json.dumps(d, sort_keys=True, separators=(",", ":"))` writes it (keys
+# sorted, no spaces, ASCII). The lines of the moves, flips, glimpses, questions and answers, and the view,
+# are written from pieces made once per layout (each card's face and back, each zone's name, in JSON); a
+# seat's lines are kept joined, and its view's zones and counters as they were, so a call after a decision
+# pays for what is new, not for the match so far.
+
+_DUMP = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+_STR = json.encoder.encode_basestring_ascii  # a string as json.dumps writes it
 
 
-def render(match, seat: int, events: list[tuple], last: dict | None = None) -> tuple[list[dict], dict | None]:
-    """The events as `seat` observed them (JSON-able dicts). `last`: the table (counters, turn) the seat
-    saw before the first of these events; a change the seat cannot see is no event for it."""
+def _text(value: Any) -> str:
+    """A string in JSON (anything else in JSON too)."""
+    return _STR(value) if value.__class__ is str else _DUMP(value)
+
+
+def _int(value: Any) -> str:
+    """A number in JSON (anything else in JSON too)."""
+    return str(value) if value.__class__ is int else _DUMP(value)
+
+
+def _ints(values: list) -> str:
+    return "[" + ",".join([_int(v) for v in values]) + "]"
+
+
+class _Look:
+    """What the rendering needs of a layout, computed once: each card's face and back in JSON, and the
+    key that sorts cards shown together (faces by id, then backs); each zone's name in JSON, the view's
+    zones in the order of their keys; per seat, which zones' order it sees and which it knows."""
+
+    __slots__ = ("back", "back_sort", "counters", "face", "keyed", "known", "ordered", "zone")
+
+    def __init__(self, game, t) -> None:
+        self.counters: dict[tuple, str] = {}  # the counters as a seat sees them, in JSON, by their values
+        backs = [back_of(game, t, c) for c in range(len(t.face_ids))]
+        self.face = [_STR(f) for f in t.face_ids]
+        self.back = [_DUMP(b) for b in backs]
+        self.back_sort = [json.dumps(b, sort_keys=True) for b in backs]
+        self.zone = [_STR(name) for name in t.zone_names]
+        named = {name: zi for zi, name in enumerate(t.zone_names)}  # as the view's dict keeps them
+        self.keyed = [(self.zone[zi] + ":", zi) for name, zi in sorted(named.items())]
+        zones = range(len(t.zone_names))
+        self.ordered = [[ordered_for(t, zi, s) for zi in zones] for s in range(t.n)]
+        self.known = [[order_known(t, zi, s) for zi in zones] for s in range(t.n)]
+
+
+_LOOKS: dict[int, tuple] = {}
+
+
+def _look(game, t) -> _Look:
+    hit = _LOOKS.get(id(t))
+    if hit is None or hit[0] is not t or hit[1] is not game:
+        hit = (t, game, _Look(game, t))
+        _LOOKS[id(t)] = hit
+    return hit[2]
+
+
+def render(match, seat: int, events: list[tuple], last: str | None = None) -> tuple[list[str], str | None]:
+    """The events as `seat` observed them, one canonical JSON line each. `last`: the table line (counters,
+    turn) the seat saw before the first of these events; a change the seat cannot see is no event for it."""
     t, game = match.layout, match.game
-    names = t.zone_names
-    out: list[dict] = []
+    look = _look(game, t)
+    names, face, back = look.zone, look.face, look.back
+    ordered, known = look.ordered[seat], look.known[seat]
+    out: list[str] = []
     bit = 1 << seat
-    face = faces(t)
-
-    def card(c: int, seen: int) -> Any:
-        return face[c] if seen & bit else back_of(game, t, c)
-
+    run: list[tuple[str, str]] = []  # the glimpses with no place that end `out`: (sort key, line)
+    run_of: tuple | None = None  # their zone and looker
+    start = 0  # where they start in `out`
     for e in events:
         kind = e[0]
         if kind == MOVE:
-            _, c, src, at, dst, to, up, before, after = e
-            d = {"event": "move", "card": card(c, before | after), "from": names[src], "to": names[dst],
-                 "face": "up" if up else "down"}
-            if order_known(t, src, seat):
-                d["from_at"] = at + 1
-            if ordered_for(t, dst, seat) and (to >= 0 or after & bit):
-                d["to_at"] = (to if to >= 0 else ~to) + 1
+            c, src, at, dst, to, up, before, after = e[1:9]
+            card = face[c] if (before | after) & bit else back[c]
+            side = '"up"' if up else '"down"'
+            from_at = f',"from_at":{at + 1}' if known[src] else ""
+            to_at = f',"to_at":{(to if to >= 0 else ~to) + 1}' if ordered[dst] and (to >= 0 or after & bit) else ""
+            line = f'{{"card":{card},"event":"move","face":{side},"from":{names[src]}{from_at},' \
+                f'"to":{names[dst]}{to_at},"type":"event"}}'
         elif kind == FLIP:
-            _, c, zi, at, up, before, after = e
-            d = {"event": "flip", "card": card(c, before | after), "zone": names[zi], "face": "up" if up else "down"}
-            if order_known(t, zi, seat):
-                d["at"] = at + 1
+            c, zi, at, up, before, after = e[1:7]
+            line = '{' + ('"at":' + str(at + 1) + ',' if known[zi] else '') + '"card":' + \
+                (face[c] if (before | after) & bit else back[c]) + ',"event":"flip","face":' + \
+                ('"up"' if up else '"down"') + ',"type":"event","zone":' + names[zi] + '}'
         elif kind == SHUFFLE:
-            d = {"event": "shuffle", "zone": names[e[1]]}
+            line = '{"event":"shuffle","type":"event","zone":' + names[e[1]] + '}'
         elif kind == SHOW:
-            _, c, p, zi, at, before = e
-            d = {"event": "show", "card": card(c, before | (1 << p)), "zone": names[zi], "to": p}
-            if glimpse_at(t, zi, p, seat):
-                d["at"] = at + 1
+            c, p, zi, at, before = e[1:6]
+            seen = (before | 1 << p) & bit
+            line = '"card":' + (face[c] if seen else back[c]) + ',"event":"show","to":' + _int(p) + \
+                ',"type":"event","zone":' + names[zi] + '}'
+            if ordered[zi] and (p == seat or t.zone_vis[zi] != HIDDEN):
+                line = '{"at":' + str(at + 1) + ',' + line
             else:  # others see a look through a pile or a hand, not which cards or how many
-                sort_glimpses(out, {"type": "event", **d}, p != seat)
+                # the cards of one look come in a canonical order (faces by id, then backs), not as kept;
+                # the seat only watching sees each different card once
+                if run_of != (names[zi], p):
+                    run, run_of, start = [], (names[zi], p), len(out)
+                run = sorted([*run, (face[c] if seen else look.back_sort[c], '{' + line)], key=_first)
+                if p != seat:
+                    run = [x for i, x in enumerate(run) if i == 0 or x[1] != run[i - 1][1]]
+                out[start:] = [x for _, x in run]
                 continue
         elif kind == ROLL:
-            d = {"event": "roll", "sides": e[1], "result": e[2]}
+            line = _DUMP({"event": "roll", "sides": e[1], "result": e[2], "type": "event"})
         elif kind == SAY:
-            d = {"event": "say", "text": e[1]}
+            line = '{"event":"say","text":' + _text(e[1]) + ',"type":"event"}'
         elif kind == SEATS:
-            d = {"event": e[1], **dict(e[2])}
+            line = _DUMP({"type": "event", "event": e[1], **dict(e[2])})
         elif kind == TABLE:
             rnd, turn, first, active, gc, pc = e[1]
-            st = _TableView(t.n, gc, pc)
-            d = {"event": "table", "round": rnd, "turn": turn, "first": first, "active": active,
-                 "counters": visible_counters(game.model, st, seat)}  # type: ignore[arg-type]
-            if d == last:
+            line = '{"active":' + _int(active) + ',"counters":' + _counters(look, game, t.n, seat, gc, pc) + \
+                ',"event":"table","first":' + _int(first) + ',"round":' + _int(rnd) + ',"turn":' + _int(turn) + \
+                ',"type":"event"}'
+            if line == last:
                 continue
-            last = d
+            last = line
         elif kind == ASK:
-            _, who, question, asked, options = e
-            d = {"type": "ask", "who": who, "prompt": prompt_text(game, question, asked, written=who != seat)}
+            who, question, asked, options = e[1:5]
+            line = '{'
             if who == seat:
-                d["options"] = [option_label(game, t, asked, x, seat) for x in options]
+                line += '"options":[' + ",".join([_text(option_label(game, t, asked, x, seat)) for x in options]) + '],'
+            line += '"prompt":' + _text(prompt_text(game, question, asked, written=who != seat)) + \
+                ',"type":"ask","who":' + _int(who) + '}'
         else:  # DECIDE
-            _, who, secret, answer, seen, zi, at = e
-            d = {"type": "decision", "who": who}
+            who, secret, answer, seen, zi, at = e[1:7]
+            line = ',"type":"decision","who":' + _int(who) + '}'
             if not secret or who == seat:
                 if zi < 0:
-                    d["label"] = answer
-                elif seen & bit and (who == seat or ordered_for(t, zi, seat)):  # which card of a hand: unseen
-                    d["label"] = face[answer]
+                    label = answer
+                elif seen & bit and (who == seat or ordered[zi]):  # which card of a hand: unseen
+                    label = t.face_ids[answer]
                 else:
-                    d["label"] = card_place_label(game, t, answer, zi, at, seat)
-        if "event" in d:
-            d = {"type": "event", **d}
-        out.append(d)
+                    label = card_place_label(game, t, answer, zi, at, seat)
+                line = '{"label":' + _text(label) + line
+            else:
+                line = '{' + line[1:]
+        out.append(line)
+        run_of = None
     return out, last
+
+
+def _first(item: tuple) -> Any:
+    return item[0]
+
+
+def _counters(look: _Look, game, n: int, seat: int, gc: list, pc: list) -> str:
+    """The counters as `seat` sees them (`visible_counters`) in JSON, from the counters' values (each
+    layout keeps the ones it wrote)."""
+    key = (seat, tuple(gc), *map(tuple, pc))
+    written = look.counters.get(key)
+    if written is None:
+        if len(look.counters) >= 100_000:
+            look.counters.clear()
+        table = _TableView(n, gc, pc)
+        written = look.counters[key] = _DUMP(visible_counters(game.model, table, seat))  # type: ignore[arg-type]
+    return written
 
 
 class _TableView:
@@ -497,59 +606,119 @@ class _TableView:
 
     __slots__ = ("gc", "n", "pc")
 
-    def __init__(self, n: int, gc: tuple, pc: tuple) -> None:
+    def __init__(self, n: int, gc: Any, pc: Any) -> None:
         self.n, self.gc, self.pc = n, gc, pc
+
+
+class Seen:
+    """A seat's rendered observations, kept so that the next call renders only what is new.
+
+    `events`: the raw events rendered; `count`: their lines; `last`: the last table line among them.
+    The lines come in `lines[:n]`, then in `chunks`, one a render since: (k, i, lines, joined), the lines
+    from i on coming from raw events k on (so a copy can cut them there: `marks[:m]` holds those pairs
+    for `lines[:n]`), `joined` their text. `text`: the head and `lines[:n]` joined (None: not yet). Every
+    few renders the chunks are settled into `lines`, `marks` and `text`. `snap`: the lines as last
+    handed out. `view`: what the seat's view was made of the last time (see `view_json`).
+
+    A copy of the match takes a copy of this object, sharing its lists: a list is appended to in place
+    only by a holder whose length is the list's (every holder reads only its first n items); one that
+    finds it longer takes its own copy first. The strings and tuples are values."""
+
+    __slots__ = ("chunks", "count", "events", "last", "lines", "m", "marks", "n", "snap", "text", "view")
+
+    def __init__(self) -> None:
+        self.events, self.count = 0, 0
+        self.last: str | None = None
+        self.lines: list[str] = []
+        self.marks: list[tuple[int, int]] = []
+        self.n = self.m = 0
+        self.chunks: tuple[tuple[int, int, tuple[str, ...], str], ...] = ()
+        self.text: str | None = None
+        self.snap: list[str] | None = None
+        self.view: tuple | None = None
+
+    def copy(self) -> Seen:
+        other = Seen.__new__(Seen)
+        for name in Seen.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    def settle(self) -> None:
+        """Move the chunks into `lines`, `marks` and `text`."""
+        chunks = self.chunks
+        self.lines, self.n = _grown(self.lines, self.n, [x for chunk in chunks for x in chunk[2]]), self.count
+        self.marks = _grown(self.marks, self.m, [(k, i) for k, i, _, _ in chunks])
+        self.m += len(chunks)
+        if self.text is not None:
+            self.text = "".join([self.text, *(chunk[3] for chunk in chunks)])
+        self.chunks = ()
+
+
+def _grown(items: list, n: int, more: list) -> list:
+    """`items[:n]` and then `more`: in place if nobody went further in `items`, else in a copy."""
+    if len(items) != n:
+        items = items[:n]
+    items.extend(more)
+    return items
+
+
+def _catch_up(match, seat: int, cache: Seen, end: int | None = None) -> None:
+    """Render the raw events since the last render (up to `end`)."""
+    events = match._watch.events
+    if end is None:
+        end = len(events)
+    k = cache.events
+    if k >= end:
+        return
+    more, cache.last = render(match, seat, events[k:end], cache.last)
+    cache.chunks = (*cache.chunks, (k, cache.count, tuple(more), "\n".join(more) + "\n" if more else ""))
+    cache.events = end
+    cache.count += len(more)
+    if len(cache.chunks) >= 16:  # now and then, so that a call joins a few pieces and copies share the rest
+        cache.settle()
 
 
 def observed(match, seat: int, upto: int | None = None) -> list[str]:
     """`seat`'s observations so far (of the first `upto` raw events), one canonical JSON line each
-    (rendered once, as they come)."""
+    (rendered once, as they come). The list is not changed afterwards: later calls give new ones."""
     cache = match._seen[seat]
-    events = match._watch.events
-    end = len(events) if upto is None else upto
-    if cache[0] < end:
-        more, cache[2] = render(match, seat, events[cache[0]:end], cache[2])
-        # new lists, never a change in place: copies of the match share them (see `fork_cache`)
-        cache[3] = [*cache[3], (cache[0], len(cache[1]))]
-        cache[1] = [*cache[1], *(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)]
-        cache[0] = end
-    return cache[1]
+    _catch_up(match, seat, cache, upto)
+    if cache.snap is None or len(cache.snap) != cache.count:
+        cache.snap = [*cache.lines[:cache.n], *(x for chunk in cache.chunks for x in chunk[2])]
+    return cache.snap
 
 
-def new_cache() -> list:
-    """A seat's rendered observations: [raw events rendered, lines, last table seen, marks], where a
-    mark (k, i) says the lines from i on come from raw events k on (so a copy can cut them there).
-    Its lists are replaced, never changed in place, so a copy of the match shares them."""
-    return [0, [], None, []]
+def new_cache() -> Seen:
+    """A seat's rendered observations, none yet."""
+    return Seen()
 
 
-def fork_cache(cache: list) -> list:
-    """A seat's rendered observations for a copy of the match (sharing the lines)."""
-    return cache[:]
+def fork_cache(cache: Seen) -> Seen:
+    """A seat's rendered observations for a copy of the match (sharing what it can)."""
+    return cache.copy()
 
 
-def cut_cache(match, cache: list, events: int) -> list:
+def cut_cache(match, cache: Seen, events: int) -> Seen:
     """A seat's rendered observations of only the first `events` raw events (for a copy that goes on
     from there): the lines rendered up to the last render at or before that point, and the rest of the
     way rendered again."""
-    if cache[0] <= events:  # nothing rendered past that point: the same will do
-        return cache[:]
-    k, i = next(((k, i) for k, i in reversed(cache[3]) if k <= events), (0, 0))
-    lines = cache[1][:i]
-    table = next((json.loads(x) for x in reversed(lines) if '"event":"table"' in x), None)
-    if table is not None:
-        del table["type"]
-    cut = [k, lines, table, [m for m in cache[3] if m[0] < k]]
-    seat = cache_seat(match, cache)
-    if k < events:
-        more, cut[2] = render(match, seat, match._watch.events[k:events], table)
-        cut[3].append((k, len(lines)))
-        lines.extend(json.dumps(d, sort_keys=True, separators=(",", ":")) for d in more)
-        cut[0] = events
+    if cache.events <= events:  # nothing rendered past that point: the same will do
+        return cache.copy()
+    whole = cache.copy()
+    whole.text = None  # not needed here
+    whole.settle()
+    marks = whole.marks[:whole.m]
+    k, i = next(((k, i) for k, i in reversed(marks) if k <= events), (0, 0))
+    cut = Seen()
+    cut.events, cut.lines, cut.n, cut.count = k, whole.lines[:i], i, i
+    cut.last = next((x for x in reversed(cut.lines) if '"event":"table"' in x), None)
+    cut.marks = [mark for mark in marks if mark[0] < k]
+    cut.m = len(cut.marks)
+    _catch_up(match, cache_seat(match, cache), cut, events)
     return cut
 
 
-def cache_seat(match, cache: list) -> int:
+def cache_seat(match, cache: Seen) -> int:
     return next(s for s, c in enumerate(match._seen) if c is cache)
 
 
@@ -557,15 +726,81 @@ def information_state_json(match, seat: int) -> dict[str, Any]:
     """`seat`'s information state as data: the game, the seat, everything it observed in order, and
     what it sees now."""
     return {"game": match.game.name, "players": match.players, "seat": seat,
-            "observed": [json.loads(x) for x in observed(match, seat)], "now": match.view(seat)}
+            "observed": json.loads("[" + ",".join(observed(match, seat)) + "]"), "now": match.view(seat)}
 
 
 def information_state(match, seat: int) -> str:
     """`seat`'s information state as one canonical string (one line per observation, then the view)."""
-    lines = observed(match, seat)
-    head = json.dumps({"game": match.game.name, "players": match.players, "seat": seat}, sort_keys=True)
-    now = json.dumps(match.view(seat), sort_keys=True, separators=(",", ":"))
-    return "\n".join([head, *lines, now])
+    cache = match._seen[seat]
+    _catch_up(match, seat, cache)
+    if cache.text is None:
+        head = json.dumps({"game": match.game.name, "players": match.players, "seat": seat}, sort_keys=True)
+        cache.text = "\n".join([head, *cache.lines[:cache.n], ""])
+    return "".join([cache.text, *(chunk[3] for chunk in cache.chunks), view_json(match, seat)])
+
+
+# ---- a seat's view ----------------------------------------------------------------------------------
+
+
+def view(match, seat: int) -> dict[str, Any]:
+    """`Match.view(seat)` (the same as `view_json` writes it)."""
+    st, t, game = match.st, match.layout, match.game
+    zones = {t.zone_names[zi]: zone_view(game, st, zi, seat) for zi in range(len(st.zones))}
+    return {"seat": seat, "deal": st.deal, "round": st.round, "turn": st.turn, "first": st.first,
+            "active": st.active, "out": [p for p in range(st.n) if st.out >> p & 1], "zones": zones,
+            "counters": visible_counters(game.model, st, seat), "to_act": match.to_act(),
+            "options": match.action_labels(seat)}
+
+
+def view_json(match, seat: int) -> str:
+    """`json.dumps(view(match, seat), sort_keys=True, separators=(",", ":"))`, written again only where
+    the state changed since the seat's last call: the zones whose cards, or whose cards' sides or who
+    knows them, changed, and the counters if they changed."""
+    st = match.st
+    look = _look(match.game, st.layout)
+    cache = match._seen[seat]
+    kept = cache.view
+    zones, face, known = st.zones, st.face, st.known
+    if kept is None or kept[0] is not look:
+        cards, parts, table, counters = [None] * len(zones), [""] * len(zones), None, ""
+        dirty: Any = range(len(zones))
+    else:
+        _, cards, parts, old_face, old_known, table, counters, _ = kept
+        dirty = [zi for zi, z in enumerate(zones) if z != cards[zi]]
+        if known != old_known or face != old_face:  # and the zones of the cards turned or known since
+            # (a zone shows the seat a card by its side and the seat's bit of who knows it)
+            bits = map(and_, map(xor, known, old_known), repeat(1 << seat))
+            turned: Iterable[int] = compress(range(len(known)), bits)
+            if face != old_face:
+                turned = chain(turned, compress(range(len(face)), map(ne, face, old_face)))
+            dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
+    if dirty:
+        cards, parts = cards[:], parts[:]
+        for zi in dirty:
+            cards[zi] = zones[zi][:]
+            parts[zi] = _zone_json(look, st, zi, seat)
+        written = "{" + ",".join([key + parts[zi] for key, zi in look.keyed]) + "}"
+        face, known = face[:], known[:]
+    else:
+        face, known, written = kept[3], kept[4], kept[7]
+    if table is None or table[0] != st.gc or table[1] != st.pc:
+        table = (st.gc[:], [v[:] for v in st.pc])
+        counters = _counters(look, match.game, st.n, seat, st.gc, st.pc)
+    cache.view = (look, cards, parts, face, known, table, counters, written)
+    options = "[" + ",".join([_text(x) for x in match.action_labels(seat)]) + "]"
+    out = _ints([p for p in range(st.n) if st.out >> p & 1])
+    return f'{{"active":{_int(st.active)},"counters":{counters},"deal":{_int(st.deal)},"first":{_int(st.first)},' \
+        f'"options":{options},"out":{out},"round":{_int(st.round)},"seat":{_int(seat)},' \
+        f'"to_act":{_ints(match.to_act())},"turn":{_int(st.turn)},"zones":{written}}}'
+
+
+def _zone_json(look: _Look, st: State, zi: int, seat: int) -> str:
+    """`zone_view` in JSON."""
+    shown = shown_cards(st, zi, seat)
+    if shown is None:
+        return f'{{"count":{len(st.zones[zi])}}}'
+    face, back = look.face, look.back
+    return "[" + ",".join([face[c] if seen else back[c] for c, seen in zip(*shown, strict=True)]) + "]"
 
 
 # ---- determinization --------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ class Match:
         self.st.table_counters = game.counter_names
         # who sees what: observed as the match goes (never replayed), rendered per seat on demand
         self._watch = self.st.watch = Watcher(self.st)
-        self._seen: list[list] = [information.new_cache() for _ in range(players)]
+        self._seen: list[information.Seen] = [information.new_cache() for _ in range(players)]
         self._base_info: tuple = (0, 0, None)  # at the kept base: events recorded, decisions made, tags
         self._reseed: tuple | None = None  # (answers sent, chance state): a determinized copy's new chance
         self.history: list[tuple[int, int]] = []
@@ -265,7 +265,7 @@ class Match:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for name in ("st", "_flow", "layout", "_rng", "_decisions"):
+        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen"):  # the seats' lines: rendered again
             state.pop(name, None)
         state["game"] = self.game.model.root  # the compiled game is not saved: its folder is loaded again
         if self.over:
@@ -284,6 +284,7 @@ class Match:
         self.__dict__.update(state)
         self.game = loaded_game(state["game"])  # the game loaded in this process, if any: the folder is not read
         self.layout = self.game.model.setup(self.players)
+        self._seen = [information.new_cache() for _ in range(self.players)]  # rendered again when asked for
         self._resume(now)
 
     def arrange(self, arrange: dict[str, list[str]]) -> None:
@@ -468,12 +469,7 @@ class Match:
     def view(self, seat: int) -> dict[str, Any]:
         """What `seat` may see: hidden cards show only their back (another player's hand in a canonical
         order), hidden zones only their size, counters only where the seat may see them."""
-        st, t, game = self.st, self.layout, self.game
-        zones = {t.zone_names[zi]: information.zone_view(game, st, zi, seat) for zi in range(len(st.zones))}
-        return {"seat": seat, "deal": st.deal, "round": st.round, "turn": st.turn, "first": st.first,
-                "active": st.active, "out": [p for p in range(st.n) if st.out >> p & 1], "zones": zones,
-                "counters": information.visible_counters(game.model, st, seat), "to_act": self.to_act(),
-                "options": self.action_labels(seat)}
+        return information.view(self, seat)
 
     # ---- what a seat knows
     def information_state(self, seat: int) -> str:
