@@ -594,7 +594,7 @@ def _counters(look: _Look, game, n: int, seat: int, gc: list, pc: list) -> str:
     key = (seat, tuple(gc), *map(tuple, pc))
     written = look.counters.get(key)
     if written is None:
-        if len(look.counters) >= 100_000:
+        if len(look.counters) >= 20_000:
             look.counters.clear()
         table = _TableView(n, gc, pc)
         written = look.counters[key] = _DUMP(visible_counters(game.model, table, seat))  # type: ignore[arg-type]
@@ -639,8 +639,9 @@ class Seen:
 
     def copy(self) -> Seen:
         other = Seen.__new__(Seen)
-        for name in Seen.__slots__:
-            setattr(other, name, getattr(self, name))
+        other.chunks, other.count, other.events, other.last, other.lines, other.m, other.marks, other.n, \
+            other.snap, other.text, other.view = self.chunks, self.count, self.events, self.last, self.lines, \
+            self.m, self.marks, self.n, self.snap, self.text, self.view
         return other
 
     def settle(self) -> None:
@@ -683,6 +684,11 @@ def observed(match, seat: int, upto: int | None = None) -> list[str]:
     (rendered once, as they come). The list is not changed afterwards: later calls give new ones."""
     cache = match._seen[seat]
     _catch_up(match, seat, cache, upto)
+    return observed_lines(cache)
+
+
+def observed_lines(cache: Seen) -> list[str]:
+    """The lines rendered so far, in one list (kept for the next call)."""
     if cache.snap is None or len(cache.snap) != cache.count:
         cache.snap = [*cache.lines[:cache.n], *(x for chunk in cache.chunks for x in chunk[2])]
     return cache.snap
@@ -704,13 +710,10 @@ def cut_cache(match, cache: Seen, events: int) -> Seen:
     way rendered again."""
     if cache.events <= events:  # nothing rendered past that point: the same will do
         return cache.copy()
-    whole = cache.copy()
-    whole.text = None  # not needed here
-    whole.settle()
-    marks = whole.marks[:whole.m]
+    marks = [*cache.marks[:cache.m], *((k, i) for k, i, _, _ in cache.chunks)]
     k, i = next(((k, i) for k, i in reversed(marks) if k <= events), (0, 0))
     cut = Seen()
-    cut.events, cut.lines, cut.n, cut.count = k, whole.lines[:i], i, i
+    cut.events, cut.lines, cut.n, cut.count = k, observed_lines(cache)[:i], i, i
     cut.last = next((x for x in reversed(cut.lines) if '"event":"table"' in x), None)
     cut.marks = [mark for mark in marks if mark[0] < k]
     cut.m = len(cut.marks)
@@ -766,7 +769,7 @@ def view_json(match, seat: int) -> str:
         dirty: Any = range(len(zones))
     else:
         _, cards, parts, old_face, old_known, table, counters, _ = kept
-        dirty = [zi for zi, z in enumerate(zones) if z != cards[zi]]
+        dirty = list(compress(range(len(zones)), map(ne, zones, cards)))  # the zones whose cards changed
         if known != old_known or face != old_face:  # and the zones of the cards turned or known since
             # (a zone shows the seat a card by its side and the seat's bit of who knows it)
             bits = map(and_, map(xor, known, old_known), repeat(1 << seat))
