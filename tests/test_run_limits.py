@@ -89,6 +89,15 @@ def test_moving_all_cards_back_and_forth_is_charged_card_by_card(tmp_path):
     stops(write_game(tmp_path / "lists", loop, copies=1000), r"1[89]:\d+", STEPS)
 
 
+def test_a_sentence_of_the_log_is_charged_alike_in_sim_and_play(capsys, tmp_path):
+    """What a `say` runs over is charged whether or not the match is logged: `sim` and `play` stop alike."""
+    loop = 'while true at most 1000000 times:\n  say "{deck where it.value > 3}"'
+    folder = write_game(tmp_path / "sentences", loop, copies=1000)
+    quiet = stops(folder, r"18:13", STEPS)
+    code, _, err = run(capsys, "play", folder, "--log", tmp_path / "match.jsonl")
+    assert code == 1 and quiet.split(" (seed")[0] in err, err
+
+
 def test_rounds_of_deals_are_charged(tmp_path):
     folder = write_game(tmp_path / "rounds", "add 1 to my points", flow="  turn: [turn]\n  rounds: 10000\n"
                         "  deals: 10000\n")

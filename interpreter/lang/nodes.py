@@ -370,7 +370,7 @@ def charged(w: Writer, pool: Expr, code: str, each: Expr, at: Pos | None) -> str
     game of more cards, a list made longer), and then only when it does (a short one costs little)."""
     if iterates(each):
         return w.charge(code, at)
-    if not w.may_be_long(pool, _bounded(pool)):
+    if w.free or not w.may_be_long(pool, _bounded(pool)):
         return code
     if pool.cheap or (isinstance(pool, ZoneCards) and pool.zone.cheap):
         return f"({code} if len({code}) <= {UNCHARGED} else {w.charge(code, at)})"
@@ -388,6 +388,29 @@ def nests(value: Expr) -> bool:
     if (isinstance(value, Aggregate) and iterates(value.value)) or (isinstance(value, Filter) and iterates(value.test)):
         return True
     return any(nests(c) for c in value.children())
+
+
+def zones_run_over(value: Expr) -> list[tuple[ZoneCards, Pos | None]] | None:
+    """The zones the aggregates and `where`s of `value` run over (or `value` itself, a zone's cards written
+    out), with their places, if each is named cheaply (`my hand`, not `hand of players`) and nothing is
+    called; else None."""
+    found: list[tuple[ZoneCards, Pos | None]] = []
+    if isinstance(value, ZoneCards) and value.zone.cheap:
+        found.append((value, value.at))
+    for node in _walk(value):
+        if isinstance(node, FunctionCall | CardCondition | OwnedCards):
+            return None
+        if isinstance(node, Filter | Aggregate):
+            pool = node.base if isinstance(node, Filter) else node.pool
+            if isinstance(pool, ZoneCards) and pool.zone.cheap:
+                found.append((pool, node.at))
+            elif not (isinstance(node, Aggregate) and isinstance(pool, Filter)):  # (that filter is counted)
+                return None
+    return found
+
+
+def _walk(value: Expr) -> list[Expr]:
+    return [value, *(d for c in value.children() for d in _walk(c))]
 
 
 def _bounded(pool: Expr) -> bool:
@@ -429,7 +452,8 @@ class FirstCard(Expr):
                 # cards works it out at least once anyway), the search a plain loop
                 index, value = found
                 z = cards.base.emit(w)
-                return f"(first_with(st, {z}, {w.alias('P')}[{index}], {value.emit(w)}) if {z} else -1)"
+                pool = charged(w, cards.base, z, cards.test, cards.at)
+                return f"(first_with({pool}, {w.alias('P')}[{index}], {value.emit(w)}) if {z} else -1)"
             return f"next(({cards.lazy(w)}), -1)"
         if isinstance(cards, ZoneCards) and cards.zone.cheap:
             z = cards.emit(w)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from lark import Tree
 
 from ..diagnostics import did_you_mean
-from ..limits import MAX_OPTIONS
+from ..limits import MAX_OPTIONS, UNCHARGED
 from . import nodes as n
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 from .expressions import Scope, plain_string, ref, token
@@ -472,11 +472,17 @@ class Say(n.Stmt):
 
     def emit(self, w: Writer) -> None:
         # A value that may fail is worked out whether or not the match is logged (a sentence must not
-        # change the match: it fails either way; chance in a text is refused before play); the text
-        # waits for a log.
+        # change the match: it fails either way; chance in a text is refused before play), and so are
+        # the steps of the lists it runs over (in a game of more than UNCHARGED cards); the text waits
+        # for a log.
         parts: list[n.Expr] = []
         for part in self.text.parts:
-            if isinstance(part, n.Format) and (part.value.risky or n.nests(part.value)):
+            zones = n.zones_run_over(part.value) if isinstance(part, n.Format) and w.cards > UNCHARGED else []
+            if zones:  # what it runs over charged as a quiet match would (without working out the text)
+                for zone, at in zones:
+                    code = zone.emit(w)
+                    w.line(f"if len({code}) > {UNCHARGED}: {w.charge(code, at)}")
+            if isinstance(part, n.Format) and (part.value.risky or n.nests(part.value) or zones is None):
                 name = w.fresh("t")
                 w.line(f"{name} = {part.value.emit(w)}")
                 part = n.Format(_Worked(name, part.value.type), at=part.at)

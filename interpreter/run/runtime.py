@@ -634,11 +634,8 @@ def last(cards: list[int]) -> int:
     return cards[-1] if cards else -1
 
 
-def first_with(st: State, cards: list[int], values: list[Any], value: Any) -> int:
-    """The first of `cards` whose property (`values`, by card) equals `value`, or -1 (a step a card)."""
-    st.steps -= len(cards)
-    if st.steps < 0:
-        out_of_steps(st)
+def first_with(cards: list[int], values: list[Any], value: Any) -> int:
+    """The first of `cards` whose property (`values`, by card) equals `value`, or -1."""
     for c in cards:
         if values[c] == value:
             return c
