@@ -41,8 +41,9 @@ be used by the end of the decisions.
 
 A scenario file must lie inside its game folder once symbolic links are followed (as card files must).
 A file that breaks the schema, names a zone, card, counter or seat the game lacks or gives a counter a
-value it cannot hold (a text for a number, a seat the match lacks) is an AuthoringError (`file:line:col`); a scenario whose expectations do not hold raises ScenarioFailure (an AssertionError)
-naming the rule, the `file:line` of what differed, the decisions made and the game's `say` sentences.
+value it cannot hold (a text for a number, a seat the match lacks) is an AuthoringError (`file:line:col`);
+a scenario whose expectations do not hold raises ScenarioFailure (an AssertionError) naming the rule, the
+`file:line` of what differed, the decisions made and the game's `say` sentences.
 """
 
 from __future__ import annotations

@@ -75,6 +75,7 @@ class Writer:
         model = program.model
         self.cards = sum(d.count * (model.max_players if d.each_player else 1) for d in model.cards)
         self.free = False  # writing a sentence of the log: nothing charged
+        self._iterating: dict[tuple[str, str], bool] = {}  # functions and conditions: do they run over a list?
         self._begin(None)
 
     def _begin(self, at) -> None:
@@ -193,17 +194,43 @@ class Writer:
         sentence of the log, which a quiet match never works out: see statements.Say)."""
         return items if self.free else f"charge(st, {items}, {str(at or self.at)!r})"
 
+    def call_iterates(self, call: n.Expr) -> bool:
+        """Whether working out a game function, or a declared condition of the cards, runs over a list
+        (or calls what does)."""
+        if isinstance(call, n.FunctionCall):
+            key = ("function", call.pyname)
+            texts = [f for f in self.program.functions.values() if f.pyname == call.pyname]
+        else:
+            assert isinstance(call, n.CardCondition)
+            name = list(self.program.model.conditions)[call.index]
+            key, texts = ("condition", name), [r for r in self.program.conditions if r.ability == name]
+        if key not in self._iterating:
+            self._iterating[key] = not texts or any(r.value is None or n.iterates(r.value, self.call_iterates)
+                                                    for r in texts)
+        return self._iterating[key]
+
     def may_be_long(self, items: n.Expr, bounded: bool) -> bool:
         """Whether a list may hold more than UNCHARGED elements (`bounded`: at most one of each card)."""
         return items.type != "players" and not (bounded and self.cards <= UNCHARGED)
 
-    def bound(self, name: str, value: n.Expr) -> None:
-        """After a number `value` is stored in `name`: stop it past MAX_NUMBER either way (a comparison;
-        none where the value is a stored number or a literal already)."""
+    def bound(self, name: str, value: n.Expr, floor: int | None = None) -> None:
+        """After a number `value` is stored in `name` (kept at or above `floor`): stop it past MAX_NUMBER
+        either way (a comparison; one side only where it can only grow or shrink; none where the value is
+        a stored number or a literal already)."""
         if value.type != "num" or isinstance(value, n.Ref | n.GameCounter | n.PlayerCounter | n.CardProp | n.Length):
             return
+        where = str(self.at)
+        if isinstance(value, n.Arith) and value.left is value.right:
+            pass  # (not a change by a constant)
+        elif isinstance(value, n.Arith) and value.op in "+-" and isinstance(value.right, n.Const) and \
+                isinstance(value.left, n.GameCounter | n.PlayerCounter | n.Ref):  # `add 2 to …`: one way only
+            grows = (value.right.value >= 0) == (value.op == "+")
+            test = f"{name} > {MAX_NUMBER}" if grows or floor is not None else f"{name} < {-MAX_NUMBER}"
+            self.line(f"if {test}: too_big({name}, {where!r})")
+            return
         if not isinstance(value, n.Const):
-            self.line(f"if not {-MAX_NUMBER} <= {name} <= {MAX_NUMBER}: too_big({name}, {str(self.at)!r})")
+            test = f"{name} > {MAX_NUMBER}" if floor is not None else f"not {-MAX_NUMBER} <= {name} <= {MAX_NUMBER}"
+            self.line(f"if {test}: too_big({name}, {where!r})")
         elif abs(value.value) > MAX_NUMBER:  # a literal worked out before play
             self.errors.append(Diagnostic(value.at or self.at, f"{value.value:,} is past the limit of {MAX_NUMBER:,} "
                                           "(2**63 - 1) either way that a counter, a name or a score may hold"))

@@ -8,6 +8,7 @@ ever made by looking at emitted text. Statement nodes live in `statements.py`, o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -368,7 +369,7 @@ def charged(w: Writer, pool: Expr, code: str, each: Expr, at: Pos | None) -> str
     element: charged as steps, one an element, where `each` runs over something itself or calls what may
     (nested work multiplies); else only where the list may hold more than UNCHARGED (the cards of a
     game of more cards, a list made longer), and then only when it does (a short one costs little)."""
-    if iterates(each):
+    if iterates(each, w.call_iterates):
         return w.charge(code, at)
     if w.free or not w.may_be_long(pool, _bounded(pool)):
         return code
@@ -377,10 +378,14 @@ def charged(w: Writer, pool: Expr, code: str, each: Expr, at: Pos | None) -> str
     return w.charge(code, at)
 
 
-def iterates(value: Expr) -> bool:
-    """Whether working out `value` runs over a list or calls what may."""
-    return isinstance(value, Aggregate | Filter | OwnedCards | FunctionCall | CardCondition) or \
-        any(iterates(c) for c in value.children())
+def iterates(value: Expr, calls: Callable[[Expr], bool] | None = None) -> bool:
+    """Whether working out `value` runs over a list or calls what may (`calls(call)`: whether the game
+    function or the cards' condition it calls does; without it, any may)."""
+    if isinstance(value, Aggregate | Filter | OwnedCards):
+        return True
+    if isinstance(value, FunctionCall | CardCondition) and (calls is None or calls(value)):
+        return True
+    return any(iterates(c, calls) for c in value.children())
 
 
 def nests(value: Expr) -> bool:
@@ -740,7 +745,8 @@ class Aggregate(Expr):
 
     def emit(self, w: Writer) -> str:
         v, pool, value = w.ref(self.var), self.pool.emit(w), self.value.emit(w)
-        if iterates(self.value) or not isinstance(self.pool, Filter | OwnedCards):  # (those charge as made)
+        if iterates(self.value, w.call_iterates) or not isinstance(self.pool, Filter | OwnedCards):
+            # (a filter or the cards of several players charge as they are made)
             pool = charged(w, self.pool, pool, self.value, self.at)
         kind = self.kind
         if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var:

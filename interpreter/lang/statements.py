@@ -253,7 +253,7 @@ class Assign(n.Stmt):
         else:
             w.line(f"{lhs} = {value.emit(w)}")
         if not isinstance(t, n.StateField):
-            w.bound(lhs, value)
+            w.bound(lhs, value, self.floor)
 
 
 def _change(cls, r: Resolver, s: Tree, scope: Scope, op: str) -> Assign:
@@ -421,7 +421,7 @@ class Flip(n.Stmt):
             # Turning face up needs no bookkeeping of who knows what: written out in place. Turning
             # moves no card, so the list is read as it is.
             c, F, KN = w.fresh("c"), w.alias("F"), w.alias("KN")
-            w.line(f"for {c} in {w.charge(cards, self.at)}:")
+            w.line(f"for {c} in {w.charge(cards, self.at) if w.may_be_long(self.cards, True) else cards}:")
             w.line(f"    if not {F}[{c}]:")
             w.line(f"        {F}[{c}] = True; {KN}[{c}] = 0")
             w.line(f"        if st.log is not None: st.event('flip', card=st.layout.card_ids[{c}], face='up')")
@@ -455,7 +455,9 @@ class Show(n.Stmt):
             w.line(f"show(st, {self.cards.emit(w)}, {player})")
         else:
             c = w.fresh("c")
-            w.line(f"for {c} in {w.charge(self.cards.emit(w), self.at)}: show(st, {c}, {player})")
+            cards = self.cards.emit(w)
+            w.line(f"for {c} in {w.charge(cards, self.at) if w.may_be_long(self.cards, True) else cards}: "
+                   f"show(st, {c}, {player})")
 
 
 # ---- the log and the flow ---------------------------------------------------------------------------------

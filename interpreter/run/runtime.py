@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
-from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_NUMBER, MAX_OPTIONS, MAX_STEPS
+from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_NUMBER, MAX_OPTIONS, MAX_STEPS, UNCHARGED
 from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
 
 TOP, BOTTOM, RANDOM = 0, -1, -2
@@ -319,14 +319,13 @@ def lapse(st: State, c: int, src: int) -> None:
 
 def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) -> None:
     """Move the first `count` cards (all if count < 0) of zone `src`, one by one, as `move` would (a quiet
-    match takes them at once). A step per card."""
+    match takes them at once). A step per card, past UNCHARGED cards."""
     cards = st.zones[src]
     moved = cards[:] if count < 0 else cards[:count]
-    if not moved:
+    if len(moved) > UNCHARGED:
+        charge(st, moved, "")
+    elif not moved:
         return
-    st.steps -= len(moved)
-    if st.steps < 0:
-        out_of_steps(st)
     t = st.layout
     if src == zi or st.log is not None or t.zone_limit[zi] >= 0 or place not in (TOP, BOTTOM):
         _move_each(st, moved, zi, place, face)
@@ -347,10 +346,9 @@ def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) 
 
 def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
     """Move each card of a list, in order, as `move` would (a copy is taken, so moving a zone's own list
-    is safe). A step per card."""
-    st.steps -= len(cards)
-    if st.steps < 0:
-        out_of_steps(st)
+    is safe). A step per card, past UNCHARGED cards."""
+    if len(cards) > UNCHARGED:
+        charge(st, cards, "")
     _move_each(st, list(cards), zi, place, face)
 
 
@@ -438,8 +436,10 @@ def flip(st: State, c: int, up: bool) -> None:
 
 
 def flip_all(st: State, cards: list[int], up: bool) -> None:
-    """Turn every card of a list face up or face down (a step a card)."""
-    for c in charge(st, list(cards), ""):
+    """Turn every card of a list face up or face down (a step a card, past UNCHARGED cards)."""
+    if len(cards) > UNCHARGED:
+        charge(st, cards, "")
+    for c in list(cards):
         flip(st, c, up)
 
 
