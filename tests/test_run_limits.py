@@ -106,6 +106,11 @@ def test_a_sentence_of_the_log_is_charged_alike_in_sim_and_play(capsys, tmp_path
     assert code == 1 and quiet.split(" (seed")[0] in err, err
 
 
+def test_a_list_grown_by_plus_is_charged(tmp_path):
+    loop = "let x = deck where it.value >= 0\nwhile true at most 1000000 times:\n  set x to x + deck"
+    stops(write_game(tmp_path / "grows", loop), r"19:\d+", STEPS)
+
+
 def test_rounds_of_deals_are_charged(tmp_path):
     folder = write_game(tmp_path / "rounds", "add 1 to my points", flow="  turn: [turn]\n  rounds: 10000\n"
                         "  deals: 10000\n")

@@ -544,7 +544,8 @@ class Concat(Expr):
     FRESH: ClassVar[bool] = True
 
     def emit(self, w: Writer) -> str:
-        return f"[*{self.left.emit(w)}, *{self.right.emit(w)}]"
+        cards = f"[*{self.left.emit(w)}, *{self.right.emit(w)}]"  # (may grow past the game's cards: charged)
+        return w.charge(cards, self.at) if w.may_be_long(self, False) else cards
 
 
 @dataclass(eq=False)
