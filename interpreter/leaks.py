@@ -100,8 +100,8 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
         for seat in range(n) if point == 1 else [point % n]:
             views[seat].check(m)
         if point % every == 0:
-            for seat in range(n):
-                report.answers += _check_answers(m, seat, rng)
+            for seat in range(n):  # the seat in turn sees the others' answers played on
+                report.answers += _check_answers(m, seat, rng, seat == point % n)
         if point == 1:  # before anyone answered: every seat, both ways
             for seat in range(n):
                 report.deals += _check_deal(m, seat, rng, since)
@@ -161,7 +161,9 @@ def _faces(m: Match) -> list[str]:
     return getattr(t, "face_ids", None) or [_copy_apart(f'"{c}"')[1:-1] for c in t.card_ids]
 
 
-def _check_answers(m: Match, seat: int, rng: random.Random) -> int:
+def _check_answers(m: Match, seat: int, rng: random.Random, play_on: bool = False) -> int:
+    """Replace each hidden answer of another seat by another; `play_on`: and let both matches play on a
+    little, answering alike (what the answer changes later, a question asked or not, shows there)."""
     checked = 0
     for p in m.to_act():
         if p == seat:
@@ -176,7 +178,10 @@ def _check_answers(m: Match, seat: int, rng: random.Random) -> int:
                     w.apply(q, 0)  # the rest of the same secret choice: alike in both matches
                 worlds.append(w)
             where = f"{_who(m, p)} answered {m.option_ids(p)[a]!r} or {m.option_ids(p)[b]!r}"
-            _compare(m, seat, worlds[0], worlds[1], len(observed(m, seat)), where)
+            if play_on:
+                _play_on_and_compare(m, seat, worlds[0], worlds[1], len(observed(m, seat)), where, False)
+            else:
+                _compare(m, seat, worlds[0], worlds[1], len(observed(m, seat)), where)
             checked += 1
     return checked
 
