@@ -618,14 +618,14 @@ class Seen:
     from i on coming from raw events k on (so a copy can cut them there: `marks[:m]` holds those pairs
     for `lines[:n]`), `joined` their text. `text`: the head and `lines[:n]` joined (None: not yet). Every
     few renders the chunks are settled into `lines`, `marks` and `text`. `snap`: the lines as last
-    handed out. `view`: what the seat's view was made of the last time (see `view_json`); `state`: the
-    information state last handed out, with the raw events rendered and the view it ends with.
+    handed out. `view`: what the seat's view was made of the last time (see `view_json`). (The information
+    state itself is not kept: a large string kept alive per seat costs more in fresh memory than it saves.)
 
     A copy of the match takes a copy of this object, sharing its lists: a list is appended to in place
     only by a holder whose length is the list's (every holder reads only its first n items); one that
     finds it longer takes its own copy first. The strings and tuples are values."""
 
-    __slots__ = ("chunks", "count", "events", "last", "lines", "m", "marks", "n", "snap", "state", "text", "view")
+    __slots__ = ("chunks", "count", "events", "last", "lines", "m", "marks", "n", "snap", "text", "view")
 
     def __init__(self) -> None:
         self.events, self.count = 0, 0
@@ -637,13 +637,12 @@ class Seen:
         self.text: str | None = None
         self.snap: list[str] | None = None
         self.view: tuple | None = None
-        self.state: tuple[int, str, str] | None = None
 
     def copy(self) -> Seen:
         other = Seen.__new__(Seen)
         other.chunks, other.count, other.events, other.last, other.lines, other.m, other.marks, other.n, \
-            other.snap, other.state, other.text, other.view = self.chunks, self.count, self.events, self.last, \
-            self.lines, self.m, self.marks, self.n, self.snap, self.state, self.text, self.view
+            other.snap, other.text, other.view = self.chunks, self.count, self.events, self.last, self.lines, \
+            self.m, self.marks, self.n, self.snap, self.text, self.view
         return other
 
     def settle(self) -> None:
@@ -741,13 +740,7 @@ def information_state(match, seat: int) -> str:
     if cache.text is None:
         head = json.dumps({"game": match.game.name, "players": match.players, "seat": seat}, sort_keys=True)
         cache.text = "\n".join([head, *cache.lines[:cache.n], ""])
-    now = view_json(match, seat)
-    kept = cache.state
-    if kept is not None and kept[0] == cache.events and kept[1] == now:
-        return kept[2]  # nothing new: the same string
-    state = "".join([cache.text, *(chunk[3] for chunk in cache.chunks), now])
-    cache.state = (cache.events, now, state)
-    return state
+    return "".join([cache.text, *(chunk[3] for chunk in cache.chunks), view_json(match, seat)])
 
 
 # ---- a seat's view ----------------------------------------------------------------------------------
