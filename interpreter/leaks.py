@@ -515,14 +515,16 @@ def _same_look(m: Match, la: list[str], lb: list[str], i: int, seat: int) -> boo
 
 
 def _chance_shown(m: Match, x: str, y: str, seat: int) -> bool:
-    """Where chance differs: a roll, the seat's own options (as it sees them), or a move whose only
-    differences are cards the seat sees (in both matches) and places in zones whose order it knows (a
-    public zone, or its own)."""
+    """Where chance differs: a roll, the seat's own options (as it sees them), whose turn it is, or a move
+    whose only differences are cards the seat sees (in both matches) and places in zones whose order it
+    knows (a public zone, or its own)."""
     dx, dy = json.loads(x), json.loads(y)
     if dx.get("event") == "roll" or dy.get("event") == "roll":
         return True
     if dx.get("type") == dy.get("type") == "ask" and dx["who"] == dy["who"] == seat:
         return dx["prompt"] == dy["prompt"]  # its own options, as it sees them
+    if dx.get("event") == dy.get("event") == "table":
+        return dx["counters"] == dy["counters"]  # whose turn it is (a first player drawn by chance)
     if dx.get("event") != "move" or dy.get("event") != "move":
         return False
     if isinstance(dx["card"], str) and isinstance(dy["card"], str):

@@ -391,6 +391,18 @@ def test_a_change_of_the_state_nobody_was_told_of_is_found(tmp_path, monkeypatch
         check_leaks(untold, seeds=range(2))
 
 
+
+def test_a_first_player_drawn_by_chance_is_no_leak(tmp_path):
+    """Chance drawn another way may show as the rules show it: here whose turn it is."""
+    game = write_game(tmp_path, hiding("first-random", """  pick: |
+    set first player to a random player
+  play: |
+    for each player p:
+      let c = p chooses a card from hand of p "Hide one"
+      move c to hold of p face down""", flow="rounds: 2, round: [play]").replace("setup: [deal]", "setup: [deal, pick]"),
+        HIGH_LOW)
+    assert check_leaks(game, seeds=range(6)).chance >= 6 * 2
+
 # ---- the Sky Haulers question -------------------------------------------------------------------------------
 
 IDOL = hiding("idol", """  load: |
