@@ -12,7 +12,6 @@ what `determinize` may relabel.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable
 from itertools import chain, compress, repeat
 from operator import and_, ne, xor
@@ -182,7 +181,7 @@ class Watcher:
         self.zones[zi] = cards[:]
         for c in cards:
             self.known[c] = st.known[c]
-        self.events.append((SHUFFLE, zi))
+        self.events.append((SHUFFLE, zi, tuple(cards)))  # the order drawn: a determinization redraws it
         for s in range(st.n):
             unseen = [c for c in cards if not seen_by(st, c) >> s & 1]
             if len(unseen) > 1:
@@ -841,34 +840,6 @@ def interchangeable(match, seat: int) -> list[list[int]]:
             continue
         classes.setdefault((now[c], then[c], back_key(t, c)), []).append(c)
     return [group for group in classes.values() if len(group) > 1]
-
-
-def determinize(match, seat: int, rng: random.Random, tries: int = 12):
-    """A copy of `match` in which what `seat` cannot see is redrawn (see `Match.determinize`)."""
-    from .match import Match  # the match module uses this one
-
-    if match.over or match.failure is not None or match._base is None:
-        other = match.clone()
-        other.log = None
-        return other
-    groups = interchangeable(match, seat)
-    want = information_state(match, seat)
-    for attempt in range(tries + 1):
-        pi = list(range(len(match.st.face)))
-        if attempt < tries:
-            for group in groups:
-                drawn = group[:]
-                rng.shuffle(drawn)
-                for c, d in zip(group, drawn, strict=True):
-                    pi[c] = d
-        other = Match.relabeled(match, pi, seat, rng if attempt < tries else None)
-        if other is not None and information_state(other, seat) == want:
-            break
-    else:  # pragma: no cover - the last attempt relabels nothing and redraws nothing: it always fits
-        raise AssertionError("determinize: the unchanged match does not fit itself")
-    other.st.rng = random.Random(rng.getrandbits(64))
-    other._reseed = (len(other._sent), other.st.rng.getstate())
-    return other
 
 
 # ---- a seat's log, in words -------------------------------------------------------------------------

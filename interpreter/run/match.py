@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import information
+from . import belief, information
 from .failures import RULE_FAILURES, rule_error
 from .flow import SETUP, Cursor, finish, run_flow
 from .information import Watcher, relabel_frozen
@@ -114,8 +114,8 @@ class Match:
                       "players": players, "bots": list(bots or ["random"] * players)}
             self.log.append(header)
         self.st = State(self.layout, players, seed, self.log if self.log is not None else Quiet(), game.max_steps)
-        if chance is not None:
-            self.st.rng = DrawnChance(chance)
+        if chance is not None:  # an object with its own `_randbelow` (a determinized world's) is used as it is
+            self.st.rng = chance if hasattr(chance, "_randbelow") else DrawnChance(chance)
         self.st.table_counters = game.counter_names
         # who sees what: observed as the match goes (never replayed), rendered per seat on demand
         self._watch = self.st.watch = Watcher(self.st)
@@ -265,7 +265,8 @@ class Match:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen"):  # the seats' lines: rendered again
+        # the seats' lines are rendered again; the last worlds drawn are drawn again
+        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_chains"):
             state.pop(name, None)
         state["game"] = self.game.model.root  # the compiled game is not saved: its folder is loaded again
         if self.over:
@@ -483,11 +484,11 @@ class Match:
         return information.information_state_json(self, seat)
 
     def determinize(self, seat: int, rng: random.Random) -> Match:
-        """A copy in which everything hidden from `seat` (other hands, face-down cards, the deck's order,
-        secret answers since the kept phase boundary, the chance to come) is redrawn at random among the
-        ways consistent with what the seat observed; its view and information state are unchanged.
-        Uniform over the relabelings that fit, not weighted by how likely the others' play made them."""
-        return information.determinize(self, seat, rng)
+        """Another legal match, with a history of its own from its start, that `seat` cannot tell from
+        this one: the shuffles it did not see dealt anew, the other seats' secret answers and their
+        picks of cards it did not see drawn anew, what the rules imply kept (see `belief`); its chance
+        to come drawn from `rng`. Raises `NoConsistentWorld` if none is found within the budget."""
+        return belief.determinize(self, seat, rng)
 
     @staticmethod
     def relabeled(m: Match, pi: list[int], seat: int, rng: random.Random | None) -> Match | None:

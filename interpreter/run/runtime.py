@@ -406,6 +406,8 @@ def shuffle(st: State, zi: int) -> None:
                 while j > i:
                     j = bits(k)
                 cards[i], cards[j] = cards[j], cards[i]
+        elif hasattr(st.rng, "shuffled"):  # a determinized world deals the order it was given
+            cards[:] = st.rng.shuffled(cards)
         else:
             below = st.rng._randbelow
             for i in range(len(cards) - 1, 0, -1):

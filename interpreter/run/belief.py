@@ -1,0 +1,728 @@
+"""Stage 7, what a seat may believe: a determinization is another legal match, with a history of its own,
+that the seat cannot tell from the real one.
+
+`determinize(match, seat, rng)` draws such a world in three steps:
+
+1. **Where the seat loses track** (`_trace`). Walking the match's recorded events, every card's life is
+   cut into *paths* at the points where the seat can no longer tell it from others: a shuffle (the cards
+   of the zone, each back apart) and a player's unseen choice of a card that leaves their hand (any card
+   of the hand could have gone). Such a point is a *mix*: the world may send the mixed cards down any of
+   the mixed paths (a choice keeps the order of the cards that stay, as a hand does). A path the seat
+   sees (a move, flip or glimpse it sees, its own options and answers, what it sees now) must carry a
+   card of the same face, and so must every path from the set-up, which is every match's.
+2. **Which card goes down each path** (`_assign`): back from the last mix to the first, each mix is
+   asked for the faces its paths need later, and passes the needs it cannot meet on to free paths that
+   reach it (chosen at random among those that could bring the face); then forward, each mix hands out
+   its cards: the needed faces where they are needed, the rest at random (a shuffle), or the card of a
+   hand drawn uniformly among those that fit (a choice).
+3. **The world played** (`_play`): a new match from the start whose shuffles deal the orders drawn;
+   every other chance outcome is the real match's (the rolls and picks the seat saw come out the same);
+   each answer is given again, a card by the card its path carries, and another seat's secret answer,
+   or its pick of a card the seat did not see that stays where it is, is drawn anew uniformly among the
+   options after which the seat observes the same. The rules decide what they imply: a player who did
+   not follow suit held none of it, a hand that said "go fish" lacked the rank. A world that parts from
+   what the seat observed is dropped at that answer, and what it showed is learnt (`bans`): a face that
+   made a hidden card an option the real player did not have, or showed where the seat saw another, is
+   not drawn down that path again. The bans are kept with the match, per seat, for its next draws.
+
+Past the budget of drawings, `NoConsistentWorld`. The real match is never returned; its shuffles are
+drawn anew, and the chance after the present comes from `rng`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, back_key, card_index, observed
+from .runtime import K_CARD, OWNER, PUBLIC, RuleError, seen_by
+
+DEFAULT_TRIES = 20
+DEFAULT_REPAIRS = 60
+DEFAULT_MOVES = 2
+
+
+class NoConsistentWorld(Exception):
+    """No world consistent with what the seat observed was found within the budget."""
+
+
+class _Misfit(Exception):
+    """The world being played parts from what the seat observed; `reached`: how many of the seat's
+    observations it matched first."""
+
+    def __init__(self, message: str, reached: int = 0) -> None:
+        super().__init__(message)
+        self.reached = reached
+
+
+class _WorldChance:
+    """A world's chance while it is played again: shuffles deal the drawn orders, in turn; every other
+    outcome is the real match's, drawn from a copy of its generator kept in step with it.
+
+    A value: a copy (taken when the world keeps a base) goes on from the same point."""
+
+    __slots__ = ("orders", "stream", "used")
+
+    def __init__(self, orders: list[list[int]], stream: random.Random) -> None:
+        self.orders, self.stream, self.used = orders, stream, 0
+
+    def _randbelow(self, n: int) -> int:
+        return self.stream._randbelow(n)  # type: ignore[attr-defined]
+
+    __call__ = _randbelow  # a chance function, as `Match` takes one
+
+    def shuffled(self, cards: list[int]) -> list[int]:
+        """The order this world's next shuffle deals (the real generator moves on as the real one did)."""
+        below = self.stream._randbelow  # type: ignore[attr-defined]
+        for i in range(len(cards) - 1, 0, -1):
+            below(i + 1)
+        if self.used >= len(self.orders):
+            raise _Misfit("a shuffle the real match did not have")
+        order = self.orders[self.used]
+        self.used += 1
+        if sorted(order) != sorted(cards):
+            raise _Misfit("a shuffle of other cards")
+        return list(order)
+
+    def __deepcopy__(self, memo: dict) -> _WorldChance:
+        other = _WorldChance(self.orders, random.Random())
+        other.stream.setstate(self.stream.getstate())
+        other.used = self.used
+        return other
+
+
+class _Trace:
+    """Step 1's result for one seat (see the module)."""
+
+    __slots__ = ("alive", "card", "chosen", "deals", "marks", "mixes", "need", "origin", "picks", "zone")
+
+    def __init__(self) -> None:
+        self.card: list[int] = []  # the real card on each path
+        self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
+        self.need: list[Any] = []  # the face a path must carry (None: free)
+        # (kind, incoming, outgoing paths): kind -1 a shuffle, else a choice from a hand (in order), kind
+        # the place of the card that left
+        self.mixes: list[tuple[int, list[int], list[int]]] = []
+        self.deals: list[list[int]] = []  # per shuffle: the paths in the order dealt
+        self.picks: list[int] = []  # per answer: the path of the card answered (-1: not a card)
+        self.alive: list[list[int]] = []  # per answer: each card's path as it was asked
+        self.zone: list[list[int]] = []  # per answer: each card's zone as it was asked
+        self.chosen: set[int] = set()  # paths of cards a player chose to send out of a hand unseen
+        self.marks: list[int] = []  # per answer: where its events start in the match's record (and the end)
+
+    def path(self, c: int, need: Any) -> int:
+        self.card.append(c)
+        self.need.append(need)
+        self.origin.append(len(self.mixes))
+        return len(self.card) - 1
+
+
+def _trace(match, seat: int) -> _Trace:
+    """Cut every card's life into paths at the points where `seat` loses track of it."""
+    t = match.layout
+    bit = 1 << seat
+    faces = t.face_ids
+    backs = [back_key(t, c) for c in range(len(faces))]
+    ids = card_index(t)
+    tr = _Trace()
+    seg = [tr.path(c, faces[c]) for c in range(len(faces))]  # the set-up is every match's
+    tr.origin = [-1] * len(seg)
+    zones = [list(z) for z in t.start_zones]
+    zone_of = list(t.start_zone_of)
+    face = list(t.start_face)
+    # card -> (answer, who answered) naming it: linked to the card's path as asked, or, if the card moves
+    # before the rules touch the answering player's zones otherwise, to its path after that move
+    waiting: dict[int, list[tuple[int, int]]] = {}
+
+    def sees(zi: int, c: int) -> bool:
+        vis = t.zone_vis[zi]
+        if vis == PUBLIC:
+            return face[c]
+        return vis == OWNER and t.zone_owner[zi] == seat and face[c]
+
+    def saw(c: int) -> None:
+        tr.need[seg[c]] = faces[c]
+
+    def renew(c: int) -> int:
+        seg[c] = tr.path(c, None)
+        return seg[c]
+
+    def shuffled(cards: list[int]) -> None:
+        by_back: dict[tuple, list[int]] = {}
+        for c in cards:
+            by_back.setdefault(backs[c], []).append(c)
+        for group in by_back.values():
+            if len(group) > 1:
+                tr.mixes.append((-1, [seg[c] for c in group], [renew(c) for c in group]))
+
+    def chose(hand: list[int], k: int) -> None:
+        if len(hand) > 1 and all(backs[c] == backs[hand[k]] for c in hand):
+            tr.mixes.append((k, [seg[c] for c in hand], [renew(c) for c in hand]))
+            tr.chosen.add(seg[hand[k]])
+
+    def link(c: int) -> None:
+        for d, _ in waiting.pop(c, ()):
+            tr.picks[d] = seg[c]
+
+    def settle(zi: int) -> None:
+        """The rules touched zone `zi`: the cards its owner named and that stay put are linked as asked."""
+        p = t.zone_owner[zi]
+        if p >= 0:
+            for c in [c for c, named in waiting.items() if any(who == p for _, who in named)]:
+                waiting[c] = [(d, who) for d, who in waiting[c] if who != p]
+                if not waiting[c]:
+                    del waiting[c]
+
+    for i, e in enumerate(match._watch.events):
+        kind = e[0]
+        if kind == MOVE:
+            _, c, src, at, dst, to, up, before, after = e
+            if (before | after) & bit:
+                saw(c)
+            if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != seat and not after & bit:
+                chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
+            del zones[src][at]
+            zones[dst].insert(to if to >= 0 else ~to, c)
+            zone_of[c] = dst
+            face[c] = up
+            if c in waiting:
+                link(c)
+            elif waiting:  # another card: the rules went on past the answers naming cards of these zones
+                settle(src)
+                settle(dst)
+            if after & bit:
+                saw(c)
+        elif kind == SHUFFLE:
+            zi, order = e[1], e[2]
+            zones[zi] = list(order)
+            shuffled([c for c in order if not sees(zi, c)])
+            tr.deals.append([seg[c] for c in order])
+        elif kind == FLIP:
+            c, before, after = e[1], e[5], e[6]
+            face[c] = e[4]
+            if (before | after) & bit:
+                saw(c)
+        elif kind == SHOW:
+            if e[2] == seat or e[5] & bit:
+                saw(e[1])
+        elif kind == ASK:
+            if e[1] == seat and e[3] == K_CARD:
+                for x in e[4]:
+                    if x.__class__ is str and x in ids:
+                        saw(ids[x])
+        elif kind == DECIDE:
+            _, who, _, answer, seen, zi, _ = e
+            tr.picks.append(seg[answer] if zi >= 0 else -1)
+            tr.alive.append(seg[:])
+            tr.zone.append(zone_of[:])
+            tr.marks.append(i)
+            if zi >= 0:
+                if who == seat and seen & bit:
+                    saw(answer)
+                waiting.setdefault(answer, []).append((len(tr.picks) - 1, who))
+    tr.marks.append(len(match._watch.events))
+    st = match.st
+    for c in range(len(faces)):
+        if seen_by(st, c) & bit:
+            saw(c)
+    return tr
+
+
+# ---- step 2: a card down every path -----------------------------------------------------------------
+
+
+def _after_choice(k: int, j: int, incoming: list[int]) -> list[int]:
+    """The incoming path each outgoing path of a choice takes its card from: the card at `k` left in
+    the real match, the one at `j` in the world; the one leaving takes the path of the one that left,
+    the others keep their order (the i-th card staying in the world is the i-th staying in the real one)."""
+    staying = [s for i, s in enumerate(incoming) if i != j]
+    return [*staying[:k], incoming[j], *staying[k:]]
+
+
+def _possible(tr: _Trace) -> list[frozenset]:
+    """The faces each path could carry, going forward from the set-up (a superset: enough to keep the
+    backward pass from asking a path for a face that cannot reach it)."""
+    can = [frozenset((n,)) if n is not None else frozenset() for n in tr.need]
+    for kind, incoming, outgoing in tr.mixes:
+        every = frozenset().union(*(can[s] for s in incoming))
+        if kind < 0:
+            here = [every] * len(outgoing)
+        else:  # after a choice the i-th path brings the card of the i-th or a neighbour, or the chosen one
+            here = [every if i == kind else can[incoming[i]] | can[incoming[i + 1 if i < kind else i - 1]]
+                    for i in range(len(outgoing))]
+        for t, h in zip(outgoing, here, strict=True):
+            can[t] = h & can[t] if tr.need[t] is not None else h
+    return can
+
+
+def _assign(tr: _Trace, faces: list[Any], rng: random.Random) -> list[int]:
+    """The card each path carries in a world drawn at random (see the module's step 2)."""
+    need = tr.need[:]
+    can = _possible(tr)
+    chosen: list[int] = []  # per choice, from the last: the place of the card that left in the world
+    for kind, incoming, outgoing in reversed(tr.mixes):
+        if kind >= 0:
+            chosen.append(_choose(need, can, kind, incoming, outgoing, rng))
+            continue
+        wanted: dict[Any, int] = {}
+        for s in outgoing:
+            if need[s] is not None:
+                wanted[need[s]] = wanted.get(need[s], 0) + 1
+        for s in incoming:
+            f = need[s]
+            if f is not None and wanted.get(f):
+                wanted[f] -= 1
+        free = [s for s in incoming if need[s] is None]
+        rng.shuffle(free)
+        wants = [f for f, k in wanted.items() for _ in range(k)]
+        for s, f in _match(wants, free, can).items():
+            need[s] = f
+    card = list(range(len(faces)))  # the first paths are the cards themselves
+    card.extend([-1] * (len(tr.card) - len(faces)))
+    for kind, incoming, outgoing in tr.mixes:
+        if kind >= 0:
+            for t, s in zip(outgoing, _after_choice(kind, chosen.pop(), incoming), strict=True):
+                card[t] = card[s]
+            continue
+        pool: dict[Any, list[int]] = {}
+        for s in incoming:
+            pool.setdefault(faces[card[s]], []).append(card[s])
+        rest = []
+        for s in outgoing:
+            f = need[s]
+            if f is None:
+                rest.append(s)
+                continue
+            cards = pool.get(f)
+            if not cards:
+                raise _Misfit("no card of a needed face reached its shuffle")
+            card[s] = cards.pop(rng.randrange(len(cards)))
+        left = [c for cards in pool.values() for c in cards]
+        rng.shuffle(left)
+        for s, c in zip(rest, left, strict=True):
+            card[s] = c
+    return card
+
+
+def _assign_some(tr: _Trace, faces: list[Any], rng: random.Random, tries: int = 50) -> list[int]:
+    """`_assign`, drawn again where its random choices leave a face nowhere to go (cheap: no play)."""
+    for _ in range(tries - 1):
+        try:
+            return _assign(tr, faces, rng)
+        except _Misfit:
+            continue
+    return _assign(tr, faces, rng)
+
+
+def _match(wants: list[Any], paths: list[int], can: list[frozenset]) -> dict[int, Any]:
+    """A path for each face wanted, among `paths` that could carry it (a bipartite matching, found by
+    augmenting paths; `paths` in a random order make it a random one)."""
+    owner: dict[int, int] = {}  # path -> index into wants
+
+    def place(i: int, seen: set[int]) -> bool:
+        for s in paths:
+            if s not in seen and wants[i] in can[s]:
+                seen.add(s)
+                if s not in owner or place(owner[s], seen):
+                    owner[s] = i
+                    return True
+        return False
+
+    for i in range(len(wants)):
+        if not place(i, set()):
+            raise _Misfit("the seat saw more cards of a face than could have come there")
+    return {s: wants[i] for s, i in owner.items()}
+
+
+def _choose(need: list[Any], can: list[frozenset], k: int, incoming: list[int], outgoing: list[int],
+            rng: random.Random) -> int:
+    """Which card of the hand a player's choice took (an index into `incoming`), drawn uniformly among
+    those that fit what the paths need later; the needs pass back to the paths that bring them."""
+    fits = []
+    for j in range(len(incoming)):
+        if all(need[t] is None or (need[t] == need[s] if need[s] is not None else need[t] in can[s])
+               for t, s in zip(outgoing, _after_choice(k, j, incoming), strict=True)):
+            fits.append(j)
+    if not fits:
+        raise _Misfit("no card of that hand could have been the one chosen")
+    j = fits[rng.randrange(len(fits))]
+    for t, s in zip(outgoing, _after_choice(k, j, incoming), strict=True):
+        if need[s] is None:
+            need[s] = need[t]
+    return j
+
+
+# ---- step 3: the world played -----------------------------------------------------------------------
+
+
+class _Replay:
+    """Worlds played from the start along a drawing, repaired where they part from the real match (see
+    the module's step 3)."""
+
+    def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
+                 decisions: list[tuple]) -> None:
+        self.match, self.seat, self.bit, self.tr, self.card, self.rng, self.want = \
+            match, seat, 1 << seat, tr, card, rng, want
+        self.decisions = decisions
+        self.faces = match.layout.face_ids
+        self.probes = 0
+
+    def play(self, repairs: int):
+        """The world, or `_Misfit`. Where a world parts from what the seat observed, it is mended (see
+        `repair`) and played on from the mended copy; a world mended anywhere is then played once more
+        from the start along the final drawing, so that its whole history is its own (mended again
+        where that one parts, up to `repairs` mends in all)."""
+        while True:
+            world, mended = self.start(), False
+            for d in range(len(self.decisions)):
+                prev = world.clone()
+                try:
+                    world = self.step(world, d)
+                    continue
+                except RuleError:
+                    misfit = _Misfit("the rules failed")
+                except _Misfit as err:
+                    misfit = err
+                reached = misfit.reached
+                while True:
+                    if repairs <= 0:
+                        raise misfit
+                    repairs -= 1
+                    mend = self.repair(prev, d, reached)
+                    if mend is None:
+                        raise misfit
+                    done, prev, reached = mend
+                    if done:
+                        world, mended = prev, True
+                        break
+            if not mended:
+                return world
+
+    def start(self):
+        """A new world at its start, its shuffles to deal the orders drawn."""
+        from .match import Match  # the match module uses this one
+
+        m, card = self.match, self.card
+        orders = [[card[s] for s in deal] for deal in self.tr.deals]
+        return Match(m.game, m.players, m.seed, chance=_WorldChance(orders, random.Random(m.seed)),
+                     arrange=m._arrange, after_setup=m._after_setup)
+
+    def step(self, world, d: int):
+        """`world` after answer `d`, given again; `_Misfit` if the seat would observe something else."""
+        who = self.match.history[d][0]
+        e, pick, tr, card = self.decisions[d], self.tr.picks[d], self.tr, self.card
+        reached = self.reached(world)
+        if reached >= 0:  # asked something else, or told something else on the way
+            raise _Misfit("the seat would see something else", reached)
+        ask = world._ask_of(who)
+        if ask is None:
+            raise _Misfit(f"P{who} is not asked here", len(observed(world, self.seat)))
+        options = ask[1]
+        if ask[2] == K_CARD and pick >= 0 and (who == self.seat or tr.need[pick] is not None or pick in tr.chosen):
+            action = options.index(card[pick]) if card[pick] in options else -1
+        elif who != self.seat and (e[2] or pick >= 0):
+            # another seat's secret answer, or its pick of a card the seat did not see that stays where it
+            # is: any option after which the seat observes the same, drawn uniformly
+            return self.redraw(world, who)
+        else:
+            action = next((i for i in range(len(options)) if world.label(ask, i) == e[3]), -1)
+        if action < 0:
+            raise _Misfit("the answer given is not an option here", len(observed(world, self.seat)))
+        world.apply(who, action)
+        reached = self.reached(world)
+        if reached >= 0:
+            raise _Misfit("the seat would see something else", reached)
+        return world
+
+    def fits(self, world) -> bool:
+        lines = observed(world, self.seat)
+        return lines == self.want[:len(lines)]
+
+    def reached(self, world) -> int:
+        """-1 if the seat observed the same in `world` so far, else how many observations matched first."""
+        lines, want = observed(world, self.seat), self.want
+        if lines == want[:len(lines)]:
+            return -1
+        return next(i for i, (a, b) in enumerate(zip(lines, want, strict=False)) if a != b) if len(lines) <= len(want) \
+            else len(want)
+
+    def redraw(self, world, who: int):
+        """`world` after `who` answered with an option drawn uniformly among those after which the seat
+        observes what it did (up to the next question); `_Misfit` if none does."""
+        actions = world.legal_actions(who)
+        self.rng.shuffle(actions)
+        furthest = 0
+        for k, action in enumerate(actions):
+            backup = world.clone() if k + 1 < len(actions) else None
+            try:
+                world.apply(who, action)
+                reached = self.reached(world)
+                if reached < 0:
+                    return world
+                furthest = max(furthest, reached)
+            except RuleError:
+                pass
+            if backup is None:
+                break
+            world = backup
+        raise _Misfit("no answer of another player fits what the seat saw", furthest)
+
+    def repair(self, prev, d: int, reached: int) -> tuple[bool, Any, int] | None:
+        """Look for two cards the seat cannot tell apart (dealt by one shuffle: one on a free path now,
+        first in a zone that answer `d` touches, the other down a free path of that shuffle) whose swap,
+        from that shuffle on, lets `prev` (the world just before answer `d`) give the answer as the seat
+        saw it; try each on a copy of `prev` relabeled from its kept base. The first that fits goes into
+        the drawing: (True, the mended world after the answer, -1). If none fits, the one that takes the
+        seat's observations furthest (as far as `reached`, where the answer failed, at least) does, to
+        mend on from: (False, that world before the answer, how far it reached). None if no swap does."""
+        from .match import Match  # the match module uses this one
+
+        if prev._base is None:
+            return None
+        tr, card, faces = self.tr, self.card, self.faces
+        alive, zone = tr.alive[d], tr.zone[d]
+        touched = self.touched(d, reached)
+        near: list[tuple[int, int, int]] = []  # first the cards of the zones the answer touched,
+        far: list[tuple[int, int, int]] = []  # then the others (a counter may tell of any hand)
+        dealt: dict[int, int] = {}  # card -> the last shuffle that dealt it, by then
+        for o, (kind, _, outgoing) in enumerate(tr.mixes):
+            if kind < 0 and outgoing[0] <= max(alive):
+                for t in outgoing:
+                    dealt[card[t]] = o
+        for r, s in enumerate(alive):
+            x = card[s]
+            o = dealt.get(x, -1)
+            if o < 0 or tr.need[s] is not None:
+                continue
+            by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
+            for t in tr.mixes[o][2]:
+                y = card[t]
+                if tr.need[t] is None and faces[y] != faces[x]:
+                    by_face.setdefault(faces[y], []).append(y)
+            (near if zone[r] in touched else far).extend((o, x, self.rng.choice(ys)) for ys in by_face.values())
+        self.rng.shuffle(near)
+        self.rng.shuffle(far)
+        pairs = near + far
+        best: tuple[int, Any, Any] = (reached, None, None)
+        kept = self.card
+        for o, x, y in pairs[:_PROBES]:
+            swapped = self.swapped(o, x, y)
+            if swapped is None:
+                continue
+            pi = list(range(len(faces)))
+            pi[x], pi[y] = y, x
+            self.probes += 1
+            probe = Match.relabeled(prev, pi, self.seat, None)
+            if probe is None:
+                continue
+            before = probe.clone()
+            self.card = swapped
+            try:
+                after = self.step(probe, d)
+            except _Misfit as misfit:
+                if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
+                    best = (misfit.reached, swapped, before)  # as far or further: a step on the way
+                continue
+            except RuleError:
+                continue
+            finally:
+                self.card = kept
+            self.card = swapped
+            return True, after, -1
+        if best[1] is None:
+            return None
+        self.card = best[1]
+        return False, best[2], best[0]
+
+    def touched(self, d: int, reached: int) -> set[int]:
+        """The zones answer `d` is about: those the real answer's events moved cards from or to, those of
+        the asked player, and those of the players whose counters the observation where the world
+        parted (`reached`) shows changed (a counter may tell of a hand)."""
+        zones: set[int] = set()
+        m = self.match
+        t = m.layout
+        for e in m._watch.events[self.tr.marks[d]:self.tr.marks[d + 1]]:
+            if e[0] == MOVE:
+                zones.update((e[2], e[4]))
+        players = {m.history[d][0]}
+        want = self.want
+        if 0 <= reached < len(want) and '"event":"table"' in want[reached]:
+            now = json.loads(want[reached])["counters"]
+            then: dict[str, Any] = next(
+                (json.loads(x)["counters"] for x in reversed(want[:reached]) if '"event":"table"' in x), {})
+            for name, values in now.items():
+                if isinstance(values, list):
+                    before = then.get(name, [None] * len(values))
+                    players.update(p for p, v in enumerate(values) if p >= len(before) or v != before[p])
+        zones.update(zi for zi in range(len(t.zone_owner)) if t.zone_owner[zi] in players)
+        return zones
+
+    def swapped(self, origin: int, x: int, y: int) -> list[int] | None:
+        """The drawing with cards `x` and `y` traded on every path from shuffle `origin` on; None if a
+        path the seat sees would then carry another face."""
+        tr, faces = self.tr, self.faces
+        first = tr.mixes[origin][2][0]
+        card = self.card[:]
+        for s in range(first, len(card)):
+            c = card[s]
+            if c in (x, y):
+                other = y if c == x else x
+                if tr.need[s] is not None and tr.need[s] != faces[other]:
+                    return None
+                card[s] = other
+        return card
+
+
+_PROBES = 80  # swaps tried to mend one answer
+
+
+# ---- the drawing ------------------------------------------------------------------------------------
+
+
+def _extended(tr: _Trace, faces: list[Any], rng: random.Random, card: list[int]) -> list[int]:
+    """A drawing of the paths of `tr` that keeps the faces an earlier drawing `card` gave to the paths it
+    had (the match went on since: its new paths drawn at random)."""
+    kept = tr.need[:]
+    for s, c in enumerate(card):
+        kept[s] = faces[c]
+    need, tr.need = tr.need, kept
+    try:
+        return _assign_some(tr, faces, rng, 5)
+    finally:
+        tr.need = need
+
+
+class _Chain:
+    """What a match keeps, per seat, of its last world: the drawing, how many of the match's events it
+    fits, and the world itself."""
+
+    __slots__ = ("card", "events", "world")
+
+    def __init__(self, card: list[int], events: int, world) -> None:
+        self.card, self.events, self.world = card, events, world
+
+
+def _chains(match) -> dict[int, _Chain]:
+    """The match's last worlds by seat (kept while its record of events only grows)."""
+    events = match._watch.events
+    kept = match.__dict__.get("_chains")
+    if kept is None or kept[0] is not events:
+        kept = (events, {})
+        match._chains = kept
+    return kept[1]
+
+
+def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES, repairs: int = DEFAULT_REPAIRS,
+                moves: int = DEFAULT_MOVES):
+    """A world the seat cannot tell from `match`, drawn at random (see the module); `NoConsistentWorld`
+    if `tries` drawings, each mended up to `repairs` times, all fail.
+
+    The match keeps the seat's last world. Asked again at the same point, determinize moves from it:
+    `moves` proposals, each a swap of two cards one shuffle dealt down paths the seat did not see, kept
+    when the world it gives is one the seat cannot tell apart either (a Markov chain whose worlds, in the
+    long run, are each as likely); asked after the match moved on, it starts from the last world's
+    drawing and mends what the new observations contradict."""
+    from .match import Match  # the match module uses this one
+
+    if match.__class__ is not Match:
+        match.st  # noqa: B018  (a copy not yet rebuilt is rebuilt first)
+    if match.__dict__.get("_drawn") or match._rng.__class__ is not random.Random:
+        raise NoConsistentWorld("determinize draws worlds of a match whose chance comes from its seed, "
+                                "not of a drawn world or a match given its chance outcomes")
+    want = observed(match, seat)
+    tr = _trace(match, seat)
+    decisions = [e for e in match._watch.events if e[0] == DECIDE]
+    if len(decisions) != len(match.history):
+        raise NoConsistentWorld("the match's record of answers is incomplete")
+    faces = match.layout.face_ids
+    chains = _chains(match)
+    chain = chains.get(seat)
+    world = None
+    if chain is not None and chain.events == len(match._watch.events):
+        world = _moved(match, seat, tr, rng, want, decisions, chain, moves)
+    else:
+        want_state = match.information_state(seat)
+        problems: dict[str, int] = {}
+        for attempt in range(tries):
+            try:
+                if chain is not None and attempt == 0:
+                    card = _extended(tr, faces, rng, chain.card)
+                else:
+                    card = _assign_some(tr, faces, rng)
+                replay = _Replay(match, seat, tr, card, rng, want, decisions)
+                world = replay.play(repairs)
+                if world.information_state(seat) != want_state:
+                    raise _Misfit("the seat would see something else now")
+            except _Misfit as misfit:
+                problems[str(misfit)] = problems.get(str(misfit), 0) + 1
+                world = None
+                continue
+            chains[seat] = chain = _Chain(replay.card, len(match._watch.events), world)
+            break
+        if world is None:
+            why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
+            raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries} drawings: "
+                                    f"{why}")
+    assert chain is not None
+    world = world.clone()
+    world.log = None
+    world._drawn = ([[chain.card[s] for s in deal] for deal in tr.deals], match.seed, len(world.history))
+    world.st.rng = random.Random(rng.getrandbits(64))
+    world._rng = world.st.rng
+    world._reseed = (len(world._sent), world.st.rng.getstate())
+    return world
+
+
+def replayed(world):
+    """A world drawn by `determinize` played again from its own start, as far as it was drawn: its
+    shuffles dealing the orders drawn, its other chance and its answers as they were (a test that its
+    history is a legal one)."""
+    from .match import Match  # the match module uses this one
+
+    orders, seed, upto = world._drawn
+    again = Match(world.game, world.players, seed, chance=_WorldChance(orders, random.Random(seed)),
+                  arrange=world._arrange, after_setup=world._after_setup)
+    for seat, action in world.history[:upto]:
+        problem = again.apply(seat, action)
+        if problem is not None:
+            raise AssertionError(f"a drawn world does not replay: {problem.reason}")
+    return again
+
+
+def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], decisions: list[tuple],
+           chain: _Chain, moves: int):
+    """The chain's world after `moves` proposals (see `determinize`)."""
+    faces, card = match.layout.face_ids, chain.card
+    seen: set[int] = set()  # the cards of the drawing some path the seat sees carries, by the shuffle before it
+    free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down paths the seat never sees after
+    for o in range(len(tr.mixes) - 1, -1, -1):
+        kind, _, outgoing = tr.mixes[o]
+        first = outgoing[0]
+        last = tr.mixes[o + 1][2][0] if o + 1 < len(tr.mixes) else len(card)
+        seen.update(card[t] for t in range(first, last) if tr.need[t] is not None)
+        if kind < 0:
+            cards = [card[t] for t in outgoing if card[t] not in seen]
+            if len({faces[c] for c in cards}) > 1:
+                free[o] = cards
+    if not free:
+        return chain.world
+    shuffles = list(free)
+    for _ in range(moves):
+        o = rng.choice(shuffles)
+        x, y = rng.sample(free[o], 2)
+        if faces[x] == faces[y]:
+            continue
+        replay = _Replay(match, seat, tr, chain.card, rng, want, decisions)
+        swapped = replay.swapped(o, x, y)
+        if swapped is None:
+            continue
+        replay.card = swapped
+        try:
+            world = replay.play(0)
+        except _Misfit:
+            continue
+        if world.information_state(seat) != match.information_state(seat):
+            continue
+        chain.card, chain.world = swapped, world
+    return chain.world
