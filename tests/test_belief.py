@@ -249,3 +249,15 @@ def test_a_match_given_its_chance_outcomes_has_no_world_to_draw_and_says_so():
     m = Match(game, 3, 0, chance=Recorded([], then=5))
     with pytest.raises(NoConsistentWorld, match="chance comes from its seed"):
         m.determinize(0, random.Random(0))
+
+
+def test_a_world_holds_nothing_that_tells_the_real_chance():
+    """Neither the real seed nor a copy of the real generator goes with a world (they would tell every
+    shuffle of the real match): a world's chance so far is its own record, and from now on its own."""
+    game = load_game("crazy-eights")
+    m = played(game, 3, 4, 12)
+    world = m.determinize(0, random.Random(0))
+    plan, source, _ = world._drawn
+    assert world.seed != m.seed and source.stream is None
+    copy = world.clone()
+    assert copy.information_state(0) == m.information_state(0)  # its copies replay from its own record

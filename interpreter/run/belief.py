@@ -56,46 +56,85 @@ class _Misfit(Exception):
         self.reached = reached
 
 
+class _Plan:
+    """The drawing a world is played along: the paths each shuffle deals (in order) and the card on each
+    path. Changed in place while a world is mended, so that copies of it deal the drawing as it is now."""
+
+    __slots__ = ("card", "deals")
+
+    def __init__(self, deals: list[list[int]], card: list[int]) -> None:
+        self.deals, self.card = deals, card
+
+
+class _Source:
+    """A world's chance outcomes as drawn so far, shared by the world and its copies: (n, outcome), an
+    outcome -1 for a shuffle of n cards. While the world is played again, the next ones come from a
+    copy of the real match's generator kept in step with it (`stream`); that copy is dropped once the
+    world is drawn, so a world never holds what could tell the real match's chance to come."""
+
+    __slots__ = ("events", "stream")
+
+    def __init__(self, stream: random.Random | None) -> None:
+        self.events: list[tuple[int, int]] = []
+        self.stream = stream
+
+
 class _WorldChance:
-    """A world's chance while it is played again: shuffles deal the drawn orders, in turn; every other
-    outcome is the real match's, drawn from a copy of its generator kept in step with it.
+    """A world's chance: its shuffles deal the drawing's orders, in turn; every other outcome is the real
+    match's as the seat saw it (see `_Source`). A value: a copy goes on from the same point."""
 
-    A value: a copy (taken when the world keeps a base) goes on from the same point."""
+    __slots__ = ("plan", "pos", "source", "used")
 
-    __slots__ = ("orders", "stream", "used")
+    def __init__(self, plan: _Plan, source: _Source) -> None:
+        self.plan, self.source, self.pos, self.used = plan, source, 0, 0
 
-    def __init__(self, orders: list[list[int]], stream: random.Random) -> None:
-        self.orders, self.stream, self.used = orders, stream, 0
+    def _next(self, n: int, shuffle: bool) -> int:
+        source, i = self.source, self.pos
+        if i < len(source.events):
+            m, outcome = source.events[i]
+            if m != n or (outcome < 0) != shuffle:
+                raise _Misfit("chance where the real match had other chance")
+        else:
+            stream = source.stream
+            if stream is None:
+                raise _Misfit("chance past what was drawn")
+            if shuffle:  # the real shuffle's draws, one per card but the last
+                for k in range(n - 1, 0, -1):
+                    stream._randbelow(k + 1)  # type: ignore[attr-defined]
+                outcome = -1
+            else:
+                outcome = stream._randbelow(n)  # type: ignore[attr-defined]
+            source.events.append((n, outcome))
+        self.pos = i + 1
+        return outcome
 
     def _randbelow(self, n: int) -> int:
-        return self.stream._randbelow(n)  # type: ignore[attr-defined]
+        return self._next(n, False)
 
     __call__ = _randbelow  # a chance function, as `Match` takes one
 
     def shuffled(self, cards: list[int]) -> list[int]:
-        """The order this world's next shuffle deals (the real generator moves on as the real one did)."""
-        below = self.stream._randbelow  # type: ignore[attr-defined]
-        for i in range(len(cards) - 1, 0, -1):
-            below(i + 1)
-        if self.used >= len(self.orders):
+        """The order this world's next shuffle deals."""
+        self._next(len(cards), True)
+        plan = self.plan
+        if self.used >= len(plan.deals):
             raise _Misfit("a shuffle the real match did not have")
-        order = self.orders[self.used]
+        order = [plan.card[s] for s in plan.deals[self.used]]
         self.used += 1
         if sorted(order) != sorted(cards):
             raise _Misfit("a shuffle of other cards")
-        return list(order)
+        return order
 
     def __deepcopy__(self, memo: dict) -> _WorldChance:
-        other = _WorldChance(self.orders, random.Random())
-        other.stream.setstate(self.stream.getstate())
-        other.used = self.used
+        other = _WorldChance(self.plan, self.source)
+        other.pos, other.used = self.pos, self.used
         return other
 
 
 class _Trace:
     """Step 1's result for one seat (see the module)."""
 
-    __slots__ = ("alive", "card", "chosen", "deals", "marks", "mixes", "need", "origin", "picks", "zone")
+    __slots__ = ("alive", "card", "chosen", "deals", "marks", "mix_deal", "mixes", "need", "origin", "picks", "zone")
 
     def __init__(self) -> None:
         self.card: list[int] = []  # the real card on each path
@@ -104,7 +143,8 @@ class _Trace:
         # (kind, incoming, outgoing paths): kind -1 a shuffle, else a choice from a hand (in order), kind
         # the place of the card that left
         self.mixes: list[tuple[int, list[int], list[int]]] = []
-        self.deals: list[list[int]] = []  # per shuffle: the paths in the order dealt
+        self.deals: list[list[int]] = []  # per shuffle (of two cards or more): the paths in the order dealt
+        self.mix_deal: dict[int, int] = {}  # a shuffle's mix -> its index in `deals`
         self.picks: list[int] = []  # per answer: the path of the card answered (-1: not a card)
         self.alive: list[list[int]] = []  # per answer: each card's path as it was asked
         self.zone: list[list[int]] = []  # per answer: each card's zone as it was asked
@@ -196,8 +236,12 @@ def _trace(match, seat: int) -> _Trace:
         elif kind == SHUFFLE:
             zi, order = e[1], e[2]
             zones[zi] = list(order)
+            first = len(tr.mixes)
             shuffled([c for c in order if not sees(zi, c)])
-            tr.deals.append([seg[c] for c in order])
+            for o in range(first, len(tr.mixes)):
+                tr.mix_deal[o] = len(tr.deals)
+            if len(order) > 1:  # a shuffle of one card or none draws nothing
+                tr.deals.append([seg[c] for c in order])
         elif kind == FLIP:
             c, before, after = e[1], e[5], e[6]
             face[c] = e[4]
@@ -362,8 +406,9 @@ class _Replay:
 
     def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
                  decisions: list[tuple]) -> None:
-        self.match, self.seat, self.bit, self.tr, self.card, self.rng, self.want = \
-            match, seat, 1 << seat, tr, card, rng, want
+        self.match, self.seat, self.bit, self.tr, self.rng, self.want = match, seat, 1 << seat, tr, rng, want
+        self.plan = _Plan(tr.deals, card)
+        self.source = _Source(random.Random(match.seed))
         self.decisions = decisions
         self.faces = match.layout.face_ids
         self.probes = 0
@@ -397,15 +442,23 @@ class _Replay:
                         world, mended = prev, True
                         break
             if not mended:
+                self.source.stream = None  # drawn: the world keeps no copy of the real generator
                 return world
 
+    @property
+    def card(self) -> list[int]:
+        return self.plan.card
+
+    @card.setter
+    def card(self, card: list[int]) -> None:
+        self.plan.card = card
+
     def start(self):
-        """A new world at its start, its shuffles to deal the orders drawn."""
+        """A new world at its start, its shuffles to deal the drawing's orders."""
         from .match import Match  # the match module uses this one
 
-        m, card = self.match, self.card
-        orders = [[card[s] for s in deal] for deal in self.tr.deals]
-        return Match(m.game, m.players, m.seed, chance=_WorldChance(orders, random.Random(m.seed)),
+        m = self.match
+        return Match(m.game, m.players, m.seed, chance=_WorldChance(self.plan, self.source),
                      arrange=m._arrange, after_setup=m._after_setup)
 
     def step(self, world, d: int):
@@ -506,18 +559,24 @@ class _Replay:
         pairs = near + far
         best: tuple[int, Any, Any] = (reached, None, None)
         kept = self.card
+        dealt_before = sum(1 for e in prev._watch.events[:prev._base_info[0]] if e[0] == SHUFFLE and len(e[2]) > 1)
         for o, x, y in pairs[:_PROBES]:
             swapped = self.swapped(o, x, y)
             if swapped is None:
                 continue
             pi = list(range(len(faces)))
-            pi[x], pi[y] = y, x
+            if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
+                pi[x], pi[y] = y, x
             self.probes += 1
-            probe = Match.relabeled(prev, pi, self.seat, None)
+            self.card = swapped  # a shuffle after the base deals the swapped drawing
+            try:
+                probe = Match.relabeled(prev, pi, self.seat, None)
+            except _Misfit:
+                probe = None
             if probe is None:
+                self.card = kept
                 continue
             before = probe.clone()
-            self.card = swapped
             try:
                 after = self.step(probe, d)
             except _Misfit as misfit:
@@ -664,10 +723,10 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
             why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
             raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries} drawings: "
                                     f"{why}")
-    assert chain is not None
     world = world.clone()
     world.log = None
-    world._drawn = ([[chain.card[s] for s in deal] for deal in tr.deals], match.seed, len(world.history))
+    world._drawn = (world.st.rng.plan, world.st.rng.source, len(world.history))
+    world.seed = rng.getrandbits(31)  # not the real match's: its seed would tell all its chance
     world.st.rng = random.Random(rng.getrandbits(64))
     world._rng = world.st.rng
     world._reseed = (len(world._sent), world.st.rng.getstate())
@@ -680,8 +739,8 @@ def replayed(world):
     history is a legal one)."""
     from .match import Match  # the match module uses this one
 
-    orders, seed, upto = world._drawn
-    again = Match(world.game, world.players, seed, chance=_WorldChance(orders, random.Random(seed)),
+    plan, source, upto = world._drawn
+    again = Match(world.game, world.players, world.seed, chance=_WorldChance(plan, source),
                   arrange=world._arrange, after_setup=world._after_setup)
     for seat, action in world.history[:upto]:
         problem = again.apply(seat, action)

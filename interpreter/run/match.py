@@ -533,12 +533,13 @@ class Match:
                     for _ in ask[1]:
                         p, _a = next(hist)
                         place = next((i for i, a in enumerate(ask[1]) if a[0] == p), None)
-                        if place is None or not other._answer_again(p, sent[place], pi, rng if p != seat else None):
-                            return None
+                        if place is None or place >= len(sent) or \
+                                not other._answer_again(p, sent[place], pi, rng if p != seat else None):
+                            return None  # asked of others than before (who is asked hung on a card)
                 elif not other._answer_again(next(hist)[0], sent, pi, None):
                     return None
             for p, _a in hist:
-                if not other._answer_again(p, m._answers[p], pi, rng if p != seat else None):
+                if p not in m._answers or not other._answer_again(p, m._answers[p], pi, rng if p != seat else None):
                     return None
         except (RuleError, StopIteration):
             return None
