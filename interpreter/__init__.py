@@ -26,7 +26,8 @@ __version__ = "0.1.0"
 # does not pay for the whole pipeline (the DSL parser, the schema checker) at start-up.
 _HOME = {"AuthoringError": "diagnostics", "Diagnostic": "diagnostics", "Game": "game", "load_game": "game",
          "Invalid": "run.match", "Match": "run.match", "play_random": "run.match", "replay": "run.match",
-         "NoConsistentWorld": "run.belief", "RuleError": "run.runtime", "Seat": "run.seat", "Rollout": "run.rollout", "rollout": "run.rollout"}
+         "NoConsistentWorld": "run.belief", "RuleError": "run.runtime", "Seat": "run.seat", "Rollout": "run.rollout",
+         "rollout": "run.rollout"}
 
 
 def __getattr__(name: str) -> Any:

@@ -257,7 +257,7 @@ def test_a_world_holds_nothing_that_tells_the_real_chance():
     game = load_game("crazy-eights")
     m = played(game, 3, 4, 12)
     world = m.determinize(0, random.Random(0))
-    plan, source, _ = world._drawn
+    _, source, _ = world._drawn
     assert world.seed != m.seed and source.stream is None
     copy = world.clone()
     assert copy.information_state(0) == m.information_state(0)  # its copies replay from its own record

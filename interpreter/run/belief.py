@@ -429,18 +429,20 @@ class _Replay:
                     misfit = _Misfit("the rules failed")
                 except _Misfit as err:
                     misfit = err
-                reached = misfit.reached
+                reached, flat = misfit.reached, 0
                 while True:
-                    if repairs <= 0:
+                    if repairs <= 0 or flat > _FLAT:
                         raise misfit
                     repairs -= 1
                     mend = self.repair(prev, d, reached)
                     if mend is None:
                         raise misfit
-                    done, prev, reached = mend
+                    done, prev, now = mend
                     if done:
                         world, mended = prev, True
                         break
+                    flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
+                    reached = now
             if not mended:
                 self.source.stream = None  # drawn: the world keeps no copy of the real generator
                 return world
@@ -633,7 +635,8 @@ class _Replay:
         return card
 
 
-_PROBES = 80  # swaps tried to mend one answer
+_PROBES = 40  # swaps tried to mend one answer
+_FLAT = 3  # mends in a row that take the world no further, before the drawing is given up
 
 
 # ---- the drawing ------------------------------------------------------------------------------------
@@ -705,12 +708,11 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
         problems: dict[str, int] = {}
         for attempt in range(tries):
             try:
-                if chain is not None and attempt == 0:
-                    card = _extended(tr, faces, rng, chain.card)
-                else:
-                    card = _assign_some(tr, faces, rng)
+                extend = chain is not None and attempt == 0
+                card = _extended(tr, faces, rng, chain.card) if chain is not None and extend else \
+                    _assign_some(tr, faces, rng)
                 replay = _Replay(match, seat, tr, card, rng, want, decisions)
-                world = replay.play(repairs)
+                world = replay.play(_FLAT if extend else repairs)  # the last world, if it still nearly fits
                 if world.information_state(seat) != want_state:
                     raise _Misfit("the seat would see something else now")
             except _Misfit as misfit:
