@@ -385,7 +385,7 @@ class _Followed:
             else:
                 there = cards.pop(at - 1)
                 if card is not None and there is not None and there != card:
-                    self.errors.append(f"{card} leaves {zone} at place {at}, where {there} lay")
+                    self.errors.append(f"{card} leaves {zone} at place {at}, where {there} was")
         else:  # no place (a hidden zone's order is nobody's): which of the cards left may be unknown now
             gone = card if card in cards else None
             if self._follows(zone) and (cards.count(gone) > 1 or gone is None and any(cards)):

@@ -252,7 +252,7 @@ class _Checker:
             self.error(path, f"`{name}` holds a seat: {value} is no seat at {self.n} players",
                        f"seats are 0–{self.n - 1}; none is -1")
         elif spec.type == "num" and not -MAX_NUMBER <= value <= MAX_NUMBER:
-            self.error(path, f"`{name}`: {value} is past the limit of {MAX_NUMBER:,} either way a counter may hold")
+            self.error(path, f"`{name}`: {value} is past the limit of {MAX_NUMBER:,} either way a counter may keep")
         elif spec.type == "num" and spec.floor is not None and value < spec.floor:
             self.error(path, f"`{name}` is never below its min, {spec.floor}: not {value}")
 

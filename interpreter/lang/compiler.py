@@ -233,7 +233,7 @@ class Writer:
             self.line(f"if {test}: too_big({name}, {where!r})")
         elif abs(value.value) > MAX_NUMBER:  # a literal worked out before play
             self.errors.append(Diagnostic(value.at or self.at, f"{value.value:,} is past the limit of {MAX_NUMBER:,} "
-                                          "(2**63 - 1) either way that a counter, a name or a score may hold"))
+                                          "(2**63 - 1) either way that a counter, a name or a score may keep"))
 
     def some(self, value: n.Expr, what: str) -> str:
         """A player or card that must not be none here: checked where it may be none (a RuleError at

@@ -205,7 +205,7 @@ def _trace(match, seat: int) -> _Trace:
         for d, _ in waiting.pop(c, ()):
             tr.picks[d] = seg[c]
 
-    def settle(zi: int) -> None:
+    def release(zi: int) -> None:
         """The rules touched zone `zi`: the cards its owner named and that stay put are linked as asked."""
         p = t.zone_owner[zi]
         if p >= 0:
@@ -229,8 +229,8 @@ def _trace(match, seat: int) -> _Trace:
             if c in waiting:
                 link(c)
             elif waiting:  # another card: the rules went on past the answers naming cards of these zones
-                settle(src)
-                settle(dst)
+                release(src)
+                release(dst)
             if after & bit:
                 saw(c)
         elif kind == SHUFFLE:
@@ -655,7 +655,7 @@ def _extended(tr: _Trace, faces: list[Any], rng: random.Random, card: list[int])
         tr.need = need
 
 
-class _Chain:
+class _Kept:
     """What a match keeps, per seat, of its last world: the drawing, how many of the match's events it
     fits, and the world itself."""
 
@@ -665,13 +665,13 @@ class _Chain:
         self.card, self.events, self.world = card, events, world
 
 
-def _chains(match) -> dict[int, _Chain]:
+def _kept(match) -> dict[int, _Kept]:
     """The match's last worlds by seat (kept while its record of events only grows)."""
     events = match._watch.events
-    kept = match.__dict__.get("_chains")
+    kept = match.__dict__.get("_kept")
     if kept is None or kept[0] is not events:
         kept = (events, {})
-        match._chains = kept
+        match._kept = kept
     return kept[1]
 
 
@@ -698,18 +698,18 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if len(decisions) != len(match.history):
         raise NoConsistentWorld("the match's record of answers is incomplete")
     faces = match.layout.face_ids
-    chains = _chains(match)
-    chain = chains.get(seat)
+    kept_worlds = _kept(match)
+    last = kept_worlds.get(seat)
     world = None
-    if chain is not None and chain.events == len(match._watch.events):
-        world = _moved(match, seat, tr, rng, want, decisions, chain, moves)
+    if last is not None and last.events == len(match._watch.events):
+        world = _moved(match, seat, tr, rng, want, decisions, last, moves)
     else:
         want_state = match.information_state(seat)
         problems: dict[str, int] = {}
         for attempt in range(tries):
             try:
-                extend = chain is not None and attempt == 0
-                card = _extended(tr, faces, rng, chain.card) if chain is not None and extend else \
+                extend = last is not None and attempt == 0
+                card = _extended(tr, faces, rng, last.card) if last is not None and extend else \
                     _assign_some(tr, faces, rng)
                 replay = _Replay(match, seat, tr, card, rng, want, decisions)
                 world = replay.play(_FLAT if extend else repairs)  # the last world, if it still nearly fits
@@ -719,7 +719,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
                 problems[str(misfit)] = problems.get(str(misfit), 0) + 1
                 world = None
                 continue
-            chains[seat] = chain = _Chain(replay.card, len(match._watch.events), world)
+            kept_worlds[seat] = last = _Kept(replay.card, len(match._watch.events), world)
             break
         if world is None:
             why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
@@ -752,9 +752,9 @@ def replayed(world):
 
 
 def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], decisions: list[tuple],
-           chain: _Chain, moves: int):
-    """The chain's world after `moves` proposals (see `determinize`)."""
-    faces, card = match.layout.face_ids, chain.card
+           kept: _Kept, moves: int):
+    """The kept world after `moves` proposals (see `determinize`)."""
+    faces, card = match.layout.face_ids, kept.card
     seen: set[int] = set()  # the cards of the drawing some path the seat sees carries, by the shuffle before it
     free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down paths the seat never sees after
     for o in range(len(tr.mixes) - 1, -1, -1):
@@ -767,14 +767,14 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], de
             if len({faces[c] for c in cards}) > 1:
                 free[o] = cards
     if not free:
-        return chain.world
+        return kept.world
     shuffles = list(free)
     for _ in range(moves):
         o = rng.choice(shuffles)
         x, y = rng.sample(free[o], 2)
         if faces[x] == faces[y]:
             continue
-        replay = _Replay(match, seat, tr, chain.card, rng, want, decisions)
+        replay = _Replay(match, seat, tr, kept.card, rng, want, decisions)
         swapped = replay.swapped(o, x, y)
         if swapped is None:
             continue
@@ -785,5 +785,5 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], de
             continue
         if world.information_state(seat) != match.information_state(seat):
             continue
-        chain.card, chain.world = swapped, world
-    return chain.world
+        kept.card, kept.world = swapped, world
+    return kept.world

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from itertools import chain, compress, repeat
+from itertools import chain as joined, compress, repeat
 from operator import and_, ne, xor
 from typing import Any
 
@@ -616,7 +616,7 @@ class Seen:
     The lines come in `lines[:n]`, then in `chunks`, one a render since: (k, i, lines, joined), the lines
     from i on coming from raw events k on (so a copy can cut them there: `marks[:m]` holds those pairs
     for `lines[:n]`), `joined` their text. `text`: the head and `lines[:n]` joined (None: not yet). Every
-    few renders the chunks are settled into `lines`, `marks` and `text`. `snap`: the lines as last
+    few renders the chunks are merged into `lines`, `marks` and `text`. `snap`: the lines as last
     handed out. `view`: what the seat's view was made of the last time (see `view_json`). (The information
     state itself is not kept: a large string kept alive per seat costs more in fresh memory than it saves.)
 
@@ -644,7 +644,7 @@ class Seen:
             self.m, self.marks, self.n, self.snap, self.text, self.view
         return other
 
-    def settle(self) -> None:
+    def merge(self) -> None:
         """Move the chunks into `lines`, `marks` and `text`."""
         chunks = self.chunks
         self.lines, self.n = _grown(self.lines, self.n, [x for chunk in chunks for x in chunk[2]]), self.count
@@ -676,7 +676,7 @@ def _catch_up(match, seat: int, cache: Seen, end: int | None = None) -> None:
     cache.events = end
     cache.count += len(more)
     if len(cache.chunks) >= 16:  # now and then, so that a call joins a few pieces and copies share the rest
-        cache.settle()
+        cache.merge()
 
 
 def observed(match, seat: int, upto: int | None = None) -> list[str]:
@@ -775,7 +775,7 @@ def view_json(match, seat: int) -> str:
             bits = map(and_, map(xor, known, old_known), repeat(1 << seat))
             turned: Iterable[int] = compress(range(len(known)), bits)
             if face != old_face:
-                turned = chain(turned, compress(range(len(face)), map(ne, face, old_face)))
+                turned = joined(turned, compress(range(len(face)), map(ne, face, old_face)))
             dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
     if dirty:
         cards, parts = cards[:], parts[:]

@@ -266,7 +266,7 @@ class Match:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         # the seats' lines are rendered again; the last worlds drawn are drawn again
-        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_chains"):
+        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept"):
             state.pop(name, None)
         state["game"] = self.game.model.root  # the compiled game is not saved: its folder is loaded again
         if self.over:

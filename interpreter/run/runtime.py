@@ -595,7 +595,7 @@ def too_big(value: int, where: str) -> None:
     digits = len(str(abs(value))) if abs(value) < 10**100 else "over 100"
     at = f"{where}: " if where else ""
     raise RuleError(f"{at}a whole number of {digits} digits, past the limit of {MAX_NUMBER:,} (2**63 - 1) "
-                    "either way that a counter, a name or a score may hold")
+                    "either way that a counter, a name or a score may keep")
 
 
 def need(value: int, what: str, where: str) -> int:
