@@ -766,7 +766,7 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) ->
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-run a logged match from its seed and decisions; every line must come out the same."""
     from .check import Stopped, begin, describe, recheck, stop_where_logged
-    from .logfile import LogError, check_record, files_changed, game_to_replay, is_seat_log, read_log
+    from .logfile import LogError, check_record, files_changed, game_to_replay, is_seat_log, read_log, whole_states
     from .run.information import describe as observed
     from .run.match import ChanceMismatch, Recorded
 
@@ -776,6 +776,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         header = expected[0]
         if is_seat_log(header):
             return _show_seat_log(file, expected, args.seat)
+        expected = whole_states(expected, file)  # state lines of changes made whole, to compare with the match's
         game = _game(game_to_replay(header, args.game, file)).with_max_steps(args.max_steps)
     except LogError as err:
         raise CliError(str(err), located=True) from None

@@ -4,6 +4,11 @@ A log may come from someone else, so reading it is bounded (see SECURITY.md): it
 size and nesting, the digits of its numbers. Every record is one line: the writer escapes the characters
 that some readers take for line breaks (U+2028, U+2029, U+0085), and the reader splits on "\\n" only.
 The writer holds each record to the reader's limits, so that `replay` reads every log `play` writes.
+
+A match's `state` lines are written as what changed: the first one whole, each later one (`"changes": true`)
+with only the zones, face-down cards and counters that differ from the state line before it, each changed
+list as one splice (`{"at", "cut", "put"}`). A log then grows with what happens in the match, not with the
+number of cards; `whole_states` rebuilds every state line whole (as the engine keeps them in memory).
 """
 
 from __future__ import annotations
@@ -19,13 +24,16 @@ from .load.loader import SCENARIO_FOLDER, bundled_games
 from .load.schema import validate as schema_validate
 
 MAX_LOG_BYTES = 16 * 1024 * 1024
-"""The largest log read or written (16 MiB); a long match of the bundled games writes well under 1 MB."""
+"""The largest log read or written (16 MiB); a long match of the bundled games writes well under 1 MB, and
+its state lines give only what changed, so a log grows with the match, not with the number of cards."""
 MAX_RECORD_BYTES = 1024 * 1024
 """The longest record (one line) of a log, in bytes (1 MiB)."""
 MAX_NESTING = 16
 """How deep lists and objects may nest in a record; the engine writes at most 3 levels."""
 MAX_INT_DIGITS = 40
 """The most digits of a whole number in a log: a seed, a counter, a choice."""
+CHANGES = "changes"
+"""The field that marks a state line holding only what changed since the state line before it."""
 MAX_PROBLEMS = 100
 """The most faulty lines reported for one log (the rest are counted)."""
 _ONE_LINE = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
@@ -78,9 +86,13 @@ def write_log(path: str | Path, records: Iterable[dict[str, Any]], game: Any) ->
     target = Path(path)
     lines = []
     size = 0
+    shorten: StateChanges | None = None
     for number, record in enumerate(records, 1):
         if number == 1:
+            shorten = None if is_seat_log(record) else StateChanges()  # what a seat saw: no state lines
             record = {k: v for k, v in record.items() if k != "path"} | {"files": files_digest(game)}
+        elif shorten is not None and record.get("type") == "state":
+            record = shorten.line(record)
         line = _encode(record, target, number)
         size += len(line)
         if size > MAX_LOG_BYTES:
@@ -90,6 +102,132 @@ def write_log(path: str | Path, records: Iterable[dict[str, Any]], game: Any) ->
         write_whole(target, b"".join(lines), keep=own_files(game))
     except OutputError as err:
         raise LogError(str(err)) from None
+
+
+# ---- state lines as changes ---------------------------------------------------------------------------
+
+
+def splice(old: list[Any], new: list[Any]) -> dict[str, Any]:
+    """One splice that turns `old` into `new`: at `at`, cut `cut` items and put `put` in their place (the
+    items both lists share at their start and at their end are kept)."""
+    most = min(len(old), len(new))
+    start = 0
+    while start < most and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < most - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return {"at": start, "cut": len(old) - start - end, "put": new[start:len(new) - end]}
+
+
+class StateChanges:
+    """Turns a match's whole state lines, in order, into the lines a log file holds: the first whole, each
+    later one with only what changed since the one before (`"changes": true`)."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Any] | None = None
+
+    def line(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The line to write for the whole state line `state` (the next one of the match)."""
+        last, self.last = self.last, state
+        if last is None:
+            return state
+        short: dict[str, Any] = {}
+        for key, value in state.items():
+            if key == "zones":
+                value = self._zones(last["zones"], value)
+            elif key == "counters":
+                before = last["counters"]
+                value = {k: v for k, v in value.items() if k not in before or before[k] != v}
+            elif key == "face_down":
+                if value == last.get("face_down", []):
+                    continue
+                value = splice(last.get("face_down", []), value)
+            short[key] = value
+            if key == "type":
+                short[CHANGES] = True
+        return short
+
+    @staticmethod
+    def _zones(last: dict[str, Any], zones: dict[str, Any]) -> dict[str, Any]:
+        changed: dict[str, Any] = {}
+        for name, cards in zones.items():
+            before = last.get(name)
+            if cards == before:
+                continue
+            if isinstance(cards, dict):
+                before = before if isinstance(before, dict) else {}
+                changed[name] = {seat: splice(before.get(seat, []), ids) for seat, ids in cards.items()
+                                 if ids != before.get(seat)}
+            else:
+                changed[name] = splice(before if isinstance(before, list) else [], cards)
+        return changed
+
+
+def whole_states(records: list[dict[str, Any]], file: str | Path) -> list[dict[str, Any]]:
+    """The records of a log with every state line whole again (a line of changes applied to the state line
+    before it); LogError (`FILE:LINE: error: …`) for a line of changes that does not fit what it changes."""
+    out: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None
+    for number, record in enumerate(records, 1):
+        if record.get("type") == "state":
+            if record.get(CHANGES) is True:
+                problems = check_record(record, number, file)
+                if problems:
+                    raise LogError("\n".join(problems))
+                if last is None:
+                    raise LogError(f"{file}:{number}: error: a state line of changes before any whole state line")
+                try:
+                    record = _applied(last, record)
+                except _Refused as err:
+                    raise LogError(f"{file}:{number}: error: {err}") from None
+            last = record
+        out.append(record)
+    return out
+
+
+def _applied(last: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """The whole state line that the line of `changes` makes of the whole state line `last`."""
+    whole: dict[str, Any] = {}
+    for key, value in changes.items():
+        if key == CHANGES:
+            continue
+        if key == "zones":
+            zones = dict(last.get("zones", {}))
+            for name, change in value.items():
+                if name not in zones:
+                    raise _Refused(f"zone `{name}` is not in the state line before")
+                if isinstance(zones[name], dict):
+                    if not isinstance(change, dict) or "at" in change:
+                        raise _Refused(f"zone `{name}` is a zone of each player: its changes go by seat")
+                    seats = dict(zones[name])
+                    for seat, one in change.items():
+                        if seat not in seats:
+                            raise _Refused(f"zone `{name}` has no seat {seat} in the state line before")
+                        seats[seat] = _spliced(seats[seat], one, f"zone `{name}` of seat {seat}")
+                    zones[name] = seats
+                else:
+                    zones[name] = _spliced(zones[name], change, f"zone `{name}`")
+            value = zones
+        elif key == "counters":
+            value = dict(last.get("counters", {})) | value
+        elif key == "face_down":
+            value = _spliced(last.get("face_down", []), value, "face_down")
+        whole[key] = value
+    if "face_down" not in whole and "face_down" in last:
+        whole["face_down"] = last["face_down"]
+    return {k: whole[k] for k in last if k in whole} | whole  # the keys in the order a whole line has them
+
+
+def _spliced(old: Any, change: Any, what: str) -> list[Any]:
+    """`old` with one splice applied; _Refused for a splice that does not fit."""
+    if not isinstance(old, list) or not isinstance(change, dict) or set(change) != {"at", "cut", "put"}:
+        raise _Refused(f"{what}: a change is a splice {{\"at\", \"cut\", \"put\"}} of a list")
+    at, cut, put = change["at"], change["cut"], change["put"]
+    if type(at) is not int or type(cut) is not int or not isinstance(put, list) or at < 0 or cut < 0 \
+            or at + cut > len(old):
+        raise _Refused(f"{what}: the splice at {at} cutting {cut} does not fit a list of {len(old)}")
+    return old[:at] + put + old[at + cut:]
 
 
 def _encode(record: dict[str, Any], target: Path, number: int) -> bytes:
