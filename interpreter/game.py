@@ -18,11 +18,10 @@ from typing import Any, NamedTuple
 from .diagnostics import AuthoringError, Diagnostic, Pos
 from .lang.analysis import Plan, analyse, function_order
 from .lang.compiler import Compiled, generate
-from .lang.nodes import walk
+from .lang.nodes import KNOCKS_OUT
 from .lang.program import Program, parse_program, table_checks_without_me
 from .lang.resolve import resolve_program, too_deep
 from .lang.simplify import initial_values, simplify_program
-from .lang.statements import KnockOut
 from .limits import MAX_STEPS
 from .load.loader import MALFORMED, Content, find_game, load_content
 from .load.model import GameModel
@@ -65,7 +64,8 @@ class Game:
         self.deals_until = namespace.get("deals_until")
         self.has_deals = any(k in flow for k in ("deals", "deal", "after_deal"))
         self.flow_at = {k: str(content.smap.key_pos(("flow", k))) for k in ("rounds", "deals")}  # (step limit)
-        self.knocks_out = any(isinstance(s, KnockOut) for r in program.actions() for s in walk(r.body or []))
+        self.effects = plan.effects  # what the game's statements can do to a match (lang/nodes.py: EFFECTS)
+        self.knocks_out = KNOCKS_OUT in plan.effects  # (a game that never knocks anyone out skips those tests)
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
         result = content.data.get("result", {})

@@ -1,5 +1,6 @@
-"""Whole-program facts the code writer needs: the order of functions, which routines ask a player
-(and so are generators), and which procedures are recursive (and so are called, not inlined)."""
+"""Whole-program facts: the order of functions, what each routine can do to a match (the effects its
+statements declare, through the procedures it runs and the abilities it resolves), which routines ask a
+player (and so are generators), and which procedures are recursive (and so are called, not inlined)."""
 
 from __future__ import annotations
 
@@ -44,45 +45,64 @@ def function_order(program: Program) -> list[Routine]:
 
 @dataclass
 class Plan:
-    """What analysis found: the routines that ask, and the procedures that reach themselves."""
+    """What analysis found: what each routine can do to a match, the routines that ask, and the
+    procedures that reach themselves."""
 
     asking: set[Routine] = field(default_factory=set)
     asking_abilities: set[str] = field(default_factory=set)
     recursive: set[str] = field(default_factory=set)  # procedure names
+    # routine → what running it can do to a match (some of nodes.EFFECTS): its statements' own effects
+    # and those of the procedures it runs and the abilities it resolves (every card's version of one)
+    does: dict[Routine, frozenset[str]] = field(default_factory=dict)
+    effects: frozenset[str] = frozenset()  # what any statement of the game can do to a match
 
 
-def _own_uses(body: list[n.Stmt]) -> tuple[bool, set[str], set[str]]:
-    """Does a body ask by itself (a statement that declares it asks), which procedures does it run,
-    which abilities does it resolve?"""
-    asks, procs, abilities = False, set(), set()
+_NONE: frozenset[str] = frozenset()
+
+
+def _own_uses(body: list[n.Stmt]) -> tuple[frozenset[str], set[str], set[str]]:
+    """What a body does by itself (the effects its statements declare), which procedures it runs, which
+    abilities it resolves."""
+    effects: set[str] = set()
+    procs: set[str] = set()
+    abilities: set[str] = set()
     for s in n.walk(body):
-        asks = asks or s.asks
+        effects |= s.does()
         procs.update(s.procedures())
         abilities.update(s.abilities())
-    return asks, procs, abilities
+    return frozenset(effects), procs, abilities
 
 
 def analyse(program: Program) -> Plan:
-    """Which routines ask (a fixpoint over calls and resolves) and which procedures are recursive."""
+    """What each routine does (a fixpoint over calls and resolves), which ask, which procedures are
+    recursive."""
     plan = Plan()
     routines = [r for r in program.actions() if r.body is not None]
     usage = {r: _own_uses(r.body or []) for r in routines}
     procedures = program.procedures
+    does = {r: set(usage[r][0]) for r in routines}
+    by_ability: dict[str, set[str]] = {ability: set() for ability in program.abilities}
     changed = True
     while changed:
         changed = False
         for r in routines:
-            asks, procs, abilities = usage[r]
-            if r in plan.asking:
-                continue
-            if asks or any(procedures[p] in plan.asking for p in procs) or abilities & plan.asking_abilities:
-                plan.asking.add(r)
-                changed = True
+            _, procs, abilities = usage[r]
+            reached = [*(does.get(procedures[p], _NONE) for p in procs), *(by_ability.get(a, _NONE) for a in abilities)]
+            for got in reached:
+                if not does[r].issuperset(got):
+                    does[r] |= got
+                    changed = True
         for ability, versions in program.abilities.items():
-            if ability not in plan.asking_abilities and any(v in plan.asking for v in versions):
-                plan.asking_abilities.add(ability)
-                plan.asking.update(versions)  # a `resolve` must treat every card's version alike
-                changed = True
+            for v in versions:
+                if not by_ability[ability].issuperset(does.get(v, _NONE)):
+                    by_ability[ability] |= does[v]
+                    changed = True
+    plan.does = {r: frozenset(effects) for r, effects in does.items()}
+    plan.effects = frozenset(e for effects in usage.values() for e in effects[0])
+    plan.asking = {r for r in routines if n.ASKS in does[r]}
+    plan.asking_abilities = {ability for ability, effects in by_ability.items() if n.ASKS in effects}
+    for ability in plan.asking_abilities:
+        plan.asking.update(program.abilities[ability])  # a `resolve` must treat every card's version alike
     calls = {name: usage[r][1] if r in usage else set() for name, r in procedures.items()}
     for start in procedures:
         stack, seen = list(calls[start]), set()

@@ -1,5 +1,5 @@
 """The compound statements of the DSL (if, the loops), registered in statements.STATEMENTS like the
-others: one class per grammar rule, with its `resolve`, its `emit` and whether it `asks`."""
+others: one class per grammar rule, with its `resolve`, its `emit` and its `effects`."""
 
 from __future__ import annotations
 
@@ -66,9 +66,8 @@ class ForPlayers(n.Stmt):
     body: list[n.Stmt]
     simultaneous: bool = False
 
-    @property
-    def asks(self) -> bool:
-        return self.simultaneous
+    def does(self) -> frozenset[str]:
+        return frozenset({n.ASKS}) if self.simultaneous else frozenset()
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> ForPlayers:

@@ -833,15 +833,38 @@ class Text(Expr):
         return "''.join((" + ", ".join(p.emit(w) for p in self.parts) + ",))"
 
 
+# What running a statement can do to a match, by itself (what the procedures it runs and the abilities it
+# resolves do is added by lang/analysis.py). Each statement class declares its own in `effects`.
+ASKS = "asks"  # asks a player something (the routine holding it is then a generator)
+MOVES = "moves"  # takes cards from one place to another (a zone, or another place in the same zone)
+REORDERS = "reorders"  # changes the order of a zone's cards in place
+FLIPS = "flips"  # turns cards face up or face down where they lie
+SHOWS = "shows"  # lets a player see cards
+SAYS = "says"  # writes a sentence to the log
+COUNTS = "counts"  # changes a counter (or the first player)
+ENDS = "ends"  # ends the game or the deal
+KNOCKS_OUT = "knocks_out"  # takes a player out of the match or the deal
+EFFECTS = frozenset({ASKS, MOVES, REORDERS, FLIPS, SHOWS, SAYS, COUNTS, ENDS, KNOCKS_OUT})
+
+
 @dataclass(eq=False)
 class Stmt(Node):
     """A statement; its class is registered in statements.STATEMENTS under its grammar rule.
 
-    `asks`: whether running it can ask a player something (declared by each statement class)."""
+    `effects`: what running it can do to a match by itself (some of EFFECTS), declared by each statement
+    class; `does()` gives them for one statement where they depend on its parts. `asks`: whether it can
+    ask a player something."""
+
+    effects: ClassVar[frozenset[str]] = frozenset()
+
+    def does(self) -> frozenset[str]:
+        """What running this statement can do to a match by itself (nested statements, procedures and
+        abilities aside): its class's `effects`, unless the class says otherwise."""
+        return self.effects
 
     @property
-    def asks(self) -> bool:  # a class constant where it is always so, a property where it depends
-        return False
+    def asks(self) -> bool:
+        return ASKS in self.does()
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Stmt:

@@ -3,7 +3,8 @@
 Each class is a typed node of the intermediate form and says everything about its statement:
 - `resolve(r, tree, scope)`: check names and types in the rule's lark tree, return the node (stage 4);
 - `emit(w)`: write the node as Python through the code writer (stage 5);
-- `asks`: whether running it can ask a player something (then the routine holding it is a generator).
+- `effects`: what running it can do to a match by itself (some of `nodes.EFFECTS`: asks, moves, reorders…);
+  lang/analysis.py collects them over the program (a statement that asks makes its routine a generator).
 The compound statements (if, loops) are in blocks.py. How to add one: docs/architecture.md.
 """
 
@@ -179,7 +180,7 @@ class LetChoice(n.Stmt):
 
     var: n.Var
     choice: Choice
-    asks: ClassVar[bool] = True
+    effects = frozenset({n.ASKS})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> LetChoice:
@@ -231,6 +232,7 @@ class Assign(n.Stmt):
     target: n.Expr  # a Ref, a counter or the first player
     value: n.Expr
     floor: int | None = None
+    effects = frozenset({n.COUNTS})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Assign:
@@ -306,6 +308,7 @@ class Move(n.Stmt):
     count: n.Expr | None = None  # of `source`: how many (-1 all)
     limit: int | None = None  # the destination's limit (-1: none), when the zone is named
     face_up: bool = True  # the destination's facing, when the zone is named
+    effects = frozenset({n.MOVES})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Move:
@@ -386,6 +389,7 @@ class Move(n.Stmt):
 @dataclass(eq=False)
 class Shuffle(n.Stmt):
     zone: n.Expr
+    effects = frozenset({n.REORDERS})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Shuffle:
@@ -402,6 +406,7 @@ class Flip(n.Stmt):
 
     cards: n.Expr
     up: bool
+    effects = frozenset({n.FLIPS})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Flip:
@@ -441,6 +446,7 @@ class Reveal(Flip):
 class Show(n.Stmt):
     cards: n.Expr
     who: n.Expr
+    effects = frozenset({n.SHOWS})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Show:
@@ -467,6 +473,7 @@ class Show(n.Stmt):
 @dataclass(eq=False)
 class Say(n.Stmt):
     text: n.Text
+    effects = frozenset({n.SAYS})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Say:
@@ -535,6 +542,7 @@ class Stop(n.Stmt):
 @dataclass(eq=False)
 class EndGame(n.Stmt):
     winners: n.Expr | None  # a player or players; None: rank by score
+    effects = frozenset({n.ENDS})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> EndGame:
@@ -565,6 +573,8 @@ def _the_deal(r: Resolver, word, what: str) -> None:
 class EndDeal(n.Stmt):
     """`end the deal`: the current deal's rounds end now; the flow goes on with `after_deal`."""
 
+    effects = frozenset({n.ENDS})
+
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> EndDeal:
         _the_deal(r, s.children[0], "end")
@@ -582,6 +592,7 @@ class KnockOut(n.Stmt):
 
     who: n.Expr
     for_deal: bool
+    effects = frozenset({n.KNOCKS_OUT})
 
     @classmethod
     def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> KnockOut:

@@ -1,0 +1,210 @@
+"""What statements do to a match is declared by each statement class (`effects`) and collected by the
+analysis over the program (`Plan.does`, `Plan.effects`); nothing outside the language stage tests
+statement classes. And the worked example of docs/architecture.md ("How to add a statement"): a
+state-changing statement, `reverse ZONE`, added as documented, passes the leak check."""
+
+import ast
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from lark import Lark
+
+from interpreter.game import compile_content, load_game
+from interpreter.lang import nodes as n
+from interpreter.lang import parser
+from interpreter.lang.statements import STATEMENTS, statement
+from interpreter.leaks import check_leaks
+from interpreter.load.loader import load_content
+from interpreter.paths import data_dir
+from interpreter.run import runtime
+
+ENGINE = Path(__file__).resolve().parent.parent / "interpreter"
+
+
+def write_game(folder: Path, phases: str, cards: str = "") -> Path:
+    """A game of two or three players, each dealt two cards from a hidden deck, a public row; `phases`:
+    the game's phases (`deal` is given), played `play` a turn for two rounds."""
+    (folder / "game.yaml").write_text(textwrap.dedent("""\
+        game: effects
+        title: Effects
+        players: {min: 2, max: 3}
+        cards: [cards.yaml]
+        properties: {value: 0}
+        zones:
+          deck: {visibility: hidden, face: down}
+          hand: {owner: player, visibility: owner}
+          row: {visibility: public}
+        counters: {game: {pot: 0}}
+        procedures:
+          fill:
+            forms: [fill, fills]
+            params: []
+            do: move the top card of deck to my hand
+        phases:
+          deal: |
+            shuffle deck
+            for each player p:
+              move the top 2 cards of deck to hand of p
+        """) + textwrap.indent(textwrap.dedent(phases).strip() + "\n", "  ")
+        + "flow: {setup: [deal], rounds: 2, turn: [play]}\nresult: {score: count(my hand)}\n")
+    (folder / "cards.yaml").write_text(cards or textwrap.dedent("""\
+        cards:
+          - {id: red, name: Red, count: 3, start: deck, value: 1}
+          - {id: blue, name: Blue, count: 3, start: deck, value: 2}
+          - {id: green, name: Green, count: 3, start: deck, value: 3}
+          - {id: gold, name: Gold, count: 3, start: deck, value: 4}
+        """))
+    return folder
+
+
+def plan_of(folder: Path):
+    program, plan, _ = compile_content(load_content(folder))
+    return program, plan
+
+
+# ---- the facts, collected ----------------------------------------------------------------------------------
+
+
+def test_each_statement_class_declares_effects_of_the_catalogue():
+    for rule, cls in STATEMENTS.items():
+        assert cls.effects <= n.EFFECTS, rule
+    assert STATEMENTS["let_choice"].effects == {n.ASKS} and STATEMENTS["knock_out"].effects == {n.KNOCKS_OUT}
+    assert STATEMENTS["shuffle"].effects == {n.REORDERS} and STATEMENTS["move"].effects == {n.MOVES}
+
+
+def test_what_a_routine_does_reaches_through_procedures_and_abilities(tmp_path):
+    program, plan = plan_of(write_game(tmp_path, """
+        play: |
+          fill
+          if pot > 5:
+            knock out me
+        other: |
+          add 1 to pot
+          say "{pot}"
+        """))
+    play, other, deal = program.phases["play"], program.phases["other"], program.phases["deal"]
+    assert plan.does[program.procedures["fill"]] == {n.MOVES}
+    assert plan.does[play] == {n.MOVES, n.KNOCKS_OUT}  # the procedure's move, the nested knock-out
+    assert plan.does[other] == {n.COUNTS, n.SAYS}
+    assert plan.does[deal] == {n.REORDERS, n.MOVES}
+    assert plan.effects == {n.MOVES, n.KNOCKS_OUT, n.COUNTS, n.SAYS, n.REORDERS}
+    assert not plan.asking  # nothing asks: no generator
+
+
+def test_asking_is_what_does_asks_and_every_version_of_an_asking_ability(tmp_path):
+    program, plan = plan_of(write_game(tmp_path, """
+        play: |
+          let c = I choose a card from my hand "Put one in the row"
+          move c to row
+          for each player p simultaneously:
+            fill
+        """))
+    play = program.phases["play"]
+    assert plan.does[play] == {n.ASKS, n.MOVES} and plan.asking == {play}
+
+
+def test_the_game_reads_the_plan_for_knock_outs():
+    assert load_game("overloaded").knocks_out is (n.KNOCKS_OUT in load_game("overloaded").effects)
+    assert load_game(Path(__file__).resolve().parent / "games" / "low-hand").knocks_out
+    assert not load_game("hearts").knocks_out and n.MOVES in load_game("hearts").effects
+
+
+def test_nothing_outside_the_language_stage_names_a_statement_class():
+    """Whether a routine asks, knocks out, moves…: the analysis says (Plan), not an isinstance test."""
+    wrong = []
+    for path in ENGINE.rglob("*.py"):
+        if path.relative_to(ENGINE).parts[0] == "lang":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[-1] in ("statements",
+                                                                                                  "blocks"):
+                wrong.append(f"{path.relative_to(ENGINE)}:{node.lineno}")
+    assert not wrong, wrong
+
+
+# ---- the worked example: `reverse ZONE`, a statement that changes the state ----------------------------------
+
+
+def reverse(st, zi):
+    """`reverse ZONE`: its cards in the opposite order, each as it lay (face up or down). Each card in turn
+    is taken to the top ([a, b, c] → [b, a, c] → [c, b, a]) as `move` takes it: the watcher and the log
+    follow it as they follow any move."""
+    for c in st.zones[zi][1:]:
+        runtime.move(st, c, zi, runtime.TOP, 1 if st.face[c] else 0)
+
+
+def reverse_unwatched(st, zi):
+    """The same, written past the hooks: the seats' views no longer follow the zone."""
+    st.zones[zi].reverse()
+
+
+@pytest.fixture
+def reverse_statement(monkeypatch):
+    """The steps of docs/architecture.md ("How to add a statement") for `reverse ZONE`."""
+    # 1. a grammar rule, listed among the simple statements (here fed to the parser from the test)
+    grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
+    grammar += '\nreverse: "reverse" expr\n%extend _simple: reverse\n'
+    layout = parser._Layout()
+    lark = Lark(grammar, parser="lalr", lexer="basic", postlex=layout, start=["start", "expr_start"],
+                propagate_positions=True, maybe_placeholders=True)
+    monkeypatch.setattr(parser, "_lark", lambda: (lark, layout))
+
+    # 2. one node class, registered under the rule's name; 3. its effects declared
+    @statement("reverse")
+    @dataclass(eq=False)
+    class Reverse(n.Stmt):
+        """`reverse ZONE`: the zone's cards in the opposite order."""
+
+        zone: n.Expr
+        effects = frozenset({n.REORDERS})
+
+        # 4. resolve: check the tree, return the typed node
+        @classmethod
+        def resolve(cls, r, tree, scope):
+            return cls(r.expect(tree.children[0], scope, "zone"))
+
+        # 5. emit: a call of the runtime verb (listed in GENERATED_CODE_NAMES)
+        def emit(self, w):
+            w.line(f"reverse(st, {self.zone.emit(w)})")
+
+    monkeypatch.setattr(runtime, "reverse", reverse, raising=False)
+    monkeypatch.setattr(runtime, "GENERATED_CODE_NAMES", (*runtime.GENERATED_CODE_NAMES, "reverse"))
+    yield Reverse
+    del STATEMENTS["reverse"]
+
+
+REVERSING = """
+    play: |
+      let c = I choose a card from my hand "Put one in the row"
+      if count(row) % 2 == 0:
+        move c to row face down
+      else:
+        move c to row
+      reverse row
+      reverse my hand
+      fill
+      reverse deck
+    """
+
+
+def test_the_worked_example_reverses_and_passes_the_leak_check(tmp_path, reverse_statement):
+    game = load_game(write_game(tmp_path, REVERSING))
+    assert n.REORDERS in game.effects and "reverse(st, " in game.python_source
+    m = game.new_match(2, seed=3)
+    row = m.st.zones[m.layout.zone_names.index("row")]
+    m.apply(m.to_act()[0], 0)
+    first = row[0]  # face down
+    m.apply(m.to_act()[0], 0)
+    assert len(row) == 2 and row[0] == first  # put on top, then the row reversed
+    report = check_leaks(game, seeds=range(3))
+    assert report.matches == 6 and report.points > 10
+
+
+def test_the_worked_example_past_the_hooks_is_caught(tmp_path, reverse_statement, monkeypatch):
+    """The verb must tell the watcher (here through `move`'s hooks): written past them, the check finds it."""
+    monkeypatch.setattr(runtime, "reverse", reverse_unwatched)
+    game = load_game(write_game(tmp_path, REVERSING))
+    with pytest.raises(AssertionError, match="view is not what its observations imply"):
+        check_leaks(game, seeds=range(3))
