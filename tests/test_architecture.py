@@ -52,12 +52,12 @@ def double_statement(monkeypatch):
                 propagate_positions=True, maybe_placeholders=True)
     monkeypatch.setattr(parser, "_lark", lambda: (lark, layout))
 
-    # 2. one node class, registered under the rule's name; 3. `asks` declared
+    # 2. one node class, registered under the rule's name; 3. what it does declared (it does not ask)
     @statement("double")
     @dataclass(eq=False)
     class Double(n.Stmt):
         counter: n.Expr
-        asks = False
+        effects = frozenset({n.COUNTS})
 
         # 4. resolve: check the tree, return the typed node …
         @classmethod

@@ -4,6 +4,7 @@ statement classes. And the worked example of docs/architecture.md ("How to add a
 state-changing statement, `reverse ZONE`, added as documented, passes the leak check."""
 
 import ast
+import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,12 +128,16 @@ def test_nothing_outside_the_language_stage_names_a_statement_class():
 # ---- the worked example: `reverse ZONE`, a statement that changes the state ----------------------------------
 
 
-def reverse(st, zi):
-    """`reverse ZONE`: its cards in the opposite order, each as it lay (face up or down). Each card in turn
-    is taken to the top ([a, b, c] → [b, a, c] → [c, b, a]) as `move` takes it: the watcher and the log
-    follow it as they follow any move."""
-    for c in st.zones[zi][1:]:
-        runtime.move(st, c, zi, runtime.TOP, 1 if st.face[c] else 0)
+def worked_example() -> dict:
+    """The grammar rule, the class and the verb of docs/architecture.md's worked example, from the page."""
+    page = (ENGINE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    example = page[page.index("### Worked example"):]
+    blocks = [textwrap.dedent(b) for b in re.findall(r"```python\n(.*?)```", example, re.S)]
+    assert len(blocks) == 2  # the node class, the verb
+    names: dict = {"rule": re.search(r"`(reverse: [^`]*)`", example).group(1),
+                   "statement": statement, "dataclass": dataclass, "n": n, "move": runtime.move, "TOP": runtime.TOP}
+    exec(compile("from __future__ import annotations\n" + "\n".join(blocks), "architecture.md", "exec"), names)
+    return names
 
 
 def reverse_unwatched(st, zi):
@@ -143,36 +148,22 @@ def reverse_unwatched(st, zi):
 @pytest.fixture
 def reverse_statement(monkeypatch):
     """The steps of docs/architecture.md ("How to add a statement") for `reverse ZONE`."""
-    # 1. a grammar rule, listed among the simple statements (here fed to the parser from the test)
-    grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
-    grammar += '\nreverse: "reverse" expr\n%extend _simple: reverse\n'
-    layout = parser._Layout()
-    lark = Lark(grammar, parser="lalr", lexer="basic", postlex=layout, start=["start", "expr_start"],
-                propagate_positions=True, maybe_placeholders=True)
-    monkeypatch.setattr(parser, "_lark", lambda: (lark, layout))
+    example = worked_example()  # (registers the class)
+    try:
+        # 1. a grammar rule, listed among the simple statements (here fed to the parser from the test)
+        grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
+        grammar += f"\n{example['rule']}\n%extend _simple: reverse\n"
+        layout = parser._Layout()
+        lark = Lark(grammar, parser="lalr", lexer="basic", postlex=layout, start=["start", "expr_start"],
+                    propagate_positions=True, maybe_placeholders=True)
+        monkeypatch.setattr(parser, "_lark", lambda: (lark, layout))
 
-    # 2. one node class, registered under the rule's name; 3. its effects declared
-    @statement("reverse")
-    @dataclass(eq=False)
-    class Reverse(n.Stmt):
-        """`reverse ZONE`: the zone's cards in the opposite order."""
-
-        zone: n.Expr
-        effects = frozenset({n.REORDERS})
-
-        # 4. resolve: check the tree, return the typed node
-        @classmethod
-        def resolve(cls, r, tree, scope):
-            return cls(r.expect(tree.children[0], scope, "zone"))
-
-        # 5. emit: a call of the runtime verb (listed in GENERATED_CODE_NAMES)
-        def emit(self, w):
-            w.line(f"reverse(st, {self.zone.emit(w)})")
-
-    monkeypatch.setattr(runtime, "reverse", reverse, raising=False)
-    monkeypatch.setattr(runtime, "GENERATED_CODE_NAMES", (*runtime.GENERATED_CODE_NAMES, "reverse"))
-    yield Reverse
-    del STATEMENTS["reverse"]
+        # 2.–3. the node class, its effects declared, and its runtime verb: as the page writes them
+        monkeypatch.setattr(runtime, "reverse", example["reverse"], raising=False)
+        monkeypatch.setattr(runtime, "GENERATED_CODE_NAMES", (*runtime.GENERATED_CODE_NAMES, "reverse"))
+        yield example["Reverse"]
+    finally:
+        del STATEMENTS["reverse"]
 
 
 REVERSING = """
