@@ -717,7 +717,8 @@ def _check_leaks(game: Any, args: argparse.Namespace) -> int:
                   f"bots (S and the decisions are above)")
             return 1
         print(f"  {_n(n, 'player')}: leak check of {_n(len(seeds), 'match', 'matches')}, "
-              f"{_n(report.points, 'point')} checked, {time.perf_counter() - started:.2f} s: nothing leaks",
+              f"{_n(report.points, 'point')} checked, {time.perf_counter() - started:.2f} s: nothing leaks"
+              + (f" ({_n(report.no_world, 'determinization')} found no world)" if report.no_world else ""),
               flush=True)
     return 0
 
@@ -766,7 +767,7 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) ->
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-run a logged match from its seed and decisions; every line must come out the same."""
     from .check import Stopped, begin, describe, recheck, stop_where_logged
-    from .logfile import LogError, check_record, files_changed, game_to_replay, is_seat_log, read_log, whole_states
+    from .logfile import LogError, WholeStates, check_record, files_changed, game_to_replay, is_seat_log, read_log
     from .run.information import describe as observed
     from .run.match import ChanceMismatch, Recorded
 
@@ -776,7 +777,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         header = expected[0]
         if is_seat_log(header):
             return _show_seat_log(file, expected, args.seat)
-        expected = whole_states(expected, file)  # state lines of changes made whole, to compare with the match's
         game = _game(game_to_replay(header, args.game, file)).with_max_steps(args.max_steps)
     except LogError as err:
         raise CliError(str(err), located=True) from None
@@ -816,6 +816,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return CliError(f"{file}:{index + 1}: mismatch: expected {_short(expected[index])} got {_short(got)}{why}",
                         located=True)
 
+    states = WholeStates(file)  # a state line of changes is made whole to compare it with the match's
+
     for i, line in enumerate(expected):
         if line.get("type") == "decision" and len(m.log) == i and not m.over and m.failure is None:
             problems = check_record(line, i + 1, file)
@@ -837,7 +839,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if i >= len(m.log):
             waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
             raise mismatch(i, f"a decision of {waiting}" if waiting else "the end of the match")
-        if normal(m.log[i], i) != normal(line, i):
+        if line.get("type") == "state":
+            try:
+                line = states.line(line, i + 1)
+            except LogError as err:
+                raise CliError(str(err), located=True) from None
+        if m.log[i] != line and normal(m.log[i], i) != normal(line, i):  # (most lines are equal as they are)
             raise mismatch(i, m.log[i])
     if len(m.log) > len(expected):
         raise mismatch(len(expected), m.log[len(expected)])

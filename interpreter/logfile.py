@@ -110,14 +110,28 @@ def write_log(path: str | Path, records: Iterable[dict[str, Any]], game: Any) ->
 def splice(old: list[Any], new: list[Any]) -> dict[str, Any]:
     """One splice that turns `old` into `new`: at `at`, cut `cut` items and put `put` in their place (the
     items both lists share at their start and at their end are kept)."""
-    most = min(len(old), len(new))
-    start = 0
-    while start < most and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < most - start and old[-1 - end] == new[-1 - end]:
-        end += 1
+    start = _shared(old, new, min(len(old), len(new)))
+    end = _shared(old[::-1], new[::-1], min(len(old), len(new)) - start)
     return {"at": start, "cut": len(old) - start - end, "put": new[start:len(new) - end]}
+
+
+def _shared(a: list[Any], b: list[Any], most: int) -> int:
+    """How many items (at most `most`) `a` and `b` share at their start: slices compared in steps that double,
+    then halved down to the first difference (a few comparisons of slices, not one per item)."""
+    known, step = 0, 1  # a[:known] == b[:known]
+    while known < most:
+        upto = min(most, known + step)
+        if a[known:upto] == b[known:upto]:
+            known, step = upto, step * 2
+            continue
+        while upto - known > 1:  # a difference lies in [known, upto)
+            mid = (known + upto) // 2
+            if a[known:mid] == b[known:mid]:
+                known = mid
+            else:
+                upto = mid
+        return known
+    return known
 
 
 class StateChanges:
@@ -164,26 +178,35 @@ class StateChanges:
         return changed
 
 
+class WholeStates:
+    """Makes a log's state lines whole again, in order: a whole line is kept as it is, a line of changes is
+    applied to the state line before it (only that one is kept)."""
+
+    def __init__(self, file: str | Path) -> None:
+        self.file = file
+        self.last: dict[str, Any] | None = None
+
+    def line(self, record: dict[str, Any], number: int) -> dict[str, Any]:
+        """State line `number` of the log made whole; LogError (`FILE:LINE: error: …`) for a line of changes
+        that does not fit what it changes."""
+        if record.get(CHANGES) is True:
+            problems = check_record(record, number, self.file)
+            if problems:
+                raise LogError("\n".join(problems))
+            if self.last is None:
+                raise LogError(f"{self.file}:{number}: error: a state line of changes before any whole state line")
+            try:
+                record = _applied(self.last, record)
+            except _Refused as err:
+                raise LogError(f"{self.file}:{number}: error: {err}") from None
+        self.last = record
+        return record
+
+
 def whole_states(records: list[dict[str, Any]], file: str | Path) -> list[dict[str, Any]]:
-    """The records of a log with every state line whole again (a line of changes applied to the state line
-    before it); LogError (`FILE:LINE: error: …`) for a line of changes that does not fit what it changes."""
-    out: list[dict[str, Any]] = []
-    last: dict[str, Any] | None = None
-    for number, record in enumerate(records, 1):
-        if record.get("type") == "state":
-            if record.get(CHANGES) is True:
-                problems = check_record(record, number, file)
-                if problems:
-                    raise LogError("\n".join(problems))
-                if last is None:
-                    raise LogError(f"{file}:{number}: error: a state line of changes before any whole state line")
-                try:
-                    record = _applied(last, record)
-                except _Refused as err:
-                    raise LogError(f"{file}:{number}: error: {err}") from None
-            last = record
-        out.append(record)
-    return out
+    """The records of a log with every state line whole again (`WholeStates`)."""
+    states = WholeStates(file)
+    return [states.line(r, n) if r.get("type") == "state" else r for n, r in enumerate(records, 1)]
 
 
 def _applied(last: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
