@@ -5,8 +5,9 @@
 For each game (4 players where it allows 4, else its default count), S random matches are played
 through the step API and copied after 10%, 50% and 90% of their decisions. At each point, the median
 over the S matches and R repeats of:
-- `determinize`: `m.determinize(seat, random.Random(k))` for the seat to act (an error is printed
-  in its place, the other figures go on);
+- `det first`: `determinize` for the seat to act on a copy with no world kept (a fresh draw);
+  `det next`: a second call at the same point (the kept world moved on); `no world`: draws that
+  found none (each printed under the table);
 - `clone`: `m.clone()`, and with its first use (the rebuild of its running flow);
 - `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered);
 - `pickle`: a pickle round trip, and whether it read the game's folder (found or compiled it again);
@@ -36,14 +37,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from interpreter import game as game_module
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
+from interpreter.run.belief import NoConsistentWorld
 from interpreter.run.match import RandomBot, random_bot
 from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
-COLUMNS = ("game", "p", "point", "done", "determinize", "clone", "+use", "info", "pickle", "folder", "rebuild",
-           "rollout/dec", "sim/dec", "ratio")
-ERRORS: list[str] = []  # what determinize raised, printed under the table
+COLUMNS = ("game", "p", "point", "done", "det first", "det next", "no world", "clone", "+use", "info", "pickle",
+           "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
+ERRORS: list[str] = []  # the draws that found no world, printed under the table
 
 
 def players_of(game) -> int:
@@ -122,16 +124,27 @@ def folder_reads(m) -> int:
     return len(calls)
 
 
-def determinize_cost(matches, repeat: int) -> str:
-    def once(m, k: int) -> float:
+def determinize_cost(matches, repeat: int) -> list[str]:
+    """A fresh draw (on a copy with no world kept), the next draws at the same point (the kept world
+    moved on), and how many draws found no world."""
+    firsts, nexts, failed, tried = [], [], 0, 0
+    for m in matches:
         seat = m.to_act()[0] if m.to_act() else 0
-        return timed(lambda: m.determinize(seat, random.Random(k)))
+        for k in range(repeat):
+            c = m.clone()
+            c.__dict__.pop("_kept", None)
+            tried += 1
+            try:
+                firsts.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k))))
+                nexts.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 1000))))
+            except NoConsistentWorld as err:
+                failed += 1
+                ERRORS.append(f"{m.game.name}, {len(m.history)} decisions: {err}")
 
-    try:
-        return f"{statistics.median(once(m, k) for k in range(repeat) for m in matches):,.0f}"
-    except Exception as err:  # determinize may fail on a game: say so in the table, measure the rest
-        ERRORS.append(f"{matches[0].game.name}: {type(err).__name__}: {err}")
-        return f"{type(err).__name__} ({len(ERRORS)})"
+    def median(xs: list[float]) -> str:
+        return f"{statistics.median(xs):,.0f}" if xs else "-"
+
+    return [median(firsts), median(nexts), f"{failed}/{tried}"]
 
 
 def info_cost(m, k: int) -> float:
@@ -192,7 +205,7 @@ def measure(name: str, seeds: int, repeat: int) -> list[list[str]]:
         ratio = statistics.median(r / s for r, s in pairs)
         reads = max(folder_reads(m) for m in matches)
         rows.append([name, str(players), point, str(round(statistics.mean(len(m.history) for m in matches))),
-                     determinize_cost(matches, repeat),
+                     *determinize_cost(matches, repeat),
                      f"{each(lambda m, k: timed(m.clone)):,.1f}",
                      f"{each(lambda m, k: timed(lambda: m.clone().to_act())):,.0f}",
                      f"{each(info_cost):,.0f}",

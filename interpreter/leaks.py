@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .run.belief import NoConsistentWorld
 from .run.information import back_key, interchangeable, observed, ordered_for, zone_view
 from .run.match import Match, random_bot
 from .run.runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, Quiet, State
@@ -52,6 +53,7 @@ class LeakReport:
     deals: int = 0  # hidden deals swapped
     chance: int = 0  # chance outcomes drawn another way
     determinized: int = 0  # determinizations checked
+    no_world: int = 0  # determinizations that found no world within their budget (not a leak: counted)
     matches: int = 0
     by_players: dict[int, int] = field(default_factory=dict)  # points checked per player count
 
@@ -62,12 +64,13 @@ class LeakReport:
 
 def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), every: int = 1,
                 deals: int = 1, determinize: int = 9, max_decisions: int = 400,
-                ignore_who_is_asked: bool = False) -> LeakReport:
+                ignore_who_is_asked: bool = False, worlds: int = 3) -> LeakReport:
     """Play random matches of `game` (every player count unless `players` is given) and check at every
     `every`-th decision point that the hidden answers do not show; at the first point, for every seat, a
     swapped hidden deal and a chance outcome drawn another way, then at every `deals`-th point one of the
     two by turns, for a seat in turn (0: none after the first point); at every `determinize`-th a
-    determinization (0: none); and at every point, for a seat in turn (every seat at the first), that
+    determinization (0: none; at most `worlds` a match: a world is a whole other match played, so it
+    costs far more than a point); and at every point, for a seat in turn (every seat at the first), that
     the view is what its observations imply.
     Raises AssertionError on the first leak. `ignore_who_is_asked`: do not count whether another seat is
     asked (the engine asks every choice, even with one option; this is for rules that ask only when a
@@ -77,15 +80,17 @@ def check_leaks(game, players: int | list[int] | None = None, seeds=range(2), ev
     for n in counts:
         for seed in seeds:
             before = report.points
-            _check_match(game, n, seed, every, deals, determinize, max_decisions, report, ignore_who_is_asked)
+            _check_match(game, n, seed, every, deals, determinize, max_decisions, report, ignore_who_is_asked,
+                         worlds)
             report.matches += 1
             report.by_players[n] = report.by_players.get(n, 0) + report.points - before
     return report
 
 
 def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: int, max_decisions: int,
-                 report: LeakReport, lenient: bool) -> None:
+                 report: LeakReport, lenient: bool, worlds: int) -> None:
     m = Match(game, n, seed)
+    drawn = 0  # determinizations checked in this match
     m._lenient = lenient  # type: ignore[attr-defined]  # read by _compare
     bot = random_bot(seed)
     rng = random.Random(seed * 7919 + n)
@@ -112,8 +117,9 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
                 report.chance += _check_chance(m, turn // 2 % n, rng, since, False)
             else:
                 report.deals += _check_deal(m, turn // 2 % n, rng, since)
-        if determinize and point % determinize == 0:
-            report.determinized += _check_determinize(m, rng.randrange(n), rng)
+        if determinize and point % determinize == 0 and drawn < worlds:
+            drawn += 1
+            _check_determinize(m, rng.randrange(n), rng, report)
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))
 
@@ -326,15 +332,18 @@ def _lines_before(m: Match, seat: int, events: int) -> int:
 # ---- determinize ------------------------------------------------------------------------------------
 
 
-def _check_determinize(m: Match, seat: int, rng: random.Random) -> int:
+def _check_determinize(m: Match, seat: int, rng: random.Random, report: LeakReport) -> None:
     if m.over:
-        return 0
+        return
     want, view = m.information_state(seat), m.view(seat)
     try:
         d = m.determinize(seat, rng)
     except AssertionError:
         raise
-    except Exception as err:  # a failure to find a world is one, not an internal error of the check
+    except NoConsistentWorld:  # no world within the budget: said, counted, no leak
+        report.no_world += 1
+        return
+    except Exception as err:  # anything else is a failure of determinize, not an internal error of the check
         raise AssertionError(f"{_where(m)}: determinize({seat}) failed: {err!r}") from err
     assert d.view(seat) == view and d.information_state(seat) == want, (
         f"{_where(m)}: determinize({seat}) changed what P{seat} sees")
@@ -343,7 +352,7 @@ def _check_determinize(m: Match, seat: int, rng: random.Random) -> int:
             break
         for p in d.to_act():
             assert d.apply(p, rng.randrange(len(d.legal_actions(p)))) is None
-    return 1
+    report.determinized += 1
 
 
 # ---- the view a seat's observations imply ----------------------------------------------------------------

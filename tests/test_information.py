@@ -61,7 +61,7 @@ def test_two_seats_see_one_match_differently():
 def test_determinize_keeps_what_the_seat_knows_and_redraws_the_rest(name, players):
     rng = random.Random(5)
     changed = 0
-    for seed in range(3):
+    for seed in range(2):  # a world is a whole other match played: a few points say enough
         m = played(name, players, seed, 25 + 7 * seed)
         if m.over:
             continue

@@ -26,7 +26,7 @@ def test_a_bundled_game_hides_what_its_rules_hide_at_every_player_count(name):
     game = load_game(name)
     report = check_leaks(game, seeds=range(2), determinize=DETERMINIZE.get(name, 9))
     assert sorted(report.by_players) == list(range(game.min_players, game.max_players + 1))
-    assert report.answers > 100 and report.deals > 20 and report.determinized > 20
+    assert report.answers > 100 and report.deals > 20 and report.determinized + report.no_world >= 6
 
 
 @pytest.mark.slow

@@ -41,6 +41,7 @@ from .runtime import K_CARD, OWNER, PUBLIC, RuleError, seen_by
 DEFAULT_TRIES = 20
 DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
+DEFAULT_PROBES = 1500  # swaps tried, in all, to mend the worlds of one draw
 
 
 class NoConsistentWorld(Exception):
@@ -405,13 +406,14 @@ class _Replay:
     the module's step 3)."""
 
     def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
-                 decisions: list[tuple]) -> None:
+                 decisions: list[tuple], budget: list[int] | None = None) -> None:
         self.match, self.seat, self.bit, self.tr, self.rng, self.want = match, seat, 1 << seat, tr, rng, want
         self.plan = _Plan(tr.deals, card)
         self.source = _Source(random.Random(match.seed))
         self.decisions = decisions
         self.faces = match.layout.face_ids
         self.probes = 0
+        self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
 
     def play(self, repairs: int):
         """The world, or `_Misfit`. Where a world parts from what the seat observed, it is mended (see
@@ -563,6 +565,9 @@ class _Replay:
         kept = self.card
         dealt_before = sum(1 for e in prev._watch.events[:prev._base_info[0]] if e[0] == SHUFFLE and len(e[2]) > 1)
         for o, x, y in pairs[:_PROBES]:
+            if self.budget[0] <= 0:
+                break
+            self.budget[0] -= 1
             swapped = self.swapped(o, x, y)
             if swapped is None:
                 continue
@@ -676,9 +681,9 @@ def _kept(match) -> dict[int, _Kept]:
 
 
 def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES, repairs: int = DEFAULT_REPAIRS,
-                moves: int = DEFAULT_MOVES):
+                moves: int = DEFAULT_MOVES, probes: int = DEFAULT_PROBES):
     """A world the seat cannot tell from `match`, drawn at random (see the module); `NoConsistentWorld`
-    if `tries` drawings, each mended up to `repairs` times, all fail.
+    if `tries` drawings, each mended up to `repairs` times (`probes` swaps tried in all), all fail.
 
     The match keeps the seat's last world. Asked again at the same point, determinize moves from it:
     `moves` proposals, each a swap of two cards one shuffle dealt down paths the seat did not see, kept
@@ -706,12 +711,13 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     else:
         want_state = match.information_state(seat)
         problems: dict[str, int] = {}
+        budget = [probes]
         for attempt in range(tries):
             try:
                 extend = last is not None and attempt == 0
                 card = _extended(tr, faces, rng, last.card) if last is not None and extend else \
                     _assign_some(tr, faces, rng)
-                replay = _Replay(match, seat, tr, card, rng, want, decisions)
+                replay = _Replay(match, seat, tr, card, rng, want, decisions, budget)
                 world = replay.play(_FLAT if extend else repairs)  # the last world, if it still nearly fits
                 if world.information_state(seat) != want_state:
                     raise _Misfit("the seat would see something else now")
