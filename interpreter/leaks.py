@@ -397,7 +397,7 @@ class _Followed:
                     self.errors.append(f"{card} leaves {zone} at place {at}, where {there} was")
         else:  # no place (a hidden zone's order is nobody's): which of the cards left may be unknown now
             gone = card if card in cards else None
-            if self._follows(zone) and (cards.count(gone) > 1 or gone is None and any(cards)):
+            if self._follows(zone) and (cards.count(gone) > 1 or (gone is None and any(cards))):
                 self.lost.add(zone)
             cards.remove(gone) if gone in cards else cards.pop()
 
@@ -471,7 +471,7 @@ def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, fre
             continue
         if _copy_apart(la[i]) == _copy_apart(lb[i]) or _same_look(m, la, lb, i, seat):
             raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
-        if _shown_by_rules(m, la, lb, i, seat) or chance and _chance_shown(m, la[i], lb[i], seat):
+        if _shown_by_rules(m, la, lb, i, seat) or (chance and _chance_shown(m, la[i], lb[i], seat)):
             return  # the rules show it (in one of the matches at least): the seat may tell them apart
         if free is not None and i >= free and '"type":"decision"' in la[i] and f'"who":{seat}}}' not in la[i]:
             return
@@ -571,7 +571,7 @@ def _face_shown(m: Match, line: str, seat: int) -> bool:
         return d["to"] == seat
     t = m.layout
     zi = t.zone_names.index(d["to"] if d["event"] == "move" else d["zone"])
-    if t.zone_owner[zi] == seat or d["event"] == "move" and t.zone_owner[t.zone_names.index(d["from"])] == seat:
+    if t.zone_owner[zi] == seat or (d["event"] == "move" and t.zone_owner[t.zone_names.index(d["from"])] == seat):
         return True  # into or out of the seat's own zone: it may look at its own cards, face down too
     if d.get("face") != "up":
         return False  # a card the seat knew going face down: knowledge kept, not shown

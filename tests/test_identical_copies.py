@@ -2,7 +2,6 @@
 keeps a hand in when it looks at it, nor where in a hidden pile a card was taken at random."""
 
 import io
-import json
 import pickle
 import textwrap
 
@@ -129,7 +128,8 @@ def test_the_looker_sees_the_hand_canonically_and_its_owner_in_order(tmp_path):
     m = Match(game, 2, 0, arrange={"deck": ["baron", "prince#1", "guard#1"]})
     m.apply(0, 0)
     assert m.view(1)["zones"]["hand@0"] == ["baron", "guard", "prince"]
-    assert m.view(0)["zones"]["hand@0"] == [m.layout.card_ids[c].split("#")[0] for c in m.st.zones[m.layout.zone_names.index("hand@0")]]
+    hand = m.st.zones[m.layout.zone_names.index("hand@0")]
+    assert m.view(0)["zones"]["hand@0"] == [m.layout.card_ids[c].split("#")[0] for c in hand]
     assert [x["card"] for x in m.information_state_json(1)["observed"] if x.get("event") == "show"] == \
         ["baron", "guard", "prince"]
 

@@ -399,7 +399,8 @@ def test_a_first_player_drawn_by_chance_is_no_leak(tmp_path):
   play: |
     for each player p:
       let c = p chooses a card from hand of p "Hide one"
-      move c to hold of p face down""", flow="rounds: 2, round: [play]").replace("setup: [deal]", "setup: [deal, pick]"),
+      move c to hold of p face down""", flow="rounds: 2, round: [play]").replace(
+            "setup: [deal]", "setup: [deal, pick]"),
         HIGH_LOW)
     assert check_leaks(game, seeds=range(6)).chance >= 6 * 2
 

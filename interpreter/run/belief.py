@@ -41,7 +41,7 @@ from .runtime import K_CARD, OWNER, PUBLIC, RuleError, seen_by
 DEFAULT_TRIES = 20
 DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
-DEFAULT_PROBES = 1500  # swaps tried, in all, to mend the worlds of one draw
+DEFAULT_PROBES = 3000  # swaps tried, in all, to mend the worlds of one draw
 
 
 class NoConsistentWorld(Exception):
@@ -561,6 +561,8 @@ class _Replay:
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
+        told = self.want[reached] if 0 <= reached < len(self.want) else ""
+        pairs.sort(key=lambda pair: f'"{faces[pair[2]]}"' not in told)  # first the faces the seat was told of
         best: tuple[int, Any, Any] = (reached, None, None)
         kept = self.card
         dealt_before = sum(1 for e in prev._watch.events[:prev._base_info[0]] if e[0] == SHUFFLE and len(e[2]) > 1)
@@ -641,7 +643,7 @@ class _Replay:
 
 
 _PROBES = 40  # swaps tried to mend one answer
-_FLAT = 3  # mends in a row that take the world no further, before the drawing is given up
+_FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
 
 
 # ---- the drawing ------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from itertools import chain as joined, compress, repeat
+from itertools import chain as joined
+from itertools import compress, repeat
 from operator import and_, ne, xor
 from typing import Any
 
