@@ -15,18 +15,21 @@ that the seat cannot tell from the real one.
    reach it (chosen at random among those that could bring the face); then forward, each mix hands out
    its cards: the needed faces where they are needed, the rest at random (a shuffle), or the card of a
    hand drawn uniformly among those that fit (a choice).
-3. **The world played** (`_play`): a new match from the start whose shuffles deal the orders drawn;
+3. **The world played** (`_Replay`): a new match from the start whose shuffles deal the orders drawn;
    every other chance outcome is the real match's (the rolls and picks the seat saw come out the same);
    each answer is given again, a card by the card its path carries, and another seat's secret answer,
    or its pick of a card the seat did not see that stays where it is, is drawn anew uniformly among the
    options after which the seat observes the same. The rules decide what they imply: a player who did
-   not follow suit held none of it, a hand that said "go fish" lacked the rank. A world that parts from
-   what the seat observed is dropped at that answer, and what it showed is learnt (`bans`): a face that
-   made a hidden card an option the real player did not have, or showed where the seat saw another, is
-   not drawn down that path again. The bans are kept with the match, per seat, for its next draws.
+   not follow suit held none of it, a hand that said "go fish" lacked the rank. Where a world parts from
+   what the seat observed, it is mended: two cards the seat cannot tell apart, dealt by one shuffle, are
+   swapped from that shuffle on (tried on a copy replayed from its kept base, first in the zones the
+   failing answer touched and with the faces the seat was told of); a mended world is then played once
+   more from its start, so that its whole history is its own.
 
 Past the budget of drawings, `NoConsistentWorld`. The real match is never returned; its shuffles are
-drawn anew, and the chance after the present comes from `rng`.
+drawn anew, a world keeps neither the real seed nor a copy of the real generator, and its chance after the present
+comes from `rng`. The match keeps each seat's last world, and a draw at the same point moves on from it
+(see `determinize`).
 """
 
 from __future__ import annotations
