@@ -12,6 +12,7 @@ from test_hostile_input import run
 from interpreter import limits
 from interpreter.check import watch_sim
 from interpreter.game import load_game
+from interpreter.run.match import Match
 from interpreter.run.runtime import BOTTOM, TOP, RuleError, State, move, move_all
 from interpreter.run.sim import simulate
 
@@ -95,6 +96,17 @@ def test_moving_all_cards_back_and_forth_is_charged_card_by_card(tmp_path):
     loop = "while true at most 1000000 times:\n  move deck where it.value >= 0 to pile\n" \
            "  move pile where it.value >= 0 to bottom of deck"
     stops(write_game(tmp_path / "lists", loop, copies=1000), r"1[89]:\d+", STEPS)
+
+
+def test_a_watched_match_of_moves_back_and_forth_stops_as_a_quiet_one(tmp_path):
+    """`play` watches who sees what; a card taken from or put at an end of a zone is found there, not
+    searched for, so the watched match stops where `sim` does, at the same step (1,000 cards)."""
+    folder = write_game(tmp_path / "zones", "while true at most 1000000 times:\n  move all deck to pile\n"
+                        "  move all pile to deck", copies=100)
+    quiet = stops(folder, r"1[89]:\d+", STEPS)
+    with pytest.raises(RuleError) as info:
+        Match(load_game(folder), 2, 0)
+    assert str(info.value).split(" (seed")[0] == quiet.split(" (seed")[0]
 
 
 def test_a_sentence_of_the_log_is_charged_alike_in_sim_and_play(capsys, tmp_path):

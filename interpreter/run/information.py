@@ -148,14 +148,17 @@ class Watcher:
             before &= 1 << owner if owner >= 0 else 0
         after = seen_by(st, c)
         shadow = self.zones[src]
-        at = shadow.index(c)
+        # a card taken from an end or put at one (most moves) is found there, not searched for
+        at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
         del shadow[at]
-        to = st.zones[dst].index(c)
+        dest = st.zones[dst]
+        to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
         self.zones[dst].insert(to, c)
         self.where[c] = dst
         self.face[c], self.known[c] = st.face[c], st.known[c]
-        for d in st.zones[src]:
-            self.known[d] = st.known[d]
+        if t.zone_vis[src] == OWNER:  # a card leaving a hand: glimpses of the cards still there may lapse
+            for d in st.zones[src]:
+                self.known[d] = st.known[d]
         # A place drawn by chance is kept as ~to: shown only to the seats that see the card where it went.
         self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, st.face[c], before, after))
         seen = before | after
