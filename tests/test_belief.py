@@ -5,7 +5,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_leaks import hiding, write_game
+from test_leaks import BURY_CARDS, hiding, write_game
 
 from interpreter import load_game
 from interpreter.run.belief import NoConsistentWorld, replayed
@@ -109,14 +109,7 @@ HIDE = hiding("hide", """  hide: |
       if c.value >= WALL:
         say "{p} hid a high card"
 """.rstrip("\n"), players="{min: 2, max: 2}", flow="rounds: 1, round: [hide]")
-HIDE_CARDS = """
-cards:
-  - {id: one, name: One, value: 1, start: deck}
-  - {id: two, name: Two, value: 2, start: deck}
-  - {id: three, name: Three, value: 3, start: deck}
-  - {id: four, name: Four, value: 4, start: deck}
-  - {id: five, name: Five, value: 5, start: deck}
-"""
+HIDE_CARDS = BURY_CARDS.replace("  - {id: six, name: Six, value: 6, start: deck}\n", "")  # one to five
 
 
 def worlds_of_hide(m: Match, wall: int) -> list[tuple]:

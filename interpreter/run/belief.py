@@ -138,10 +138,9 @@ class _WorldChance:
 class _Trace:
     """Step 1's result for one seat (see the module)."""
 
-    __slots__ = ("alive", "card", "chosen", "deals", "marks", "mix_deal", "mixes", "need", "origin", "picks", "zone")
+    __slots__ = ("alive", "chosen", "deals", "marks", "mix_deal", "mixes", "need", "origin", "picks", "zone")
 
     def __init__(self) -> None:
-        self.card: list[int] = []  # the real card on each path
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
         self.need: list[Any] = []  # the face a path must carry (None: free)
         # (kind, incoming, outgoing paths): kind -1 a shuffle, else a choice from a hand (in order), kind
@@ -155,11 +154,11 @@ class _Trace:
         self.chosen: set[int] = set()  # paths of cards a player chose to send out of a hand unseen
         self.marks: list[int] = []  # per answer: where its events start in the match's record (and the end)
 
-    def path(self, c: int, need: Any) -> int:
-        self.card.append(c)
+    def path(self, need: Any) -> int:
+        """A new path, needing `need` (a face, or None)."""
         self.need.append(need)
         self.origin.append(len(self.mixes))
-        return len(self.card) - 1
+        return len(self.need) - 1
 
 
 def _trace(match, seat: int) -> _Trace:
@@ -170,7 +169,7 @@ def _trace(match, seat: int) -> _Trace:
     backs = [back_key(t, c) for c in range(len(faces))]
     ids = card_index(t)
     tr = _Trace()
-    seg = [tr.path(c, faces[c]) for c in range(len(faces))]  # the set-up is every match's
+    seg = [tr.path(faces[c]) for c in range(len(faces))]  # the set-up is every match's
     tr.origin = [-1] * len(seg)
     zones = [list(z) for z in t.start_zones]
     zone_of = list(t.start_zone_of)
@@ -189,7 +188,7 @@ def _trace(match, seat: int) -> _Trace:
         tr.need[seg[c]] = faces[c]
 
     def renew(c: int) -> int:
-        seg[c] = tr.path(c, None)
+        seg[c] = tr.path(None)
         return seg[c]
 
     def shuffled(cards: list[int]) -> None:
@@ -327,7 +326,7 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random) -> list[int]:
         for s, f in _match(wants, free, can).items():
             need[s] = f
     card = list(range(len(faces)))  # the first paths are the cards themselves
-    card.extend([-1] * (len(tr.card) - len(faces)))
+    card.extend([-1] * (len(tr.need) - len(faces)))
     for kind, incoming, outgoing in tr.mixes:
         if kind >= 0:
             for t, s in zip(outgoing, _after_choice(kind, chosen.pop(), incoming), strict=True):
@@ -415,7 +414,6 @@ class _Replay:
         self.source = _Source(random.Random(match.seed))
         self.decisions = decisions
         self.faces = match.layout.face_ids
-        self.probes = 0
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
 
     def play(self, repairs: int):
@@ -494,10 +492,6 @@ class _Replay:
         if reached >= 0:
             raise _Misfit("the seat would see something else", reached)
         return world
-
-    def fits(self, world) -> bool:
-        lines = observed(world, self.seat)
-        return lines == self.want[:len(lines)]
 
     def reached(self, world) -> int:
         """-1 if the seat observed the same in `world` so far, else how many observations matched first."""
@@ -579,7 +573,6 @@ class _Replay:
             pi = list(range(len(faces)))
             if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
                 pi[x], pi[y] = y, x
-            self.probes += 1
             self.card = swapped  # a shuffle after the base deals the swapped drawing
             try:
                 probe = Match.relabeled(prev, pi, self.seat, None)
@@ -711,10 +704,10 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     kept_worlds = _kept(match)
     last = kept_worlds.get(seat)
     world = None
+    want_state = match.information_state(seat)
     if last is not None and last.events == len(match._watch.events):
-        world = _moved(match, seat, tr, rng, want, decisions, last, moves)
+        world = _moved(match, seat, tr, rng, want, want_state, decisions, last, moves)
     else:
-        want_state = match.information_state(seat)
         problems: dict[str, int] = {}
         budget = [probes]
         for attempt in range(tries):
@@ -762,8 +755,8 @@ def replayed(world):
     return again
 
 
-def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], decisions: list[tuple],
-           kept: _Kept, moves: int):
+def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_state: str,
+           decisions: list[tuple], kept: _Kept, moves: int):
     """The kept world after `moves` proposals (see `determinize`)."""
     faces, card = match.layout.face_ids, kept.card
     seen: set[int] = set()  # the cards of the drawing some path the seat sees carries, by the shuffle before it
@@ -794,7 +787,7 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], de
             world = replay.play(0)
         except _Misfit:
             continue
-        if world.information_state(seat) != match.information_state(seat):
+        if world.information_state(seat) != want_state:
             continue
         kept.card, kept.world = swapped, world
     return kept.world
