@@ -420,6 +420,19 @@ def cmd_cards(args: argparse.Namespace) -> int:
             print(" " * (lead if beside else 4) + more)
     copies = _copies([(c.count, c.each_player) for c in cards])
     print(f"{game.title}: {copies}")
+    if (Path(game.model.root) / "README.md").is_file():
+        print(f"The rules: meeple rules {args.game}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print the game's rules page."""
+    from .rules import NoRulesPage, rules_page
+
+    try:
+        print(rules_page(args.game), end="")
+    except NoRulesPage as err:
+        raise CliError(str(err)) from None
     return 0
 
 
@@ -887,6 +900,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "sim": cmd_sim,
     "replay": cmd_replay,
     "check": cmd_check,
+    "rules": cmd_rules,
 }
 
 
@@ -912,6 +926,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("cards", help="list a game's cards",
                        description="List a game's cards: id, name, count, kind and text.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+
+    p = sub.add_parser("rules", help="print a game's rules page",
+                       description="Print a game's rules page (the README.md in its folder).")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
 
     p = sub.add_parser("compile", help="print the Python a game compiles to",

@@ -1,0 +1,36 @@
+"""A game's rules page (`meeple rules GAME`): the README.md in its folder, for a reader at a terminal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .diagnostics import AuthoringError
+from .load.loader import find_game
+
+PAGE = "README.md"
+
+
+class NoRulesPage(Exception):
+    """The game has no rules page, or it cannot be read; the message says which."""
+
+
+def rules_path(name: str) -> Path:
+    """Where the game's rules page is (it may not exist): README.md in the game's folder."""
+    return find_game(name) / PAGE
+
+
+def rules_page(name: str) -> str:
+    """The game's rules page as plain text: Markdown's emphasis marks taken out, the rest as written."""
+    try:
+        path = rules_path(name)
+    except AuthoringError as err:
+        d = err.diagnostics[0]
+        raise NoRulesPage(d.message + (f"; {d.hint}" if d.hint else "")) from None
+    if not path.is_file():
+        raise NoRulesPage(f"the game `{name}` has no rules page: write one as {PAGE} in its folder")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise NoRulesPage(f"{path}: cannot be read ({err})") from None
+    return re.sub(r"\*\*(.+?)\*\*", r"\1", text, flags=re.S)
