@@ -184,7 +184,7 @@ def _loaded(folder: Path, games: dict[Path, Game | AuthoringError]) -> Game | Au
 def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[str | None, list[Diagnostic]]:
     """Validate one PATH (a folder, a game.yaml, a card or scenario file, or a bundled game's name):
     ("ok: …" line or None, diagnostics)."""
-    from .load.cards import check_card_file
+    from .load.cards import cards_without_text, check_card_file
     from .load.loader import find_game, unlisted_card_files
     from .scenarios import FOLDER as SCENARIO_FOLDER
     from .scenarios import check_scenarios
@@ -210,7 +210,8 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
         scenarios, found = check_scenarios(game)
         cards = _copies([(c.count, c.each_player) for c in game.model.cards])
         tested = f"; {_n(len(scenarios), 'scenario')}" if scenarios else ""
-        return (f"ok: {raw} ({cards}{tested})" if not found else None), found + unlisted_card_files(game.model)
+        return ((f"ok: {raw} ({cards}{tested})" if not found else None),
+                found + unlisted_card_files(game.model) + cards_without_text(game.model))
     if path.parent.name == SCENARIO_FOLDER and (path.parent.parent / "game.yaml").is_file():
         game = _loaded(path.parent.parent, games)
         if isinstance(game, AuthoringError):
@@ -228,7 +229,8 @@ def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[s
         return f"ok: {raw} ({_copies([(c.count, c.each_player) for c in game.model.cards])})", []
     mine = [(c.count, c.each_player) for c in game.model.cards if Path(c.pos.file).resolve() == path.resolve()]
     if mine:
-        return f"ok: {raw} ({_copies(mine)})", []
+        return f"ok: {raw} ({_copies(mine)})", [d for d in cards_without_text(game.model)
+                                                 if Path(d.pos.file).resolve() == path.resolve()]
     copies, found = check_card_file(path)  # in the folder but not listed in game.yaml: check its shape only
     unlisted = [d for d in unlisted_card_files(game.model) if Path(d.pos.file).resolve() == path.resolve()]
     return (f"ok: {raw} ({_copies(copies)}; not listed in game.yaml)" if not found else None), found + unlisted
@@ -434,6 +436,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
     except NoRulesPage as err:
         raise CliError(str(err)) from None
     return 0
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    """Print-and-play sheets, or card images, of a game (interpreter/printing/command.py)."""
+    from .printing import PrintError
+    from .printing.command import run
+
+    try:
+        return run(args)
+    except PrintError as err:
+        raise CliError(str(err)) from None
 
 
 # ---- play -------------------------------------------------------------------------------------------
@@ -890,16 +903,46 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # ---- the command line -------------------------------------------------------------------------------
 
 
+# ---- report, compare (interpreter/lab) ---------------------------------------------------------------
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The balance report of a game (interpreter/lab/command.py)."""
+    from .lab.command import report
+
+    return _lab(report, args)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """A paired comparison of two versions of a game (interpreter/lab/command.py)."""
+    from .lab.command import compare
+
+    return _lab(compare, args)
+
+
+def _lab(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    from .files import OutputError
+    from .lab.command import LabError
+
+    try:
+        return command(args)
+    except (LabError, OutputError) as err:
+        raise CliError(str(err)) from None
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "games": cmd_games,
     "validate": cmd_validate,
     "test": cmd_test,
     "cards": cmd_cards,
+    "print": cmd_print,
     "compile": cmd_compile,
     "play": cmd_play,
     "sim": cmd_sim,
     "replay": cmd_replay,
     "check": cmd_check,
+    "report": cmd_report,
+    "compare": cmd_compare,
     "rules": cmd_rules,
 }
 
@@ -927,6 +970,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="list a game's cards",
                        description="List a game's cards: id, name, count, kind and text.")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+
+    from .printing.command import add_arguments as print_arguments
+
+    print_arguments(sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
+                                   description="Lay every card of a game out in its count of copies on sheets to "
+                                               "print at 100%%, cut on the crop marks and play: a PDF of fronts and "
+                                               "backs, one card a page for a print shop, or PNG images."))
 
     p = sub.add_parser("rules", help="print a game's rules page",
                        description="Print a game's rules page (the README.md in its folder).")
@@ -992,6 +1042,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
                    help="then show the match as that seat saw it (hidden cards by their backs)")
     _limit_args(p)
+
+    from .lab.command import add_parsers  # report, compare
+
+    add_parsers(sub, _count, _seed, _limit_args)
     return parser
 
 

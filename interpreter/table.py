@@ -226,18 +226,14 @@ class Cards:
         return f"{self.name(cid)} — {tail}" if tail else self.name(cid)
 
     def full(self, cid: str, words: dict[str, str]) -> list[str]:
-        """Everything a card says: name, kind, key numbers, text (or its abilities as written)."""
+        """Everything a card says to a player: name, kind, key numbers and its text (never its effect as
+        the rules write it: `validate` warns of a card with an effect and no text)."""
         card = self.defs[self.index[cid]]
-        lines = [f"{card.name} ({words['kind']}: {card.kind})"]
+        lines = [f"{card.name} ({words['kind']}: {spoken(card.kind)})"]
         if self.numbers(cid):
             lines.append(f"  {self.numbers(cid)}")
         if card.text:
             lines.append(f"  {self.text(cid)}")
-        else:
-            for ability, (source, _, _) in card.abilities.items():
-                body = [part.rstrip() for part in str(source).strip().splitlines()]
-                lines.append(f"  {spoken(ability)}: {body[0] if body else ''}")
-                lines += [f"    {part}" for part in body[1:]]
         return lines
 
 

@@ -163,3 +163,11 @@ def check_card_file(path: Path) -> tuple[list[tuple[int, bool]], list[Diagnostic
         cards.append((card.get("count", 1), bool(card.get("each_player", False))))
     unique = {(d.pos, d.message): d for d in found}
     return cards, list(unique.values())
+
+
+def cards_without_text(model: GameModel) -> list[Diagnostic]:
+    """A warning at each card that has an ability but no `text:`: a player is shown the card's text, never
+    its rules as written in the effect language."""
+    return [Diagnostic(card.pos, f"card `{card.id}` has an effect but no `text:` for the players to read",
+                       "add a `text:` that says what the card does, in the players' words", severity="warning")
+            for card in model.cards if card.abilities and not str(card.text).strip()]
