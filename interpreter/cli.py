@@ -438,17 +438,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_print(args: argparse.Namespace) -> int:
-    """Print-and-play sheets, or card images, of a game (interpreter/printing/command.py)."""
-    from .printing import PrintError
-    from .printing.command import run
-
-    try:
-        return run(args)
-    except PrintError as err:
-        raise CliError(str(err)) from None
-
-
 # ---- play -------------------------------------------------------------------------------------------
 
 
@@ -903,46 +892,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # ---- the command line -------------------------------------------------------------------------------
 
 
-# ---- report, compare (interpreter/lab) ---------------------------------------------------------------
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    """The balance report of a game (interpreter/lab/command.py)."""
-    from .lab.command import report
-
-    return _lab(report, args)
-
-
-def cmd_compare(args: argparse.Namespace) -> int:
-    """A paired comparison of two versions of a game (interpreter/lab/command.py)."""
-    from .lab.command import compare
-
-    return _lab(compare, args)
-
-
-def _lab(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    from .files import OutputError
-    from .lab.command import LabError
-
-    try:
-        return command(args)
-    except (LabError, OutputError) as err:
-        raise CliError(str(err)) from None
-
-
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "games": cmd_games,
     "validate": cmd_validate,
     "test": cmd_test,
     "cards": cmd_cards,
-    "print": cmd_print,
     "compile": cmd_compile,
     "play": cmd_play,
     "sim": cmd_sim,
     "replay": cmd_replay,
     "check": cmd_check,
-    "report": cmd_report,
-    "compare": cmd_compare,
     "rules": cmd_rules,
 }
 
@@ -970,13 +929,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="list a game's cards",
                        description="List a game's cards: id, name, count, kind and text.")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-
-    from .printing.command import add_arguments as print_arguments
-
-    print_arguments(sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
-                                   description="Lay every card of a game out in its count of copies on sheets to "
-                                               "print at 100%%, cut on the crop marks and play: a PDF of fronts and "
-                                               "backs, one card a page for a print shop, or PNG images."))
 
     p = sub.add_parser("rules", help="print a game's rules page",
                        description="Print a game's rules page (the README.md in its folder).")
@@ -1042,10 +994,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
                    help="then show the match as that seat saw it (hidden cards by their backs)")
     _limit_args(p)
-
-    from .lab.command import add_parsers  # report, compare
-
-    add_parsers(sub, _count, _seed, _limit_args)
     return parser
 
 
