@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from .game import Game
     from .run.match import Match
 
-BOT_KINDS = ("random",)
-
 class CliError(Exception):
     """A failure the user can fix: printed as one message, exit status 1.
 
@@ -442,12 +440,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _bot_kinds(kinds: str | None) -> list[str]:
-    """The bot kinds of `--bots`, each checked."""
-    names = [k.strip() for k in kinds.split(",")] if kinds else ["random"]
-    for k in names:
-        if k not in BOT_KINDS:
-            raise CliError(f"unknown bot kind `{k}`; kinds: {', '.join(BOT_KINDS)}")
-    return names
+    """The bot names of `--bots` (`interpreter.bots`: `random`, `first`, `mc:N`, `ismcts:N`, …), each checked."""
+    from .bots import BotNameError
+    from .bots.lineup import names_for
+
+    try:
+        return names_for(kinds, None)
+    except BotNameError as err:
+        raise CliError(str(err)) from None
 
 
 def _bots(names: list[str], players: int, human: int | None) -> list[str]:
@@ -474,7 +474,8 @@ def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
-    from .run.match import Match, random_bot
+    from .bots.lineup import Lineup
+    from .run.match import Match
     from .table import InputEnded, Quit, Table
 
     game = _game(args.game).with_max_steps(args.max_steps)
@@ -498,7 +499,8 @@ def cmd_play(args: argparse.Namespace) -> int:
               file=out)
     table = Table(m, out, words, args.human, prompt_out=human_out)
     table.catch_up()
-    rng = random_bot(args.seed)
+    lineup = Lineup(bots, args.seed)
+    handles = [m.seat(s) for s in range(players)]
     try:
         while not m.over:
             seats = m.to_act()
@@ -514,7 +516,12 @@ def cmd_play(args: argparse.Namespace) -> int:
                         raise CliError(words["eof"]) from None
                 else:
                     table.asking(seat)
-                    action = rng.pick(len(m.legal_actions(seat)))
+                    bot = lineup.bots[seat]
+                    assert bot is not None
+                    thought = bot.stats.seconds
+                    action = bot.choose(handles[seat])
+                    if out is not None and bot.budget is not None:  # a search bot: how long it thought
+                        print(f"  [P{seat} {bot.name} · {bot.stats.seconds - thought:.2f} s]", file=out)
                 problem = m.apply(seat, action)
                 assert problem is None, problem
                 table.catch_up(together)
@@ -578,20 +585,22 @@ def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: st
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    """Many random-bot matches through the fast path; print a summary."""
+    """Many bot matches (random bots through the fast path); print a summary."""
+    from .bots.lineup import Lineup
     from .check import CheckFailed
-    from .run.match import Match, random_bot
+    from .run.match import Match
     from .run.sim import Interrupted, Watch, WorkerLost, run_many, seed_ranges
 
     game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
+    bots = _bots(_bot_kinds(args.bots), players, None)
     workers = min(args.workers, args.n, _cores())
     stopped: WorkerLost | Interrupted | None = None
     watch: Watch | None = None
     if args.check:
         from .check import watch_sim as watch
     try:
-        summary = run_many(game, players, args.n, args.seed, workers, _progress_bar(), watch)
+        summary = run_many(game, players, args.n, args.seed, workers, _progress_bar(), watch, bots)
     except (Interrupted, WorkerLost) as err:
         summary, stopped = err.summary, err
     except CheckFailed as err:
@@ -599,12 +608,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except RuleError as err:
         if err.seed is None:
             raise
-        m = Match(game, players, err.seed, log=True)  # the failing match again, with its log (same match)
-        rng = random_bot(err.seed)
+        m = Match(game, players, err.seed, log=True, bots=bots)  # the failing match again, with its log
         try:
-            while not m.over:
-                for seat in m.to_act():
-                    m.apply(seat, rng.pick(len(m.legal_actions(seat))))
+            Lineup(bots, err.seed).play(m)
         except RuleError:
             raise _kept(err, m.log, game, FAILURE_LOG) from None
         raise
@@ -638,10 +644,12 @@ def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
 def _print_summary(game: Game, s: dict[str, Any], seeds: str, players: int) -> None:
     """The readable summary of `meeple sim` (`seeds`: those of the matches it sums up, in words)."""
     print(f"{game.title}: {_n(s['games'], 'game')}, {_n(players, 'player')}, {seeds}")
-    print(f"  {'seat':<6}{'wins':>8}{'win rate':>10}{'mean score':>12}")
+    bots = s.get("bots") or ["random"] * players
+    width = max(len(b) for b in bots) + 2 if any(b != "random" for b in bots) else 0  # each seat's bot, if named
+    print(f"  {'seat':<6}{'bot' if width else '':<{width}}{'wins':>8}{'win rate':>10}{'mean score':>12}")
     for p in range(players):
-        print(f"  {'P' + str(p):<6}{s['wins_by_seat'][p]:>8}{s['win_rate_by_seat'][p]:>10.1%}"
-              f"{s['mean_scores'][p]:>12.2f}")
+        print(f"  {'P' + str(p):<6}{bots[p] if width else '':<{width}}{s['wins_by_seat'][p]:>8}"
+              f"{s['win_rate_by_seat'][p]:>10.1%}{s['mean_scores'][p]:>12.2f}")
     print(f"  mean turns {s['mean_turns']:.2f}, mean decisions {s['mean_decisions']:.2f}")
     if s["win_rate_by_group"]:
         print(f"  win rate by {s['report_by']}:")
@@ -654,6 +662,22 @@ def _print_summary(game: Game, s: dict[str, Any], seeds: str, players: int) -> N
         means = ", ".join(f"{k} {v:.3f}" for k, v in s["mean_counters"].items())
         print(f"  mean game counters at the end: {means}")
     print(f"  {s['games_per_s']:.0f} games/s, {s['elapsed_s']:.2f} s, {_n(s['workers'], 'worker')}")
+
+
+# ---- duel -------------------------------------------------------------------------------------------
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    """Bot A against bot B, seats rotated: A's win rate and mean score with 95% intervals (bots/duel.py)."""
+    from .bots.duel import duel, report
+
+    game = _game(args.game).with_max_steps(args.max_steps)
+    players = _players(game, args.players)
+    _bot_kinds(f"{args.a},{args.b}")
+    figures = duel(game, args.a.strip(), args.b.strip(), args.n, players, args.seed,
+                   None if args.json else _progress_bar())
+    print(json.dumps(figures) if args.json else report(game, figures))
+    return 0
 
 
 # ---- check ------------------------------------------------------------------------------------------
@@ -900,10 +924,15 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "compile": cmd_compile,
     "play": cmd_play,
     "sim": cmd_sim,
+    "duel": cmd_duel,
     "replay": cmd_replay,
     "check": cmd_check,
     "rules": cmd_rules,
 }
+
+
+BOTS_HELP = ("bot per seat, or one for all: random, first, mc:N, ismcts:N (N iterations, or a time such as "
+             "ismcts:0.5s)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -944,7 +973,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
     p.add_argument("--seed", type=_seed, default=0, help="the match seed (default 0)")
-    p.add_argument("--bots", metavar="KIND,...", help="bot kind per seat, or one for all (kinds: random)")
+    p.add_argument("--bots", metavar="KIND,...", help=BOTS_HELP)
     p.add_argument("--human", type=_seat, metavar="SEAT", help="let a person play this seat (0-based)")
     p.add_argument("--log", metavar="FILE", help="write the match log as JSON Lines")
     p.add_argument("--log-for", nargs=2, action="append", metavar=("SEAT", "FILE"),
@@ -961,12 +990,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0, help="seed of the first match (default 0)")
     p.add_argument("--workers", type=_count, default=1, metavar="W",
                    help="processes to use (default 1; at most one per match and per core)")
+    p.add_argument("--bots", metavar="KIND,...", help=BOTS_HELP)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     _limit_args(p)
     p.add_argument("--check", action="store_true",
                    help="check the game's invariants and that every card lies in one zone at every decision, "
                         "and its checks where each says (slower); the first failure is written to "
                         "check-failure.jsonl")
+
+    p = sub.add_parser("duel", help="bot A against bot B, seats rotated",
+                       description="Play bot A against bot B: game g has A at seat g %% P and B at the other "
+                                   "seats (seed S + g // P); print A's win rate (a shared win counts 1/k; Wilson "
+                                   "95%% interval) and mean score (95%% interval).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("a", metavar="A", help="bot A (e.g. ismcts:200)")
+    p.add_argument("b", metavar="B", help="bot B (e.g. random)")
+    p.add_argument("-n", type=_count, default=100, metavar="N", help="number of games (default 100)")
+    p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the first deal (default 0)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    _limit_args(p)
 
     p = sub.add_parser("check", help="property-test a game with Hypothesis",
                        description="Play Hypothesis-drawn matches (every decision and chance outcome drawn, so a "

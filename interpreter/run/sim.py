@@ -12,10 +12,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ..bots.lineup import Lineup
 from ..game import Game, load_game
 from .failures import RULE_FAILURES, rule_error
 from .flow import TURN, Cursor, finish, run_flow
-from .match import random_bot
+from .match import Match, random_bot
 from .runtime import State
 
 
@@ -38,19 +39,26 @@ turn and round when the game declares checks for them (`at`: "turn_end", "round_
 ("end") (`sim --check`): raises to stop the match."""
 
 
-def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) -> Outcome:
-    """One random-bot match, fast: the game's one compiled flow driven by a bare loop (no Match
-    object, no labels, no history, no log).
+def simulate(game: Game, players: int, seed: int, watch: Watch | None = None,
+             bots: list[str] | None = None) -> Outcome:
+    """One match, fast: the game's one compiled flow driven by a bare loop (no Match object, no labels,
+    no history, no log).
 
-    The bots pick as `play_random`'s do (`random_bot(seed).pick` for every decision, the seats of a
-    simultaneous choice in the order they are asked), so both give the same match.
+    Random bots pick as `play_random`'s do (`random_bot(seed).pick` for every decision, the seats of a
+    simultaneous choice in the order they are asked), so both give the same match. `bots` (one name per
+    seat, `interpreter.bots`) other than all random play the match through the step API, each choosing
+    from its seat's handle; their decisions are then run again here, to tally the match as any other.
     `watch`, if given, looks at the state before every decision and at the end.
     """
     game.check_players(players)
+    choose: Callable[[int], int] | None = None
+    if bots is not None and any(name != "random" for name in bots):
+        decided = iter(Lineup(bots, seed).play(Match(game, players, seed)).history)
+        choose = lambda n: next(decided)[1]  # noqa: E731
     st = State(game.model.setup(players), players, seed, None, game.max_steps)
     st.table_counters = game.counter_names
     bot = random_bot(seed)
-    pick = bot.pick  # as `play_random` picks
+    pick = bot.pick if choose is None else choose  # as `play_random` picks
     bits = bot.getrandbits  # …which, with two options or more, is `getrandbits(k)` until below n: written out below
     ended = None
     if watch is not None and any(c.at != "end" for c in game.checks.values()):
@@ -73,7 +81,9 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None) ->
                 decisions += 1
                 n = len(options)
                 r = 0
-                if n > 1:
+                if choose is not None:
+                    r = choose(n)
+                elif n > 1:
                     k = n.bit_length()
                     r = bits(k)
                     while r >= n:
@@ -154,16 +164,17 @@ class Tally:
 
 
 def run_chunk(folder: str, players: int, start: int, stop: int, watch: Watch | None = None,
-              max_steps: int | None = None) -> Tally:
-    """Play seeds start..stop-1 and tally them; loads the game itself (so it can run in a worker)."""
+              max_steps: int | None = None, bots: list[str] | None = None) -> Tally:
+    """Play seeds start..stop-1 and tally them; loads the game itself (so it can run in a worker). Each
+    match's bots are made from its own seed (`Lineup`), so the worker that plays it does not matter."""
     game = load_game(folder).with_max_steps(max_steps)
     tally = Tally(players)
     for seed in range(start, stop):
-        tally.add(*simulate(game, players, seed, watch))
+        tally.add(*simulate(game, players, seed, watch, bots))
     return tally
 
 
-def _run_chunk_args(args: tuple[str, int, int, int, Watch | None, int]) -> Tally:
+def _run_chunk_args(args: tuple[str, int, int, int, Watch | None, int, list[str] | None]) -> Tally:
     return run_chunk(*args)
 
 
@@ -179,9 +190,11 @@ def _chunks(seed: int, n: int, workers: int) -> list[tuple[int, int]]:
 
 
 def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None, watch: Watch | None = None) -> dict[str, Any]:
-    """Play `n` random-bot matches with seeds seed, seed+1, … and return the summary dict of `meeple sim`
-    (`watch`: see `simulate`; a module-level function, so that it reaches worker processes).
+             progress: Callable[[int, int], None] | None = None, watch: Watch | None = None,
+             bots: list[str] | None = None) -> dict[str, Any]:
+    """Play `n` matches with seeds seed, seed+1, … and return the summary dict of `meeple sim`
+    (`watch`: see `simulate`; a module-level function, so that it reaches worker processes; `bots`: one
+    name per seat, random bots by default).
 
     Ctrl-C raises `Interrupted` and a dead worker `WorkerLost`, each with the summary of the matches that
     finished; the workers are stopped at once either way."""
@@ -189,7 +202,7 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
     folder = game.model.root
     load_game(folder)  # the workers find it compiled (fork) or compile it once each
     tally = Tally(players)
-    chunks = [(folder, players, a, b, watch, game.max_steps) for a, b in _chunks(seed, n, workers)]
+    chunks = [(folder, players, a, b, watch, game.max_steps, bots) for a, b in _chunks(seed, n, workers)]
     finished: list[tuple[int, int]] = []
     started = time.perf_counter()
 
@@ -200,7 +213,7 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
             progress(tally.games, n)
 
     def partial() -> dict[str, Any]:
-        return summary(game, tally, seed, workers, time.perf_counter() - started)
+        return summary(game, tally, seed, workers, time.perf_counter() - started, bots)
 
     if workers <= 1:
         try:
@@ -297,8 +310,9 @@ class Interrupted(_Stopped, KeyboardInterrupt):
         super().__init__(f"interrupted; {self._record(partial, finished, n)}")
 
 
-def summary(game: Game, tally: Tally, seed: int, workers: int, elapsed: float) -> dict[str, Any]:
-    """The summary dict of `meeple sim` for the matches of a tally."""
+def summary(game: Game, tally: Tally, seed: int, workers: int, elapsed: float,
+            bots: list[str] | None = None) -> dict[str, Any]:
+    """The summary dict of `meeple sim` for the matches of a tally (`bots`: each seat's bot, random by default)."""
     players = tally.players
     games = tally.games
     counters = game.model.counters
@@ -309,6 +323,7 @@ def summary(game: Game, tally: Tally, seed: int, workers: int, elapsed: float) -
         "games": games,
         "seed": seed,
         "players": players,
+        "bots": list(bots) if bots is not None else ["random"] * players,
         "wins_by_seat": tally.wins,
         "win_rate_by_seat": [w / games for w in tally.wins] if games else [0.0] * players,
         "mean_scores": [s / games for s in tally.score_sums] if games else [0.0] * players,

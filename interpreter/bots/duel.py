@@ -1,0 +1,98 @@
+"""`meeple duel GAME A B`: bot A against bot B, seats rotated; A's win rate and mean score with 95% intervals.
+
+Game g is the match of seed `seed + g // players` with A at seat `g % players` and B at every other seat,
+so each deal is played with A in every seat in turn. A win shared by k winners counts 1/k, so a bot no
+better than B wins 1/players of the games (the `even` rate); the win rate's interval is Wilson's, the
+mean score's the normal one (1.96 standard errors).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .lineup import play
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """Wilson's 95% interval for a rate of `successes` in `n` trials (a success may count a fraction)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = Z * Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """The mean of n values (from their sum and sum of squares) and its normal 95% interval."""
+    if n <= 0:
+        return 0.0, 0.0, 0.0
+    mean = total / n
+    if n == 1:
+        return mean, mean, mean
+    variance = max(squares - n * mean * mean, 0.0) / (n - 1)
+    half = Z * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def duel(game: Game, a: str, b: str, n: int, players: int, seed: int = 0,
+         progress: Callable[[int, int], None] | None = None, **knobs: Any) -> dict[str, Any]:
+    """Play `n` games of A against B (seats rotated) and return the figures of `meeple duel --json`
+    (`knobs`: passed to the search bots, e.g. `payoff="score"`)."""
+    game.check_players(players)
+    started = time.perf_counter()
+    credit, total, squares = 0.0, 0.0, 0.0
+    by_seat = [0.0] * players
+    for g in range(n):
+        seat = g % players
+        names = [b] * players
+        names[seat] = a
+        m = play(game, players, seed + g // players, names, **knobs)
+        assert m.winners is not None and m.scores is not None
+        won = 1 / len(m.winners) if seat in m.winners else 0.0
+        credit += won
+        by_seat[seat] += won
+        score = m.scores[seat]
+        total += score
+        squares += score * score
+        if progress is not None:
+            progress(g + 1, n)
+    low, high = wilson(credit, n)
+    mean, mean_low, mean_high = mean_interval(total, squares, n)
+    games_at = [len(range(s, n, players)) for s in range(players)]
+    return {"game": game.name, "players": players, "games": n, "seed": seed, "a": a, "b": b,
+            "a_win_rate": credit / n if n else 0.0, "a_win_rate_ci": [low, high],
+            "a_mean_score": mean, "a_mean_score_ci": [mean_low, mean_high],
+            "even_rate": 1 / players, "wins": "lowest" if game.lowest_wins else "highest",
+            "a_win_rate_by_seat": [w / k if k else 0.0 for w, k in zip(by_seat, games_at, strict=True)],
+            "seconds": time.perf_counter() - started}
+
+
+def report(game: Game, d: dict[str, Any]) -> str:
+    """The readable lines of `meeple duel`."""
+    a, b, n, p = d["a"], d["b"], d["games"], d["players"]
+    last = d["seed"] + (n - 1) // p
+    seeds = f"seed {d['seed']}" if last == d["seed"] else f"seeds {d['seed']}–{last}"
+    low, high = d["a_win_rate_ci"]
+    mean_low, mean_high = d["a_mean_score_ci"]
+    verdict = "better than" if low > d["even_rate"] else "worse than" if high < d["even_rate"] else "not told from"
+    seats = ", ".join(f"P{s} {r:.1%}" for s, r in enumerate(d["a_win_rate_by_seat"]))
+    return "\n".join([
+        f"{game.title}: {a} against {b}, {n} game{'s' if n != 1 else ''}, {p} players "
+        f"(A at each seat in turn, B at the others; {seeds})",
+        f"  {a} win rate {d['a_win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}); a bot as good as {b} wins "
+        f"{d['even_rate']:.1%}: {verdict} it",
+        f"  {a} mean score {d['a_mean_score']:.2f} (95% CI {mean_low:.2f} to {mean_high:.2f}; "
+        f"{d['wins']} wins)",
+        f"  {a} win rate by seat: {seats}",
+        f"  {d['seconds']:.1f} s",
+    ])

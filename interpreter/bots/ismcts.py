@@ -1,0 +1,135 @@
+"""`ismcts:N`: single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012;
+OpenSpiel's `ismcts.py` is the reference).
+
+One tree per decision, its nodes keyed by the searching seat's information state: two worlds the seat
+cannot tell apart at a point share the node. Each iteration takes a drawn world (a new determinization,
+or a copy of one drawn before: see `Worlds`), walks down the tree choosing the seat's actions by UCB1,
+where an action's exploration term counts the visits in which it was available (availability counts:
+an action legal in only some worlds is not starved), the other seats playing uniformly at random and
+chance drawn by the world's own generator; the first node not in the tree is added, the world played on
+to its end at random, and the payoff (scaled to [0, 1]) added along the path. The most visited action
+at the root is played.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .base import Bot, Budget, Clock, Payoff, Worlds, play_out, step
+
+if TYPE_CHECKING:
+    from ..run.match import Match
+    from ..run.seat import Seat
+
+TIE = 1e-9
+
+
+class Node:
+    """One information set of the searching seat: per action, visits, summed raw rewards, availability."""
+
+    __slots__ = ("available", "totals", "visits")
+
+    def __init__(self, n: int) -> None:
+        self.visits = [0] * n
+        self.totals = [0.0] * n
+        self.available = [0] * n
+
+    def widen(self, n: int) -> None:
+        """Room for n actions (a node reached with more legal actions than it was made with)."""
+        more = n - len(self.visits)
+        if more > 0:
+            self.visits += [0] * more
+            self.totals += [0.0] * more
+            self.available += [0] * more
+
+
+class InformationSetMCTS(Bot):
+    """Single-observer ISMCTS over determinized worlds (`ismcts:N`, `ismcts:0.5s`); `c` is the UCB
+    exploration constant for rewards in [0, 1]."""
+
+    kind = "ismcts"
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None, worlds: int | None = None,
+                 payoff: str = "win", c: float = 0.7) -> None:
+        super().__init__(seed, budget or Budget(iterations=200))
+        self.worlds, self.payoff, self.c = worlds, payoff, c
+        self.nodes = 0  # nodes made in the last search
+
+    def decide(self, handle: Seat, n: int) -> int:
+        if n == 1:
+            return 0
+        self.stats.searched += 1
+        assert self.budget is not None
+        clock = Clock(self.budget)
+        pool = Worlds(handle, self, self.worlds)
+        root = Node(n)
+        tree: dict[str, Node] = {handle.information_state(): root}
+        payoff: Payoff | None = None
+        i = 0
+        while clock.more(i):
+            world = pool.next(i)
+            i += 1
+            if world is None:
+                break
+            if payoff is None:
+                payoff = Payoff(handle.seat, self.payoff, world.game.lowest_wins)
+            self._iterate(world, handle.seat, root, tree, payoff)
+            self.stats.iterations += 1
+        self.nodes = len(tree)
+        if payoff is None or not any(root.visits):
+            self.stats.fallback += 1
+            return self.rng.pick(n)
+        return max(range(n), key=lambda a: (root.visits[a], root.totals[a] / root.visits[a] if root.visits[a] else 0,
+                                            -a))
+
+    def _iterate(self, world: Match, me: int, root: Node, tree: dict[str, Node], payoff: Payoff) -> None:
+        """One iteration: select down the tree in `world`, add a node, play out, back the payoff up."""
+        path: list[tuple[Node, int]] = []
+        pick = self.rng.pick
+        node: Node | None = root
+        while not world.over:
+            for seat in world.to_act():
+                n = len(world.legal_actions(seat))
+                if seat != me:  # the others play uniformly at random (their secret answers unknown to us)
+                    if not step(world, seat, pick(n), self):
+                        return
+                    continue
+                if node is None:  # the seat's next information set, after the last one chosen in
+                    key = world.information_state(me)
+                    node = tree.get(key)
+                    if node is None:  # a new node: added, and the world played out from here
+                        tree[key] = Node(n)
+                        return self._back_up(world, path, payoff)
+                action = self._select(node, n, payoff)
+                path.append((node, action))
+                node = None
+                if not step(world, me, action, self):
+                    return
+        self._back_up(world, path, payoff)
+
+    def _back_up(self, world: Match, path: list[tuple[Node, int]], payoff: Payoff) -> None:
+        value = play_out(world, self, payoff)
+        if value is None:
+            return
+        for node, action in path:
+            node.visits[action] += 1
+            node.totals[action] += value
+
+    def _select(self, node: Node, n: int, payoff: Payoff) -> int:
+        """UCB1 with availability counts; an action never tried first (at random among them)."""
+        node.widen(n)
+        visits, totals, available = node.visits, node.totals, node.available
+        untried = []
+        for a in range(n):
+            available[a] += 1
+            if not visits[a]:
+                untried.append(a)
+        if untried:
+            return untried[self.rng.pick(len(untried))]
+        scaled = payoff.scaled
+        c = self.c
+        values = [scaled(totals[a] / visits[a]) + c * math.sqrt(math.log(available[a]) / visits[a]) for a in range(n)]
+        best = max(values)
+        ties = [a for a in range(n) if values[a] > best - TIE]
+        return ties[self.rng.pick(len(ties))] if len(ties) > 1 else ties[0]

@@ -1,0 +1,56 @@
+"""`mc:N`: flat Monte Carlo. Each legal action is tried in N/k drawn worlds (k actions, at least one
+each), the worlds played on to their end by uniform random play; the action with the best mean wins."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import Bot, Budget, Clock, Payoff, Worlds, play_out, step
+
+if TYPE_CHECKING:
+    from ..run.seat import Seat
+
+
+class FlatMonteCarlo(Bot):
+    """Flat Monte Carlo over determinized worlds (`mc:N`, `mc:0.5s`)."""
+
+    kind = "mc"
+
+    def __init__(self, seed: int = 0, budget: Budget | None = None, worlds: int | None = None,
+                 payoff: str = "win") -> None:
+        super().__init__(seed, budget or Budget(iterations=100))
+        self.worlds, self.payoff = worlds, payoff
+
+    def decide(self, handle: Seat, n: int) -> int:
+        if n == 1:
+            return 0
+        self.stats.searched += 1
+        assert self.budget is not None
+        clock = Clock(self.budget)
+        if self.budget.iterations is not None:  # N/k each, at least one: the action at i % n
+            clock.limit = max(self.budget.iterations, n)
+        pool = Worlds(handle, self, self.worlds)
+        me = handle.seat
+        totals, counts = [0.0] * n, [0] * n
+        payoff: Payoff | None = None
+        i = 0
+        while clock.more(i):
+            action = i % n
+            world = pool.next(i)
+            i += 1
+            if world is None:
+                break
+            if payoff is None:
+                payoff = Payoff(me, self.payoff, world.game.lowest_wins)
+            if not step(world, me, action, self):
+                continue
+            value = play_out(world, self, payoff)
+            self.stats.iterations += 1
+            if value is not None:
+                totals[action] += value
+                counts[action] += 1
+        if payoff is None or not any(counts):
+            self.stats.fallback += 1
+            return self.rng.pick(n)
+        means = [totals[a] / counts[a] if counts[a] else -float("inf") for a in range(n)]
+        return max(range(n), key=lambda a: (means[a], -a))

@@ -1,0 +1,190 @@
+"""Many matches through one interface, `run(job, indices)`: in this process, in local worker processes, or on a Dask
+distributed cluster. Match i always has seed `root + i` and its bots' generators come from that seed, so the
+records (kept in match order) are the same whatever the back-end or the number of workers."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import multiprocessing
+import os
+import signal
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from ..game import Game, load_game
+from .collect import Record, play
+
+BATCH = 50
+"""Matches per task at most: small enough to balance workers and lose little on Ctrl-C, big enough that a task's
+overhead (a few ms on a cluster) stays small beside its matches."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every match of a run shares: the game (its folder here, and its files for a worker elsewhere), the
+    player count, the bot of each seat, the step limit and the root seed."""
+
+    folder: str
+    files: tuple[tuple[str, bytes], ...]
+    players: int
+    bots: tuple[str, ...]
+    max_steps: int
+    seed: int
+
+    @cached_property
+    def digest(self) -> str:
+        """A name for the game's files (a worker elsewhere keeps one copy of them per name)."""
+        h = hashlib.sha256()
+        for name, data in self.files:
+            h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+        return h.hexdigest()[:20]
+
+
+def game_files(folder: str | Path) -> tuple[tuple[str, bytes], ...]:
+    """Every file of a game folder (its YAML, rules pages, scenarios), by path inside it."""
+    root = Path(folder)
+    return tuple((p.relative_to(root).as_posix(), p.read_bytes())
+                 for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts)
+
+
+def make_job(game: Game, players: int, bots: Sequence[str], seed: int) -> Job:
+    """The job of `n` matches of a loaded game."""
+    return Job(str(game.model.root), game_files(game.model.root), players, tuple(bots), game.max_steps, seed)
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def _job_game(job: Job) -> Game:
+    """The job's game in this process: from its folder when that folder holds the same files (this machine),
+    else from a copy of its files written once per worker machine."""
+    game = _GAMES.get(job.digest)
+    if game is None:
+        folder = Path(job.folder)
+        if not (folder.is_dir() and game_files(folder) == job.files):
+            folder = Path(tempfile.gettempdir()) / f"meeple-lab-{job.digest}"
+            if not (folder / "game.yaml").is_file():
+                staging = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+                for name, data in job.files:
+                    (staging / name).parent.mkdir(parents=True, exist_ok=True)
+                    (staging / name).write_bytes(data)
+                with contextlib.suppress(OSError):  # another worker of this machine wrote it first
+                    os.replace(staging, folder)
+        game = _GAMES[job.digest] = load_game(str(folder))
+    return game.with_max_steps(job.max_steps)
+
+
+def play_batch(job: Job, indices: Sequence[int]) -> list[Record]:
+    """Play the matches of the given indices (seed `job.seed + i`); each record carries its index."""
+    game = _job_game(job)
+    out = []
+    for i in indices:
+        record = play(game, job.players, job.seed + i, job.bots)
+        record["index"] = i
+        out.append(record)
+    return out
+
+
+def batches(indices: Sequence[int], workers: int) -> list[list[int]]:
+    """The indices cut into tasks: at most BATCH each, about 20 per worker for an even spread."""
+    size = max(1, min(BATCH, -(-len(indices) // (max(workers, 1) * 20))))
+    return [list(indices[k:k + size]) for k in range(0, len(indices), size)]
+
+
+class Stopped(Exception):
+    """A run stopped before its end (Ctrl-C, a worker lost for good): `records` holds the matches that finished."""
+
+    def __init__(self, why: str, records: list[Record], interrupted: bool) -> None:
+        super().__init__(why)
+        self.records = records
+        self.interrupted = interrupted
+
+
+Progress = Callable[[int, int], None]
+Arrived = Callable[[list[Record]], None]
+
+
+def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None = None,
+        progress: Progress | None = None, arrived: Arrived | None = None) -> list[Record]:
+    """Play the matches `indices` of a job and return their records in index order (`arrived`: each finished
+    batch as it comes, e.g. to write it to the raw results file; `progress(done, total)`)."""
+    tasks = batches(indices, workers if cluster is None else _cluster_width(cluster))
+    got: list[Record] = []
+
+    def done(records: list[Record]) -> None:
+        got.extend(records)
+        if arrived is not None:
+            arrived(records)
+        if progress is not None:
+            progress(len(got), len(indices))
+
+    try:
+        if cluster is not None:
+            from .cluster import run_on_cluster
+
+            run_on_cluster(cluster, job, tasks, done)
+        elif workers <= 1:
+            for task in tasks:
+                done(play_batch(job, task))
+        else:
+            _run_processes(job, tasks, workers, done)
+    except KeyboardInterrupt:
+        raise Stopped("interrupted", _ordered(got), True) from None
+    except BrokenProcessPool:
+        raise Stopped("a worker process died (killed, or out of memory)", _ordered(got), False) from None
+    return _ordered(got)
+
+
+def _ordered(records: Iterable[Record]) -> list[Record]:
+    return sorted(records, key=lambda r: r["index"])
+
+
+def _cluster_width(cluster: str) -> int:
+    return int(cluster.partition(":")[2]) if cluster.startswith("local:") and cluster[6:].isdigit() else 8
+
+
+def _ignore_interrupt() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_processes(job: Job, tasks: list[list[int]], workers: int, done: Callable[[list[Record]], None]) -> None:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    _job_game(job)  # compiled once here: forked workers find it
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
+    try:
+        futures = [pool.submit(play_batch, job, task) for task in tasks]
+        for future in as_completed(futures):
+            done(future.result())
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: tasks not started are cancelled and the workers ended (a Ctrl-C meanwhile is ignored)."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        processes = list((getattr(pool, "_processes", None) or {}).values())  # the executor has no public handle
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(1.0)
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
+        pool.shutdown(wait=True)
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)

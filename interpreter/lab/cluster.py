@@ -1,0 +1,68 @@
+"""The Dask distributed back-end: `--cluster tcp://HOST:8786` (a running scheduler) or `--cluster local:N` (a
+`LocalCluster` of N worker processes started here and stopped at the end). Dask is an optional extra
+(`pip install 'meeple[cluster]'`); without it `--cluster` says so."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .backends import Job, play_batch
+from .collect import Record
+
+RETRIES = 2
+"""Times a task is tried again on another worker when its worker dies (the scheduler also moves it on its own)."""
+
+
+class ClusterError(Exception):
+    """A cluster that cannot be reached or used; the message says why."""
+
+
+def _dask() -> Any:
+    try:
+        from dask import distributed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask distributed: pip install 'meeple[cluster]'") from None
+    return distributed
+
+
+def local_workers(address: str) -> int | None:
+    """N of `local:N`; None for the address of a running scheduler."""
+    if not address.startswith("local:"):
+        return None
+    count = address[len("local:"):]
+    if not count.isdigit() or int(count) < 1:
+        raise ClusterError(f"--cluster {address}: write local:N with N a whole number of at least 1")
+    return int(count)
+
+
+def run_on_cluster(address: str, job: Job, tasks: list[list[int]], done: Callable[[list[Record]], None]) -> None:
+    """Run every task on the cluster, handing each batch of records to `done` as it finishes."""
+    distributed = _dask()
+    workers = local_workers(address)
+    cluster = None
+    try:
+        if workers is not None:
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                               dashboard_address=None, silence_logs=50)
+            client = distributed.Client(cluster)
+        else:
+            client = distributed.Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError, RuntimeError) as err:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterError(f"cannot reach the cluster at {address}: {err}") from None
+    try:
+        futures = [client.submit(play_batch, job, task, pure=False, retries=RETRIES,
+                                 key=f"meeple-{job.digest}-{job.seed}-{task[0]}-{len(task)}")
+                   for task in tasks]
+        try:
+            for future in distributed.as_completed(futures):
+                done(future.result())
+        except BaseException:
+            client.cancel(futures)
+            raise
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

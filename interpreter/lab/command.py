@@ -1,0 +1,334 @@
+"""`meeple report` and `meeple compare`: their arguments and what they print or write.
+
+The command line (`interpreter/cli.py`) registers them with `add_parsers` and runs `report` / `compare`; a
+failure the user can fix is a `LabError` (one message, exit 1), which the command line prints as its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from .backends import Job
+    from .collect import Record
+
+DEFAULT_N = 1000
+TIME_FIELDS = ("seconds", "games_per_s")
+"""The only fields of `--json` that may differ between two runs of the same seed (whatever the workers)."""
+
+
+class LabError(Exception):
+    """A failure the user can fix: printed as one message, exit status 1."""
+
+
+def _width(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, not {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, not {text!r}")
+    return value
+
+
+def add_parsers(sub: Any, count: Callable[[str], int], seed: Callable[[str], int],
+                limits: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register `report` and `compare` (`count`, `seed`: the command line's argument types; `limits`: its
+    run-time limit options)."""
+    p = sub.add_parser("report", help="the balance report of a game: fairness, length, cards, skill",
+                       description="Play many bot matches (seeds seed, seed+1, …) and report each figure with its "
+                                   "95%% interval and sample size: a page of text, one offline HTML page (-o), "
+                                   "JSON (--json) or CSV files (--csv).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    _common(p, count, seed)
+    p.add_argument("-o", "--output", metavar="FILE.html", help="write the report as one self-contained HTML page")
+    p.add_argument("--csv", metavar="DIR", help="write each table of figures as a CSV file into DIR")
+    p.add_argument("--width", type=_width, default=0.04, metavar="W",
+                   help="the interval width a rate should reach, for the matches each figure needs (default 0.04)")
+    p.add_argument("--raw", metavar="FILE", help="keep every match's record in FILE (JSON Lines), to extend later")
+    p.add_argument("--resume", metavar="FILE",
+                   help="start from the records kept in FILE (same game, players, bots, seed): only the matches "
+                        "it lacks are played; the records are written back to it (or to --raw)")
+    limits(p)
+
+    p = sub.add_parser("compare", help="a paired comparison of two versions of a game",
+                       description="Play the same seeds with the same bot generators on two versions of a game "
+                                   "(two folders, or one with --set overrides) and give each figure's difference "
+                                   "with a paired 95%% interval, and which differences are real.")
+    p.add_argument("game_a", metavar="GAME_A", help="a bundled game name or a game folder")
+    p.add_argument("game_b", metavar="GAME_B", nargs="?",
+                   help="the other version (default: GAME_A itself, changed by --set)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="change a value of GAME_B: a counter's initial value (NAME=3) or a value game.yaml "
+                        "declares, by its path (flow.rounds=6); repeatable")
+    _common(p, count, seed)
+    limits(p)
+
+
+def _common(p: argparse.ArgumentParser, count: Callable[[str], int], seed: Callable[[str], int]) -> None:
+    p.add_argument("-n", type=count, default=DEFAULT_N, metavar="N", help=f"number of matches (default {DEFAULT_N})")
+    p.add_argument("--players", type=count, help="number of players (default: the game's default)")
+    p.add_argument("--bots", metavar="KIND,...",
+                   help="the bot of every seat, or one per seat, comma-separated (default: random)")
+    p.add_argument("--seed", type=seed, default=0, help="seed of the first match (default 0)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=count, default=1, metavar="W",
+                       help="local processes (default 1); the figures do not depend on it")
+    where.add_argument("--cluster", metavar="ADDR",
+                       help="run on a Dask cluster: tcp://HOST:8786, or local:N for N local worker processes")
+
+
+# ---- running --------------------------------------------------------------------------------------------
+
+
+def _load(name: str, max_steps: int) -> Game:
+    from ..diagnostics import AuthoringError
+    from ..game import load_game
+    from ..load.loader import find_game
+
+    try:
+        find_game(name)
+    except AuthoringError as err:
+        d = err.diagnostics[0]
+        raise LabError(d.message + (f"; {d.hint}" if d.hint else "")) from None
+    return load_game(name).with_max_steps(max_steps)
+
+
+def _setting(game: Game, args: argparse.Namespace) -> tuple[int, list[str]]:
+    from .collect import BotError, check_bots, seat_bots
+
+    players = game.default_players if args.players is None else args.players
+    try:
+        game.check_players(players)
+        bots = seat_bots(args.bots, players)
+        check_bots(bots)
+    except (ValueError, BotError) as err:
+        raise LabError(str(err)) from None
+    return players, bots
+
+
+def _progress() -> Callable[[int, int], None] | None:
+    """A progress bar with the time left on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    started = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        spent = time.perf_counter() - started
+        left = f"{spent * (total - done) / done:.0f} s left" if done else ""
+        end = "\r" + " " * (width + 40) + "\r" if done >= total else ""
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {left}   {end}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _play(job: Job, n: int, args: argparse.Namespace, kept: list[Record] | None = None) -> tuple[list[Record], str]:
+    """The records of matches 0..n-1 of a job (those in `kept` not played again) and, if stopped early, why."""
+    from .backends import Stopped, run
+    from .cluster import ClusterError, local_workers
+
+    have = {r["index"]: r for r in kept or [] if r["index"] < n}
+    todo = [i for i in range(n) if i not in have]
+    workers = min(args.workers, max(1, len(todo)), _cores())
+    try:
+        if args.cluster is not None:
+            local_workers(args.cluster)
+        records = run(job, todo, workers, args.cluster, _progress())
+        why = ""
+    except Stopped as stop:
+        if not stop.interrupted:
+            raise LabError(f"{stop}; {len(stop.records)} of {len(todo)} matches finished") from None
+        records, why = stop.records, str(stop)
+    except ClusterError as err:
+        raise LabError(str(err)) from None
+    both = sorted([*have.values(), *records], key=lambda r: r["index"])
+    return both, why
+
+
+def report(args: argparse.Namespace) -> int:
+    """`meeple report`: play, work out the figures, print or write them."""
+    from ..files import check_targets
+    from .backends import make_job
+    from .figures import report_figures
+
+    game = _load(args.game, args.max_steps)
+    players, bots = _setting(game, args)
+    targets = [(o, p) for o, p in (("-o", args.output), ("--raw", args.raw or args.resume)) if p]
+    check_targets(targets, keep=[p for _, p in _game_files(game)])
+    if args.csv:
+        _check_folder(args.csv)
+    job = make_job(game, players, bots, args.seed)
+    kept = _read_raw(args.resume, job) if args.resume else None
+    started = time.perf_counter()
+    records, stopped = _play(job, args.n, args, kept)
+    elapsed = time.perf_counter() - started
+    if not records:
+        raise KeyboardInterrupt("interrupted; no match finished")
+    figures = report_figures(game, records, players, bots, args.seed, args.width)
+    played = len(records) - len(kept or [])
+    figures["seconds"] = elapsed
+    figures["games_per_s"] = played / elapsed if elapsed > 0 else 0.0
+    if stopped:
+        figures["stopped"] = f"{stopped}: {len(records)} of {args.n} matches finished"
+    raw = args.raw or args.resume
+    if raw:
+        _write_raw(raw, job, records)
+    _emit(game, figures, args)
+    if stopped:
+        raise KeyboardInterrupt(figures["stopped"])
+    return 0
+
+
+def _emit(game: Game, figures: dict[str, Any], args: argparse.Namespace) -> None:
+    from ..files import write_whole
+
+    if args.output:
+        from .page import html_page
+
+        write_whole(args.output, html_page(figures).encode("utf-8"))
+    if args.csv:
+        from .tables import write_csv
+
+        write_csv(args.csv, figures)
+    if args.json:
+        print(json.dumps(figures, allow_nan=False))
+    else:
+        from .tables import summary_text
+
+        print(summary_text(figures))
+        for what, where in (("HTML page", args.output), ("CSV files", args.csv)):
+            if where:
+                print(f"{what}: {where}")
+
+
+def _game_files(game: Game) -> list[tuple[str, Path]]:
+    root = Path(game.model.root)
+    return [(p.name, p) for p in root.rglob("*.y*ml")]
+
+
+def _check_folder(path: str) -> None:
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise LabError(f"--csv {path}: not a folder")
+    if not folder.exists():
+        try:
+            folder.mkdir(parents=True)
+        except OSError as err:
+            raise LabError(f"--csv {path}: {err.strerror or err}") from None
+
+
+RAW_KIND = "meeple-report-raw"
+
+
+def _header(job: Job) -> dict[str, Any]:
+    return {"type": RAW_KIND, "game": job.digest, "players": job.players, "bots": list(job.bots), "seed": job.seed,
+            "max_steps": job.max_steps}
+
+
+def _write_raw(path: str, job: Job, records: list[Record]) -> None:
+    from ..files import write_whole
+
+    lines = [json.dumps(_header(job))] + [json.dumps(r) for r in records]
+    write_whole(path, ("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def _read_raw(path: str, job: Job) -> list[Record]:
+    """The records of a raw results file written by a run of the same job; LabError if it is of another."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeError) as err:
+        raise LabError(f"--resume {path}: {getattr(err, 'strerror', None) or err}") from None
+    lines = [line for line in text.split("\n") if line.strip()]
+    try:
+        header = json.loads(lines[0]) if lines else None
+        records = [json.loads(line) for line in lines[1:]]
+    except json.JSONDecodeError as err:
+        raise LabError(f"--resume {path}: line {err.lineno}: not JSON ({err.msg})") from None
+    if not isinstance(header, dict) or header.get("type") != RAW_KIND:
+        raise LabError(f"--resume {path}: not a raw results file of `meeple report --raw`")
+    if header != _header(job):
+        differ = [k for k, v in _header(job).items() if header.get(k) != v]
+        raise LabError(f"--resume {path}: its matches are of another run ({', '.join(differ)} differ"
+                       f"{': the game files changed' if 'game' in differ else ''})")
+    if not all(isinstance(r, dict) and isinstance(r.get("index"), int) for r in records):
+        raise LabError(f"--resume {path}: a record without its match index")
+    return records
+
+
+# ---- compare --------------------------------------------------------------------------------------------
+
+
+def compare(args: argparse.Namespace) -> int:
+    """`meeple compare`: the same seeds and bots on two versions of a game; paired differences."""
+    from .backends import make_job
+    from .pairs import compare_figures
+    from .tables import compare_text
+
+    if args.game_b is None and not args.sets:
+        raise LabError("give GAME_B, or --set NAME=VALUE to change GAME_A")
+    game_a = _load(args.game_a, args.max_steps)
+    name_b = args.game_b or args.game_a
+    label_b = name_b
+    if args.sets:
+        from .overrides import OverrideError, describe, overridden, parse_sets
+
+        try:
+            sets = parse_sets(args.sets)
+            _load(name_b, args.max_steps)  # its own errors first, as they are
+            folder_b = str(overridden(name_b, sets))
+        except OverrideError as err:
+            raise LabError(str(err)) from None
+        label_b = f"{name_b} with {describe(sets)}"
+        game_b = _load(folder_b, args.max_steps)
+    else:
+        game_b = _load(name_b, args.max_steps)
+    players, bots = _setting(game_a, args)
+    try:
+        game_b.check_players(players)
+    except ValueError as err:
+        raise LabError(str(err)) from None
+    started = time.perf_counter()
+    records_a, stopped_a = _play(make_job(game_a, players, bots, args.seed), args.n, args)
+    records_b, stopped_b = ([], stopped_a) if stopped_a else _play(make_job(game_b, players, bots, args.seed),
+                                                                  args.n, args)
+    paired_indices = {r["index"] for r in records_a} & {r["index"] for r in records_b}
+    records_a = [r for r in records_a if r["index"] in paired_indices]
+    records_b = [r for r in records_b if r["index"] in paired_indices]
+    if not records_a:
+        raise KeyboardInterrupt("interrupted; no pair of matches finished")
+    figures = compare_figures(game_a, game_b, records_a, records_b, players, bots, args.seed)
+    figures["a"], figures["b"] = args.game_a, label_b
+    elapsed = time.perf_counter() - started
+    figures["seconds"] = elapsed
+    figures["games_per_s"] = 2 * len(records_a) / elapsed if elapsed > 0 else 0.0
+    print(json.dumps(figures, allow_nan=False) if args.json else compare_text(figures))
+    if stopped_a or stopped_b:
+        raise KeyboardInterrupt(f"{stopped_a or stopped_b}: {len(records_a)} of {args.n} pairs finished")
+    return 0
+
+
+def finite(value: float | None) -> bool:
+    """Whether a figure is a finite number."""
+    return value is not None and math.isfinite(value)
