@@ -436,6 +436,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_print(args: argparse.Namespace) -> int:
+    """Print-and-play sheets, or card images, of a game (interpreter/printing/command.py)."""
+    from .printing import PrintError
+    from .printing.command import run
+
+    try:
+        return run(args)
+    except PrintError as err:
+        raise CliError(str(err)) from None
+
+
 # ---- play -------------------------------------------------------------------------------------------
 
 
@@ -921,6 +932,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "validate": cmd_validate,
     "test": cmd_test,
     "cards": cmd_cards,
+    "print": cmd_print,
     "compile": cmd_compile,
     "play": cmd_play,
     "sim": cmd_sim,
@@ -958,6 +970,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="list a game's cards",
                        description="List a game's cards: id, name, count, kind and text.")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+
+    from .printing.command import add_arguments as print_arguments
+
+    print_arguments(sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
+                                   description="Put every card of a game, in its count of copies, on sheets to "
+                                               "print at 100%%, cut on the crop marks and play: a PDF of fronts and "
+                                               "backs, one card a page for a print shop, or PNG images."))
 
     p = sub.add_parser("rules", help="print a game's rules page",
                        description="Print a game's rules page (the README.md in its folder).")

@@ -177,6 +177,40 @@ class Watcher:
             elif s != owner:
                 self._merge(s, [c, *st.zones[src]])
 
+    def moved_many(self, st: State, cards: list[int], srcs: list[int], ats: list[int], dst: int,
+                   tos: list[int]) -> None:
+        """Cards moved one after another into zone `dst`, none out of a player's own zone (see
+        `runtime._move_watched`): card i from zone srcs[i], where it lay at ats[i] when it went, to
+        tos[i]. Recorded as `moved` records each; the shadow is taken again once, from the state."""
+        if self.owners[0] > 1:
+            self.own()
+        t = st.layout
+        vis, owners = t.zone_vis, t.zone_owner
+        where, face, known = self.where, self.face, self.known
+        everyone = (1 << st.n) - 1
+        events, tags, seats = self.events, self.tags, range(st.n)
+        up = st.face[cards[0]] if cards else True
+        for c, src, at, to in zip(cards, srcs, ats, tos, strict=True):
+            zi = where[c]  # as `_was_seen`
+            before = known[c]
+            if face[c]:
+                if vis[zi] == PUBLIC:
+                    before = everyone
+                elif vis[zi] == OWNER and owners[zi] >= 0:
+                    before |= 1 << owners[zi]
+            after = seen_by(st, c)
+            events.append((MOVE, c, src, at, dst, to, up, before, after))
+            seen = before | after
+            if seen:
+                for s in seats:
+                    if seen >> s & 1 and tags[s][c] != c:
+                        self._identify(s, c)
+        now_known = st.known
+        for c in cards:
+            where[c], face[c], known[c] = dst, up, now_known[c]
+        for zi in {*srcs, dst}:
+            self.zones[zi] = st.zones[zi][:]
+
     def shuffled(self, st: State, zi: int) -> None:
         if self.owners[0] > 1:
             self.own()

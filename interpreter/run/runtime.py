@@ -356,10 +356,13 @@ def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> N
     """Move each card of a list (not a zone's own) in order; a quiet match moves many to an end of a zone
     at once, each zone they leave rebuilt in one pass (`move` one by one would take time quadratic in
     the cards moved)."""
-    if len(cards) < 16 or st.log is not None or (place != TOP and place != BOTTOM):
+    if len(cards) < 16 or (place != TOP and place != BOTTOM) or (st.log is not None
+                                                                 and not _move_watched(st, cards, zi, place, face)):
         for c in cards:
             move(st, c, zi, place, face)
         return
+    if st.log is not None:
+        return  # moved, watched and logged
     limit = st.layout.zone_limit[zi]
     zone_of = st.zone_of
     size = len(st.zones[zi])
@@ -390,6 +393,67 @@ def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> N
     faces = st.face
     for c in taken:
         faces[c] = up
+
+
+def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -> bool:
+    """Move many cards to an end of a zone in a watched or logged match as `move` would one by one, each zone
+    rebuilt in one pass and each card's place worked out, not searched for: the watcher gets a `moved_many`
+    and the log a `move` line per card, as from `move`. Only where that is plain (a zone with no limit, no
+    card twice, none already in the zone nor leaving a player's own zone, and the cards of each zone taken in
+    the order they lie there); False, with nothing done, otherwise."""
+    t = st.layout
+    if t.zone_limit[zi] >= 0:
+        return False
+    zone_of, zones, vis = st.zone_of, st.zones, t.zone_vis
+    moved = [c for c in cards if c >= 0]
+    places: dict[int, tuple[dict[int, int], list[int]]] = {}  # a zone left: each card's place, [cards taken, last]
+    srcs, ats = [], []
+    for c in moved:
+        src = zone_of[c]
+        got = places.get(src)
+        if got is None:
+            if src == zi or vis[src] == OWNER:
+                return False
+            got = places[src] = ({d: i for i, d in enumerate(zones[src])}, [0, -1])
+        i = got[0][c]
+        taken = got[1]
+        if i <= taken[1]:
+            return False  # taken out of order (or twice): each place would need a search
+        srcs.append(src)
+        ats.append(i - taken[0])  # the cards of this zone taken before it lay above it
+        taken[0] += 1
+        taken[1] = i
+    up = t.zone_face[zi] if face < 0 else face == 1
+    known = st.known
+    if up:  # face up, its zone decides who sees it
+        for c in moved:
+            known[c] = 0
+    else:
+        for c in moved:
+            landed_face_down(st, c, zi)
+    dest = zones[zi]
+    size = len(dest)
+    if place == TOP:
+        dest[0:0] = moved[::-1]
+        tos = [0] * len(moved)
+    else:
+        dest.extend(moved)
+        tos = list(range(size, size + len(moved)))
+    for c in moved:
+        zone_of[c] = zi
+    for src in places:
+        zones[src][:] = [d for d in zones[src] if zone_of[d] == src]
+    faces = st.face
+    for c in moved:
+        faces[c] = up
+    if st.watch is not None:
+        st.watch.moved_many(st, moved, srcs, ats, zi, tos)
+    if st.log.__class__ is list:
+        ids, names = t.card_ids, t.zone_names
+        side, to = "up" if up else "down", names[zi]
+        st.log.extend([{"type": "event", "event": "move", "card": ids[c], "from": names[src], "to": to, "face": side}
+                       for c, src in zip(moved, srcs, strict=True)])
+    return True
 
 
 def shuffle(st: State, zi: int) -> None:
