@@ -18,9 +18,10 @@ import textwrap
 from collections import Counter
 from typing import Any, TextIO
 
+from .load.model import OWNER, PUBLIC
 from .run.information import observed
 from .run.runtime import seen_by
-from .visible_score import scores_of_all, scores_seen_by
+from .visible_score import evaluate, scores_of_all, scores_seen_by, seat_state
 
 # The CLI's own words; the game's `say` sentences, prompts and card texts are printed as the game wrote them.
 WORDS: dict[str, dict[str, str]] = {
@@ -57,6 +58,9 @@ WORDS: dict[str, dict[str, str]] = {
         "none": "none",
         "cards": "card|cards",
         "you_see": "you see {card}",
+        "you_get": "you get {cards} (from {who})",
+        "you_give": "{who} gets {cards} from you",
+        "played_for_you": "your {card} goes to the {zone} (no choice)",
         "sees": "{who} sees {card}",
         "roll": "[d{sides} = {result}]",
         "roll_alone": "[d{sides} = {result}] (the game says nothing about this roll)",
@@ -113,6 +117,9 @@ WORDS: dict[str, dict[str, str]] = {
         "none": "ничего",
         "cards": "карта|карты|карт",
         "you_see": "вы видите: {card}",
+        "you_get": "вы получаете: {cards} (от {who})",
+        "you_give": "{who} получает от вас: {cards}",
+        "played_for_you": "ваша карта {card} уходит: {zone} (без выбора)",
         "sees": "{who} видит: {card}",
         "roll": "[к{sides} = {result}]",
         "roll_alone": "[к{sides} = {result}] (игра ничего не говорит об этом броске)",
@@ -186,7 +193,13 @@ class Cards:
         for c, face in enumerate(t.face_ids):
             self.index.setdefault(face, c)
         self.defs = [model.cards[d] for d in t.card_def]
+        self.card_order = list(t.card_def)
         self.defaults = model.prop_defaults
+
+    def order(self, cid: str) -> tuple[int, str]:
+        """Where the card comes in the game's own order: the order its card files declare the cards in
+        (a generated deck: as generated, `2-clubs` … `14-spades`)."""
+        return (self.card_order[self.index[cid]], cid) if cid in self.index else (len(self.card_order), cid)
 
     def is_card(self, label: str) -> bool:
         return label in self.index
@@ -272,7 +285,8 @@ class Table:
         self.printed = 0
         self.pending: list[dict[str, Any]] = []  # narration held until its decisions are known covered or not
         self.round_says: list[str] = []
-        self.last_scores: list[Any] | None = None
+        # each score at the start (after set-up): the first summary counts its change from there, not from 0
+        self.last_scores: list[Any] | None = self._scores()[0] if m.game.score else None
         self.last_counters: dict[str, Any] | None = None
         self.names = [m.layout.player_name(p) for p in range(m.players)]
         self.prompts: dict[int, str] = {}
@@ -280,6 +294,8 @@ class Table:
         self.decisions = 0  # decisions narrated so far
         self.seat_lines = 0  # the person's observations read so far, and the decisions among them
         self.seat_decisions: list[dict[str, Any]] = []
+        self.told: list[tuple[int, str]] = []  # open decisions printed this round, a sentence may repeat them
+        self.own_label = ""  # the person's last answer (a card played by it is not played "for" it)
 
     # ---- helpers
     def _print(self, text: str = "", out: TextIO | None = None) -> None:
@@ -332,13 +348,14 @@ class Table:
             if kind == "event":
                 self._event(line)
             elif kind == "decision":
-                self._decision(line, together)
+                self._decision(line, together, lines[i + 1:])
             elif kind == "state":
                 self._flush()
+                self.told.clear()
                 at = (line.get("deal", 1), line["round"])
                 last_of_round = not any((lines[j].get("deal", 1), lines[j]["round"]) == at for j in states if j > i)
                 if last_of_round and (m.over or now > at):
-                    self._summary(*at)
+                    self._summary(*at, state=line)
             elif kind in ("result", "error"):
                 self._flush()
                 if self.round_says and kind == "result":
@@ -351,6 +368,8 @@ class Table:
         if event == "say":
             text = line["text"]
             self.round_says.append(text)
+            if self._retold(text):
+                return  # it only says again what a decision on the screen told (`P1 chose refuse`): once is enough
             prefix = ""
             for item in self.pending:
                 if item["kind"] == "decision" and not item["covered"] and self._named(text, item["who"]):
@@ -371,6 +390,8 @@ class Table:
                     who=self.names[line["to"]], card=card)})
             elif line["to"] == self.human:
                 self._glimpse("  " + self.words["you_see"].format(card=card))
+        elif event == "move" and self.human is not None:
+            self._handed(line)
         elif event == "knock_out":
             w = self.words
             self.pending.append({"kind": "text", "text": w["knocked_out"].format(
@@ -378,6 +399,46 @@ class Table:
         elif event == "back_in":
             who = ", ".join(self._who(p) for p in line["players"])
             self.pending.append({"kind": "text", "text": self.words["back_in"].format(who=who)})
+
+    def _retold(self, text: str) -> bool:
+        """Is this sentence `P1 refuses` right after `P1 chose refuse` was printed (before the person's
+        question, which could not wait for the sentence)? Then the summary keeps it, the narration not."""
+        for k, (who, label) in enumerate(self.told):
+            said = re.fullmatch(rf"{re.escape(self.names[who])} (\w+)", text)
+            if said and said.group(1).lower().startswith(label.lower()):
+                del self.told[k]
+                return True
+        return False
+
+    def _handed(self, line: dict[str, Any]) -> None:
+        """A card going from one player's zone to another's, the person's on one side: what you received
+        (a pass, a gift, a card taken) or gave, by name where you see the card, grouped with the cards that
+        went the same way just before."""
+        (source, giver), (target, taker) = _seat_of(line["from"]), _seat_of(line["to"])
+        model, cid, w = self.m.game.model, line["card"], self.words
+        private = [z is not None and z.visibility != PUBLIC for z in (model.zone(source), model.zone(target))]
+        if giver == self.human and private[0] and not private[1] and line["face"] == "up" and cid != self.own_label:
+            # a card of yours played without a question (no choice): say so before the trick goes on
+            self.pending.append({"kind": "text", "text": "  " + w["played_for_you"].format(
+                card=self.cards.name(cid), zone=spoken(target))})
+            return
+        if giver is None or taker is None or giver == taker or self.human not in (giver, taker) or not all(private):
+            return
+        # a card from your own private zone is one you know; one coming to you, if you see it now
+        known = giver == self.human or self._sees(self.human, cid)
+        key = (giver, taker)
+        last = self.pending[-1] if self.pending else None
+        if last is None or last.get("handed") != key:
+            last = {"kind": "text", "handed": key, "cards": [], "unknown": 0, "text": ""}
+            self.pending.append(last)
+        if known:
+            last["cards"] = sorted([*last["cards"], cid], key=self.cards.order)  # never in the order handed
+        else:
+            last["unknown"] += 1
+        listed = ", ".join([self.cards.name(c) for c in last["cards"]]
+                           + ([counted(last["unknown"], w["cards"])] if last["unknown"] else []))
+        last["text"] = "  " + (w["you_get"].format(cards=listed, who=self._who(giver)) if taker == self.human
+                               else w["you_give"].format(cards=listed, who=self._who(taker)))
 
     def _glimpse(self, text: str) -> None:
         """A card shown to the person: cards shown together are printed in a canonical order (by name),
@@ -394,18 +455,20 @@ class Table:
             if item["kind"] == "roll":
                 item["done"] = True
 
-    def _decision(self, line: dict[str, Any], together: bool) -> None:
+    def _decision(self, line: dict[str, Any], together: bool, after: list[dict[str, Any]]) -> None:
         self._close_rolls()
         who, label = line["who"], line["label"]
         card = self.cards.is_card(label)
         self.decisions += 1
+        played_open = card and not together and self._played_open(label, after)
         if self.human is None:
-            hidden = together or (card and not self._seen_by_all(label))
+            hidden = together or (card and not self._seen_by_all(label) and not played_open)
         else:  # as the person saw it when it was made (a card it sees only later was hidden then)
             seen = self._seat_decision(self.decisions - 1)
-            hidden = who != self.human and (together or "label" not in seen
-                                            or (card and not self.cards.is_card(seen["label"])))
+            hidden = who != self.human and not played_open and (
+                together or "label" not in seen or (card and not self.cards.is_card(seen["label"])))
         if who == self.human:
+            self.own_label = label
             return  # the person made it: the prompt and the answer are on the screen already
         name = self._who(who)
         if hidden:
@@ -416,7 +479,25 @@ class Table:
         question = self.prompts.pop(who, "")
         if question:
             text += " — " + question.split("?")[0] + ("?" if "?" in question else "")
-        self.pending.append({"kind": "decision", "who": who, "text": "  " + text, "covered": False})
+        last = self.pending[-1] if self.pending else None
+        if hidden and last is not None and last.get("hidden") == text and not last["covered"]:
+            last["times"] += 1  # several secret picks in a row (three cards passed): one line
+            last["text"] = f"  {text} ×{last['times']}"
+            return
+        self.pending.append({"kind": "decision", "who": who, "text": "  " + text, "covered": False, "label": label,
+                             "hidden": text if hidden else None, "times": 1})
+
+    def _played_open(self, cid: str, after: list[dict[str, Any]]) -> bool:
+        """Did the chosen card go face up into a public zone at once (a card played to a trick)? Then
+        everyone saw which card it was, even if the rules moved it on before this screen (the deal's
+        last trick gathered and shuffled)."""
+        for line in after:
+            if line["type"] == "decision":
+                return False
+            if line["type"] == "event" and line["event"] == "move" and line["card"] == cid:
+                zone = self.m.game.model.zone(_seat_of(line["to"])[0])
+                return zone is not None and zone.visibility == PUBLIC and line["face"] == "up"
+        return False
 
     def _seat_decision(self, k: int) -> dict[str, Any]:
         """The person's own observation of the match's decision `k` (one each, in the same order)."""
@@ -449,6 +530,8 @@ class Table:
         elif not item["covered"]:
             if item["kind"] == "decision":
                 self._print(item["text"])
+                if not item["hidden"] and not self.cards.is_card(item["label"]):
+                    self.told.append((item["who"], item["label"]))
             elif self.human is None:  # no sentence says whose roll it is: a person's screen leaves it out
                 self._print("  " + self.words["roll_alone"].format(sides=item["sides"], result=item["result"]))
 
@@ -458,9 +541,51 @@ class Table:
             return scores_of_all(self.m)
         return scores_seen_by(self.m, self.human)
 
-    def _summary(self, deal: int, rnd: int) -> None:
+    def _scores_at(self, state: dict[str, Any]) -> list[Any]:
+        """Each score at the moment of a state line (a round's end, before the next round's first rule ran),
+        as the reader may know it: with a person at a seat, only from what the zones' and counters' own
+        rules show that seat then (a face-up card of a public zone, its own private zones, the counters it
+        may read); anything else stands in hidden, and a score that reads it is `?`."""
+        m, seat = self.m, self.human
+        model, t = m.game.model, m.layout
+        face_down = set(state.get("face_down", []))
+        zones: dict[str, Any] = {}
+        for name, lying in state["zones"].items():
+            zone_def = model.zone(name)
+            for owner, ids in (lying.items() if isinstance(lying, dict) else [("", lying)]):
+                shown = seat is None or (zone_def is not None and (
+                    (zone_def.visibility == PUBLIC) or (zone_def.visibility == OWNER and owner == str(seat))))
+                cards: list[Any] = []
+                for cid in ids:
+                    c = self.cards.index[cid]
+                    if seat is None or (shown and cid not in face_down):
+                        cards.append(t.face_ids[c])
+                    else:
+                        back = self.defs_back(c)
+                        cards.append({"hidden": True, **back})
+                zones[f"{name}@{owner}" if owner else name] = cards
+        counters: dict[str, Any] = {}
+        for name, value in state["counters"].items():
+            c_def = model.counters[name]
+            if seat is None or c_def.visibility == PUBLIC:
+                counters[name] = value
+            elif isinstance(value, list) and c_def.visibility == OWNER:
+                counters[name] = [v if p == seat else None for p, v in enumerate(value)]
+        view = {"zones": zones, "counters": counters, "out": state.get("out", []), "first": state["first"],
+                "active": state.get("active", state["first"]), "round": state["round"], "turn": state["turn"] or 0,
+                "deal": state.get("deal", 1)}
+        st = seat_state(m, view)
+        return [evaluate(m.game.score, st, p) for p in range(m.players)]
+
+    def defs_back(self, c: int) -> dict[str, Any]:
+        """What the back of card `c` shows (its back properties), as a view gives a hidden card."""
+        card = self.cards.defs[c]
+        return {name: card.props.get(name, self.cards.defaults.get(name)) for name in card.back}
+
+    def _summary(self, deal: int, rnd: int, state: dict[str, Any] | None = None) -> None:
         """Who did what this round (the game's sentences, grouped by the player they begin with) and each
-        score as the reader may know it, with its change since the last summary."""
+        score as the reader may know it at the round's end (`state`, its last state line; else now), with
+        its change since the last summary."""
         says, self.round_says = self.round_says, []
         w = self.words
         title = w["summary"].format(round=rnd)
@@ -479,14 +604,16 @@ class Table:
         if general:
             for line in self._short(self._wrap("; ".join(general), "  ")):
                 self._print(line)
-        scores = self._scores()[0] if self.m.game.score else None
+        scores = None
+        if self.m.game.score:
+            scores = self._scores()[0] if state is None else self._scores_at(state)
         width = max(len(self._who(p)) for p in range(self.m.players))
         for p in range(self.m.players):
             did = "; ".join(own[p]) or "—"
             score = ""
             if scores is not None:
                 value = "?" if scores[p] is None else str(scores[p])
-                before = self.last_scores[p] if self.last_scores else 0
+                before = self.last_scores[p] if self.last_scores else None
                 change = scores[p] - before if scores[p] is not None and before is not None else 0
                 score = f"  ({w['score']} {value}" + (f", {change:+d}" if change else "") + ")"
             lines = self._short(self._wrap(f"{self._who(p):<{width}}  {did}", "  ", " " * (width + 2),
@@ -541,8 +668,10 @@ class Table:
         m, w = self.m, self.words
         view = m.view(seat)
         game = m.game
-        heading = [w["round_of"].format(round=view["round"], rounds=game.rounds)
-                   if not game.flow["turn"] and not game.rounds_capped else w["round"].format(round=view["round"])]
+        # before a deal's first round (a pass, a bid) there is no round yet to number
+        heading = [] if view["round"] < 1 else [
+            w["round_of"].format(round=view["round"], rounds=game.rounds)
+            if not game.flow["turn"] and not game.rounds_capped else w["round"].format(round=view["round"])]
         if game.has_deals:
             heading.insert(0, w["deal"].format(deal=view["deal"]))
         if game.flow["turn"] and view["turn"]:
@@ -569,7 +698,7 @@ class Table:
                     per_seat[owner].append(text)
         table_counters = []
         for name, value in counters.items():
-            if isinstance(value, list):
+            if isinstance(value, list) or not self._meant(name, value):
                 continue
             table_counters.append(self._counter(name, value, before.get(name) if before else None, defs))
         for text in shared:
@@ -586,7 +715,7 @@ class Table:
                 if not isinstance(values, list):
                     continue
                 old = before[name][p] if before and isinstance(before.get(name), list) else None
-                if values[p] != defs[name].initial_for(m.players) or (old is not None and old != values[p]):
+                if self._meant(name, values[p]):
                     parts.append(self._counter(name, values[p], old, defs))
             if scores is not None:
                 parts.append(f"{w['score']} {'?' if scores[p] is None else scores[p]}")
@@ -599,6 +728,9 @@ class Table:
         for zone, cards in view["zones"].items():
             name, owner = _seat_of(zone)
             if owner == seat and isinstance(cards, list) and cards:
+                zone_def = game.model.zone(name)
+                if zone_def is not None and zone_def.visibility == OWNER:  # its order is its player's own: sorted
+                    cards = sorted(cards, key=lambda c: self.cards.order(c) if isinstance(c, str) else (-1, ""))
                 blocks.append(self._wrap(f"{w['your'].format(zone=spoken(name))}: {self._listing(cards, full=True)}"))
         return title, blocks
 
@@ -625,6 +757,12 @@ class Table:
         names = Counter(self.cards.name(c) if isinstance(c, str) else _back(c) for c in cards)
         return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in names.items())
 
+    def _meant(self, name: str, value: Any) -> bool:
+        """Is a counter worth a place on the screen? Not at its start value (a counter a rule resets each
+        turn or round is back there once its moment is over), and not withheld from the seat (`?` all
+        match long tells nothing)."""
+        return value is not None and value != self.m.game.model.counters[name].initial_for(self.m.players)
+
     def _counter(self, name: str, value: Any, old: Any, defs: dict[str, Any]) -> str:
         def shown(v: Any) -> str:
             if v is None:
@@ -632,11 +770,12 @@ class Table:
             return self._who(v) if defs[name].type == "player" else str(v)
 
         text = f"{spoken(name)} {shown(value)}"
-        if old is not None and old != value:
-            change = f"{value - old:+d}" if isinstance(value, int) and defs[name].type != "player" \
-                else f"← {shown(old)}"
-            text += f" ({change})"
-        return text
+        if old is None or old == value:
+            return text
+        if isinstance(value, int) and isinstance(old, int) and defs[name].type != "player":
+            return f"{text} ({value - old:+d})"
+        # a name or a player: what it was, unless that was its start value (nothing: `led clubs (← )`)
+        return f"{text} (← {shown(old)})" if self._meant(name, old) else text
 
     # ---- a person's question
     def option_text(self, label: str, seat: int) -> str:
@@ -663,10 +802,11 @@ class Table:
             print("  " + w["as_before"].format(n=len(blocks) - len(kept)), file=out)
         print(self.style.bold(self.m.prompt(seat)), file=out)
         digits = len(str(len(labels)))
+        shown = self._option_order(seat, labels)  # shown[i]: the action of the i-th option on the screen
         # a question with one option is asked all the same (being asked tells the others nothing):
         # say so, and let Enter take it
         only = "" if len(labels) > 1 else " " + w["nothing" if labels[0] in ("none", "nobody") else "only"]
-        for i, label in enumerate(labels, 1):
+        for i, label in enumerate((labels[k] for k in shown), 1):
             text = self.option_text(label, seat)
             room = self.width - digits - 6 - len(only)
             if len(text) > room:
@@ -690,18 +830,18 @@ class Table:
                     print("\n".join(block), file=out)
                 continue
             if (text.isdigit() and 1 <= int(text) <= len(labels)) or (only and not text):
-                return int(text or 1) - 1
+                return shown[int(text or 1) - 1]
             if low in ("?", "help", "h"):
                 print(w["help"], file=out)
-                for i, label in enumerate(labels, 1):
-                    if self.cards.is_card(label):
-                        self._info(label, f"{i}) ")
+                for i, k in enumerate(shown, 1):
+                    if self.cards.is_card(labels[k]):
+                        self._info(labels[k], f"{i}) ")
                 continue
             asked = re.fullmatch(rf"(?:\?|{infos})\s*(\d+)", low)
             if asked:
                 n = int(asked.group(1))
-                if 1 <= n <= len(labels) and self.cards.is_card(labels[n - 1]):
-                    self._info(labels[n - 1])
+                if 1 <= n <= len(labels) and self.cards.is_card(labels[shown[n - 1]]):
+                    self._info(labels[shown[n - 1]])
                 else:
                     print(w["no_card"].format(n=n), file=out)
                 continue
@@ -716,6 +856,23 @@ class Table:
             if by_name:  # copies of one card are the same choice
                 return by_name[0]
             print(w["bad_choice"].format(k=len(labels)), file=out)
+
+    def _option_order(self, seat: int, labels: list[str]) -> list[int]:
+        """The options in the order the screen lists them: cards all from the seat's own private zones (a
+        hand) in the game's card order, after the options that are not cards; any other question as
+        asked (a row, a chain: where a card lies is part of the choice)."""
+        m = self.m
+        private: set[str] = set()
+        for zone, cards in m.view(seat)["zones"].items():
+            name, owner = _seat_of(zone)
+            zone_def = m.game.model.zone(name)
+            if owner == seat and zone_def is not None and zone_def.visibility == OWNER and isinstance(cards, list):
+                private.update(c for c in cards if isinstance(c, str))
+        cards = [i for i, label in enumerate(labels) if self.cards.is_card(label)]
+        if not cards or any(labels[i] not in private for i in cards):
+            return list(range(len(labels)))
+        others = [i for i in range(len(labels)) if i not in set(cards)]
+        return others + sorted(cards, key=lambda i: self.cards.order(labels[i]))
 
     def _info(self, cid: str, lead: str = "") -> None:
         for i, line in enumerate(self.cards.full(cid, self.words)):
