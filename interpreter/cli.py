@@ -924,6 +924,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- report, compare (interpreter/lab) ---------------------------------------------------------------
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The balance report of a game (interpreter/lab/command.py)."""
+    from .lab.command import report
+
+    return _lab(report, args)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """A paired comparison of two versions of a game (interpreter/lab/command.py)."""
+    from .lab.command import compare
+
+    return _lab(compare, args)
+
+
+def _lab(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    from .files import OutputError
+    from .lab.command import LabError
+
+    try:
+        return command(args)
+    except (LabError, OutputError) as err:
+        raise CliError(str(err)) from None
+
+
 # ---- the command line -------------------------------------------------------------------------------
 
 
@@ -939,6 +966,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "duel": cmd_duel,
     "replay": cmd_replay,
     "check": cmd_check,
+    "report": cmd_report,
+    "compare": cmd_compare,
     "rules": cmd_rules,
 }
 
@@ -1056,6 +1085,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
                    help="then show the match as that seat saw it (hidden cards by their backs)")
     _limit_args(p)
+
+    from .lab.command import add_parsers  # report, compare
+
+    add_parsers(sub, _count, _seed, _limit_args)
     return parser
 
 
