@@ -486,7 +486,6 @@ def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
     from .bots.lineup import Lineup
-    from .run.match import Match
     from .table import InputEnded, Quit, Table
 
     game = _game(args.game).with_max_steps(args.max_steps)
@@ -503,13 +502,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     words = WORDS[args.lang]
     out = None if args.json else sys.stdout
     human_out = sys.stderr if args.json else sys.stdout
-    m = Match(game, players, args.seed, log=True, bots=bots)
+    m, failed = _started(game, players, args.seed, bots)
     assert m.log is not None  # made with its log
     if out is not None:
         print(words["header"].format(title=game.title, n=players, players=_n(players, "player"), seed=args.seed),
               file=out)
     table = Table(m, out, words, args.human, prompt_out=human_out)
     table.catch_up()
+    if failed is not None:  # the rules failed before the first decision
+        raise _kept(failed, m.log, game, args.log or FAILURE_LOG) from None
     lineup = Lineup(bots, args.seed)
     handles = [m.seat(s) for s in range(players)]
     try:
@@ -581,16 +582,29 @@ def _cores() -> int:
 FAILURE_LOG = "rule-failure.jsonl"
 
 
+def _started(game: Game, players: int, seed: int, bots: list[str] | None) -> tuple[Match, RuleError | None]:
+    """A logged match run up to its first question, and the rules' failure if they failed before it: the
+    match and its log so far are in hand either way (a log is written of a failure during set-up too)."""
+    from .run.match import Match
+
+    m = Match.__new__(Match)  # made before it runs, so that a failure while it starts leaves it in hand
+    try:
+        Match.__init__(m, game, players, seed, log=True, bots=bots)
+    except RuleError as err:
+        return m, err
+    return m, None
+
+
 def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: str) -> RuleError:
-    """Write the log of a match whose rules failed (up to the failure) and say where it is."""
+    """Write the log of a match whose rules failed (up to the failure) and say where it is (or why not)."""
     from .logfile import LogError, write_log
 
     if log is None:
         return err
     try:
         write_log(path, log, game)
-    except LogError:
-        return err
+    except LogError as why:
+        return RuleError(f"{err}; its log was not written: {why}", err.seed, err.decisions)
     return RuleError(f"{err}; the match up to there is in {path} (`meeple replay {path}` re-runs it)",
                      err.seed, err.decisions)
 
@@ -599,7 +613,6 @@ def cmd_sim(args: argparse.Namespace) -> int:
     """Many bot matches (random bots through the fast path); print a summary."""
     from .bots.lineup import Lineup
     from .check import CheckFailed
-    from .run.match import Match
     from .run.sim import Interrupted, Watch, WorkerLost, run_many, seed_ranges
 
     game = _game(args.game).with_max_steps(args.max_steps)
@@ -619,10 +632,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except RuleError as err:
         if err.seed is None:
             raise
-        m = Match(game, players, err.seed, log=True, bots=bots)  # the failing match again, with its log
-        try:
-            Lineup(bots, err.seed).play(m)
-        except RuleError:
+        m, failed = _started(game, players, err.seed, bots)  # the failing match again, with its log
+        if failed is None:
+            try:
+                Lineup(bots, err.seed).play(m)
+            except RuleError as again:
+                failed = again
+        if failed is not None:
             raise _kept(err, m.log, game, FAILURE_LOG) from None
         raise
     if args.json:
