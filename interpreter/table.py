@@ -20,7 +20,8 @@ from typing import Any, TextIO
 
 from .load.model import OWNER, PUBLIC
 from .run.information import observed
-from .run.runtime import seen_by
+from .run.match import Match
+from .run.runtime import RuleError, seen_by
 from .visible_score import evaluate, scores_of_all, scores_seen_by, seat_state
 
 # The CLI's own words; the game's `say` sentences, prompts and card texts are printed as the game wrote them.
@@ -143,6 +144,10 @@ WORDS: dict[str, dict[str, str]] = {
         "count_word": "копий",
     },
 }
+
+
+class _SetUp(Exception):
+    """Stops a match started again only to read its scores at the end of the set-up."""
 
 
 class Quit(Exception):
@@ -285,8 +290,7 @@ class Table:
         self.printed = 0
         self.pending: list[dict[str, Any]] = []  # narration held until its decisions are known covered or not
         self.round_says: list[str] = []
-        # each score at the start (after set-up): the first summary counts its change from there, not from 0
-        self.last_scores: list[Any] | None = self._scores()[0] if m.game.score else None
+        self.last_scores = self._start_scores()
         self.last_counters: dict[str, Any] | None = None
         self.names = [m.layout.player_name(p) for p in range(m.players)]
         self.prompts: dict[int, str] = {}
@@ -372,7 +376,8 @@ class Table:
                 return  # it only says again what a decision on the screen told (`P1 chose refuse`): once is enough
             prefix = ""
             for item in self.pending:
-                if item["kind"] == "decision" and not item["covered"] and self._named(text, item["who"]):
+                if item["kind"] == "decision" and not item["covered"] and not item["closed"] \
+                        and self._named(text, item["who"]):
                     item["covered"] = True
             rolls = [item for item in self.pending if item["kind"] == "roll" and not item["covered"]]
             if rolls and not rolls[-1]["done"] and re.search(rf"(?<!\d){rolls[-1]['result']}(?!\d)", text):
@@ -477,15 +482,18 @@ class Table:
             what = self.cards.name(label) if card else (self.words["none"] if label == "none" else label)
             text = self.words["chose_open"].format(who=name, what=what)
         question = self.prompts.pop(who, "")
-        if question:
-            text += " — " + question.split("?")[0] + ("?" if "?" in question else "")
+        asked = " — " + question.split("?")[0] + ("?" if "?" in question else "") if question else ""
+        for item in self.pending:  # a later sentence may tell this secret choice, not the player's earlier ones
+            if item["kind"] == "decision" and item["who"] == who and item["hidden"]:
+                item["closed"] = True
         last = self.pending[-1] if self.pending else None
-        if hidden and last is not None and last.get("hidden") == text and not last["covered"]:
+        if hidden and last is not None and last.get("hidden") == text + asked and not last["covered"]:
             last["times"] += 1  # several secret picks in a row (three cards passed): one line
-            last["text"] = f"  {text} ×{last['times']}"
+            last["text"] = f"  {text} ×{last['times']}{asked}"
+            last["closed"] = False
             return
-        self.pending.append({"kind": "decision", "who": who, "text": "  " + text, "covered": False, "label": label,
-                             "hidden": text if hidden else None, "times": 1})
+        self.pending.append({"kind": "decision", "who": who, "text": f"  {text}{asked}", "covered": False,
+                             "closed": False, "label": label, "hidden": text + asked if hidden else None, "times": 1})
 
     def _played_open(self, cid: str, after: list[dict[str, Any]]) -> bool:
         """Did the chosen card go face up into a public zone at once (a card played to a trick)? Then
@@ -513,7 +521,7 @@ class Table:
         """Print the narration up to the first decision that a later sentence may still tell."""
         while self.pending:
             item = self.pending[0]
-            if item["kind"] == "decision" and not item["covered"]:
+            if item["kind"] == "decision" and not item["covered"] and not item["closed"]:
                 return
             if item["kind"] == "roll" and not item["covered"] and not item["done"]:
                 return
@@ -536,6 +544,27 @@ class Table:
                 self._print("  " + self.words["roll_alone"].format(sides=item["sides"], result=item["result"]))
 
     # ---- round summaries and the end
+    def _start_scores(self) -> list[Any] | None:
+        """Each score as the reader may know it at the end of the set-up, before round 1's rules ran (the
+        match in hand has run on to its first question): the first summary counts its change from there,
+        not from 0. Worked out on a copy of the match started again from its seed and stopped there."""
+        m = self.m
+        if not m.game.score:
+            return None
+        got: list[list[Any]] = []
+
+        def stop(started: Any) -> None:
+            got.append((scores_of_all(started) if self.human is None else scores_seen_by(started, self.human))[0])
+            raise _SetUp
+
+        try:
+            Match(m.game, m.players, m.seed, log=True, after_setup=stop)
+        except _SetUp:
+            return got[0]
+        except RuleError:
+            pass  # the rules fail before the first question: the match in hand says so
+        return self._scores()[0]
+
     def _scores(self) -> tuple[list[Any], list[list[Any]]]:
         if self.human is None:
             return scores_of_all(self.m)

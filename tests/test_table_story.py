@@ -1,0 +1,150 @@
+"""The terminal table tells the whole story (issue: a new player can play every bundled game): each test
+plays the situation, as a scripted `--human` session or a bots' match, and asserts what is printed."""
+
+import io
+import re
+import sys
+import textwrap
+
+import pytest
+
+from interpreter.cli import main
+
+
+def run(capsys, monkeypatch, stdin: str, *argv: str) -> str:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def screens(out: str) -> list[str]:
+    """The person's screens, each from its heading to its question's answer."""
+    return re.split(r"\n(?=── )", out)[1:]
+
+
+# ---- Hearts -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hearts_pass(capsys, monkeypatch) -> str:
+    # seed 1, seat 0: pass the first option three times (left to P1), then the first card of trick 1
+    return run(capsys, monkeypatch, "1\n1\n1\n1\nq\n", "play", "hearts", "--human", "0", "--seed", "1")
+
+
+def test_the_cards_passed_to_you_and_by_you_are_shown(hearts_pass):
+    # what you pass and get is named (sorted in the deck's order, never in the order the passer chose)
+    assert "\n  P1 gets 4 of Clubs, 7 of Clubs, Jack of Clubs from you\n" in hearts_pass
+    assert "\n  you get 2 of Diamonds, 5 of Diamonds, Queen of Hearts (from P3)\n" in hearts_pass
+    after = hearts_pass[hearts_pass.index("you get"):]
+    hand = re.search(r"^your hand: (.*(?:\n    .*)*)", after, re.M).group(1)
+    for card in ("2 of Diamonds", "5 of Diamonds", "Queen of Hearts"):
+        assert card in hand  # only cards the seat holds now are named
+
+
+def test_the_hand_and_a_choice_from_it_are_sorted_and_the_number_picks_that_card(hearts_pass):
+    first = screens(hearts_pass)[0]
+    assert "your hand: 4 of Clubs, 7 of Clubs, Jack of Clubs, King of Clubs, 8 of Diamonds, Jack of Diamonds, 5\n" \
+           "    of Hearts, Jack of Hearts, King of Hearts, Ace of Hearts, 6 of Spades, Queen of Spades, Ace of\n" \
+           "    Spades" in first
+    options = re.findall(r"^ +\d+\) (.+?) —", first, re.M)
+    assert options[:4] == ["4 of Clubs", "7 of Clubs", "Jack of Clubs", "King of Clubs"]
+    assert options[-1] == "Ace of Spades"
+    # answering 1 three times passed the first card of each sorted list
+    second, third = screens(hearts_pass)[1:3]
+    assert "4 of Clubs" not in second and re.search(r"^ +1\) 7 of Clubs", second, re.M)
+    assert re.search(r"^ +1\) Jack of Clubs", third, re.M)
+
+
+def test_no_round_zero_and_no_counter_at_its_start_value(hearts_pass):
+    assert "round 0" not in hearts_pass
+    assert re.search(r"^── deal 1 · first player P0 \(you\) · you are P0 ──$", hearts_pass, re.M)
+    assert "hearts broken 0" not in hearts_pass
+    assert not re.search(r"\bled(?: \(|\n| ·)", hearts_pass)  # `led` empty, or `led (← diamonds)`: never
+    assert "led clubs\n" in hearts_pass and "(← )" not in hearts_pass
+
+
+def test_your_card_played_without_a_question_is_told_before_the_trick_ends(capsys, monkeypatch):
+    # seed 3: P0 is passed the 2 of Clubs, which leads the first trick with no question
+    out = run(capsys, monkeypatch, "1\n1\n1\n1\nq\n", "play", "hearts", "--human", "0", "--seed", "3")
+    story = out[out.index("you get 2 of Clubs"):]
+    assert story.index("  your 2 of Clubs goes to the table (no choice)") < story.index("takes trick 1")
+
+
+def test_secret_picks_in_a_row_are_one_line_and_cards_played_face_up_are_named(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "", "play", "hearts", "--seed", "1")
+    deal = out[: out.index("── deal 1, end of round 1 ──")]
+    assert "  P0 chose (hidden) — Pass three cards left\n" in deal
+    assert "  P0 chose (hidden) ×2 — Pass three cards left\n" in deal  # not two lines alike
+    # a card played to a trick is seen by all: named, even the deal's last, gathered in the same step
+    for line in out.splitlines():
+        if "(hidden)" in line:
+            assert "Pass three cards" in line, line
+    assert "  P3 chose 9 of Clubs — Play a card (clubs led)" in deal
+
+
+# ---- Overloaded ---------------------------------------------------------------------------------------
+
+
+def test_a_contract_is_printed_once_at_the_terminal(capsys, monkeypatch):
+    # seed 1, answers 1: round 2 opens with P1; its contract is printed before P0's question
+    out = run(capsys, monkeypatch, "1\n" * 12 + "q\n", "play", "overloaded", "--human", "0", "--seed", "1")
+    round_2 = out[out.index("Round 2:"): out.index("── end of round 2 ──")]
+    assert "  P1 chose refuse\n" in round_2
+    assert not re.search(r"^P1 refuses$", round_2, re.M)  # not told a second time
+    assert re.search(r"^P0 accepts$", round_2, re.M)  # the sentence of a contract not yet printed stays
+    summary = out[out.index("── end of round 2 ──"):]
+    assert re.search(r"^  P1 +.*refuses", summary, re.M)  # the summary keeps the whole round
+
+
+def test_counters_not_at_their_start_value_only(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "1\n" * 12 + "q\n", "play", "overloaded", "--human", "0", "--seed", "1")
+    for screen in screens(out):
+        assert not re.search(r"\b(weight|overloads|contracts shown|second thoughts|double stake) 0\b", screen)
+        assert "accepted ?" not in screen
+
+
+# ---- round summaries ----------------------------------------------------------------------------------
+
+
+ANTE = """\
+game: ante
+title: Ante
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+zones: {deck: {visibility: hidden, face: down}}
+counters:
+  player:
+    chips: 10
+flow: {rounds: 3, round: [ante, bet]}
+phases:
+  ante: |
+    for each player p:
+      add -1 to chips of p
+  bet: |
+    for each player p:
+      let answer = p chooses one of "gain", "keep" "Gain five?"
+      if answer == "gain":
+        add 5 to chips of p
+result:
+  score: my chips
+"""
+
+
+def test_a_round_summary_scores_the_round_as_it_ended_and_counts_from_the_start(tmp_path, capsys, monkeypatch):
+    (tmp_path / "game.yaml").write_text(ANTE, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text("cards:\n  - {id: blank, start: deck}\n", encoding="utf-8")
+    out = run(capsys, monkeypatch, "1\n1\n1\n", "play", str(tmp_path), "--human", "0", "--seed", "1")
+    first = out[out.index("── end of round 1 ──"):]
+    # P0 gained: 10 - 1 + 5 = 14 at the round's end (not 13 after round 2's ante), +4 from its start (not +14)
+    assert re.search(r"^  P0 \(you\) .*\(score 14, \+4\)$", first, re.M), first
+    bots = run(capsys, monkeypatch, "", "play", str(tmp_path), "--seed", "1")
+    before = {"P0": 10, "P1": 10}  # the start value of chips, the score
+    summaries = re.findall(r"── end of round \d ──\n((?:  P.*\n)+)", bots)
+    assert len(summaries) == 3
+    for summary in summaries:
+        for who, value, change in re.findall(r"^  (P\d) .*\(score (\d+)(?:, ([+-]\d+))?\)$", summary, re.M):
+            assert int(value) - before[who] in (-1, 4)  # an ante, maybe a gain: nothing of the next round
+            assert int(change or 0) == int(value) - before[who], textwrap.indent(summary, "| ")
+            before[who] = int(value)
