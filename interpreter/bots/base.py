@@ -17,10 +17,10 @@ from ..run.belief import NoConsistentWorld
 from ..run.match import RandomBot
 from ..run.rollout import rollout
 from ..run.runtime import RuleError
+from ..run.seat import Seat
 
 if TYPE_CHECKING:
     from ..run.match import Match
-    from ..run.seat import Seat
 
 
 class BotNameError(ValueError):
@@ -85,6 +85,8 @@ class Bot:
 
     def choose(self, handle: Seat) -> int:
         """The action this bot takes for the handle's seat (whose question must be pending)."""
+        if not isinstance(handle, Seat):  # a match itself would let a bot read what its seat may not
+            raise TypeError(f"a bot chooses from a seat handle (`match.seat(s)`), not from {type(handle).__name__}")
         actions = handle.legal_actions()
         if not actions:
             raise ValueError(f"seat {handle.seat} has nothing to decide now")

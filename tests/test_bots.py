@@ -1,0 +1,364 @@
+"""The bots (`interpreter.bots`): named as the contract says, fair (a bot decides alike in matches its seat
+cannot tell apart and never plays in the true match), deterministic from their seed, still choosing when
+no world can be drawn, and stronger than random where it is cheap to show (Kuhn poker)."""
+
+import json
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import NoConsistentWorld, load_game
+from interpreter import bots as bots_module
+from interpreter.bots import BotNameError, Budget, get, register
+from interpreter.bots import base as bots_base
+from interpreter.bots.duel import duel, mean_interval, wilson
+from interpreter.bots.lineup import Lineup, names_for, play
+from interpreter.cli import main
+from interpreter.paths import bundled_games
+from interpreter.run.match import Match, random_bot
+from interpreter.run.seat import Seat
+from interpreter.run.sim import run_many
+
+KUHN = Path(__file__).parent / "games" / "kuhn-poker"
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def played(game, players: int, seed: int, decisions: int) -> Match:
+    m = Match(game, players, seed)
+    bot = random_bot(seed)
+    while not m.over and len(m.history) < decisions:
+        for seat in m.to_act():
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+    return m
+
+
+# ---- names ----------------------------------------------------------------------------------------------
+
+
+def test_bots_are_named_kind_and_budget():
+    assert get("random").name == "random" and get("first").name == "first"
+    assert get("mc:40").budget == Budget(iterations=40) and get("mc:40").name == "mc:40"
+    assert get("ismcts:200").budget == Budget(iterations=200)
+    assert get("ismcts:0.5s").budget == Budget(seconds=0.5) and get("ismcts:0.5s").name == "ismcts:0.5s"
+    assert names_for("ismcts:20", 3) == ["ismcts:20"] * 3
+    assert names_for("random, mc:5,first", None) == ["random", "mc:5", "first"]
+    for bad, says in [("alpha", "unknown bot `alpha`; bots: random, first, mc:N, ismcts:N"),
+                      ("random:3", "takes no budget"), ("mc:0", "a budget is"), ("mc:x", "a budget is"),
+                      ("ismcts:-1s", "a budget is"), ("ismcts:nans", "a budget is"), ("mc:", "a budget is")]:
+        with pytest.raises(BotNameError, match=says):
+            get(bad)
+
+
+def test_a_new_kind_of_bot_is_registered_by_name():
+    class Last(bots_module.Bot):
+        kind = "last"
+
+        def decide(self, handle, n):
+            return n - 1
+
+    register("last", Last, budget=False)
+    try:
+        m = Match(load_game(KUHN), 2, 0)
+        seat = m.to_act()[0]
+        assert get("last").choose(m.seat(seat)) == len(m.legal_actions(seat)) - 1
+        with pytest.raises(ValueError):
+            register("last", Last)
+    finally:
+        del bots_module.KINDS["last"]
+
+
+# ---- fair: the seat's handle only -----------------------------------------------------------------------
+
+
+def pile_twins(game, players: int, seed: int):
+    """Two matches of one seed whose hidden pile has its top two cards in the other order (`arrange`),
+    which no seat can tell apart; None if the game keeps no such pile after its set-up."""
+    probe = Match(game, players, seed)
+    t = probe.layout
+    for zi, zone in enumerate(t.zone_names):
+        cards = probe.st.zones[zi]
+        if "@" in zone or len(cards) < 2:
+            continue
+        x, y = t.card_ids[cards[-1]], t.card_ids[cards[-2]]
+        a = Match(game, players, seed, arrange={zone: [x, y]})
+        b = Match(game, players, seed, arrange={zone: [y, x]})
+        if a.information_state(0) == b.information_state(0) and a.st.zones != b.st.zones:
+            return a, b
+    return None
+
+
+def answer_twins(game, players: int, seed: int, seat: int):
+    """Two matches of one seed in which another seat gave a different secret answer, played on alike until
+    `seat` has a choice, the seat unable to tell them apart; None if no such answer is found early."""
+    bot = random_bot(seed)
+    history: list[tuple[int, int]] = []
+    m = Match(game, players, seed)
+    while not m.over and len(history) < 60:
+        for p in m.to_act():
+            n = len(m.legal_actions(p))
+            k = bot.pick(n)
+            if p != seat and n > 1:
+                a, b = Match(game, players, seed), Match(game, players, seed)
+                for q, x in history:
+                    a.apply(q, x)
+                    b.apply(q, x)
+                a.apply(p, k)
+                b.apply(p, (k + 1) % n)
+                if go_on_alike(a, b, seat, random.Random(len(history))) and a.st.zones != b.st.zones:
+                    return a, b
+            m.apply(p, k)
+            history.append((p, k))
+    return None
+
+
+def go_on_alike(a, b, seat: int, rng, bot=None) -> bool:
+    """Play `a` and `b` on with the same answers until `seat` has a choice; True if then the seat still
+    cannot tell them apart."""
+    while not a.over:
+        if a.information_state(seat) != b.information_state(seat) or a.to_act() != b.to_act():
+            return False
+        if seat in a.to_act() and len(a.legal_actions(seat)) > 1:
+            return True
+        for p in a.to_act():
+            k = rng.randrange(len(a.legal_actions(p)))
+            if a.apply(p, k) is not None or b.apply(p, k) is not None:
+                return False
+    return False
+
+
+def twins(name: str):
+    """Two matches of a bundled game that seat 0 cannot tell apart, at a point where it has a choice, and
+    how they differ ("answer" or "pile")."""
+    game = load_game(name)
+    players = 4 if game.min_players <= 4 <= game.max_players else game.default_players
+    for seed in range(3):
+        pair = answer_twins(game, players, seed, 0)
+        if pair is not None:
+            return (*pair, "answer")
+    for seed in range(3):
+        pair = pile_twins(game, players, seed)
+        if pair is not None and go_on_alike(*pair, 0, random.Random(seed)):
+            return (*pair, "pile")
+    raise AssertionError(f"{name}: no two matches seat 0 cannot tell apart were found")
+
+
+DETERMINIZE_KEEPS_THE_LOAD = pytest.mark.xfail(strict=True, reason=(
+    "determinize keeps another seat's secret answer given before the copy it replays from (Overloaded: P3's "
+    "face-down load is the true one in every world drawn for P0), so worlds of the twins differ"))
+
+
+@pytest.mark.parametrize("name", [pytest.param(g, marks=DETERMINIZE_KEEPS_THE_LOAD) if g == "overloaded" else g
+                                  for g in sorted(bundled_games())])
+def test_a_search_bot_decides_alike_in_matches_its_seat_cannot_tell_apart(name, monkeypatch):
+    """Two real matches (of one seed: another seat's secret answer changed, or where a game has no secret
+    answer, a hidden pile's top cards in the other order) that seat 0 cannot tell apart: bots seeded alike
+    choose alike in both, at each of the seat's choices while the matches stay alike to it (the others
+    answering alike). A world drawn for the arranged pile replays `arrange`, which names the cards, so
+    there both handles draw their worlds from the first match: what is checked is that the bot reads
+    nothing but its handle."""
+    a, b, how = twins(name)
+    if how == "pile":
+        def from_the_first(handle, rng):  # from a copy of the first match, without the worlds it kept
+            return pickle.loads(pickle.dumps(a)).determinize(handle.seat, rng)
+
+        monkeypatch.setattr(Seat, "determinize", from_the_first)
+    bots = {(k, m): get(k, seed=11, worlds=1) for k in ("ismcts:4", "mc:3") for m in ("a", "b")}
+    compared = 0
+    rng = random.Random(5)
+    while compared < 2 and go_on_alike(a, b, 0, rng):
+        for kind in ("ismcts:4", "mc:3"):
+            first, second = bots[kind, "a"], bots[kind, "b"]
+            chose = first.choose(a.seat(0)), second.choose(b.seat(0))
+            assert chose[0] == chose[1] and first.stats == second.stats.__class__(**{
+                f: getattr(first.stats, f) if f == "seconds" else getattr(second.stats, f)
+                for f in first.stats.__slots__}), f"{name}: {kind} told the two matches apart"
+        action = rng.randrange(len(a.legal_actions(0)))
+        a.apply(0, action)
+        b.apply(0, action)
+        compared += 1
+    assert compared >= 1, f"{name}: seat 0 had no choice in the twins"
+
+
+def test_a_bot_never_plays_in_the_true_match(monkeypatch):
+    """The worlds a bot applies actions to and rolls out are its own draws, never the match it plays; the
+    match is left as it was; and a bot handed the match itself refuses it."""
+    game = load_game("overloaded")
+    m = played(game, 4, 2, 9)
+    seat = m.to_act()[0]
+    before = (list(m.history), m.to_act(), [m.information_state(s) for s in range(4)])
+    touched = []
+    apply, rollout = Match.apply, bots_base.rollout
+
+    def spy_apply(self, s, a):
+        touched.append(self)
+        return apply(self, s, a)
+
+    def spy_rollout(world, pick):
+        touched.append(world)
+        return rollout(world, pick)
+
+    monkeypatch.setattr(Match, "apply", spy_apply)
+    monkeypatch.setattr(bots_base, "rollout", spy_rollout)
+    for name in ("mc:6", "ismcts:6"):
+        assert get(name, seed=1).choose(m.seat(seat)) in m.legal_actions(seat)
+    assert touched and all(w is not m for w in touched)
+    assert (list(m.history), m.to_act(), [m.information_state(s) for s in range(4)]) == before
+    with pytest.raises(TypeError, match="seat handle"):
+        get("mc:6").choose(m)
+
+
+def test_a_bot_chooses_when_no_world_can_be_drawn(monkeypatch):
+    m = played(load_game("overloaded"), 4, 1, 5)
+    seat = m.to_act()[0]
+    n = len(m.legal_actions(seat))
+
+    def no_world(self, rng):
+        raise NoConsistentWorld("none within the budget")
+
+    monkeypatch.setattr(Seat, "determinize", no_world)
+    for name in ("mc:10", "ismcts:10"):
+        bot = get(name, seed=3)
+        assert 0 <= bot.choose(m.seat(seat)) < n
+        assert bot.stats.fallback == 1 and bot.stats.no_world >= 1 and bot.stats.iterations == 0
+
+
+def test_a_pool_keeps_the_worlds_it_drew_when_later_draws_fail(monkeypatch):
+    m = played(load_game("overloaded"), 4, 1, 5)
+    seat = m.to_act()[0]
+    calls = []
+    determinize = Seat.determinize
+
+    def every_other(self, rng):
+        calls.append(1)
+        if len(calls) % 2 == 0:
+            raise NoConsistentWorld("none")
+        return determinize(self, rng)
+
+    monkeypatch.setattr(Seat, "determinize", every_other)
+    bot = get("ismcts:16", seed=3)
+    bot.choose(m.seat(seat))
+    assert bot.stats.iterations == 16 and bot.stats.fallback == 0
+    assert bot.stats.worlds >= 1 and bot.stats.no_world >= 1
+
+
+def test_a_time_budget_runs_at_least_one_iteration():
+    m = Match(load_game(KUHN), 2, 4)
+    bot = get("ismcts:0.001s", seed=1)
+    assert bot.choose(m.seat(m.to_act()[0])) in (0, 1) and bot.stats.iterations >= 1
+
+
+# ---- deterministic --------------------------------------------------------------------------------------
+
+
+def test_the_same_seed_plays_the_same_match():
+    game = load_game("overloaded")
+    names = ["ismcts:4", "mc:4", "random", "first"]
+    a, b = play(game, 4, 5, names, worlds=1), play(game, 4, 5, names, worlds=1)
+    assert a.history == b.history and a.scores == b.scores
+    assert play(game, 4, 6, names, worlds=1).history != a.history
+
+
+def test_random_bots_by_name_play_the_matches_random_bots_always_played():
+    game = load_game("overloaded")
+    m = play(game, 4, 3, ["random"] * 4)
+    assert m.history == played(game, 4, 3, 10_000).history
+    assert Lineup(["random", "random"], 3).all_random and not Lineup(["random", "mc:2"], 3).all_random
+
+
+def test_sim_with_bots_is_the_same_whatever_the_workers():
+    game = load_game(KUHN)
+    bots = ["mc:4", "random"]
+    one = run_many(game, 2, 24, seed=5, workers=1, bots=bots)
+    two = run_many(game, 2, 24, seed=5, workers=2, bots=bots)
+    timing = {"games_per_s", "elapsed_s", "workers"}
+    assert {k: v for k, v in one.items() if k not in timing} == {k: v for k, v in two.items() if k not in timing}
+    assert one["bots"] == bots
+    alone = play(game, 2, 7, bots)  # the match of seed 7, as sim tallied it
+    assert alone.scores is not None and one["games"] == 24
+
+
+# ---- strong where it is cheap to show ------------------------------------------------------------------
+
+
+def test_flat_monte_carlo_wins_chips_from_random_at_kuhn_poker():
+    """Uniform random play loses chips at Kuhn poker to any bot that looks ahead: over 120 games with the
+    seats rotated, mc:16's mean winnings have a 95% interval above 0 (the seeds fix every game, so the
+    figure is the same on every run; its margin is wide: about +0.5 a game, the interval about ±0.25)."""
+    figures = duel(load_game(KUHN), "mc:16", "random", 120, 2, payoff="score")
+    assert figures["a_mean_score_ci"][0] > 0, figures
+    assert figures["a_win_rate_ci"][0] > 0.5, figures
+
+
+def test_the_intervals():
+    assert wilson(0, 10)[0] == 0 and 0.25 < wilson(0, 10)[1] < 0.35
+    low, high = wilson(50, 100)
+    assert abs(low + high - 1) < 1e-12 and 0.40 < low < 0.41
+    assert mean_interval(6, 14, 3)[0] == 2 and mean_interval(5, 25, 1) == (5, 5, 5)
+    mean, low, high = mean_interval(10, 10 * 1 + 0, 10)
+    assert mean == 1 and low == high == 1
+
+
+# ---- the command line -----------------------------------------------------------------------------------
+
+
+def test_play_with_search_bots_shows_their_thinking(capsys):
+    code, out, _ = run(capsys, "play", KUHN, "--bots", "ismcts:10,random", "--seed", "2")
+    assert code == 0 and "[P0 ismcts:10 · " in out and "[P1" not in out
+    code, out, _ = run(capsys, "play", KUHN, "--bots", "mc:5", "--seed", "2", "--json")
+    assert code == 0 and json.loads(out)["players"] == 2
+
+
+def test_sim_reports_each_seats_bot(capsys):
+    code, out, _ = run(capsys, "sim", KUHN, "-n", "6", "--bots", "mc:3,random")
+    assert code == 0 and "mc:3" in out.splitlines()[2] and "random" in out.splitlines()[3]
+    code, out, _ = run(capsys, "sim", KUHN, "-n", "6", "--bots", "first", "--json")
+    assert code == 0 and json.loads(out)["bots"] == ["first", "first"]
+
+
+def test_duel_prints_the_contracts_figures(capsys):
+    code, out, _ = run(capsys, "duel", KUHN, "mc:4", "random", "-n", "6", "--json")
+    figures = json.loads(out)
+    assert code == 0 and {"game", "players", "games", "a", "b", "a_win_rate", "a_win_rate_ci", "a_mean_score",
+                          "a_mean_score_ci", "seconds"} <= set(figures)
+    assert figures["games"] == 6 and figures["a"] == "mc:4" and figures["b"] == "random"
+    lo, hi = figures["a_win_rate_ci"]
+    assert 0 <= lo <= figures["a_win_rate"] <= hi <= 1
+    code, again, _ = run(capsys, "duel", KUHN, "mc:4", "random", "-n", "6", "--json")
+    del figures["seconds"]
+    assert {k: v for k, v in json.loads(again).items() if k != "seconds"} == figures
+    code, out, _ = run(capsys, "duel", KUHN, "first", "random", "-n", "4", "--seed", "3")
+    assert code == 0 and "first win rate" in out and "95% CI" in out and "seeds 3–4" in out
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["play", "overloaded", "--bots", "alpha"], "unknown bot `alpha`"),
+    (["sim", "overloaded", "-n", "2", "--bots", "mc:1,mc:1"], "--bots names 2 seats, but the match has 4"),
+    (["duel", "overloaded", "ismcts:0", "random"], "a budget is"),
+    (["duel", "overloaded", "random", "human"], "unknown bot `human`"),
+    (["duel", "overloaded", "random", "random", "--players", "9"], "players"),
+])
+def test_bad_bot_arguments_get_one_message(capsys, argv, says):
+    code, _, err = run(capsys, *argv)
+    assert code == 1 and says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# ---- strength, at length --------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_ismcts_beats_random_at_overloaded():
+    figures = duel(load_game("overloaded"), "ismcts:50", "random", 40, 4)
+    assert figures["a_win_rate_ci"][0] > 0.25, figures
+
+
+@pytest.mark.slow
+def test_ismcts_wins_chips_from_random_at_kuhn_poker():
+    figures = duel(load_game(KUHN), "ismcts:200", "random", 400, 2, payoff="score")
+    assert figures["a_mean_score_ci"][0] > 0.1, figures
