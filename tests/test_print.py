@@ -350,3 +350,12 @@ def test_a_game_without_a_print_section_prints_with_defaults(tmp_path):
     assert (face.title, face.type_line, face.stats, face.corners) == ("Ace Card", "", ("Power: 3",), ())
     assert main(["print", str(game), "-o", str(tmp_path / "tiny.pdf")]) == 0
     assert len(pypdf.PdfReader(tmp_path / "tiny.pdf").pages) == 2
+
+
+def test_the_type_line_names_the_kind_unless_the_title_already_does():
+    content = load_content(find_game("low-tide"))
+    spec = print_spec(content)
+    faces = {c.id: spec.face(c) for c in content.model.cards}
+    assert faces["periwinkle"].type_line == "" and faces["kelp-sprig"].type_line == "Kelp"
+    assert faces["kelp-bed"].corners == ("3",) and faces["hermit-crab"].type_line == ""
+    assert faces["kelp-bed"].stats == ()  # fronds: in the corner, hidden from the stats

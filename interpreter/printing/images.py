@@ -19,7 +19,7 @@ def png(width: int, height: int, rows: list[bytes], dpi: int = DPI) -> bytes:
     raw = b"".join(b"\x00" + row for row in rows)  # filter type 0 on each row
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1))
-            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", zlib.compress(raw, 3)) + chunk(b"IEND", b""))  # 3: a third of 6's time, 15% larger
 
 
 def pages_as_png(pdf: bytes, dpi: int = DPI) -> list[bytes]:

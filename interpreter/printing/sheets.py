@@ -157,7 +157,8 @@ def sheets_pdf(todo: list[Copy], spec: PrintSpec, options: PrintOptions) -> Prin
                 c.line(*sheet.fold)
                 c.setDash()
         _marks(c, _used_marks(sheet.front_marks, fronts + backs, sheet))
-        _note(c, f"{spec.title_of_game}: sheet {n + 1} of {total}, fronts", fronts, sheet.bleed, False, sheet.height)
+        side = "" if sheet.folded else ", fronts"
+        _note(c, f"{spec.title_of_game}: sheet {n + 1} of {total}{side}", fronts, sheet.bleed, False, sheet.height)
         _note(c, f"Print at 100% (actual size, no scaling); {how}", fronts if not sheet.folded else backs,
               sheet.bleed, True, sheet.height)
         c.showPage()

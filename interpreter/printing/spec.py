@@ -80,7 +80,10 @@ class PrintSpec:
         key = str(self.raw(self.colour_by, card))
         back_lines = tuple(self.shown(name, card) for name in card.back
                            if not _is_default(self.raw(name, card), self.defaults.get(name, "")))
-        return Face(self.fill(self.title, card), self.fill(self.type_line, card), corners, stats,
+        title, type_line = self.fill(self.title, card), self.fill(self.type_line, card)
+        if type_line.casefold() == title.casefold():
+            type_line = ""  # a kind of one card (`Periwinkle`) says nothing its title does not
+        return Face(title, type_line, corners, stats,
                     self.fill(self.text, card), self.colours.get(key, "#5d6d7e"), self.backs[card.start], back_lines,
                     f"{self.title_of_game} · {card.id}")
 
