@@ -66,6 +66,7 @@ class Stats:
     failed: int = 0  # iterations skipped because the rules failed in a drawn world
     fallback: int = 0  # decisions taken uniformly at random: no world at all could be drawn
     seconds: float = 0.0  # time spent choosing
+    drawing: float = 0.0  # of which drawing worlds (`determinize`)
 
 
 class Bot:
@@ -145,16 +146,19 @@ class Worlds:
         # worlds are hard to find spends its budget on a few of them rather than on failing draws
         while len(self.drawn) < want and self.tries < want + 1:
             self.tries += 1
+            started = time.perf_counter()
             try:
                 world = self.handle.determinize(self.bot.rng)
             except NoConsistentWorld:
                 stats.no_world += 1
                 if self.drawn:
                     break
-            else:
-                stats.worlds += 1
-                self.drawn.append(world)
-                return world.clone()
+                continue
+            finally:
+                stats.drawing += time.perf_counter() - started
+            stats.worlds += 1
+            self.drawn.append(world)
+            return world.clone()
         if not self.drawn:
             return None
         k = len(self.drawn)

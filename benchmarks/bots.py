@@ -1,0 +1,192 @@
+"""How fast the search bots think and how strong they play, per game; OpenSpiel's ISMCTS as the yardstick.
+
+    python benchmarks/bots.py [--games hearts,kuhn-poker] [--budget 64] [--seeds 2]
+                              [--strength N] [--ladder N] [--reference N]
+
+Speed: for each game (the bundled ones and `tests/games/kuhn-poker`; 4 players where it allows 4, else its
+default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
+decision with a choice), and there `mc:B` and `ismcts:B` choose for the seat asked. Printed per point, the
+median over the matches of: iterations per second of the whole decision (`it/s`), and of the search alone,
+the worlds' draws left out (`search it/s`); worlds drawn and the milliseconds a draw costs (`ms/world`).
+
+Strength (`--strength N`): `meeple duel`'s figures for mc:B and ismcts:B against random, N games each
+(seats rotated): A's win rate with its Wilson 95% interval and the rate of a bot as good as random
+(1/players); at Kuhn poker A's mean chips a game (payoff by score) with its 95% interval.
+`--ladder N`: ismcts:4B against ismcts:B, N games per game.
+
+Reference (`--reference N`, needs `pip install open_spiel`): OpenSpiel's Python ISMCTS (uct_c 2, one random
+rollout per leaf, 1,000 simulations) in the same run: iterations per second at Kuhn and Leduc poker, and
+with N > 0 its mean chips a game against uniform random over both seats (95% interval).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's engine, not an installed one
+
+from interpreter.bots import get  # noqa: E402
+from interpreter.bots.duel import duel, mean_interval  # noqa: E402
+from interpreter.game import load_game  # noqa: E402
+from interpreter.paths import bundled_games  # noqa: E402
+from interpreter.run.match import Match, random_bot  # noqa: E402
+
+POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
+KUHN = ROOT / "tests" / "games" / "kuhn-poker"
+ISSUE_REFERENCE = {"kuhn_poker": (11_700, 0.219, 0.063), "leduc_poker": (4_100, 1.20, 0.25)}
+
+
+def players_of(game) -> int:
+    return 4 if game.min_players <= 4 <= game.max_players else game.default_players
+
+
+def games_named(names: str | None) -> list[tuple[str, object]]:
+    every = [*sorted(bundled_games()), "kuhn-poker"]
+    chosen = names.split(",") if names else every
+    return [(name, load_game(KUHN if name == "kuhn-poker" else name)) for name in chosen]
+
+
+def point(game, players: int, seed: int, share: float) -> Match | None:
+    """A random match after `share` of its decisions, on to the next decision with a choice."""
+    whole = Match(game, players, seed)
+    bot = random_bot(seed)
+    while not whole.over:
+        for s in whole.to_act():
+            whole.apply(s, bot.pick(len(whole.legal_actions(s))))
+    goal = int(len(whole.history) * share)
+    m = Match(game, players, seed)
+    for s, a in whole.history[:goal]:
+        m.apply(s, a)
+    bot = random_bot(seed + 1)
+    while not m.over and max(len(m.legal_actions(s)) for s in m.to_act()) < 2:
+        for s in m.to_act():
+            m.apply(s, bot.pick(len(m.legal_actions(s))))
+    return None if m.over else m
+
+
+def speed(games, budget: int, seeds: int) -> None:
+    print(f"Speed: one decision of mc:{budget} and ismcts:{budget}, median over {seeds} matches")
+    print(f"| {'game':<12} | p | point | {'bot':<11} | {'it/s':>6} | {'search it/s':>11} | worlds | "
+          f"{'ms/world':>8} | no world |")
+    print(f"|{'-' * 14}|---|-------|{'-' * 13}|{'-' * 8}|{'-' * 13}|--------|{'-' * 10}|----------|")
+    for name, game in games:
+        players = players_of(game)
+        for label, share in POINTS:
+            matches = [m for m in (point(game, players, seed, share) for seed in range(seeds)) if m is not None]
+            for kind in ("mc", "ismcts"):
+                rates, search, worlds, per_world, missed = [], [], [], [], 0
+                for m in matches:
+                    seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
+                    bot = get(f"{kind}:{budget}", seed=1)
+                    started = time.perf_counter()
+                    bot.choose(m.seat(seat))
+                    spent = time.perf_counter() - started
+                    st = bot.stats
+                    rates.append(st.iterations / spent)
+                    search.append(st.iterations / max(spent - st.drawing, 1e-9))
+                    worlds.append(st.worlds)
+                    per_world.append(1000 * st.drawing / max(st.worlds + st.no_world, 1))
+                    missed += st.no_world
+                if not matches:
+                    continue
+                print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<11} | "
+                      f"{statistics.median(rates):>6,.0f} | {statistics.median(search):>11,.0f} | "
+                      f"{statistics.median(worlds):>6.0f} | {statistics.median(per_world):>8,.1f} | "
+                      f"{missed:>8} |")
+        sys.stdout.flush()
+
+
+def strength(games, budget: int, n: int, ladder: bool) -> None:
+    pairs = [(f"ismcts:{4 * budget}", f"ismcts:{budget}")] if ladder else \
+        [(f"mc:{budget}", "random"), (f"ismcts:{budget}", "random")]
+    print(f"\n{'Ladder' if ladder else 'Strength'}: {n} games each, seats rotated (A at one seat, B at the others)")
+    print(f"| {'game':<12} | p | {'A':<11} | {'B':<11} | A win rate (95% CI)       | even  | A mean score (95% CI) "
+          f"| s |")
+    print(f"|{'-' * 14}|---|{'-' * 13}|{'-' * 13}|{'-' * 27}|-------|{'-' * 23}|---|")
+    for name, game in games:
+        players = players_of(game)
+        for a, b in pairs:
+            knobs = {"payoff": "score"} if name == "kuhn-poker" else {}
+            d = duel(game, a, b, n, players, **knobs)
+            lo, hi = d["a_win_rate_ci"]
+            mlo, mhi = d["a_mean_score_ci"]
+            print(f"| {name:<12} | {players} | {a:<11} | {b:<11} | {d['a_win_rate']:6.1%} ({lo:6.1%}–{hi:6.1%}) "
+                  f"| {d['even_rate']:5.1%} | {d['a_mean_score']:6.2f} ({mlo:6.2f}, {mhi:6.2f}) "
+                  f"| {d['seconds']:.0f} |")
+            sys.stdout.flush()
+
+
+def reference(games_each: int) -> None:
+    """OpenSpiel's own ISMCTS, timed and played in this process."""
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
+    except ImportError:
+        print("\nReference: OpenSpiel is not installed (pip install open_spiel); the issue's figures:")
+        for name, (rate, chips, half) in ISSUE_REFERENCE.items():
+            print(f"  {name}: {rate:,} iterations/s, {chips:+.3f} ± {half} chips a game against uniform random")
+        return
+    print("\nReference: OpenSpiel's Python ISMCTS (uct_c 2, one random rollout a leaf, 1,000 simulations)")
+    for name in ISSUE_REFERENCE:
+        game = pyspiel.load_game(name)
+        rng = np.random.RandomState(0)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 1000, random_state=rng)
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        started = time.perf_counter()
+        bot.run_search(state)
+        rate = 1000 / (time.perf_counter() - started)
+        line = f"  {name}: {rate:,.0f} iterations/s"
+        if games_each:
+            chips = []
+            dice = random.Random(1)
+            for g in range(games_each):
+                seat = g % 2
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                        state.apply_action(outcomes[dice.choices(range(len(outcomes)), probs)[0]])
+                    elif state.current_player() == seat:
+                        state.apply_action(bot.step(state))
+                    else:
+                        state.apply_action(dice.choice(state.legal_actions()))
+                chips.append(state.returns()[seat])
+            mean, lo, hi = mean_interval(sum(chips), sum(c * c for c in chips), len(chips))
+            line += (f"; {mean:+.3f} chips a game against uniform random (95% CI {lo:+.3f} to {hi:+.3f}, "
+                     f"{games_each} games)")
+        print(line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", help="comma-separated games (default: the bundled ones and kuhn-poker)")
+    parser.add_argument("--budget", type=int, default=64, help="iterations of each search bot (default 64)")
+    parser.add_argument("--seeds", type=int, default=2, help="matches per point for the speed (default 2)")
+    parser.add_argument("--strength", type=int, default=0, metavar="N", help="games per duel against random")
+    parser.add_argument("--ladder", type=int, default=0, metavar="N", help="games of ismcts:4B against ismcts:B")
+    parser.add_argument("--reference", type=int, default=-1, metavar="N",
+                        help="OpenSpiel's ISMCTS speed, and N games of it against random (default: not run)")
+    parser.add_argument("--no-speed", action="store_true", help="skip the speed table")
+    args = parser.parse_args()
+    games = games_named(args.games)
+    if not args.no_speed:
+        speed(games, args.budget, args.seeds)
+    if args.strength:
+        strength(games, args.budget, args.strength, False)
+    if args.ladder:
+        strength(games, args.budget, args.ladder, True)
+    if args.reference >= 0:
+        reference(args.reference)
+
+
+if __name__ == "__main__":
+    main()
