@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -254,14 +255,25 @@ def _spliced(old: Any, change: Any, what: str) -> list[Any]:
 
 
 def _encode(record: dict[str, Any], target: Path, number: int) -> bytes:
-    """One record as one line of UTF-8 JSON, held to the limits the reader applies."""
+    """One record as one line of UTF-8 JSON, held to the limits the reader applies: read back as the
+    reader reads it where it might break one (a long line, a long run of digits, a constant json.dumps
+    writes for a float that is no number, brackets enough to nest too deep), else by its size alone."""
     try:
-        text = json.dumps(record, ensure_ascii=False).translate(_ONE_LINE)
+        text = _JSON(record)
+        if not text.isascii():
+            text = text.translate(_ONE_LINE)
         line = (text + "\n").encode("utf-8")
-        _parse(line[:-1])
+        digits = len(line) - len(line.translate(None, b"0123456789"))
+        if len(line) > MAX_RECORD_BYTES or line.count(b"[") + line.count(b"{") > MAX_NESTING \
+                or b"NaN" in line or b"Infinity" in line or (digits > MAX_INT_DIGITS and _LONG_NUMBER.search(line)):
+            _parse(line[:-1])
     except (ValueError, UnicodeEncodeError) as err:  # json.dumps: a number past Python's own digit limit
         raise LogError(f"cannot write {target}: record {number}: {err}") from None
     return line
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False).encode  # as json.dumps(record, ensure_ascii=False) writes it
+_LONG_NUMBER = re.compile(rb"[0-9]{%d}" % (MAX_INT_DIGITS + 1))
 
 
 # ---- reading --------------------------------------------------------------------------------------

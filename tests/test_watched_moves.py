@@ -1,9 +1,13 @@
 """A watched match moves many cards at once (each zone rebuilt in one pass, each card's place worked out): the
 log, the observations and every seat's information state come out as if the cards had moved one by one."""
 
+import json
+
 import pytest
+from test_hostile_input import run
 from test_run_limits import STEPS, write_game
 
+from interpreter import logfile
 from interpreter.game import load_game
 from interpreter.run import information, runtime
 from interpreter.run.match import Match, play_random
@@ -68,3 +72,31 @@ def test_the_watched_back_and_forth_moves_each_batch_at_once(tmp_path, monkeypat
         Match(game, 2, 0, log=True)
     assert calls["move"] == calls["moved"] == 0
     assert 95 <= calls["moved_many"] <= 100  # 1,000 cards a batch, a step a card
+
+
+SET_UP_FAILS = 'say "the deck is cut"\nmove all deck to pile\nlet z = 1 / my points'
+
+
+@pytest.mark.parametrize("command", [["play", "--log", "early.jsonl"], ["sim", "-n", "1"]])
+def test_rules_that_fail_before_the_first_decision_leave_a_log_that_replays(capsys, tmp_path, monkeypatch, command):
+    """`play --log` (and `sim`, which plays a failed match again with its log) writes the log of a match whose
+    rules fail before anyone is asked anything: what happened up to the failure, then its error line."""
+    monkeypatch.chdir(tmp_path)
+    folder = write_game(tmp_path / "early", SET_UP_FAILS, copies=2)
+    code, _, err = run(capsys, command[0], folder, *command[1:])
+    log = tmp_path / ("early.jsonl" if command[0] == "play" else "rule-failure.jsonl")
+    assert code == 1 and "division by zero (seed 0, after 0 decisions)" in err and f"is in {log.name}" in err, err
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [line["type"] for line in lines[:2]] == ["match", "event"] and lines[1]["text"] == "the deck is cut"
+    assert sum(line.get("event") == "move" for line in lines) == 20 and lines[-1]["type"] == "error"
+    code, out, _ = run(capsys, "replay", log, "--game", folder)
+    assert code == 0 and "the rules fail at the same point" in out
+
+
+def test_a_failed_match_whose_log_is_too_large_says_so(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(logfile, "MAX_LOG_BYTES", 2_000)
+    code, _, err = run(capsys, "play", write_game(tmp_path / "early", SET_UP_FAILS, copies=2), "--log", "early.jsonl")
+    assert code == 1 and err.rstrip().endswith("its log was not written: cannot write early.jsonl: the log would be "
+                                               "larger than 2,000 bytes"), err
+    assert not (tmp_path / "early.jsonl").exists()
