@@ -60,6 +60,8 @@ WORDS: dict[str, dict[str, str]] = {
         "cards": "card|cards",
         "you_see": "you see {card}",
         "you_get": "you get {cards} (from {who})",
+        "yours": "yours",
+        "card_of": "card {n} of {zone}",
         "you_give": "{who} gets {cards} from you",
         "played_for_you": "your {card} goes to the {zone} (no choice)",
         "sees": "{who} sees {card}",
@@ -119,6 +121,8 @@ WORDS: dict[str, dict[str, str]] = {
         "cards": "карта|карты|карт",
         "you_see": "вы видите: {card}",
         "you_get": "вы получаете: {cards} (от {who})",
+        "yours": "ваша",
+        "card_of": "карта {n}: {zone}",
         "you_give": "{who} получает от вас: {cards}",
         "played_for_you": "ваша карта {card} уходит: {zone} (без выбора)",
         "sees": "{who} видит: {card}",
@@ -199,12 +203,17 @@ class Cards:
             self.index.setdefault(face, c)
         self.defs = [model.cards[d] for d in t.card_def]
         self.card_order = list(t.card_def)
+        self.owners = list(t.props[model.prop_index["owner"]])
         self.defaults = model.prop_defaults
 
     def order(self, cid: str) -> tuple[int, str]:
         """Where the card comes in the game's own order: the order its card files declare the cards in
         (a generated deck: as generated, `2-clubs` … `14-spades`)."""
         return (self.card_order[self.index[cid]], cid) if cid in self.index else (len(self.card_order), cid)
+
+    def owner(self, cid: str) -> int:
+        """The seat whose card it is (a card dealt to each player), else -1."""
+        return self.owners[self.index[cid]] if cid in self.index else -1
 
     def is_card(self, label: str) -> bool:
         return label in self.index
@@ -255,10 +264,16 @@ class Cards:
         return lines
 
 
-def _back(card: dict[str, Any]) -> str:
-    """A hidden card as its back shows it: `[Red]`, or `[?]` when the back says nothing."""
-    shown = [str(v) for k, v in card.items() if k != "hidden"]
-    return "[" + ("/".join(shown) or "?") + "]"
+def _back(card: dict[str, Any], names: list[str]) -> str:
+    """A hidden card as its back shows it: `[Red]`, `[Scout] (P2)` when the back shows whose it is, or
+    `[?]` when the back says nothing."""
+    shown = [str(v) for k, v in card.items() if k not in ("hidden", "owner")]
+    owner = card.get("owner", -1)
+    whose = f" ({names[owner]})" if isinstance(owner, int) and 0 <= owner < len(names) else ""
+    return "[" + ("/".join(shown) or "?") + "]" + whose
+
+
+_HIDDEN_LABEL = re.compile(r"hidden card(?: (\d+))? of (\S+?)((?:, \w+ [^,]+)*)")
 
 
 _CHANGE = re.compile(r" \((?:[+-]\d+|← [^)]*)\)")
@@ -293,6 +308,7 @@ class Table:
         self.last_scores = self._start_scores()
         self.last_counters: dict[str, Any] | None = None
         self.names = [m.layout.player_name(p) for p in range(m.players)]
+        self.whose = [words["yours"] if p == human else name for p, name in enumerate(self.names)]  # a card's owner
         self.prompts: dict[int, str] = {}
         self.last_blocks: list[list[str]] = []  # the blocks of the person's last screen
         self.decisions = 0  # decisions narrated so far
@@ -590,7 +606,7 @@ class Table:
                     if seat is None or (shown and cid not in face_down):
                         cards.append(t.face_ids[c])
                     else:
-                        back = self.defs_back(c)
+                        back = self.back_of(c)
                         cards.append({"hidden": True, **back})
                 zones[f"{name}@{owner}" if owner else name] = cards
         counters: dict[str, Any] = {}
@@ -606,10 +622,10 @@ class Table:
         st = seat_state(m, view)
         return [evaluate(m.game.score, st, p) for p in range(m.players)]
 
-    def defs_back(self, c: int) -> dict[str, Any]:
+    def back_of(self, c: int) -> dict[str, Any]:
         """What the back of card `c` shows (its back properties), as a view gives a hidden card."""
-        card = self.cards.defs[c]
-        return {name: card.props.get(name, self.cards.defaults.get(name)) for name in card.back}
+        t = self.m.layout
+        return {self.m.game.prop_names[k]: t.props[k][c] for k in t.back[c]}
 
     def _summary(self, deal: int, rnd: int, state: dict[str, Any] | None = None) -> None:
         """Who did what this round (the game's sentences, grouped by the player they begin with) and each
@@ -773,17 +789,24 @@ class Table:
         if count_only:
             return f"{zone} {len(cards)}"
         if all(isinstance(c, dict) for c in cards):
-            backs = Counter(_back(c) for c in cards if len(c) > 1)
+            backs = Counter(_back(c, self.whose) for c in cards if len(c) > 1)
             if not backs:
                 return f"{zone} {len(cards)}"
             grouped = ", ".join(b if k == 1 else f"{b} ×{k}" for b, k in backs.items())
             return f"{zone} {len(cards)}: {grouped}"
-        return f"{zone}: {self._listing(cards, full)}"
+        return f"{zone}: {self._listing(cards, full, owned=full)}"
 
-    def _listing(self, cards: list[Any], full: bool) -> str:
+    def _listing(self, cards: list[Any], full: bool, owned: bool = False) -> str:
+        """Cards by name (copies counted), hidden ones by their backs; `owned`: a card of a shared zone that
+        belongs to a player (its face shows whose it is) says whose, `Cargo 7 (P2)`."""
+        def named(c: str) -> str:
+            owner = self.cards.owner(c)
+            return f"{self.cards.name(c)} ({self.whose[owner]})" if owned and owner >= 0 else self.cards.name(c)
+
         if full and len(cards) == 1 and isinstance(cards[0], str):
-            return self.cards.line(cards[0])
-        names = Counter(self.cards.name(c) if isinstance(c, str) else _back(c) for c in cards)
+            line = self.cards.line(cards[0])
+            return named(cards[0]) + line[len(self.cards.name(cards[0])):]
+        names = Counter(named(c) if isinstance(c, str) else _back(c, self.whose) for c in cards)
         return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in names.items())
 
     def _meant(self, name: str, value: Any) -> bool:
@@ -810,6 +833,18 @@ class Table:
     def option_text(self, label: str, seat: int) -> str:
         if self.cards.is_card(label):
             return self.cards.line(label)
+        hidden = _HIDDEN_LABEL.fullmatch(label)
+        if hidden:  # `hidden card 2 of table, advantage Scout, owner 1`: `[Scout] (P1), 2nd of the table`
+            at, zone, back_text = hidden.groups()
+            back: dict[str, Any] = {}
+            for part in back_text.split(", ")[1:]:
+                key, _, value = part.partition(" ")
+                back[key] = int(value) if key == "owner" and value.lstrip("-").isdigit() else value
+            name, owner = _seat_of(zone)
+            where = spoken(name) if owner is None else self.words["your"].format(zone=spoken(name)) \
+                if owner == seat else f"{spoken(name)} {self._who(owner)}"
+            place = self.words["card_of"].format(n=at, zone=where) if at else where
+            return f"{_back(back, self.whose)} — {place}"
         if label in self.names:
             return self._who(self.names.index(label)) if self.names.index(label) == seat else label
         return self.words[label] if label in ("none", "nobody") else label

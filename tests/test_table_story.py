@@ -148,3 +148,15 @@ def test_a_round_summary_scores_the_round_as_it_ended_and_counts_from_the_start(
             assert int(value) - before[who] in (-1, 4)  # an ante, maybe a gain: nothing of the next round
             assert int(change or 0) == int(value) - before[who], textwrap.indent(summary, "| ")
             before[who] = int(value)
+
+
+def test_every_load_on_the_table_says_whose_it_is_also_in_the_scout_question(capsys, monkeypatch):
+    # seed 1: load Cargo 1, then use Cargo 6 (Scout) as the drover advantage
+    out = run(capsys, monkeypatch, "1\n6\n1\nq\n", "play", "overloaded", "--human", "0", "--seed", "1")
+    assert "  table: [Double Stake] (P3), [Scout] (P2), [Second Thoughts] (P1), Cargo 1 (yours)\n" in out
+    question = out[out.index("Scout: whose load do you look at?"):]
+    assert re.findall(r"^  \d\) (.+)$", question, re.M)[:3] == [
+        "[Double Stake] (P3) — card 1 of table", "[Scout] (P2) — card 2 of table",
+        "[Second Thoughts] (P1) — card 3 of table"]
+    assert "  you see Cargo 10\n" in question
+    assert "  drovers: Cargo 6 (yours) — value 6, advantage Scout" in out
