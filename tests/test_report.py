@@ -77,7 +77,7 @@ def test_the_matches_needed_shrink_the_interval_to_the_asked_width():
 def test_random_bots_play_the_matches_sim_plays(name):
     game = load_game(name)
     players = game.default_players
-    for seed in range(5):
+    for seed in range(3):
         record = play(game, players, seed, ["random"] * players)
         outcome = simulate(game, players, seed)
         assert (record["scores"], record["winners"], record["decisions"], record["capped"], record["rounds"]) == \

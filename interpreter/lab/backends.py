@@ -37,6 +37,14 @@ class Job:
     bots: tuple[str, ...]
     max_steps: int
     seed: int
+    rotate: bool = False  # match i seats the bots shifted by i places (each bot in every seat equally often)
+
+    def seating(self, i: int) -> tuple[str, ...]:
+        """The bot of each seat in match i."""
+        if not self.rotate:
+            return self.bots
+        k = i % len(self.bots)
+        return self.bots[-k:] + self.bots[:-k] if k else self.bots
 
     @cached_property
     def digest(self) -> str:
@@ -54,9 +62,10 @@ def game_files(folder: str | Path) -> tuple[tuple[str, bytes], ...]:
                  for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts)
 
 
-def make_job(game: Game, players: int, bots: Sequence[str], seed: int) -> Job:
-    """The job of `n` matches of a loaded game."""
-    return Job(str(game.model.root), game_files(game.model.root), players, tuple(bots), game.max_steps, seed)
+def make_job(game: Game, players: int, bots: Sequence[str], seed: int, rotate: bool = False) -> Job:
+    """The job of the matches of a loaded game (`rotate`: see `Job.rotate`)."""
+    return Job(str(game.model.root), game_files(game.model.root), players, tuple(bots), game.max_steps, seed,
+               rotate)
 
 
 _GAMES: dict[str, Game] = {}
@@ -86,8 +95,11 @@ def play_batch(job: Job, indices: Sequence[int]) -> list[Record]:
     game = _job_game(job)
     out = []
     for i in indices:
-        record = play(game, job.players, job.seed + i, job.bots)
+        seating = job.seating(i)
+        record = play(game, job.players, job.seed + i, seating)
         record["index"] = i
+        if job.rotate:
+            record["bots"] = list(seating)
         out.append(record)
     return out
 

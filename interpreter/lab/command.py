@@ -52,6 +52,9 @@ def add_parsers(sub: Any, count: Callable[[str], int], seed: Callable[[str], int
     _common(p, count, seed)
     p.add_argument("-o", "--output", metavar="FILE.html", help="write the report as one self-contained HTML page")
     p.add_argument("--csv", metavar="DIR", help="write each table of figures as a CSV file into DIR")
+    p.add_argument("--rotate", action="store_true",
+                   help="seat the bots of --bots shifted by one place each match, so each sits in every seat "
+                        "equally often (the skill figures free of seat effects)")
     p.add_argument("--width", type=_width, default=0.04, metavar="W",
                    help="the interval width a rate should reach, for the matches each figure needs (default 0.04)")
     p.add_argument("--raw", metavar="FILE", help="keep every match's record in FILE (JSON Lines), to extend later")
@@ -177,7 +180,7 @@ def report(args: argparse.Namespace) -> int:
     check_targets(targets, keep=[p for _, p in _game_files(game)])
     if args.csv:
         _check_folder(args.csv)
-    job = make_job(game, players, bots, args.seed)
+    job = make_job(game, players, bots, args.seed, args.rotate)
     kept = _read_raw(args.resume, job) if args.resume else None
     started = time.perf_counter()
     records, stopped = _play(job, args.n, args, kept)
@@ -242,7 +245,7 @@ RAW_KIND = "meeple-report-raw"
 
 def _header(job: Job) -> dict[str, Any]:
     return {"type": RAW_KIND, "game": job.digest, "players": job.players, "bots": list(job.bots), "seed": job.seed,
-            "max_steps": job.max_steps}
+            "max_steps": job.max_steps, "rotate": job.rotate}
 
 
 def _write_raw(path: str, job: Job, records: list[Record]) -> None:

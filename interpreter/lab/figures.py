@@ -51,7 +51,8 @@ def report_figures(game: Game, records: Sequence[Record], players: int, bots: Se
     number of matches each figure needs)."""
     n = len(records)
     wins = [sum(p in r["winners"] for r in records) for p in range(players)]
-    seats = [{"seat": p, "bot": bots[p], **rate(wins[p], n)} for p in range(players)]
+    seats = [{"seat": p, "bot": bots[p] if not records or "bots" not in records[0] else "(rotating)",
+              **rate(wins[p], n)} for p in range(players)]
     chi2, df, p_value = stats.equal_shares(wins)
     fair = 1 / players
     first_wins = sum(r["first"] in r["winners"] for r in records)
@@ -196,15 +197,21 @@ def _cards(game: Game, records: Sequence[Record]) -> tuple[list[dict], list[dict
 
 
 def _skill(records: Sequence[Record], bots: Sequence[str]) -> list[dict[str, Any]]:
-    """Win rate of each bot kind over the seats it sat in, against its fair share (1/P)."""
+    """Win rate of each bot over the seats it sat in (each match's own seating when the bots rotate), against
+    its fair share (1/P)."""
     players = len(bots)
     out = []
     for name in dict.fromkeys(bots):
-        seats = [p for p in range(players) if bots[p] == name]
-        won = sum(p in r["winners"] for r in records for p in seats)
-        figure = rate(won, len(records) * len(seats))
+        won = sat = 0
+        for r in records:
+            seating = r.get("bots", bots)
+            for p in range(players):
+                if seating[p] == name:
+                    sat += 1
+                    won += p in r["winners"]
+        figure = rate(won, sat)
         figure["edge"] = figure["rate"] - 1 / players if figure["n"] else None
-        out.append({"bot": name, "seats": seats, "fair": 1 / players, **figure})
+        out.append({"bot": name, "fair": 1 / players, **figure})
     return out
 
 

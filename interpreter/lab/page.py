@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +36,7 @@ def _svg(draw: Callable[[Any], None], size: tuple[float, float] = (7.0, 3.2)) ->
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
-    return text[text.index("<svg"):]
+    return re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg"):], count=1, flags=re.DOTALL)
 
 
 def _errors(figs: list[dict[str, Any]]) -> list[list[float]]:
@@ -182,7 +183,7 @@ def html_page(f: dict[str, Any]) -> str:
                             [[s["bot"], s["n"], ci_pct(s), pct(s["edge"])] for s in f["skill"]]))
     parts.append(_cards_section(f))
     parts.append(_enough_section(f))
-    parts.append(f"<p class=\"note\">{f['games_per_s']:.0f} matches/s, {f['seconds']:.2f} s.</p></body></html>")
+    parts.append(f"<p class=\"note\">{f['games_per_s']:.3g} matches/s, {f['seconds']:.2f} s.</p></body></html>")
     return "\n".join(parts)
 
 

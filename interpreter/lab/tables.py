@@ -92,7 +92,7 @@ def summary_text(f: dict[str, Any]) -> str:
                f"{100 * e['target_width']:.0f} points every figure needs -n {e['suggested_n']:,}")
     if "stopped" in f:
         out.append(f"  {f['stopped']}")
-    out.append(f"  {f['games_per_s']:.0f} matches/s, {f['seconds']:.2f} s")
+    out.append(f"  {f['games_per_s']:.3g} matches/s, {f['seconds']:.2f} s")
     return "\n".join(out)
 
 
