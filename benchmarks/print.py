@@ -1,13 +1,15 @@
 """What `meeple print` costs, per bundled game: the PDF of every card (A4, poker, mirrored backs) and the PNG
 images of its distinct cards.
 
-    python benchmarks/print.py [--games hearts,go-fish] [--repeat R] [--png]
+    python benchmarks/print.py [--games hearts,go-fish] [--repeat R] [--png] [--previews docs/print]
 
 For each game: its cards' copies, sheets and pages; `read` the game's content and print section (YAML,
 schema, cards: no rules compiled); `pdf` the PDF made in memory (the fonts registered before, once a
 process: `fonts`, first row only); its size in kB; `per card` the PDF's time divided by its copies; with
 `--png`, `png` the print-shop PDF of the distinct cards (fronts and backs) rasterised at 300 dpi and encoded,
-and how many images. Times are wall-clock medians of R repeats, in ms.
+and how many images. Times are wall-clock medians of R repeats, in ms. `--previews FOLDER` also writes a
+sheet of each game's first different cards at 60 dpi, the previews docs/print.md shows: its fronts page as
+`GAME.png`, and its backs page as `GAME-backs.png` where they are not all alike.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main() -> None:
     parser.add_argument("--games", help="comma-separated bundled games (default: all)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--png", action="store_true", help="also time the PNG images")
+    parser.add_argument("--previews", metavar="FOLDER", help="write each game's first sheet there as PNG")
     args = parser.parse_args()
     games = args.games.split(",") if args.games else bundled_games()
     start = time.perf_counter()
@@ -67,6 +70,12 @@ def main() -> None:
             png_ms, made = timed(images, 1)
             row += f" {png_ms:>8.0f} {len(made):>6}"
         print(row)
+        if args.previews:  # a sheet of different cards: the first copy of each, as they come
+            distinct = list({copy.card.id: copy for copy in reversed(todo)}.values())[::-1][:printed.per_sheet]
+            fronts, backs = pages_as_png(sheets_pdf(distinct, spec, options).data, dpi=60)
+            (Path(args.previews) / f"{name}.png").write_bytes(fronts)
+            if len(spec.backs) > 1 or any(c.back for c in content.model.cards):  # backs that are not all alike
+                (Path(args.previews) / f"{name}-backs.png").write_bytes(backs)
 
 
 if __name__ == "__main__":
