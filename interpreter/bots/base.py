@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -128,7 +129,8 @@ class FirstChoice(Bot):
 class Worlds:
     """The worlds one decision searches in: drawn through the handle with the bot's generator, a new one
     while fewer than `ceil(sqrt(i + 1))` (at most `cap`) were drawn before iteration i, else one of those
-    drawn (each iteration works on a copy). Draws that find none are counted and skipped."""
+    drawn (a world is left as it was by a quiet play-out; an iteration that steps in it takes a copy).
+    Draws that find none are counted and skipped."""
 
     handle: Seat
     bot: Bot
@@ -137,7 +139,7 @@ class Worlds:
     tries: int = 0
 
     def next(self, i: int) -> Match | None:
-        """A copy of a world for iteration i (None: no world could be drawn at all)."""
+        """A world for iteration i (None: no world could be drawn at all)."""
         want = math.isqrt(i) + 1  # ceil(sqrt(i + 1))
         if self.cap is not None:
             want = min(want, self.cap)
@@ -158,11 +160,10 @@ class Worlds:
                 stats.drawing += time.perf_counter() - started
             stats.worlds += 1
             self.drawn.append(world)
-            return world.clone()
+            return world
         if not self.drawn:
             return None
-        k = len(self.drawn)
-        return self.drawn[self.bot.rng.pick(k)].clone()
+        return self.drawn[self.bot.rng.pick(len(self.drawn))]
 
 
 class Payoff:
@@ -195,11 +196,22 @@ class Payoff:
         return (mean - self.low) / span if span > 0 else 0.5
 
 
-def play_out(world: Match, bot: Bot, payoff: Payoff) -> float | None:
-    """The raw payoff of `world` played on to its end by uniform random play with the bot's generator
-    (None if the rules fail in that world: the iteration is skipped and counted)."""
+def play_out(world: Match, bot: Bot, payoff: Payoff, action: int | None = None, place: int = 0) -> float | None:
+    """The raw payoff of `world` played on to its end by uniform random play with the bot's generator, the
+    world itself left as it was (None if the rules fail in that world: the iteration is skipped and
+    counted). With `action`, the pending question's seat at `place` among those still to answer it (in
+    the order asked) answers `action` first: the quiet path, without rebuilding the world for the step API."""
+    if action is None:
+        chooser: Callable[[int], int] | RandomBot = bot.rng
+    else:
+        pick = bot.rng.pick
+        calls = [0]
+
+        def chooser(n: int) -> int:
+            calls[0] += 1
+            return action if calls[0] == place + 1 else pick(n)
     try:
-        end = rollout(world, bot.rng)
+        end = rollout(world, chooser)
     except RuleError:
         bot.stats.failed += 1
         return None

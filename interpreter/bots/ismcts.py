@@ -3,12 +3,14 @@ OpenSpiel's `ismcts.py` is the reference).
 
 One tree per decision, its nodes keyed by the searching seat's information state: two worlds the seat
 cannot tell apart at a point share the node. Each iteration takes a drawn world (a new determinization,
-or a copy of one drawn before: see `Worlds`), walks down the tree choosing the seat's actions by UCB1,
-where an action's exploration term counts the visits in which it was available (availability counts:
-an action legal in only some worlds is not starved), the other seats playing uniformly at random and
-chance drawn by the world's own generator; the first node not in the tree is added, the world played on
-to its end at random, and the payoff (scaled to [0, 1]) added along the path. The most visited action
-at the root is played.
+or one drawn before: see `Worlds`) and walks down the tree choosing the seat's actions by UCB1, where an
+action's exploration term counts the visits in which it was available (availability counts: an action
+legal in only some worlds is not starved), the other seats playing uniformly at random and chance drawn
+by the world's own generator. An action tried fewer than `expand` times is played out from its node at
+once, on the quiet path (OpenSpiel expands at the first visit; waiting a few visits saves stepping into
+the world through the step API, which costs more than a whole play-out); past that, the first
+information set not in the tree is added and the world played out from there at random. The payoff
+(scaled to [0, 1]) is added along the path, and the most visited action at the root is played.
 """
 
 from __future__ import annotations
@@ -46,14 +48,15 @@ class Node:
 
 class InformationSetMCTS(Bot):
     """Single-observer ISMCTS over determinized worlds (`ismcts:N`, `ismcts:0.5s`); `c` is the UCB
-    exploration constant for rewards in [0, 1]."""
+    exploration constant for payoffs in [0, 1]; an action is played out quietly from its node until it
+    was tried `expand` times, and only then is the world stepped into past it (a node added below)."""
 
     kind = "ismcts"
 
     def __init__(self, seed: int = 0, budget: Budget | None = None, worlds: int | None = None,
-                 payoff: str = "win", c: float = 0.7) -> None:
+                 payoff: str = "win", c: float = 0.7, expand: int = 5) -> None:
         super().__init__(seed, budget or Budget(iterations=200))
-        self.worlds, self.payoff, self.c = worlds, payoff, c
+        self.worlds, self.payoff, self.c, self.expand = worlds, payoff, c, max(expand, 1)
         self.nodes = 0  # nodes made in the last search
 
     def decide(self, handle: Seat, n: int) -> int:
@@ -63,6 +66,8 @@ class InformationSetMCTS(Bot):
         assert self.budget is not None
         clock = Clock(self.budget)
         pool = Worlds(handle, self, self.worlds)
+        me = handle.seat
+        place = handle.to_act().index(me)
         root = Node(n)
         tree: dict[str, Node] = {handle.information_state(): root}
         payoff: Payoff | None = None
@@ -73,8 +78,8 @@ class InformationSetMCTS(Bot):
             if world is None:
                 break
             if payoff is None:
-                payoff = Payoff(handle.seat, self.payoff, world.game.lowest_wins)
-            self._iterate(world, handle.seat, root, tree, payoff)
+                payoff = Payoff(me, self.payoff, world.game.lowest_wins)
+            self._iterate(world, me, place, root, tree, payoff)
             self.stats.iterations += 1
         self.nodes = len(tree)
         if payoff is None or not any(root.visits):
@@ -83,33 +88,43 @@ class InformationSetMCTS(Bot):
         return max(range(n), key=lambda a: (root.visits[a], root.totals[a] / root.visits[a] if root.visits[a] else 0,
                                             -a))
 
-    def _iterate(self, world: Match, me: int, root: Node, tree: dict[str, Node], payoff: Payoff) -> None:
-        """One iteration: select down the tree in `world`, add a node, play out, back the payoff up."""
-        path: list[tuple[Node, int]] = []
+    def _iterate(self, world: Match, me: int, place: int, root: Node, tree: dict[str, Node], payoff: Payoff) -> None:
+        """One iteration: select down the tree in `world`, add a node, play out, back the payoff up. An
+        action tried fewer than `expand` times is played out from its node quietly (no node below it yet)."""
+        n = len(root.visits)
+        action = self._select(root, n, payoff)
+        if root.visits[action] < self.expand:
+            return self._back_up(play_out(world, self, payoff, action, place), [(root, action)])
+        world = world.clone()  # stepped in through the step API, for the seat's information states
+        path = [(root, action)]
+        if not step(world, me, action, self):
+            return None
         pick = self.rng.pick
-        node: Node | None = root
         while not world.over:
-            for seat in world.to_act():
+            acting = world.to_act()
+            for seat in acting:
                 n = len(world.legal_actions(seat))
                 if seat != me:  # the others play uniformly at random (their secret answers unknown to us)
                     if not step(world, seat, pick(n), self):
-                        return
+                        return None
                     continue
-                if node is None:  # the seat's next information set, after the last one chosen in
-                    key = world.information_state(me)
-                    node = tree.get(key)
-                    if node is None:  # a new node: added, and the world played out from here
-                        tree[key] = Node(n)
-                        return self._back_up(world, path, payoff)
+                key = world.information_state(me)  # the seat's next information set
+                node = tree.get(key)
+                if node is None:  # a new node: added, and the world played out from here
+                    tree[key] = Node(n)
+                    return self._back_up(play_out(world, self, payoff), path)
                 action = self._select(node, n, payoff)
                 path.append((node, action))
-                node = None
+                if node.visits[action] < self.expand:
+                    place = world.to_act().index(me)
+                    return self._back_up(play_out(world, self, payoff, action, place), path)
                 if not step(world, me, action, self):
-                    return
-        self._back_up(world, path, payoff)
+                    return None
+                break  # who acts next is asked again
+        return self._back_up(play_out(world, self, payoff), path)
 
-    def _back_up(self, world: Match, path: list[tuple[Node, int]], payoff: Payoff) -> None:
-        value = play_out(world, self, payoff)
+    @staticmethod
+    def _back_up(value: float | None, path: list[tuple[Node, int]]) -> None:
         if value is None:
             return
         for node, action in path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import Bot, Budget, Clock, Payoff, Worlds, play_out, step
+from .base import Bot, Budget, Clock, Payoff, Worlds, play_out
 
 if TYPE_CHECKING:
     from ..run.seat import Seat
@@ -31,6 +31,7 @@ class FlatMonteCarlo(Bot):
             clock.limit = max(self.budget.iterations, n)
         pool = Worlds(handle, self, self.worlds)
         me = handle.seat
+        place = handle.to_act().index(me)  # where the seat answers among those asked: alike in every world
         totals, counts = [0.0] * n, [0] * n
         payoff: Payoff | None = None
         i = 0
@@ -42,9 +43,7 @@ class FlatMonteCarlo(Bot):
                 break
             if payoff is None:
                 payoff = Payoff(me, self.payoff, world.game.lowest_wins)
-            if not step(world, me, action, self):
-                continue
-            value = play_out(world, self, payoff)
+            value = play_out(world, self, payoff, action, place)
             self.stats.iterations += 1
             if value is not None:
                 totals[action] += value
