@@ -359,3 +359,25 @@ def test_the_type_line_names_the_kind_unless_the_title_already_does():
     assert faces["periwinkle"].type_line == "" and faces["kelp-sprig"].type_line == "Kelp"
     assert faces["kelp-bed"].corners == ("3",) and faces["hermit-crab"].type_line == ""
     assert faces["kelp-bed"].stats == ()  # fronds: in the corner, hidden from the stats
+
+
+def test_a_folded_sheet_is_one_page_holding_fronts_and_backs():
+    _, todo, pdf = printed("go-fish", cards=("ace", "two"), backs="fold")
+    assert len(todo) == 8 and pdf.per_sheet == 4 and pdf.pages == pdf.sheets == 2
+    text = page_texts(pdf.data)[0]
+    assert text.count("Go Fish · ace") == 4 and text.count("Go Fish") >= 8  # four faces, four backs
+    assert "fold on the dashed line" in text
+
+
+def test_russian_card_text_is_printed_in_an_embedded_font(tmp_path):
+    game = write_game(tmp_path / "tiny", "")
+    (game / "cards.yaml").write_text(f"cards:\n  - {{id: a, name: Туз, start: deck, text: \"{RUSSIAN}\"}}\n",
+                                     encoding="utf-8")
+    assert main(["print", str(game), "-o", str(tmp_path / "ru.pdf"), "--backs", "none"]) == 0
+    reader = pypdf.PdfReader(tmp_path / "ru.pdf")
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "Туз" in text and "грузоподъёмности" in text and "булок" in text
+    fonts = reader.pages[0]["/Resources"]["/Font"]
+    descriptors = [f.get_object()["/FontDescriptor"].get_object() for f in fonts.values()
+                   if "/FontDescriptor" in f.get_object()]
+    assert descriptors and all("/FontFile2" in d for d in descriptors)  # the TrueType font travels in the PDF
