@@ -51,8 +51,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Make the PDF (or the PNG images) and write it whole; PrintError or AuthoringError for what cannot be."""
-    from ..files import OutputError, check_target, write_whole
-    from .sheets import PrintOptions, copies, sheets_pdf
+    from ..files import OutputError
+    from .sheets import PrintOptions, copies
     from .spec import print_spec
 
     content = _content(args.game)
@@ -60,35 +60,42 @@ def run(args: argparse.Namespace) -> int:
     try:
         size = args.size or parse_size(spec.size or "poker")
     except ValueError as err:
-        raise PrintError(f"{content.smap.pos(('print', 'size'))}: the game's print size {err}") from None
-    shop = args.shop or args.format == "png"
-    options = PrintOptions(args.paper, size, args.bleed, args.backs, args.offset, shop, tuple(args.cards))
+        raise PrintError(f"{content.smap.pos(('print', 'size'))}: print: size: {err}") from None
+    options = PrintOptions(args.paper, size, args.bleed, args.backs, args.offset, args.shop or args.format == "png",
+                           tuple(args.cards))
     model = content.model
     own = [Path(model.root) / "game.yaml", *(Path(model.root) / f for f in model.card_files)]
-    output = args.output or (f"{model.name}.pdf" if args.format == "pdf" else f"{model.name}-cards")
     todo = copies(model.cards, spec, model.max_players, options.cards)
     try:
         if args.format == "pdf":
-            check_target(output, own)
-            printed = sheets_pdf(todo, spec, options)
-            write_whole(output, printed.data, own)
+            _pdf(todo, spec, options, args.output or f"{model.name}.pdf", own)
         else:
-            written = _images(todo, spec, options, Path(output), own)
+            _images(todo, spec, options, Path(args.output or f"{model.name}-cards"), own)
     except OutputError as err:
         raise PrintError(str(err)) from None
-    for warning in printed.warnings if args.format == "pdf" else []:
-        print(f"meeple print: warning: {warning}", file=sys.stderr)
-    if args.format == "pdf":
-        w, h = options.size
-        layout = "one card a page" if shop else f"{printed.per_sheet} a sheet on {args.paper}"
-        backs = {"mirrored": "a backs page after each fronts page (flip on the long edge)",
-                 "fold": "backs beside their fronts, to fold", "none": "no backs"}[args.backs]
-        print(f"wrote {output}: {printed.copies} cards ({w:g}x{h:g} mm, {args.bleed:g} mm bleed), {layout}, "
-              f"{printed.pages} pages; {backs if not shop or args.backs == 'none' else 'each front then its back'}")
-        print("print at 100% (actual size): a page scaled to fit comes out smaller than the cards")
-    else:
-        print(f"wrote {written} images to {output}/ (300 dpi, {options.bleed:g} mm bleed)")
     return 0
+
+
+def _pdf(todo: list, spec: Any, options: Any, output: str, own: list[Path]) -> None:
+    """Write the PDF and say what it holds."""
+    from ..files import check_target, write_whole
+    from .sheets import sheets_pdf
+
+    check_target(output, own)  # before the work
+    printed = sheets_pdf(todo, spec, options)
+    write_whole(output, printed.data, own)
+    for warning in printed.warnings:
+        print(f"meeple print: warning: {warning}", file=sys.stderr)
+    w, h = options.size
+    if options.shop:
+        layout = "one card a page" + (", each front then its back" if options.backs != "none" else "")
+    else:
+        backs = {"mirrored": "a backs page after each fronts page (flip on the long edge)",
+                 "fold": "backs beside their fronts, to fold", "none": "no backs"}[options.backs]
+        layout = f"{printed.per_sheet} a sheet on {options.paper}; {backs}"
+    print(f"wrote {output}: {printed.copies} cards ({w:g}x{h:g} mm, {options.bleed:g} mm bleed), "
+          f"{printed.pages} pages, {layout}")
+    print("print at 100% (actual size): a page scaled to fit comes out smaller than the cards")
 
 
 def _content(name: str) -> Any:
@@ -107,12 +114,12 @@ def _content(name: str) -> Any:
     return content
 
 
-def _images(todo: list, spec: Any, options: Any, folder: Path, own: list[Path]) -> int:
-    """One PNG a card (each seat's copy of a card each player has) and one a back, in `folder`; returns how many."""
+def _images(todo: list, spec: Any, options: Any, folder: Path, own: list[Path]) -> None:
+    """One PNG a card (each seat's copy of a card each player has) and one a back, in `folder`."""
     from dataclasses import replace
 
     from ..files import write_whole
-    from .images import pages_as_png
+    from .images import DPI, pages_as_png
     from .sheets import sheets_pdf
 
     if folder.exists() and not folder.is_dir():
@@ -133,4 +140,4 @@ def _images(todo: list, spec: Any, options: Any, folder: Path, own: list[Path]) 
         write_whole(folder / name, data, own)
     for warning in printed.warnings:
         print(f"meeple print: warning: {warning}", file=sys.stderr)
-    return len(names)
+    print(f"wrote {len(names)} images to {folder}/ ({DPI} dpi, {options.bleed:g} mm bleed)")

@@ -135,7 +135,7 @@ class Sheet:
         return len(self.fronts)
 
 
-def _grid(length: float, cell: float, room: float) -> tuple[int, float]:
+def _grid(cell: float, room: float) -> tuple[int, float]:
     """How many cells of `cell` points fit in `room` points, and the gap between them (up to GUTTER)."""
     count = int((room + 1e-6) // cell)
     if count <= 1:
@@ -173,8 +173,8 @@ def sheet_layout(paper: str, size: tuple[float, float], bleed_mm: float, backs: 
     margin = MARGIN * MM
     if backs == "fold":
         return _fold_layout(paper, size, bleed_mm, pw, ph, cell_w, cell_h, dx, dy)
-    cols, gx = _grid(pw, cell_w, pw - 2 * margin)
-    rows, gy = _grid(ph, cell_h, ph - 2 * margin)
+    cols, gx = _grid(cell_w, pw - 2 * margin)
+    rows, gy = _grid(cell_h, ph - 2 * margin)
     if cols == 0 or rows == 0:
         raise too_small(paper, size, bleed_mm)
     used_w, used_h = cols * cell_w + (cols - 1) * gx, rows * cell_h + (rows - 1) * gy
@@ -194,10 +194,10 @@ def _fold_layout(paper: str, size: tuple[float, float], bleed_mm: float, pw: flo
     glued, each back lies under its front. Of the two ways (portrait, folded across; landscape, folded down the
     middle) the one holding more cards."""
     margin, gap = MARGIN * MM, FOLD_GAP * MM
-    across_cols, across_gx = _grid(pw, cell_w, pw - 2 * margin)
-    across_rows, across_gy = _grid(ph, cell_h, ph / 2 - margin - gap)
-    down_cols, down_gx = _grid(ph, cell_w, ph / 2 - margin - gap)
-    down_rows, down_gy = _grid(pw, cell_h, pw - 2 * margin)
+    across_cols, across_gx = _grid(cell_w, pw - 2 * margin)
+    across_rows, across_gy = _grid(cell_h, ph / 2 - margin - gap)
+    down_cols, down_gx = _grid(cell_w, ph / 2 - margin - gap)
+    down_rows, down_gy = _grid(cell_h, pw - 2 * margin)
     bleed = bleed_mm * MM
     if max(across_cols * across_rows, down_cols * down_rows) == 0:
         raise too_small(paper, size, bleed_mm)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
+from ..diagnostics import did_you_mean
 from ..load.model import CardDef
 from .faces import GREY, REGULAR, draw_back, draw_face, register_fonts
 from .fit import fit_text
@@ -58,8 +59,6 @@ class Printed:
 def copies(cards: list[CardDef], spec: PrintSpec, players: int, chosen: tuple[str, ...] = ()) -> list[Copy]:
     """Every copy to print, in the order of the card files: each card `count` times, and a card each player has
     `count` times for each of `players` seats; only the `chosen` ids if any (PrintError for an unknown one)."""
-    from ..diagnostics import did_you_mean
-
     ids = [c.id for c in cards]
     for wanted in chosen:
         if wanted not in ids:
