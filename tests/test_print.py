@@ -125,6 +125,7 @@ def test_sky_haulers_prints_every_copy_nine_a_sheet_with_a_backs_page_after_each
         assert fronts.count(f"Sky Haulers · {card.id} ") + fronts.endswith(f"· {card.id}") == card.count, card.id
         assert card.name in fronts
     assert "Print at 100%" in texts[0] and "sheet 1 of 8, fronts" in texts[0] and "sheet 1 of 8, backs" in texts[1]
+    assert "50 mm" in texts[0]  # the bar to measure the print's scale by
     assert backs.count("Sky Haulers") == 69 + 8  # a back for each copy, and each backs page's heading
     assert not pdf.warnings
 

@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..diagnostics import did_you_mean
 from ..load.model import CardDef
 from .faces import GREY, REGULAR, draw_back, draw_face, register_fonts
-from .fit import fit_text
+from .fit import fit_text, width_of
 from .layout import MM, Line, PrintError, Rect, Sheet, sheet_layout, sheets_needed, shop_layout
 from .spec import Face, PrintSpec
 
@@ -111,6 +111,34 @@ def _note(c: Canvas, text: str, rects: list[Rect], bleed: float, low: bool, heig
                             line)
 
 
+def _ruler(c: Canvas, rects: list[Rect], bleed: float) -> None:
+    """A bar of a round length (50 mm under a poker card) in the margin under the bottom row's first card, to
+    measure: a sheet printed at any other scale shows it shorter or longer. Left out with one card in the row
+    (the note is there)."""
+    edge = min(r.y - bleed for r in rects)
+    row = sorted((r for r in rects if abs(r.y - bleed - edge) < 1e-3), key=lambda r: r.x)
+    if len(row) < 2:
+        return
+    card = row[0]
+    length = int((card.w / MM - 8) // 10) * 10 * MM
+    if length <= 0:
+        return
+    label = f"{length / MM:.0f} mm"
+    size = 6.0
+    x0, x1, y = card.x + (card.w - length) / 2, card.x + (card.w + length) / 2, edge / 2
+    gap = width_of(label, REGULAR, size) / 2 + 1 * MM
+    middle = (x0 + x1) / 2
+    c.setStrokeColor(GREY)
+    c.setLineWidth(0.5)
+    for a, b in ((x0, middle - gap), (middle + gap, x1)):
+        c.line(a, y, b, y)
+    for x in (x0, x1):
+        c.line(x, y - 1 * MM, x, y + 1 * MM)
+    c.setFillColor(GREY)
+    c.setFont(REGULAR, size)
+    c.drawCentredString(middle, y - size * 0.35, label)
+
+
 def _marks(c: Canvas, marks: tuple[Line, ...] | list[Line]) -> None:
     c.setStrokeColor(black)
     c.setLineWidth(0.3)
@@ -160,6 +188,7 @@ def sheets_pdf(todo: list[Copy], spec: PrintSpec, options: PrintOptions) -> Prin
         _note(c, f"{spec.title_of_game}: sheet {n + 1} of {total}{side}", fronts, sheet.bleed, False, sheet.height)
         _note(c, f"Print at 100% (actual size, no scaling); {how}", fronts if not sheet.folded else backs,
               sheet.bleed, True, sheet.height)
+        _ruler(c, fronts if not sheet.folded else backs, sheet.bleed)
         c.showPage()
         if options.backs == "mirrored":
             backs = list(sheet.backs[:len(batch)])
