@@ -203,7 +203,7 @@ def test_nine_poker_cards_fit_a4_and_letter_and_each_card_keeps_its_marks_where_
 def test_backs_are_mirrored_for_long_edge_duplex_and_shifted_by_the_offset():
     sheet = sheet_layout("a4", parse_size("poker"), 2, "mirrored", (1.5, -2))
     for front, back in zip(sheet.fronts, sheet.backs, strict=True):
-        assert back.w == front.w and back.h == front.h
+        assert (front.w, front.h) == pytest.approx((63.5 * MM, 88.9 * MM)) and (back.w, back.h) == (front.w, front.h)
         assert back.x == pytest.approx(sheet.width - front.right + 1.5 * MM)
         assert back.y == pytest.approx(front.y - 2 * MM)
 
