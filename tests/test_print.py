@@ -335,6 +335,16 @@ def test_a_print_section_naming_no_property_is_an_authoring_error_at_its_place(t
     assert "game.yaml:12" in capsys.readouterr().err and not (tmp_path / "x.pdf").exists()
 
 
+def test_every_wrong_name_in_the_print_section_is_reported_at_once(tmp_path):
+    game = write_game(tmp_path / "tiny", "print:\n  title: \"{nam}\"\n  color_by: colour\n  hide: [pwer]\n"
+                                         "  labels: {powre: {3: III}}\n  backs: {stock: {label: Stock}}\n")
+    with pytest.raises(AuthoringError) as err:
+        print_spec(load_content(game))
+    found = {(d.pos.line, d.message.split(" is ")[0].split(":")[0]) for d in err.value.diagnostics}
+    assert found == {(12, "`{nam}`"), (13, "`colour`"), (14, "`pwer`"), (15, "`powre`"),
+                     (16, "no card starts in `stock`")}
+
+
 def test_the_schema_checks_the_print_section(tmp_path):
     game = write_game(tmp_path / "tiny", "print:\n  colors: {card: red}\n  sizes: poker\n")
     with pytest.raises(AuthoringError) as err:
