@@ -75,6 +75,9 @@ class Game:
         self.bundled = Path(model.root).resolve().parent == data_dir("cards").resolve()
         self.report_title = content.data.get("report", {}).get("title", "group")
         self.report_per_round = list(content.data.get("report", {}).get("per_round", []))
+        # what the terminal table shows besides zones and counters (`table:`): figures per player, counters left out
+        self.figures = [(label, namespace[f"figure_{i}"]) for i, label in enumerate(content.figures)]
+        self.hidden_counters = set(content.hidden_counters)
         self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
         self.checks = {name: DeclaredCheck(c.at, c.each_player, namespace[f"check_{name}"])
                        for name, c in content.checks.items()}

@@ -265,7 +265,7 @@ class Cards:
 
 
 def _back(card: dict[str, Any], names: list[str]) -> str:
-    """A hidden card as its back shows it: `[Red]`, `[Scout] (P2)` when the back shows whose it is, or
+    """A hidden card as its back shows it: `[Red]`, `[Red] (P2)` when the back shows whose it is, or
     `[?]` when the back says nothing."""
     shown = [str(v) for k, v in card.items() if k not in ("hidden", "owner")]
     owner = card.get("owner", -1)
@@ -751,6 +751,7 @@ class Table:
         if table_counters:
             blocks.append(self._wrap(" · ".join(table_counters), "  "))
         scores = scores_seen_by(m, seat)[0] if game.score else None
+        figures = self.figures(seat, view)
         width = max(len(self._who(p)) for p in range(m.players))
         for p in range(m.players):
             parts = list(per_seat[p]) if p != seat else [
@@ -762,6 +763,7 @@ class Table:
                 old = before[name][p] if before and isinstance(before.get(name), list) else None
                 if self._meant(name, values[p]):
                     parts.append(self._counter(name, values[p], old, defs))
+            parts += figures[p]
             if scores is not None:
                 parts.append(f"{w['score']} {'?' if scores[p] is None else scores[p]}")
             if p in view["out"]:
@@ -798,7 +800,7 @@ class Table:
 
     def _listing(self, cards: list[Any], full: bool, owned: bool = False) -> str:
         """Cards by name (copies counted), hidden ones by their backs; `owned`: a card of a shared zone that
-        belongs to a player (its face shows whose it is) says whose, `Cargo 7 (P2)`."""
+        belongs to a player (its face shows whose it is) says whose, `Gem 7 (P2)`."""
         def named(c: str) -> str:
             owner = self.cards.owner(c)
             return f"{self.cards.name(c)} ({self.whose[owner]})" if owned and owner >= 0 else self.cards.name(c)
@@ -810,10 +812,24 @@ class Table:
         return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in names.items())
 
     def _meant(self, name: str, value: Any) -> bool:
-        """Is a counter worth a place on the screen? Not at its start value (a counter a rule resets each
-        turn or round is back there once its moment is over), and not withheld from the seat (`?` all
-        match long tells nothing)."""
-        return value is not None and value != self.m.game.model.counters[name].initial_for(self.m.players)
+        """Is a counter worth a place on the screen? Not one the game's `table: hide` leaves out, not at its
+        start value (a counter a rule resets each turn or round is back there once its moment is over), and
+        not withheld from the seat (`?` all match long tells nothing)."""
+        return value is not None and name not in self.m.game.hidden_counters \
+            and value != self.m.game.model.counters[name].initial_for(self.m.players)
+
+    def figures(self, seat: int, view: dict[str, Any]) -> list[list[str]]:
+        """Each player's figures the game declares (`table: figures`), as `seat` may know them: evaluated on a
+        state rebuilt from its view alone (visible_score), `?` where a figure needs what it cannot see."""
+        game = self.m.game
+        if not game.figures:
+            return [[] for _ in range(self.m.players)]
+        st = seat_state(self.m, view)
+        shown = []
+        for p in range(self.m.players):
+            values = [(label, evaluate(fn, st, p)) for label, fn in game.figures]
+            shown.append([f"{label} {'?' if value is None else value}" for label, value in values])
+        return shown
 
     def _counter(self, name: str, value: Any, old: Any, defs: dict[str, Any]) -> str:
         def shown(v: Any) -> str:
@@ -834,7 +850,7 @@ class Table:
         if self.cards.is_card(label):
             return self.cards.line(label)
         hidden = _HIDDEN_LABEL.fullmatch(label)
-        if hidden:  # `hidden card 2 of table, advantage Scout, owner 1`: `[Scout] (P1), 2nd of the table`
+        if hidden:  # `hidden card 2 of table, colour Red, owner 1`: `[Red] (P1) — card 2 of table`
             at, zone, back_text = hidden.groups()
             back: dict[str, Any] = {}
             for part in back_text.split(", ")[1:]:

@@ -160,3 +160,57 @@ def test_every_load_on_the_table_says_whose_it_is_also_in_the_scout_question(cap
         "[Second Thoughts] (P1) — card 3 of table"]
     assert "  you see Cargo 10\n" in question
     assert "  drovers: Cargo 6 (yours) — value 6, advantage Scout" in out
+
+
+# ---- Sky Haulers: figures the game declares -------------------------------------------------------------
+
+
+def test_sky_haulers_shows_each_teams_figures_and_where_each_plane_is(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "q\n", "play", "sky-haulers", "--human", "0", "--seed", "7")
+    assert "  P0 (you)  hand 6 · player card 1 · SHIPPING 3 · RANGE 1 · PILOT 2 · at Sky Fortress · RECEIVING 5" \
+           in out
+    assert re.search(r"^  P1 +hand 5 · player card: Dana Vale · SHIPPING 1 · RANGE 3 · PILOT 4 · at Iron Docks ·",
+                     out, re.M)
+    assert "spot" not in out  # `table: hide` leaves the number out: the figure names the Location
+
+
+def test_a_figure_is_the_true_value_or_unknown_never_a_guess():
+    from interpreter import load_game
+    from interpreter.run.match import Match, random_bot
+    from interpreter.table import WORDS, Table
+    from interpreter.visible_score import evaluate
+
+    game = load_game("sky-haulers")
+    unknown = 0
+    for seed in (1, 2):
+        m = Match(game, 2, seed, log=True)
+        table, rng = Table(m, None, WORDS["en"], 0), random_bot(seed)
+        for _ in range(150):
+            if m.over:
+                break
+            shown = table.figures(0, m.view(0))
+            for p in range(2):
+                for (label, fn), text in zip(game.figures, shown[p], strict=True):
+                    value = text.removeprefix(label + " ")
+                    unknown += value == "?"
+                    assert value == "?" or value == str(evaluate(fn, m.st, p)), (seed, p, label)
+            seat = m.to_act()[0]
+            m.apply(seat, rng.pick(len(m.legal_actions(seat))))
+    assert unknown  # an opponent's face-down cargo may be an Artifact: its SHIPPING is then `?`
+
+
+def test_a_table_section_names_only_counters_and_its_figures_are_checked(tmp_path, capsys):
+    import shutil
+
+    from interpreter.paths import data_dir
+
+    folder = tmp_path / "sky"
+    shutil.copytree(data_dir("cards") / "sky-haulers", folder)
+    game_yaml = folder / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    game_yaml.write_text(text.replace("  hide: [spot]", "  hide: [spots]").replace(
+        "RECEIVING: location(me).receiving", "RECEIVING: location(me).recieving"), encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"game\.yaml:\d+:\d+: error: `spots` is not a counter", err) and "did you mean `spot`?" in err
+    assert re.search(r"game\.yaml:\d+:\d+: error: .*recieving", err)

@@ -111,6 +111,8 @@ def parse_program(content: Content) -> Program:
     if content.report_by is not None:
         t = content.report_by
         extras.append(Routine("report_by", parsed(t, True), t.at, [], "report by", "function", returns="text"))
+    for i, t in enumerate(content.figures.values()):  # the table's figures, each as text (a card by name)
+        extras.append(Routine(f"figure_{i}", parsed(t, True), t.at, [], t.label, "function", returns="text"))
     for name, t in content.initials.items():
         program.initials[name] = Routine(f"initial_{name}", parsed(t, True), t.at, [], t.label, "function",
                                          returns="num")

@@ -56,6 +56,8 @@ class Content:
     tiebreaks: list[Text] = field(default_factory=list)
     until: dict[str, Text] = field(default_factory=dict)  # flow.rounds / flow.deals → its `until` condition
     report_by: Text | None = None
+    figures: dict[str, Text] = field(default_factory=dict)  # table.figures: label → an expression of `me`
+    hidden_counters: list[str] = field(default_factory=list)  # table.hide: counters the table leaves out
     initials: dict[str, Text] = field(default_factory=dict)  # counters whose `initial` is an expression
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
@@ -255,6 +257,14 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     for i, text in enumerate(tiebreaks):
         if i not in split:  # a piece of an expression is not one: its error is the split
             content.tiebreaks.append(Text(text, anchor(smap, ("result", "tiebreak", i)), f"tiebreak {i + 1}"))
+    table = data.get("table", {})
+    for label, text in table.get("figures", {}).items():
+        content.figures[label] = Text(text, anchor(smap, ("table", "figures", label)), f"figure {label}")
+    for i, name in enumerate(table.get("hide", [])):
+        if name not in model.counters:
+            errors.append(Diagnostic(smap.pos(("table", "hide", i)), f"`{readable(name)}` is not a counter",
+                                     did_you_mean(name, list(model.counters))))
+        content.hidden_counters.append(name)
     report = data.get("report", {})
     if "by" in report:
         content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
