@@ -315,6 +315,7 @@ class Table:
         self.seat_lines = 0  # the person's observations read so far, and the decisions among them
         self.seat_decisions: list[dict[str, Any]] = []
         self.told: list[tuple[int, str]] = []  # open decisions printed this round, a sentence may repeat them
+        self.period_start: dict[str, dict[str, Any]] = {}  # lasting counters as their turn/round/deal began
         self.own_label = ""  # the person's last answer (a card played by it is not played "for" it)
 
     # ---- helpers
@@ -372,6 +373,7 @@ class Table:
             elif kind == "state":
                 self._flush()
                 self.told.clear()
+                self._period_ends(line, now)
                 at = (line.get("deal", 1), line["round"])
                 last_of_round = not any((lines[j].get("deal", 1), lines[j]["round"]) == at for j in states if j > i)
                 if last_of_round and (m.over or now > at):
@@ -382,6 +384,20 @@ class Table:
                     self._summary(*now)  # the rules ended the match before the round's end
         self._release()
         self.out.flush()
+
+    def _period_ends(self, line: dict[str, Any], now: tuple[int, int]) -> None:
+        """A state line: the counters as its turn (and its round or deal, if over by now) ended, which is
+        how the next one starts. Only public counters are kept (`table: lasting` takes no other), so
+        nothing here is more than every seat saw."""
+        lasting = self.m.game.lasting
+        if not lasting:
+            return
+        counters = {name: line["counters"][name] for name in lasting}
+        self.period_start["turn"] = counters
+        if (line.get("deal", 1), line["round"]) != now:
+            self.period_start["round"] = counters
+        if line.get("deal", 1) != now[0]:
+            self.period_start["deal"] = counters
 
     def _event(self, line: dict[str, Any]) -> None:
         event = line["event"]
@@ -743,7 +759,7 @@ class Table:
                     per_seat[owner].append(text)
         table_counters = []
         for name, value in counters.items():
-            if isinstance(value, list) or not self._meant(name, value):
+            if isinstance(value, list) or not self._meant(name, value) or not self._current(name, value):
                 continue
             table_counters.append(self._counter(name, value, before.get(name) if before else None, defs))
         for text in shared:
@@ -761,7 +777,7 @@ class Table:
                 if not isinstance(values, list):
                     continue
                 old = before[name][p] if before and isinstance(before.get(name), list) else None
-                if self._meant(name, values[p]):
+                if self._meant(name, values[p]) and self._current(name, values[p], p):
                     parts.append(self._counter(name, values[p], old, defs))
             parts += figures[p]
             if scores is not None:
@@ -817,6 +833,19 @@ class Table:
         not withheld from the seat (`?` all match long tells nothing)."""
         return value is not None and name not in self.m.game.hidden_counters \
             and value != self.m.game.model.counters[name].initial_for(self.m.players)
+
+    def _current(self, name: str, value: Any, p: int | None = None) -> bool:
+        """Does a counter the game says lasts a turn, round or deal (`table: lasting`) still mean something:
+        has it changed since that turn, round or deal began? (Any other counter: yes.)"""
+        period = self.m.game.lasting.get(name)
+        if period is None:
+            return True
+        if not self.m.game.flow["turn"] and period == "turn":  # a game without turns: a round is its turn
+            period = "round"
+        start = self.period_start.get(period, {}).get(name)
+        if start is None:
+            return True  # the first turn, round or deal: its start value is the counter's own
+        return value != (start[p] if p is not None and isinstance(start, list) else start)
 
     def figures(self, seat: int, view: dict[str, Any]) -> list[list[str]]:
         """Each player's figures the game declares (`table: figures`), as `seat` may know them: evaluated on a

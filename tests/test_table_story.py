@@ -214,3 +214,39 @@ def test_a_table_section_names_only_counters_and_its_figures_are_checked(tmp_pat
     err = capsys.readouterr().err
     assert re.search(r"game\.yaml:\d+:\d+: error: `spots` is not a counter", err) and "did you mean `spot`?" in err
     assert re.search(r"game\.yaml:\d+:\d+: error: .*recieving", err)
+
+
+# ---- counters that last a turn, round or deal (table: lasting) ------------------------------------------
+
+
+def test_a_lasting_counter_is_shown_only_in_its_own_turn_or_round(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "1\n" * 600, "play", "sky-haulers", "--human", "0", "--seed", "1")
+    story = out[: out.index("── final scores ──")]
+    shown = 0
+    for m in re.finditer(r"last roll (\d)", story):
+        turn_start = story.rfind("\nTurn ", 0, m.start())
+        assert re.search(rf"^(?:\[d6 = \d\] )?P\d rolls {m.group(1)}$", story[turn_start: m.start()], re.M), \
+            "a roll of an earlier turn"
+        shown += 1
+    assert shown
+    overloaded = run(capsys, monkeypatch, "1\n" * 200, "play", "overloaded", "--human", "0", "--seed", "1")
+    assert "Loads: [10, 6, 4, 1], load 21" in overloaded  # weighed at the end of round 1 …
+    assert not re.search(r"^  .*\bweight\b", overloaded, re.M)  # … and never news on a later round's screen
+
+
+@pytest.mark.parametrize("lasting, message", [
+    ("{weigth: round}", r"`weigth` is not a counter"),
+    ("{accepted: round}", r"`accepted` is not a public counter"),
+])
+def test_only_a_public_counter_can_last(tmp_path, capsys, lasting, message):
+    import shutil
+
+    from interpreter.paths import data_dir
+
+    folder = tmp_path / "ovl"
+    shutil.copytree(data_dir("cards") / "overloaded", folder)
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("lasting: {weight: round}",
+                                                                       f"lasting: {lasting}"), encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    assert re.search(rf"game\.yaml:\d+:\d+: error: {message}", capsys.readouterr().err)

@@ -58,6 +58,7 @@ class Content:
     report_by: Text | None = None
     figures: dict[str, Text] = field(default_factory=dict)  # table.figures: label → an expression of `me`
     hidden_counters: list[str] = field(default_factory=list)  # table.hide: counters the table leaves out
+    lasting: dict[str, str] = field(default_factory=dict)  # table.lasting: public counter → turn, round or deal
     initials: dict[str, Text] = field(default_factory=dict)  # counters whose `initial` is an expression
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
@@ -265,6 +266,18 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
             errors.append(Diagnostic(smap.pos(("table", "hide", i)), f"`{readable(name)}` is not a counter",
                                      did_you_mean(name, list(model.counters))))
         content.hidden_counters.append(name)
+    for name, period in table.get("lasting", {}).items():
+        lasts = model.counters.get(name)
+        if lasts is None:
+            errors.append(Diagnostic(smap.key_pos(("table", "lasting", name)), f"`{readable(name)}` is not a counter",
+                                     did_you_mean(name, list(model.counters))))
+        elif lasts.visibility != PUBLIC or lasts.public_while:
+            errors.append(Diagnostic(smap.key_pos(("table", "lasting", name)),
+                                     f"`{readable(name)}` is not a public counter: only a counter everyone sees "
+                                     "can last a turn, round or deal on the table",
+                                     "leave it out of `lasting` (the table shows it whenever it is not at its "
+                                     "start value)"))
+        content.lasting[name] = period
     report = data.get("report", {})
     if "by" in report:
         content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
