@@ -1020,7 +1020,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     print_arguments(sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
                                    description="Put every card of a game, in its count of copies, on sheets to "
-                                               "print at 100%%, cut on the crop marks and play: a PDF of fronts and "
+                                               "print at 100%, cut on the crop marks and play: a PDF of fronts and "
                                                "backs, one card a page for a print shop, or PNG images."))
 
     p = sub.add_parser("rules", help="print a game's rules page",
