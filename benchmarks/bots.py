@@ -3,15 +3,15 @@
     python benchmarks/bots.py [--games hearts,kuhn-poker] [--budget 64] [--seeds 2]
                               [--strength N] [--ladder N] [--reference N]
 
-Speed: for each game (the bundled ones and `tests/games/kuhn-poker`; 4 players where it allows 4, else its
-default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
+Speed: for each game (the bundled ones, `tests/games/kuhn-poker` and `leduc-poker`; 4 players where it
+allows 4, else its default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
 decision with a choice), and there `mc:B` and `ismcts:B` choose for the seat asked. Printed per point, the
 median over the matches of: iterations per second of the whole decision (`it/s`), and of the search alone,
 the worlds' draws left out (`search it/s`); worlds drawn and the milliseconds a draw costs (`ms/world`).
 
 Strength (`--strength N`): `meeple duel`'s figures for mc:B and ismcts:B against random, N games each
 (seats rotated): A's win rate with its Wilson 95% interval and the rate of a bot as good as random
-(1/players); at Kuhn poker A's mean chips a game (payoff by score) with its 95% interval.
+(1/players); at the two poker games A's mean chips a game (payoff by score) with its 95% interval.
 `--ladder N`: ismcts:4B against ismcts:B, N games per game.
 
 Reference (`--reference N`, needs `pip install open_spiel`): OpenSpiel's Python ISMCTS (uct_c 2, one random
@@ -38,7 +38,8 @@ from interpreter.paths import bundled_games  # noqa: E402
 from interpreter.run.match import Match, random_bot  # noqa: E402
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
-KUHN = ROOT / "tests" / "games" / "kuhn-poker"
+TEST_GAMES = ROOT / "tests" / "games"
+POKER = ("kuhn-poker", "leduc-poker")  # written as meeple games for the bots' tests
 ISSUE_REFERENCE = {"kuhn_poker": (11_700, 0.219, 0.063), "leduc_poker": (4_100, 1.20, 0.25)}
 
 
@@ -47,9 +48,9 @@ def players_of(game) -> int:
 
 
 def games_named(names: str | None) -> list[tuple[str, object]]:
-    every = [*sorted(bundled_games()), "kuhn-poker"]
+    every = [*sorted(bundled_games()), *POKER]
     chosen = names.split(",") if names else every
-    return [(name, load_game(KUHN if name == "kuhn-poker" else name)) for name in chosen]
+    return [(name, load_game(TEST_GAMES / name if name in POKER else name)) for name in chosen]
 
 
 def point(game, players: int, seed: int, share: float) -> Match | None:
@@ -112,7 +113,7 @@ def strength(games, budget: int, n: int, ladder: bool) -> None:
     for name, game in games:
         players = players_of(game)
         for a, b in pairs:
-            knobs = {"payoff": "score"} if name == "kuhn-poker" else {}
+            knobs = {"payoff": "score"} if name in POKER else {}
             d = duel(game, a, b, n, players, **knobs)
             lo, hi = d["a_win_rate_ci"]
             mlo, mhi = d["a_mean_score_ci"]

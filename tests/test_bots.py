@@ -22,6 +22,7 @@ from interpreter.run.seat import Seat
 from interpreter.run.sim import run_many
 
 KUHN = Path(__file__).parent / "games" / "kuhn-poker"
+LEDUC = Path(__file__).parent / "games" / "leduc-poker"
 
 
 def run(capsys, *argv):
@@ -287,6 +288,38 @@ def test_sim_with_bots_is_the_same_whatever_the_workers():
     assert alone.scores is not None and one["games"] == 24
 
 
+# ---- the test pokers -------------------------------------------------------------------------------------
+
+
+def by_labels(m: Match, *answers: str) -> Match:
+    for answer in answers:
+        seat = m.to_act()[0]
+        assert m.apply(seat, m.action_labels(seat).index(answer)) is None
+    return m
+
+
+def card(m: Match, seat: int) -> int:
+    """The rank (1–3) of the card `seat` holds."""
+    hand = m.st.zones[m.layout.zone_names.index(f"hand@{seat}")]
+    return ["jack", "queen", "king"].index(m.layout.face_ids[hand[0]]) + 1
+
+
+def test_the_test_pokers_pay_as_poker_pays():
+    m = by_labels(Match(load_game(KUHN), 2, 3), "check", "check")  # a showdown of the antes
+    high = 0 if card(m, 0) > card(m, 1) else 1
+    assert m.scores[high] == 1 and m.scores[1 - high] == -1
+    m = by_labels(Match(load_game(KUHN), 2, 3), "bet", "fold")
+    assert m.scores == [1, -1]
+    m = by_labels(Match(load_game(LEDUC), 2, 3), "check", "bet", "raise", "call", "bet", "raise", "fold")
+    assert m.scores == [-9, 9]  # ante 1, raise to 5 in the first round; a bet of 4 folded to a raise
+    m = by_labels(Match(load_game(LEDUC), 2, 5), "bet", "call", "check", "check")
+    mine, yours, board = card(m, 0), card(m, 1), ["jack", "queen", "king"].index(
+        m.layout.face_ids[m.st.zones[m.layout.zone_names.index("board")][0]]) + 1
+    strength = [10 * c if c == board else c for c in (mine, yours)]
+    expected = [0, 0] if strength[0] == strength[1] else [3, -3] if strength[0] > strength[1] else [-3, 3]
+    assert m.scores == expected
+
+
 # ---- strong where it is cheap to show ------------------------------------------------------------------
 
 
@@ -359,6 +392,12 @@ def test_bad_bot_arguments_get_one_message(capsys, argv, says):
 def test_ismcts_beats_random_at_overloaded():
     figures = duel(load_game("overloaded"), "ismcts:50", "random", 40, 4)
     assert figures["a_win_rate_ci"][0] > 0.25, figures
+
+
+@pytest.mark.slow
+def test_flat_monte_carlo_wins_chips_from_random_at_leduc_poker():
+    figures = duel(load_game(LEDUC), "mc:16", "random", 100, 2, payoff="score")
+    assert figures["a_mean_score_ci"][0] > 0, figures
 
 
 @pytest.mark.slow
