@@ -104,9 +104,17 @@ def play_batch(job: Job, indices: Sequence[int]) -> list[Record]:
     return out
 
 
-def batches(indices: Sequence[int], workers: int) -> list[list[int]]:
-    """The indices cut into tasks: at most BATCH each, about 20 per worker for an even spread."""
-    size = max(1, min(BATCH, -(-len(indices) // (max(workers, 1) * 20))))
+CLUSTER_BATCH = 1000
+"""Matches per task at most on a cluster, where a task costs more to send and to collect."""
+
+
+def batches(indices: Sequence[int], workers: int, cluster: bool = False) -> list[list[int]]:
+    """The indices cut into tasks: about 20 per worker for an even spread (8 on a cluster), at most BATCH each
+    (CLUSTER_BATCH on a cluster, at least BATCH there)."""
+    if cluster:
+        size = max(1, min(CLUSTER_BATCH, max(BATCH, len(indices) // (max(workers, 1) * 8))))
+    else:
+        size = max(1, min(BATCH, -(-len(indices) // (max(workers, 1) * 20))))
     return [list(indices[k:k + size]) for k in range(0, len(indices), size)]
 
 
@@ -127,7 +135,7 @@ def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None 
         progress: Progress | None = None, arrived: Arrived | None = None) -> list[Record]:
     """Play the matches `indices` of a job and return their records in index order (`arrived`: each finished
     batch as it comes, e.g. to write it to the raw results file; `progress(done, total)`)."""
-    tasks = batches(indices, workers if cluster is None else _cluster_width(cluster))
+    tasks = batches(indices, workers if cluster is None else _cluster_width(cluster), cluster is not None)
     got: list[Record] = []
 
     def done(records: list[Record]) -> None:

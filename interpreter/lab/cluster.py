@@ -36,9 +36,14 @@ def local_workers(address: str) -> int | None:
     return int(count)
 
 
-def run_on_cluster(address: str, job: Job, tasks: list[list[int]], done: Callable[[list[Record]], None]) -> None:
-    """Run every task on the cluster, handing each batch of records to `done` as it finishes."""
+def run_on_cluster(address: str, job: Job, tasks: list[list[int]], done: Callable[[list[Record]], None],
+                   client: Any = None) -> None:
+    """Run every task on the cluster, handing each batch of records to `done` as it finishes (`client`: a
+    `distributed.Client` already connected, kept open; else one is made for `address` and closed)."""
     distributed = _dask()
+    if client is not None:
+        _submit(distributed, client, job, tasks, done)
+        return
     workers = local_workers(address)
     cluster = None
     try:
@@ -53,16 +58,24 @@ def run_on_cluster(address: str, job: Job, tasks: list[list[int]], done: Callabl
             cluster.close()
         raise ClusterError(f"cannot reach the cluster at {address}: {err}") from None
     try:
-        futures = [client.submit(play_batch, job, task, pure=False, retries=RETRIES,
-                                 key=f"meeple-{job.digest}-{job.seed}-{task[0]}-{len(task)}")
-                   for task in tasks]
-        try:
-            for future in distributed.as_completed(futures):
-                done(future.result())
-        except BaseException:
-            client.cancel(futures)
-            raise
+        _submit(distributed, client, job, tasks, done)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _submit(distributed: Any, client: Any, job: Job, tasks: list[list[int]],
+            done: Callable[[list[Record]], None]) -> None:
+    # the game's files travel once to each worker, not with every task (a key of its own: a run's release of its
+    # copy must not take another run's)
+    shared = client.scatter(job, broadcast=True, hash=False)
+    futures = [client.submit(play_batch, shared, task, pure=False, retries=RETRIES,
+                             key=f"meeple-{job.digest}-{job.seed}-{task[0]}-{len(task)}")
+               for task in tasks]
+    try:
+        for future in distributed.as_completed(futures):
+            done(future.result())
+    except BaseException:
+        client.cancel(futures)
+        raise
