@@ -18,10 +18,25 @@ from itertools import compress, repeat
 from operator import and_, ne, xor
 from typing import Any
 
+from .events import (  # the kinds of event (raw tuples, first item the tag: see run/events.py)
+    ASK,
+    BY_TAG,
+    DECIDE,
+    FLIP,
+    MOVE,
+    ROLL,
+    SAY,
+    SEATS,
+    SHOW,
+    SHUFFLE,
+    TABLE,
+    describe,
+)
+from .events import number as _int
+from .events import text as _text
 from .runtime import HIDDEN, K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT, OWNER, PUBLIC, State, seen_by
 
-# raw events (tuples, first item the kind)
-MOVE, FLIP, SHUFFLE, SHOW, ROLL, SAY, TABLE, ASK, DECIDE, SEATS = "mfswrtcadk"
+__all__ = ["ASK", "DECIDE", "FLIP", "MOVE", "ROLL", "SAY", "SEATS", "SHOW", "SHUFFLE", "TABLE", "describe"]
 
 
 class Watcher:
@@ -490,16 +505,6 @@ _DUMP = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 _STR = json.encoder.encode_basestring_ascii  # a string as json.dumps writes it
 
 
-def _text(value: Any) -> str:
-    """A string in JSON (anything else in JSON too)."""
-    return _STR(value) if value.__class__ is str else _DUMP(value)
-
-
-def _int(value: Any) -> str:
-    """A number in JSON (anything else in JSON too)."""
-    return str(value) if value.__class__ is int else _DUMP(value)
-
-
 def _ints(values: list) -> str:
     return "[" + ",".join([_int(v) for v in values]) + "]"
 
@@ -536,89 +541,66 @@ def _look(game, t) -> _Look:
     return hit[2]
 
 
+class _Reader:
+    """One seat's rendering of events (`render`), as the catalogue's kinds read it (`events.Reader`): the
+    layout's pieces, the lines so far, the last table line, and the glimpses with no place that end them."""
+
+    __slots__ = ("back", "back_sort", "bit", "face", "game", "known", "last", "layout", "look", "ordered", "out",
+                 "run", "run_of", "seat", "start", "zone")
+
+    def __init__(self, match, seat: int, last: str | None) -> None:
+        self.layout, self.game, self.seat, self.bit = match.layout, match.game, seat, 1 << seat
+        look = self.look = _look(self.game, self.layout)
+        self.face, self.back, self.back_sort, self.zone = look.face, look.back, look.back_sort, look.zone
+        self.ordered, self.known = look.ordered[seat], look.known[seat]
+        self.out: list[str] = []
+        self.last = last
+        self.run: list[tuple[str, str]] = []  # the glimpses with no place that end `out`: (sort key, line)
+        self.run_of: tuple | None = None  # their zone and looker
+        self.start = 0  # where they start in `out`
+
+    def place(self, c: int, zi: int, at: int) -> str:
+        return card_place_label(self.game, self.layout, c, zi, at, self.seat)
+
+    def option(self, kind: int, option: Any) -> str:
+        return option_label(self.game, self.layout, kind, option, self.seat)
+
+    def prompt(self, question: Any, kind: int, written: bool) -> str:
+        return prompt_text(self.game, question, kind, written)
+
+    def counters(self, gc: list, pc: list) -> str:
+        return _counters(self.look, self.game, self.layout.n, self.seat, gc, pc)
+
+    def glimpse(self, key: str, line: str, zone: str, to: int) -> None:
+        """A card shown to `to` that this seat sees shown without its place: the run of such glimpses (same
+        zone, same looker) that ends the lines is kept sorted by `key`, each different card once for a seat
+        only watching."""
+        out = self.out
+        if self.run_of != (zone, to):
+            self.run, self.run_of, self.start = [], (zone, to), len(out)
+        run = sorted([*self.run, (key, line)], key=_first)
+        if to != self.seat:
+            run = [x for i, x in enumerate(run) if i == 0 or x[1] != run[i - 1][1]]
+        self.run = run
+        out[self.start:] = [x for _, x in run]
+
+
+_SEEN = {tag: kind.seen for tag, kind in BY_TAG.items()}  # each kind's line for a seat, by tag
+
+
 def render(match, seat: int, events: list[tuple], last: str | None = None) -> tuple[list[str], str | None]:
-    """The events as `seat` observed them, one canonical JSON line each. `last`: the table line (counters,
-    turn) the seat saw before the first of these events; a change the seat cannot see is no event for it."""
-    t, game = match.layout, match.game
-    look = _look(game, t)
-    names, face, back = look.zone, look.face, look.back
-    ordered, known = look.ordered[seat], look.known[seat]
-    out: list[str] = []
-    bit = 1 << seat
-    run: list[tuple[str, str]] = []  # the glimpses with no place that end `out`: (sort key, line)
-    run_of: tuple | None = None  # their zone and looker
-    start = 0  # where they start in `out`
+    """The events as `seat` observed them, one canonical JSON line each (each kind's `seen`, run/events.py).
+    `last`: the table line (counters, turn) the seat saw before the first of these events; a change the seat
+    cannot see is no event for it."""
+    r = _Reader(match, seat, last)
+    out = r.out
+    seen = _SEEN
     for e in events:
-        kind = e[0]
-        if kind == MOVE:
-            c, src, at, dst, to, up, before, after = e[1:9]
-            card = face[c] if (before | after) & bit else back[c]
-            side = '"up"' if up else '"down"'
-            from_at = f',"from_at":{at + 1}' if known[src] else ""
-            to_at = f',"to_at":{(to if to >= 0 else ~to) + 1}' if ordered[dst] and (to >= 0 or after & bit) else ""
-            line = f'{{"card":{card},"event":"move","face":{side},"from":{names[src]}{from_at},' \
-                f'"to":{names[dst]}{to_at},"type":"event"}}'
-        elif kind == FLIP:
-            c, zi, at, up, before, after = e[1:7]
-            line = '{' + ('"at":' + str(at + 1) + ',' if known[zi] else '') + '"card":' + \
-                (face[c] if (before | after) & bit else back[c]) + ',"event":"flip","face":' + \
-                ('"up"' if up else '"down"') + ',"type":"event","zone":' + names[zi] + '}'
-        elif kind == SHUFFLE:
-            line = '{"event":"shuffle","type":"event","zone":' + names[e[1]] + '}'
-        elif kind == SHOW:
-            c, p, zi, at, before = e[1:6]
-            seen = (before | 1 << p) & bit
-            line = '"card":' + (face[c] if seen else back[c]) + ',"event":"show","to":' + _int(p) + \
-                ',"type":"event","zone":' + names[zi] + '}'
-            if ordered[zi] and (p == seat or t.zone_vis[zi] != HIDDEN):
-                line = '{"at":' + str(at + 1) + ',' + line
-            else:  # others see a look through a pile or a hand, not which cards or how many
-                # the cards of one look come in a canonical order (faces by id, then backs), not as kept;
-                # the seat only watching sees each different card once
-                if run_of != (names[zi], p):
-                    run, run_of, start = [], (names[zi], p), len(out)
-                run = sorted([*run, (face[c] if seen else look.back_sort[c], '{' + line)], key=_first)
-                if p != seat:
-                    run = [x for i, x in enumerate(run) if i == 0 or x[1] != run[i - 1][1]]
-                out[start:] = [x for _, x in run]
-                continue
-        elif kind == ROLL:
-            line = _DUMP({"event": "roll", "sides": e[1], "result": e[2], "type": "event"})
-        elif kind == SAY:
-            line = '{"event":"say","text":' + _text(e[1]) + ',"type":"event"}'
-        elif kind == SEATS:
-            line = _DUMP({"type": "event", "event": e[1], **dict(e[2])})
-        elif kind == TABLE:
-            rnd, turn, first, active, gc, pc = e[1]
-            line = '{"active":' + _int(active) + ',"counters":' + _counters(look, game, t.n, seat, gc, pc) + \
-                ',"event":"table","first":' + _int(first) + ',"round":' + _int(rnd) + ',"turn":' + _int(turn) + \
-                ',"type":"event"}'
-            if line == last:
-                continue
-            last = line
-        elif kind == ASK:
-            who, question, asked, options = e[1:5]
-            line = '{'
-            if who == seat:
-                line += '"options":[' + ",".join([_text(option_label(game, t, asked, x, seat)) for x in options]) + '],'
-            line += '"prompt":' + _text(prompt_text(game, question, asked, written=who != seat)) + \
-                ',"type":"ask","who":' + _int(who) + '}'
-        else:  # DECIDE
-            who, secret, answer, seen, zi, at = e[1:7]
-            line = ',"type":"decision","who":' + _int(who) + '}'
-            if not secret or who == seat:
-                if zi < 0:
-                    label = answer
-                elif seen & bit and (who == seat or ordered[zi]):  # which card of a hand: unseen
-                    label = t.face_ids[answer]
-                else:
-                    label = card_place_label(game, t, answer, zi, at, seat)
-                line = '{"label":' + _text(label) + line
-            else:
-                line = '{' + line[1:]
-        out.append(line)
-        run_of = None
-    return out, last
+        line = seen[e[0]](e, r)
+        if line is not None:
+            out.append(line)
+            r.run_of = None
+    return out, r.last
 
 
 def _first(item: tuple) -> Any:
@@ -878,59 +860,3 @@ def interchangeable(match, seat: int) -> list[list[int]]:
             continue
         classes.setdefault((now[c], then[c], back_key(t, c)), []).append(c)
     return [group for group in classes.values() if len(group) > 1]
-
-
-# ---- a seat's log, in words -------------------------------------------------------------------------
-
-
-def describe(line: dict[str, Any], seat: int) -> str:
-    """One observation of `seat` (an item of `information_state_json(seat)["observed"]`) in words."""
-
-    def who(p: int) -> str:
-        return "you" if p == seat else f"P{p}"
-
-    def card(c: Any) -> str:
-        if isinstance(c, str):
-            return c
-        back = "/".join(str(v) for k, v in c.items() if k != "hidden")
-        return f"a hidden card [{back}]" if back else "a hidden card"
-
-    def place(zone: str, at: int | None) -> str:
-        return f"{zone} #{at}" if at is not None else zone
-
-    kind = line.get("event") or line["type"]
-    if kind == "move":
-        return (f"{card(line['card'])} moves from {place(line['from'], line.get('from_at'))} to "
-                f"{place(line['to'], line.get('to_at'))}, face {line['face']}")
-    if kind == "flip":
-        return f"{card(line['card'])} in {place(line['zone'], line.get('at'))} turns face {line['face']}"
-    if kind == "shuffle":
-        return f"{line['zone']} is shuffled"
-    if kind == "show":
-        return f"{who(line['to'])} {'see' if line['to'] == seat else 'sees'} {card(line['card'])} in " \
-               f"{place(line['zone'], line.get('at'))}"
-    if kind == "roll":
-        return f"a d{line['sides']} rolls {line['result']}"
-    if kind == "say":
-        return line["text"]
-    if kind == "knock_out":
-        return f"{who(line['player'])} {'are' if line['player'] == seat else 'is'} knocked out of the {line['until']}"
-    if kind == "back_in":
-        return f"{', '.join(who(p) for p in line['players'])} back in for the new deal"
-    if kind == "table":
-        values = ", ".join(f"{k} {_number(v)}" for k, v in line["counters"].items())
-        return f"round {line['round']}, turn {line['turn']}, first P{line['first']}" + (f"; {values}" if values else "")
-    if kind == "ask":
-        if "options" in line:
-            return f"you are asked: {line['prompt']} [{', '.join(line['options'])}]"
-        return f"{who(line['who'])} is asked: {line['prompt']}"
-    if kind == "decision":
-        return f"{who(line['who'])}: {line['label']}" if "label" in line else f"{who(line['who'])} answers in secret"
-    return json.dumps(line, sort_keys=True)
-
-
-def _number(value: Any) -> str:
-    """A counter as a seat sees it: `?` where it may not see the value."""
-    if isinstance(value, list):
-        return "[" + ", ".join(_number(v) for v in value) + "]"
-    return "?" if value is None else str(value)

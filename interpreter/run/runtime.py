@@ -15,6 +15,7 @@ from typing import Any
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
 from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_NUMBER, MAX_OPTIONS, MAX_STEPS, UNCHARGED
 from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
+from .events import Moved, Said, Shown, Shuffled, log_line
 
 TOP, BOTTOM, RANDOM = 0, -1, -2
 
@@ -168,7 +169,7 @@ class State:
         if self.watch is not None:
             self.watch.event(self, kind, fields)
         if self.log.__class__ is list:
-            self.log.append({"type": "event", "event": kind, **fields})
+            self.log.append(log_line(kind, **fields))
 
 
 class Quiet(list):
@@ -275,8 +276,7 @@ def moved(st: State, c: int, src: int, zi: int, at_random: bool = False) -> None
     if st.watch is not None:
         st.watch.moved(st, c, src, zi, at_random)
     if st.log.__class__ is list:
-        st.log.append({"type": "event", "event": "move", "card": t.card_ids[c], "from": t.zone_names[src],
-                       "to": t.zone_names[zi], "face": "up" if st.face[c] else "down"})
+        st.log.append(Moved.log(t, c, src, zi, st.face[c]))
 
 
 def leaving(st: State, c: int, src: int) -> None:
@@ -449,10 +449,7 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
     if st.watch is not None:
         st.watch.moved_many(st, moved, srcs, ats, zi, tos)
     if st.log.__class__ is list:
-        ids, names = t.card_ids, t.zone_names
-        side, to = "up" if up else "down", names[zi]
-        st.log.extend([{"type": "event", "event": "move", "card": ids[c], "from": names[src], "to": to, "face": side}
-                       for c, src in zip(moved, srcs, strict=True)])
+        st.log.extend(Moved.logs(t, moved, srcs, zi, up))
     return True
 
 
@@ -484,7 +481,7 @@ def shuffle(st: State, zi: int) -> None:
         if st.watch is not None:
             st.watch.shuffled(st, zi)
         if st.log.__class__ is list:
-            st.log.append({"type": "event", "event": "shuffle", "zone": st.layout.zone_names[zi]})
+            st.log.append(Shuffled.log(st.layout, zi))
 
 
 def flip(st: State, c: int, up: bool) -> None:
@@ -517,7 +514,7 @@ def show(st: State, c: int, p: int) -> None:
         st.watch.shown(st, c, p)
     st.known[c] |= 1 << p
     if st.log.__class__ is list:
-        st.log.append({"type": "event", "event": "show", "card": st.layout.card_ids[c], "to": p})
+        st.log.append(Shown.log(st.layout, c, p))
 
 
 def roll(st: State, sides: int) -> int:
@@ -573,7 +570,7 @@ def say(st: State, text: str) -> None:
     assert st.log is not None, "compiled code says only into a kept (or watched) log"
     if st.watch is not None:
         st.watch.said(st, text)
-    st.log.append({"type": "event", "event": "say", "text": text})
+    st.log.append(Said.log(text))
 
 
 def fmt(st: State, kind: str, value: Any) -> str:

@@ -1,0 +1,407 @@
+"""Stage 7, what happens in a match, as events: one catalogue of every kind a watched match records.
+
+Each kind is a typed record (a `NamedTuple`: its fields in the order the watcher keeps them) registered
+under the tag that starts its raw tuple and the name its lines carry, with, in one place:
+- `seen(e, r)`: its line in a seat's observations, canonical JSON (what that seat may see of it: a card
+  it cannot see by its back, a place only where it sees the zone's order); `r` is the `Reader` of one
+  seat's rendering (`information.render`), which knows the layout's pieces and keeps what a line needs of
+  the lines before it;
+- `words(line, seat)`: that line in words, for the seat (`replay --as`, a seat log shown by `replay`);
+- its line in the match log, where it has one (the omniscient record, card ids by copy), as the runtime's
+  verbs write it: `log(...)` (moves, shuffles, glimpses, sayings), else `log_line(name, **fields)`, which
+  `State.event` writes (flips, rolls, knock-outs; the fields are the record's, cards by id). Questions,
+  answers and the table have none: the match writes its decision and state lines itself.
+
+The watcher (`information.Watcher`) keeps each event as a plain tuple, first item the kind's tag, then the
+record's fields in order (a tuple is what a watched match can afford per card moved; `Moved(*raw)` reads one
+by name). A statement that changes a match does it through the runtime's verbs (`move`, `shuffle`, `flip`,
+`show`, `roll`, `say`, `knock_out`): each verb tells the watcher, which records one of these kinds, so a new
+statement built on them is tracked, rendered per seat and logged without touching this module. A new kind
+of change (one no verb makes) is a new record here, its hook on the watcher and its verb.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
+
+from ..load.model import HIDDEN
+
+MOVE, FLIP, SHUFFLE, SHOW, ROLL, SAY, TABLE, ASK, DECIDE, SEATS = "mfswrtcadk"
+
+_DUMP = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+_STR = json.encoder.encode_basestring_ascii  # a string as json.dumps writes it
+
+
+def text(value: Any) -> str:
+    """A string in canonical JSON (anything else in JSON too)."""
+    return _STR(value) if value.__class__ is str else _DUMP(value)
+
+
+def number(value: Any) -> str:
+    """A number in canonical JSON (anything else in JSON too)."""
+    return str(value) if value.__class__ is int else _DUMP(value)
+
+
+class Reader(Protocol):
+    """What a kind's `seen` reads of one seat's rendering (`information.render` makes it)."""
+
+    seat: int
+    bit: int  # 1 << seat
+    layout: Any
+    face: list[str]  # each card's face in JSON
+    back: list[str]  # each card's back in JSON
+    back_sort: list[str]  # each card's back as the key that sorts it among cards shown together
+    zone: list[str]  # each zone's name in JSON
+    ordered: list[bool]  # per zone: the seat sees its order
+    known: list[bool]  # per zone: the seat knows which card lies where
+    out: list[str]  # the lines so far
+    last: str | None  # the last table line the seat saw
+
+    def place(self, c: int, zi: int, at: int) -> str: ...
+
+    def option(self, kind: int, option: Any) -> str: ...
+
+    def prompt(self, question: Any, kind: int, written: bool) -> str: ...
+
+    def counters(self, gc: list, pc: list) -> str: ...
+
+    def glimpse(self, key: str, line: str, zone: str, to: int) -> None: ...
+
+
+class Kind(Protocol):
+    """A kind of event of the catalogue, as its registered record class is."""
+
+    tag: str
+    name: str
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None: ...
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str: ...
+
+
+BY_TAG: dict[str, Any] = {}
+"""Each kind's record class by the tag that starts its raw tuple."""
+BY_NAME: dict[str, Any] = {}
+"""Each kind's record class by the name of its lines (a log event's `event`, else its `type`)."""
+
+
+def kind(tag: str, *names: str) -> Callable[[type], type]:
+    """Register a record class as the kind of event tagged `tag`, whose lines are named `names`."""
+
+    def register(cls: type) -> type:
+        cls.tag, cls.name = tag, names[0]  # type: ignore[attr-defined]
+        BY_TAG[tag] = cls
+        for name in names:
+            BY_NAME[name] = cls
+        return cls
+
+    return register
+
+
+def log_line(name: str, **fields: Any) -> dict[str, Any]:
+    """An event's line in the match log, for the kinds that `State.event` writes (flip, roll, knock_out,
+    back_in)."""
+    return {"type": "event", "event": name, **fields}
+
+
+def who(p: int, seat: int) -> str:
+    return "you" if p == seat else f"P{p}"
+
+
+def card_words(c: Any) -> str:
+    """A card of an observed line in words: its face, or its back."""
+    if isinstance(c, str):
+        return c
+    back = "/".join(str(v) for k, v in c.items() if k != "hidden")
+    return f"a hidden card [{back}]" if back else "a hidden card"
+
+
+def place_words(zone: str, at: int | None) -> str:
+    return f"{zone} #{at}" if at is not None else zone
+
+
+def counter_words(value: Any) -> str:
+    """A counter as a seat sees it: `?` where it may not see the value."""
+    if isinstance(value, list):
+        return "[" + ", ".join(counter_words(v) for v in value) + "]"
+    return "?" if value is None else str(value)
+
+
+# ---- the catalogue ----------------------------------------------------------------------------------
+
+
+@kind(MOVE, "move")
+class Moved(NamedTuple):
+    """A card taken from one place to another: from zone `src`, where it lay at `at`, to zone `dst` at `to`
+    (`~to`: a place drawn by chance, shown only to the seats that see the card where it went), lying face
+    `up` or down; `before`, `after`: who could see the card before and after (bit masks)."""
+
+    tag: str
+    card: int
+    src: int
+    at: int
+    dst: int
+    to: int
+    up: bool
+    before: int
+    after: int
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        c, src, at, dst, to, up, before, after = e[1:9]
+        card = r.face[c] if (before | after) & r.bit else r.back[c]
+        side = '"up"' if up else '"down"'
+        from_at = f',"from_at":{at + 1}' if r.known[src] else ""
+        to_at = f',"to_at":{(to if to >= 0 else ~to) + 1}' if r.ordered[dst] and (to >= 0 or after & r.bit) else ""
+        return f'{{"card":{card},"event":"move","face":{side},"from":{r.zone[src]}{from_at},' \
+            f'"to":{r.zone[dst]}{to_at},"type":"event"}}'
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        return (f"{card_words(line['card'])} moves from {place_words(line['from'], line.get('from_at'))} to "
+                f"{place_words(line['to'], line.get('to_at'))}, face {line['face']}")
+
+    @staticmethod
+    def log(t: Any, c: int, src: int, dst: int, up: bool) -> dict[str, Any]:
+        """The match log's line of a card moved."""
+        return {"type": "event", "event": "move", "card": t.card_ids[c], "from": t.zone_names[src],
+                "to": t.zone_names[dst], "face": "up" if up else "down"}
+
+    @staticmethod
+    def logs(t: Any, cards: list[int], srcs: list[int], dst: int, up: bool) -> list[dict[str, Any]]:
+        """The match log's lines of cards moved one after another into one zone (`log`, card by card)."""
+        ids, names = t.card_ids, t.zone_names
+        side, to = "up" if up else "down", names[dst]
+        return [{"type": "event", "event": "move", "card": ids[c], "from": names[src], "to": to, "face": side}
+                for c, src in zip(cards, srcs, strict=True)]
+
+
+@kind(FLIP, "flip")
+class Flipped(NamedTuple):
+    """A card turned face `up` or down where it lies (zone `zone`, place `at`); who saw it before and after."""
+
+    tag: str
+    card: int
+    zone: int
+    at: int
+    up: bool
+    before: int
+    after: int
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        c, zi, at, up, before, after = e[1:7]
+        return '{' + ('"at":' + str(at + 1) + ',' if r.known[zi] else '') + '"card":' + \
+            (r.face[c] if (before | after) & r.bit else r.back[c]) + ',"event":"flip","face":' + \
+            ('"up"' if up else '"down"') + ',"type":"event","zone":' + r.zone[zi] + '}'
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        return f"{card_words(line['card'])} in {place_words(line['zone'], line.get('at'))} turns face {line['face']}"
+
+
+@kind(SHUFFLE, "shuffle")
+class Shuffled(NamedTuple):
+    """A zone shuffled; `order`: the order drawn (a determinization draws it anew), seen by nobody."""
+
+    tag: str
+    zone: int
+    order: tuple
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        return '{"event":"shuffle","type":"event","zone":' + r.zone[e[1]] + '}'
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        return f"{line['zone']} is shuffled"
+
+    @staticmethod
+    def log(t: Any, zi: int) -> dict[str, Any]:
+        return {"type": "event", "event": "shuffle", "zone": t.zone_names[zi]}
+
+
+@kind(SHOW, "show")
+class Shown(NamedTuple):
+    """A card shown to player `to` where it lies (zone `zone`, place `at`); `before`: who saw it already.
+    The others see a look through a pile or a hand, not which cards or how many: the cards of one look come
+    in a canonical order (faces by id, then backs), the seat only watching seeing each different card once."""
+
+    tag: str
+    card: int
+    to: int
+    zone: int
+    at: int
+    before: int
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        c, p, zi, at, before = e[1:6]
+        seen = (before | 1 << p) & r.bit
+        line = '"card":' + (r.face[c] if seen else r.back[c]) + ',"event":"show","to":' + number(p) + \
+            ',"type":"event","zone":' + r.zone[zi] + '}'
+        if r.ordered[zi] and (p == r.seat or r.layout.zone_vis[zi] != HIDDEN):
+            return '{"at":' + str(at + 1) + ',' + line
+        r.glimpse(r.face[c] if seen else r.back_sort[c], '{' + line, r.zone[zi], p)
+        return None
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        return f"{who(line['to'], seat)} {'see' if line['to'] == seat else 'sees'} {card_words(line['card'])} in " \
+               f"{place_words(line['zone'], line.get('at'))}"
+
+    @staticmethod
+    def log(t: Any, c: int, p: int) -> dict[str, Any]:
+        return {"type": "event", "event": "show", "card": t.card_ids[c], "to": p}
+
+
+@kind(ROLL, "roll")
+class Rolled(NamedTuple):
+    """A die of `sides` sides rolled: `result`."""
+
+    tag: str
+    sides: int
+    result: int
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        return _DUMP({"event": "roll", "sides": e[1], "result": e[2], "type": "event"})
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        return f"a d{line['sides']} rolls {line['result']}"
+
+
+@kind(SAY, "say")
+class Said(NamedTuple):
+    """A sentence the game writes (`say`): everyone reads it."""
+
+    tag: str
+    text: str
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        return '{"event":"say","text":' + text(e[1]) + ',"type":"event"}'
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        return line["text"]
+
+    @staticmethod
+    def log(sentence: str) -> dict[str, Any]:
+        return {"type": "event", "event": "say", "text": sentence}
+
+
+@kind(SEATS, "knock_out", "back_in")
+class SeatsChanged(NamedTuple):
+    """Who is in changed (public): `what` is `knock_out` (fields: player, until) or `back_in` (players)."""
+
+    tag: str
+    what: str
+    fields: tuple
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        return _DUMP({"type": "event", "event": e[1], **dict(e[2])})
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        if line["event"] == "knock_out":
+            p = line["player"]
+            return f"{who(p, seat)} {'are' if p == seat else 'is'} knocked out of the {line['until']}"
+        return f"{', '.join(who(p, seat) for p in line['players'])} back in for the new deal"
+
+
+@kind(TABLE, "table")
+class TableChanged(NamedTuple):
+    """The counters or the turn changed since the last look (looked at before every question, answer,
+    saying, roll, shuffle and glimpse): `now` is (round, turn, first, active, game counters, player
+    counters). A seat sees the counters it may see; a change it cannot see is no line for it."""
+
+    tag: str
+    now: tuple
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        rnd, turn, first, active, gc, pc = e[1]
+        line = '{"active":' + number(active) + ',"counters":' + r.counters(gc, pc) + ',"event":"table","first":' + \
+            number(first) + ',"round":' + number(rnd) + ',"turn":' + number(turn) + ',"type":"event"}'
+        if line == r.last:
+            return None
+        r.last = line
+        return line
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        values = ", ".join(f"{k} {counter_words(v)}" for k, v in line["counters"].items())
+        return f"round {line['round']}, turn {line['turn']}, first P{line['first']}" + (f"; {values}" if values else "")
+
+
+@kind(ASK, "ask")
+class Asked(NamedTuple):
+    """A question put to `seat`: its prompt (as `information.prompt_text` reads it to each seat) and its
+    options as the asked seat sees them; the others see who is asked and the question as written."""
+
+    tag: str
+    seat: int
+    question: Any
+    kind: int
+    options: tuple
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        asked, question, kind, options = e[1:5]
+        line = '{'
+        if asked == r.seat:
+            line += '"options":[' + ",".join([text(r.option(kind, x)) for x in options]) + '],'
+        return line + '"prompt":' + text(r.prompt(question, kind, asked != r.seat)) + ',"type":"ask","who":' + \
+            number(asked) + '}'
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        if "options" in line:
+            return f"you are asked: {line['prompt']} [{', '.join(line['options'])}]"
+        return f"{who(line['who'], seat)} is asked: {line['prompt']}"
+
+
+@kind(DECIDE, "decision")
+class Decided(NamedTuple):
+    """An answer of `seat` (`secret`: a simultaneous choice, which the others do not see): a label, or (zone
+    `zone` >= 0) a card with who sees it and where it lies."""
+
+    tag: str
+    seat: int
+    secret: bool
+    answer: Any
+    seen_by: int
+    zone: int
+    at: int
+
+    @staticmethod
+    def seen(e: tuple, r: Reader) -> str | None:
+        asked, secret, answer, seen, zi, at = e[1:7]
+        line = ',"type":"decision","who":' + number(asked) + '}'
+        if secret and asked != r.seat:
+            return '{' + line[1:]
+        if zi < 0:
+            label = answer
+        elif seen & r.bit and (asked == r.seat or r.ordered[zi]):  # which card of a hand: unseen
+            label = r.layout.face_ids[answer]
+        else:
+            label = r.place(answer, zi, at)
+        return '{"label":' + text(label) + line
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int) -> str:
+        return f"{who(line['who'], seat)}: {line['label']}" if "label" in line else \
+            f"{who(line['who'], seat)} answers in secret"
+
+
+def describe(line: dict[str, Any], seat: int) -> str:
+    """One observation of `seat` (a line of its information state's `observed`) in words."""
+    record = BY_NAME.get(line.get("event") or line["type"])
+    return json.dumps(line, sort_keys=True) if record is None else record.words(line, seat)
