@@ -145,8 +145,9 @@ def test_the_back_of_every_cargo_card_shows_its_drover_advantage_to_the_other_pl
     """The back of every cargo card shows a **drover advantage** (table below) **[completion]**;"""
     m = new(3)
     backs = m.view(1)["zones"]["hand@0"]
-    # the other players see the backs only, in a canonical order (not the order of the hand)
-    assert backs == sorted(({"hidden": True, "advantage": ADVANTAGE_OF[v]} for v in range(1, 11)),
+    # the other players see the backs only (the advantage, and the player's colour: whose card it is), in a
+    # canonical order (not the order of the hand)
+    assert backs == sorted(({"hidden": True, "advantage": ADVANTAGE_OF[v], "owner": 0} for v in range(1, 11)),
                            key=lambda b: b["advantage"])
 
 
@@ -245,7 +246,7 @@ def test_loads_stay_face_down_and_hidden_from_the_other_players_until_the_reveal
             assert {cid for p, cid in loads.items() if p != viewer}.isdisjoint(seen)
             assert loads[viewer] in seen
             backs = [x for x in m.view(viewer)["zones"]["table"] if not isinstance(x, str)]
-            assert len(backs) == 2 and all(set(x) == {"hidden", "advantage"} for x in backs)
+            assert len(backs) == 2 and all(set(x) == {"hidden", "advantage", "owner"} for x in backs)
         seat = m.to_act()[0]
         decide(m, seat, "none" if "none" in m.action_labels(seat) else "refuse")
     assert not any(s.startswith("Loads:") for s in says(m))
@@ -277,13 +278,13 @@ def test_an_advantage_card_shows_only_its_advantage_to_the_other_players():
     decide(m, 0, "cargo-7@0")
     assert m.view(0)["zones"]["drovers"] == ["cargo-7@0"]
     for other in (1, 2):
-        assert m.view(other)["zones"]["drovers"] == [{"hidden": True, "advantage": "Extra Harness"}]
+        assert m.view(other)["zones"]["drovers"] == [{"hidden": True, "advantage": "Extra Harness", "owner": 0}]
     drive(m, stop=lambda m: m.st.round == 2)
     assert "cargo-7@0" in zone_cards(m, "discard")
     assert "cargo-7@0" in visible(m, 0)
     for other in (1, 2):  # discarded, it still shows only its advantage side
         assert "cargo-7@0" not in visible(m, other)
-        assert {"hidden": True, "advantage": "Extra Harness"} in m.view(other)["zones"]["discard"]
+        assert {"hidden": True, "advantage": "Extra Harness", "owner": 0} in m.view(other)["zones"]["discard"]
 
 
 def test_a_player_uses_at_most_two_advantages_per_game():

@@ -250,3 +250,13 @@ def test_only_a_public_counter_can_last(tmp_path, capsys, lasting, message):
                                                                        f"lasting: {lasting}"), encoding="utf-8")
     assert main(["validate", str(folder)]) == 1
     assert re.search(rf"game\.yaml:\d+:\d+: error: {message}", capsys.readouterr().err)
+
+
+def test_the_show_off_round_asks_for_a_load_face_up_and_the_generous_donkey_says_its_bonus(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "1\n" * 12 + "q\n", "play", "overloaded", "--human", "0", "--seed", "1")
+    round_2 = out[out.index("Round 2: Show-off Donkey"):]
+    assert "Load a cargo card (face up: the Show-off Donkey shows the loads)\n" in round_2
+    assert "Load a cargo card (face down)" not in round_2[: round_2.index("Round 3")]
+    bots = run(capsys, monkeypatch, "", "play", "overloaded", "--seed", "1")
+    assert "\nP1 refused: +1 bonus from the Generous Donkey\n" in bots
+    assert re.search(r"^  P1 +refuses; refused: \+1 bonus from the Generous Donkey  \(score 5, \+1\)$", bots, re.M)
