@@ -75,3 +75,12 @@ def test_bad_arguments_give_one_clear_message(capsys, argv, message):
 def test_a_value_the_rules_refuse_is_the_game_own_error(capsys):
     code, _, err = compare(capsys, "overloaded", "--set", "flow.rounds=many", "-n", "5")
     assert code == 1 and "game.yaml" in err and "Traceback" not in err
+
+
+def test_a_difference_real_only_on_its_own_is_a_maybe(capsys, tmp_path):
+    code, result, _ = compare(capsys, "overloaded", "--set", "flow.rounds=7", "-n", "60", "--json")
+    assert code == 0
+    for row in result["figures"]:
+        assert row["sure"] <= row["real"]  # what survives the figures tested together is real on its own too
+        assert (row["figure"] in result["real"]) == row["sure"]
+        assert (row["figure"] in result["maybe"]) == (row["real"] and not row["sure"])

@@ -209,3 +209,15 @@ def test_a_search_bot_plays_from_its_seat_handle(capsys):
     code, out, _ = run(capsys, "report", "overloaded", "-n", "2", "--bots", "mc:4,random,random,random", "--json")
     assert code == 0
     assert json.loads(out)["skill"][0]["bot"] == "mc:4"
+
+
+def test_holm_keeps_only_what_stays_significant_among_many():
+    assert stats.holm([0.001, 0.04, 0.03, 0.5]) == [True, False, False, False]
+    assert stats.holm([0.001, 0.012, 0.02]) == [True, True, True]
+    assert stats.holm([]) == []
+
+
+def test_rotated_bots_sit_in_every_seat_in_turn(overloaded):
+    job = backends.make_job(overloaded, 4, ["first", "random", "random", "random"], 0, rotate=True)
+    records = backends.run(job, range(8))
+    assert [r["bots"].index("first") for r in records] == [0, 1, 2, 3, 0, 1, 2, 3]

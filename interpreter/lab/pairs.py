@@ -1,6 +1,10 @@
 """`meeple compare`'s figures: the same matches (seeds, bot generators) of two versions of a game, each figure's
 difference B − A with a paired 95% interval, and a verdict of which differences are real.
 
+A difference is `real` when its interval leaves out 0 and it stays significant with every figure tested together
+(Holm's method, 5% in all); `maybe` when only its own interval leaves out 0 (with twenty figures, about one such
+is chance alone); `noise` otherwise.
+
 Pairing is what makes small changes visible: where the rules allow, both versions deal the same cards and the
 bots draw the same numbers, so most of the chance cancels out of each match's difference.
 """
@@ -62,12 +66,14 @@ def compare_figures(game_a: Game, game_b: Game, records_a: Sequence[Record], rec
         rows.append({"figure": f"mean {name} at the end",
                      **stats.paired([float(r["counters"][ia]) for r in records_a],
                                     [float(r["counters"][ib]) for r in records_b])})
+    for row, sure in zip(rows, stats.holm([r["p"] for r in rows]), strict=True):
+        row["sure"] = sure and row["real"]
     same = sum(ra == rb for ra, rb in zip(_outcomes(records_a), _outcomes(records_b), strict=True))
-    real = [r["figure"] for r in rows if r["real"]]
     return {
         "game": game_a.name, "players": players, "bots": list(bots), "seed": seed, "games": len(records_a),
         "figures": rows,
-        "real": real,
+        "real": [r["figure"] for r in rows if r["sure"]],
+        "maybe": [r["figure"] for r in rows if r["real"] and not r["sure"]],
         "noise": [r["figure"] for r in rows if not r["real"]],
         "identical_matches": same,
         "expected_false_alarms": 0.05 * len(rows),

@@ -147,6 +147,25 @@ def paired(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
     if n and all(d == diffs[0] for d in diffs):
         low = high = mean
     finite = math.isfinite(low) and math.isfinite(high)
+    if not finite:
+        p = 1.0
+    elif high == low:
+        p = 0.0 if mean else 1.0
+    else:  # the t statistic's two-sided tail, the normal's for df past 30 (a little small below)
+        t = abs(mean) / ((high - low) / (2 * t_quantile(n - 1)))
+        p = 2 * (1 - NormalDist().cdf(t))
     return {"a": math.fsum(a) / n if n else None, "b": math.fsum(b) / n if n else None, "diff": mean,
-            "ci": [low, high] if finite else None, "n": n,
+            "ci": [low, high] if finite else None, "n": n, "p": p,
             "real": bool(finite and (low > 0 or high < 0))}
+
+
+def holm(ps: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Which of several p-values stay significant when all are tested together (Holm's step-down method: the
+    chance of calling any true null real stays under `alpha`)."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    keep = [False] * len(ps)
+    for rank, i in enumerate(order):
+        if ps[i] > alpha / (len(ps) - rank):
+            break
+        keep[i] = True
+    return keep

@@ -105,11 +105,14 @@ def compare_text(f: dict[str, Any]) -> str:
         show = (lambda x: pct(x)) if rate else (lambda x: num(x))
         ci = "exactly" if r["ci"] and r["ci"][0] == r["ci"][1] else \
             (f"[{show(r['ci'][0])}, {show(r['ci'][1])}]" if r["ci"] else "—")
+        verdict = "REAL" if r["sure"] else "maybe" if r["real"] else "noise"
         out.append(f"  {r['figure']:<30}{show(r['a']):>10}{show(r['b']):>10}{show(r['diff']):>10}   {ci:<20}"
-                   f"{'REAL' if r['real'] else 'noise'}")
+                   f"{verdict}")
     out.append(f"  real differences: {', '.join(f['real']) or 'none'}")
-    out.append(f"  ({f['identical_matches']} of {f['games']} matches came out the same; of {len(f['figures'])} "
-               f"figures about {f['expected_false_alarms']:.1f} would look real by chance alone)")
+    if f["maybe"]:
+        out.append(f"  maybe (their own interval leaves out 0, but of {len(f['figures'])} figures about "
+                   f"{f['expected_false_alarms']:.1f} would by chance alone): {', '.join(f['maybe'])}")
+    out.append(f"  ({f['identical_matches']} of {f['games']} matches came out the same in both)")
     return "\n".join(out)
 
 
