@@ -592,7 +592,7 @@ def test_a_discard_asks_the_player_which_cards_to_discard():
                      "deck": ["lucky-shot#1", "ace-maneuver", "salvage"]})
     decide(m, 0, "end the play step")                            # nothing can be played
     assert m.to_act() == [0] and len(m.action_labels(0)) == 9    # 9 cards: discard 2
-    assert m.prompt(0) == "Discard"
+    assert m.prompt(0) == "Hand limit: discard down to 7 cards"
 
 
 def test_the_active_player_with_five_cargo_wins_and_the_game_ends():

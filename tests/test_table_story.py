@@ -260,3 +260,14 @@ def test_the_show_off_round_asks_for_a_load_face_up_and_the_generous_donkey_says
     bots = run(capsys, monkeypatch, "", "play", "overloaded", "--seed", "1")
     assert "\nP1 refused: +1 bonus from the Generous Donkey\n" in bots
     assert re.search(r"^  P1 +refuses; refused: \+1 bonus from the Generous Donkey  \(score 5, \+1\)$", bots, re.M)
+
+
+def test_sky_haulers_says_where_a_move_lands_why_no_cargo_and_why_a_discard(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "1\n" * 900, "play", "sky-haulers", "--human", "0", "--seed", "1")
+    assert "Which way round? Clockwise lands at Cape Mist, anticlockwise at Sky Fortress\n" in out
+    after = out[out.index("Clockwise lands at Cape Mist"):]
+    assert re.search(r"choice \[1-2; \? help; q quit\]: 1\nP0 flies 1 clockwise to Cape Mist\n", after)
+    # SHIPPING below the Location's RECEIVING: the question says so, and `none` is all there is
+    assert "Play a card face down into your hold as cargo? (your SHIPPING 2, RECEIVING at Cape Mist 3)\n" \
+           "  1) none (nothing to choose)\n" in out
+    assert "Hand limit: discard down to 7 cards\n" in out  # the hand limit says why it asks for discards
