@@ -221,3 +221,20 @@ def test_rotated_bots_sit_in_every_seat_in_turn(overloaded):
     job = backends.make_job(overloaded, 4, ["first", "random", "random", "random"], 0, rotate=True)
     records = backends.run(job, range(8))
     assert [r["bots"].index("first") for r in records] == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_the_raw_file_is_kept_up_to_date_while_the_run_goes_on(tmp_path, capsys, monkeypatch):
+    from interpreter.lab import command
+
+    raw = tmp_path / "raw.jsonl"
+    sizes = []
+    real_write = command._write_raw
+
+    def write(path, job, records):
+        real_write(path, job, records)
+        sizes.append(len(raw.read_text().splitlines()) - 1)  # each write whole: a header and every record so far
+
+    monkeypatch.setattr(command, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(command, "_write_raw", write)
+    assert run(capsys, "report", "crazy-eights", "-n", "30", "--raw", str(raw), "--json")[0] == 0
+    assert len(sizes) > 2 and sizes == sorted(sizes) and sizes[-1] == 30

@@ -145,22 +145,50 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _play(job: Job, n: int, args: argparse.Namespace, kept: list[Record] | None = None) -> tuple[list[Record], str]:
-    """The records of matches 0..n-1 of a job (those in `kept` not played again) and, if stopped early, why."""
+CHECKPOINT_SECONDS = 10.0
+"""While a run goes on, its raw results file is written again (whole) at most this often."""
+
+
+class _Checkpoint:
+    """Keeps the raw results file up to date as batches of records arrive, so a run killed outright loses at most
+    the last few seconds of matches; each write is whole."""
+
+    def __init__(self, path: str | None, job: Job, kept: list[Record]) -> None:
+        self.path, self.job, self.records = path, job, list(kept)
+        self.last = time.monotonic()
+
+    def __call__(self, batch: list[Record]) -> None:
+        self.records.extend(batch)
+        if self.path and time.monotonic() - self.last >= CHECKPOINT_SECONDS:
+            self.write()
+
+    def write(self) -> None:
+        if self.path:
+            _write_raw(self.path, self.job, sorted(self.records, key=lambda r: r["index"]))
+            self.last = time.monotonic()
+
+
+def _play(job: Job, n: int, args: argparse.Namespace, kept: list[Record] | None = None,
+          raw: str | None = None) -> tuple[list[Record], str]:
+    """The records of matches 0..n-1 of a job (those in `kept` not played again) and, if stopped early, why
+    (`raw`: the raw results file kept up to date meanwhile)."""
     from .backends import Stopped, run
     from .cluster import ClusterError, local_workers
 
     have = {r["index"]: r for r in kept or [] if r["index"] < n}
     todo = [i for i in range(n) if i not in have]
     workers = min(args.workers, max(1, len(todo)), _cores())
+    checkpoint = _Checkpoint(raw, job, list(have.values()))
     try:
         if args.cluster is not None:
             local_workers(args.cluster)
-        records = run(job, todo, workers, args.cluster, _progress())
+        records = run(job, todo, workers, args.cluster, _progress(), checkpoint)
         why = ""
     except Stopped as stop:
         if not stop.interrupted:
-            raise LabError(f"{stop}; {len(stop.records)} of {len(todo)} matches finished") from None
+            checkpoint.write()
+            kept_in = f"; they are in {raw} (--resume {raw} goes on from them)" if raw else ""
+            raise LabError(f"{stop}; {len(stop.records)} of {len(todo)} matches finished{kept_in}") from None
         records, why = stop.records, str(stop)
     except ClusterError as err:
         raise LabError(str(err)) from None
@@ -183,7 +211,7 @@ def report(args: argparse.Namespace) -> int:
     job = make_job(game, players, bots, args.seed, args.rotate)
     kept = _read_raw(args.resume, job) if args.resume else None
     started = time.perf_counter()
-    records, stopped = _play(job, args.n, args, kept)
+    records, stopped = _play(job, args.n, args, kept, args.raw or args.resume)
     elapsed = time.perf_counter() - started
     if not records:
         raise KeyboardInterrupt("interrupted; no match finished")
