@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
-from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, back_key, card_index, observed
+from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, _catch_up, back_key, card_index, observed, view_json
 from .runtime import K_CARD, OWNER, PUBLIC, RuleError, seen_by
 
 DEFAULT_TRIES = 20
@@ -136,9 +136,10 @@ class _WorldChance:
 
 
 class _Trace:
-    """Step 1's result for one seat (see the module)."""
+    """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "deals", "marks", "mix_deal", "mixes", "need", "origin", "picks", "zone")
+    __slots__ = ("alive", "chosen", "deals", "end", "marks", "mix_deal", "mixes", "need", "origin", "picks",
+                 "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -152,7 +153,8 @@ class _Trace:
         self.alive: list[list[int]] = []  # per answer: each card's path as it was asked
         self.zone: list[list[int]] = []  # per answer: each card's zone as it was asked
         self.chosen: set[int] = set()  # paths of cards a player chose to send out of a hand unseen
-        self.marks: list[int] = []  # per answer: where its events start in the match's record (and the end)
+        self.marks: list[int] = []  # per answer: where its events start in the match's record
+        self.end = 0  # the match's events walked
 
     def path(self, need: Any) -> int:
         """A new path, needing `need` (a face, or None)."""
@@ -161,119 +163,133 @@ class _Trace:
         return len(self.need) - 1
 
 
-def _trace(match, seat: int) -> _Trace:
-    """Cut every card's life into paths at the points where `seat` loses track of it."""
-    t = match.layout
-    bit = 1 << seat
-    faces = t.face_ids
-    backs = [back_key(t, c) for c in range(len(faces))]
-    ids = card_index(t)
-    tr = _Trace()
-    seg = [tr.path(faces[c]) for c in range(len(faces))]  # the set-up is every match's
-    tr.origin = [-1] * len(seg)
-    zones = [list(z) for z in t.start_zones]
-    zone_of = list(t.start_zone_of)
-    face = list(t.start_face)
-    # card -> (answer, who answered) naming it: linked to the card's path as asked, or, if the card moves
-    # before the rules touch the answering player's zones otherwise, to its path after that move
-    waiting: dict[int, list[tuple[int, int]]] = {}
+class _Tracer:
+    """Step 1 for one seat, kept with the match: the walk over its events goes on from where it stopped.
 
-    def sees(zi: int, c: int) -> bool:
-        vis = t.zone_vis[zi]
-        if vis == PUBLIC:
-            return face[c]
-        return vis == OWNER and t.zone_owner[zi] == seat and face[c]
+    Every card's life is cut into paths where `seat` loses track of it (see the module). A need, once
+    known, holds for good: what the seat saw of a path is a fact of the match."""
 
-    def saw(c: int) -> None:
-        tr.need[seg[c]] = faces[c]
+    def __init__(self, match, seat: int) -> None:
+        t = match.layout
+        self.t, self.seat, self.bit = t, seat, 1 << seat
+        faces = self.faces = t.face_ids
+        self.backs = [back_key(t, c) for c in range(len(faces))]
+        self.ids = card_index(t)
+        tr = self.tr = _Trace()
+        self.seg = [tr.path(faces[c]) for c in range(len(faces))]  # the set-up is every match's
+        tr.origin = [-1] * len(self.seg)
+        self.zones = [list(z) for z in t.start_zones]
+        self.zone_of = list(t.start_zone_of)
+        self.face = list(t.start_face)
+        # card -> (answer, who answered) naming it: linked to the card's path as asked, or, if the card
+        # moves before the rules touch the answering player's zones otherwise, to its path after that move
+        self.waiting: dict[int, list[tuple[int, int]]] = {}
+        self.decisions: list[tuple] = []  # the match's answers, as recorded
 
-    def renew(c: int) -> int:
-        seg[c] = tr.path(None)
-        return seg[c]
+    def advance(self, match) -> _Trace:
+        """The trace of the match as it is now (the events since the last call walked)."""
+        t, seat, bit, faces, backs, tr = self.t, self.seat, self.bit, self.faces, self.backs, self.tr
+        seg, zones, zone_of, face, waiting = self.seg, self.zones, self.zone_of, self.face, self.waiting
 
-    def shuffled(cards: list[int]) -> None:
-        by_back: dict[tuple, list[int]] = {}
-        for c in cards:
-            by_back.setdefault(backs[c], []).append(c)
-        for group in by_back.values():
-            if len(group) > 1:
-                tr.mixes.append((-1, [seg[c] for c in group], [renew(c) for c in group]))
+        def sees(zi: int, c: int) -> bool:
+            vis = t.zone_vis[zi]
+            if vis == PUBLIC:
+                return face[c]
+            return vis == OWNER and t.zone_owner[zi] == seat and face[c]
 
-    def chose(hand: list[int], k: int) -> None:
-        if len(hand) > 1 and all(backs[c] == backs[hand[k]] for c in hand):
-            tr.mixes.append((k, [seg[c] for c in hand], [renew(c) for c in hand]))
-            tr.chosen.add(seg[hand[k]])
+        def saw(c: int) -> None:
+            tr.need[seg[c]] = faces[c]
 
-    def link(c: int) -> None:
-        for d, _ in waiting.pop(c, ()):
-            tr.picks[d] = seg[c]
+        def renew(c: int) -> int:
+            seg[c] = tr.path(None)
+            return seg[c]
 
-    def release(zi: int) -> None:
-        """The rules touched zone `zi`: the cards its owner named and that stay put are linked as asked."""
-        p = t.zone_owner[zi]
-        if p >= 0:
-            for c in [c for c, named in waiting.items() if any(who == p for _, who in named)]:
-                waiting[c] = [(d, who) for d, who in waiting[c] if who != p]
-                if not waiting[c]:
-                    del waiting[c]
+        def shuffled(cards: list[int]) -> None:
+            by_back: dict[tuple, list[int]] = {}
+            for c in cards:
+                by_back.setdefault(backs[c], []).append(c)
+            for group in by_back.values():
+                if len(group) > 1:
+                    tr.mixes.append((-1, [seg[c] for c in group], [renew(c) for c in group]))
 
-    for i, e in enumerate(match._watch.events):
-        kind = e[0]
-        if kind == MOVE:
-            _, c, src, at, dst, to, up, before, after = e
-            if (before | after) & bit:
+        def chose(hand: list[int], k: int) -> None:
+            if len(hand) > 1 and all(backs[c] == backs[hand[k]] for c in hand):
+                tr.mixes.append((k, [seg[c] for c in hand], [renew(c) for c in hand]))
+                tr.chosen.add(seg[hand[k]])
+
+        def link(c: int) -> None:
+            for d, _ in waiting.pop(c, ()):
+                tr.picks[d] = seg[c]
+
+        def release(zi: int) -> None:
+            """The rules touched zone `zi`: the cards its owner named and that stay put are linked as asked."""
+            p = t.zone_owner[zi]
+            if p >= 0:
+                for c in [c for c, named in waiting.items() if any(who == p for _, who in named)]:
+                    waiting[c] = [(d, who) for d, who in waiting[c] if who != p]
+                    if not waiting[c]:
+                        del waiting[c]
+
+        events = match._watch.events
+        for i in range(tr.end, len(events)):
+            e = events[i]
+            kind = e[0]
+            if kind == MOVE:
+                _, c, src, at, dst, to, up, before, after = e
+                if (before | after) & bit:
+                    saw(c)
+                if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != seat and not after & bit:
+                    chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
+                del zones[src][at]
+                zones[dst].insert(to if to >= 0 else ~to, c)
+                zone_of[c] = dst
+                face[c] = up
+                if c in waiting:
+                    link(c)
+                elif waiting:  # another card: the rules went on past the answers naming cards of these zones
+                    release(src)
+                    release(dst)
+                if after & bit:
+                    saw(c)
+            elif kind == SHUFFLE:
+                zi, order = e[1], e[2]
+                zones[zi] = list(order)
+                first = len(tr.mixes)
+                shuffled([c for c in order if not sees(zi, c)])
+                for o in range(first, len(tr.mixes)):
+                    tr.mix_deal[o] = len(tr.deals)
+                if len(order) > 1:  # a shuffle of one card or none draws nothing
+                    tr.deals.append([seg[c] for c in order])
+            elif kind == FLIP:
+                c, before, after = e[1], e[5], e[6]
+                face[c] = e[4]
+                if (before | after) & bit:
+                    saw(c)
+            elif kind == SHOW:
+                if e[2] == seat or e[5] & bit:
+                    saw(e[1])
+            elif kind == ASK:
+                if e[1] == seat and e[3] == K_CARD:
+                    for x in e[4]:
+                        if x.__class__ is str and x in self.ids:
+                            saw(self.ids[x])
+            elif kind == DECIDE:
+                _, who, _, answer, seen, zi, _ = e
+                self.decisions.append(e)
+                tr.picks.append(seg[answer] if zi >= 0 else -1)
+                tr.alive.append(seg[:])
+                tr.zone.append(zone_of[:])
+                tr.marks.append(i)
+                if zi >= 0:
+                    if who == seat and seen & bit:
+                        saw(answer)
+                    waiting.setdefault(answer, []).append((len(tr.picks) - 1, who))
+        tr.end = len(events)
+        st = match.st
+        for c in range(len(faces)):
+            if seen_by(st, c) & bit:
                 saw(c)
-            if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != seat and not after & bit:
-                chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
-            del zones[src][at]
-            zones[dst].insert(to if to >= 0 else ~to, c)
-            zone_of[c] = dst
-            face[c] = up
-            if c in waiting:
-                link(c)
-            elif waiting:  # another card: the rules went on past the answers naming cards of these zones
-                release(src)
-                release(dst)
-            if after & bit:
-                saw(c)
-        elif kind == SHUFFLE:
-            zi, order = e[1], e[2]
-            zones[zi] = list(order)
-            first = len(tr.mixes)
-            shuffled([c for c in order if not sees(zi, c)])
-            for o in range(first, len(tr.mixes)):
-                tr.mix_deal[o] = len(tr.deals)
-            if len(order) > 1:  # a shuffle of one card or none draws nothing
-                tr.deals.append([seg[c] for c in order])
-        elif kind == FLIP:
-            c, before, after = e[1], e[5], e[6]
-            face[c] = e[4]
-            if (before | after) & bit:
-                saw(c)
-        elif kind == SHOW:
-            if e[2] == seat or e[5] & bit:
-                saw(e[1])
-        elif kind == ASK:
-            if e[1] == seat and e[3] == K_CARD:
-                for x in e[4]:
-                    if x.__class__ is str and x in ids:
-                        saw(ids[x])
-        elif kind == DECIDE:
-            _, who, _, answer, seen, zi, _ = e
-            tr.picks.append(seg[answer] if zi >= 0 else -1)
-            tr.alive.append(seg[:])
-            tr.zone.append(zone_of[:])
-            tr.marks.append(i)
-            if zi >= 0:
-                if who == seat and seen & bit:
-                    saw(answer)
-                waiting.setdefault(answer, []).append((len(tr.picks) - 1, who))
-    tr.marks.append(len(match._watch.events))
-    st = match.st
-    for c in range(len(faces)):
-        if seen_by(st, c) & bit:
-            saw(c)
-    return tr
+        return tr
 
 
 # ---- step 2: a card down every path -----------------------------------------------------------------
@@ -287,11 +303,25 @@ def _after_choice(k: int, j: int, incoming: list[int]) -> list[int]:
     return [*staying[:k], incoming[j], *staying[k:]]
 
 
-def _possible(tr: _Trace) -> list[frozenset]:
-    """The faces each path could carry, going forward from the set-up (a superset: enough to keep the
-    backward pass from asking a path for a face that cannot reach it)."""
-    can = [frozenset((n,)) if n is not None else frozenset() for n in tr.need]
-    for kind, incoming, outgoing in tr.mixes:
+class _Can(dict):
+    """The faces each path could carry (a superset: enough to keep the backward pass from asking a path
+    for a face that cannot reach it); a path no mix drawn here made carries its need, if any."""
+
+    def __init__(self, need: list[Any]) -> None:
+        super().__init__()
+        self.need = need
+
+    def __missing__(self, s: int) -> frozenset:
+        n = self.need[s]
+        can = frozenset((n,)) if n is not None else frozenset()
+        self[s] = can
+        return can
+
+
+def _possible(tr: _Trace, need: list[Any], first: int) -> _Can:
+    """`_Can` going forward through the mixes from `first` on."""
+    can = _Can(need)
+    for kind, incoming, outgoing in tr.mixes[first:]:
         every = frozenset().union(*(can[s] for s in incoming))
         if kind < 0:
             here = [every] * len(outgoing)
@@ -299,16 +329,22 @@ def _possible(tr: _Trace) -> list[frozenset]:
             here = [every if i == kind else can[incoming[i]] | can[incoming[i + 1 if i < kind else i - 1]]
                     for i in range(len(outgoing))]
         for t, h in zip(outgoing, here, strict=True):
-            can[t] = h & can[t] if tr.need[t] is not None else h
+            can[t] = h & can[t] if need[t] is not None else h
     return can
 
 
-def _assign(tr: _Trace, faces: list[Any], rng: random.Random) -> list[int]:
-    """The card each path carries in a world drawn at random (see the module's step 2)."""
+def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] | None = None,
+            first: int = 0) -> list[int]:
+    """The card each path carries in a world drawn at random (see the module's step 2). With `card0`, a
+    drawing of the paths of the first `first` mixes: those keep their cards, the mixes since are drawn."""
     need = tr.need[:]
-    can = _possible(tr)
+    if card0 is not None:
+        for s, c in enumerate(card0):
+            need[s] = faces[c]
+    can = _possible(tr, need, first)
+    mixes = tr.mixes[first:]
     chosen: list[int] = []  # per choice, from the last: the place of the card that left in the world
-    for kind, incoming, outgoing in reversed(tr.mixes):
+    for kind, incoming, outgoing in reversed(mixes):
         if kind >= 0:
             chosen.append(_choose(need, can, kind, incoming, outgoing, rng))
             continue
@@ -325,9 +361,9 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random) -> list[int]:
         wants = [f for f, k in wanted.items() for _ in range(k)]
         for s, f in _match(wants, free, can).items():
             need[s] = f
-    card = list(range(len(faces)))  # the first paths are the cards themselves
-    card.extend([-1] * (len(tr.need) - len(faces)))
-    for kind, incoming, outgoing in tr.mixes:
+    card = list(range(len(faces))) if card0 is None else card0[:]  # the first paths are the cards themselves
+    card.extend([-1] * (len(tr.need) - len(card)))
+    for kind, incoming, outgoing in mixes:
         if kind >= 0:
             for t, s in zip(outgoing, _after_choice(kind, chosen.pop(), incoming), strict=True):
                 card[t] = card[s]
@@ -352,17 +388,18 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random) -> list[int]:
     return card
 
 
-def _assign_some(tr: _Trace, faces: list[Any], rng: random.Random, tries: int = 50) -> list[int]:
+def _assign_some(tr: _Trace, faces: list[Any], rng: random.Random, tries: int = 50, card0: list[int] | None = None,
+                 first: int = 0) -> list[int]:
     """`_assign`, drawn again where its random choices leave a face nowhere to go (cheap: no play)."""
     for _ in range(tries - 1):
         try:
-            return _assign(tr, faces, rng)
+            return _assign(tr, faces, rng, card0, first)
         except _Misfit:
             continue
-    return _assign(tr, faces, rng)
+    return _assign(tr, faces, rng, card0, first)
 
 
-def _match(wants: list[Any], paths: list[int], can: list[frozenset]) -> dict[int, Any]:
+def _match(wants: list[Any], paths: list[int], can: _Can) -> dict[int, Any]:
     """A path for each face wanted, among `paths` that could carry it (a bipartite matching, found by
     augmenting paths; `paths` in a random order make it a random one)."""
     owner: dict[int, int] = {}  # path -> index into wants
@@ -382,7 +419,7 @@ def _match(wants: list[Any], paths: list[int], can: list[frozenset]) -> dict[int
     return {s: wants[i] for s, i in owner.items()}
 
 
-def _choose(need: list[Any], can: list[frozenset], k: int, incoming: list[int], outgoing: list[int],
+def _choose(need: list[Any], can: _Can, k: int, incoming: list[int], outgoing: list[int],
             rng: random.Random) -> int:
     """Which card of the hand a player's choice took (an index into `incoming`), drawn uniformly among
     those that fit what the paths need later; the needs pass back to the paths that bring them."""
@@ -400,33 +437,121 @@ def _choose(need: list[Any], can: list[frozenset], k: int, incoming: list[int], 
     return j
 
 
+def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int, y: int) -> list[int] | None:
+    """The drawing `card` with cards `x` and `y` traded on every path from shuffle `origin` on; None if a
+    path the seat sees would then carry another face."""
+    first = tr.mixes[origin][2][0]
+    card = card[:]
+    for s in range(first, len(card)):
+        c = card[s]
+        if c in (x, y):
+            other = y if c == x else x
+            if tr.need[s] is not None and tr.need[s] != faces[other]:
+                return None
+            card[s] = other
+    return card
+
+
+def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int, rng: random.Random) -> tuple[list[int], int] | None:
+    """A drawing in which path `s`, whose card's face the seat has since seen to be another, carries a
+    card of that face: its card traded with one of that face that the same shuffle dealt down a path the
+    seat did not see. (The drawing, the shuffle's mix), or None."""
+    x, face = card[s], tr.need[s]
+    for o in range(min(tr.origin[s], len(tr.mixes) - 1), -1, -1):
+        kind, _, outgoing = tr.mixes[o]
+        if kind >= 0 or all(card[t] != x for t in outgoing):
+            continue
+        ys = [card[t] for t in outgoing if tr.need[t] is None and faces[card[t]] == face]
+        rng.shuffle(ys)
+        for y in ys:
+            swapped = _swapped(tr, faces, card, o, x, y)
+            if swapped is not None:
+                return swapped, o
+        return None
+    return None
+
+
 # ---- step 3: the world played -----------------------------------------------------------------------
 
 
+class _Snap(NamedTuple):
+    """A copy of a world just before answer `d`, with `used` of the drawing's shuffles dealt by then."""
+
+    used: int
+    d: int
+    world: Any
+
+
+def _lines_from(cache, k: int) -> list[str]:
+    """A seat's rendered observations from the k-th on (see `information.Seen`)."""
+    out = cache.lines[k:cache.n] if k < cache.n else []
+    for _, i, lines, _ in cache.chunks:
+        if i + len(lines) > k:
+            out.extend(lines[max(0, k - i):])
+    return out
+
+
+def _rechanced(world, plan: _Plan, source: _Source):
+    """A copy of `world` (at a question) whose chance deals the drawing `plan` from its kept base on."""
+    other = world.clone()
+    cur, frozen = other._base
+    old = frozen[-1][1]
+    chance = _WorldChance(plan, source)
+    chance.pos, chance.used = old.pos, old.used
+    other._base = (cur, (*frozen[:-1], ("object", chance)))
+    return other
+
+
+def _source_after(match, source: _Source) -> _Source:
+    """A world's chance as drawn so far (`source`), able to go on: a copy of the real match's generator
+    brought to the same point (for a world played on from one drawn before)."""
+    stream = random.Random(match.seed)
+    below = stream._randbelow  # type: ignore[attr-defined]
+    for n, outcome in source.events:
+        if outcome < 0:
+            for k in range(n - 1, 0, -1):
+                below(k + 1)
+        else:
+            below(n)
+    other = _Source(stream)
+    other.events = source.events[:]
+    return other
+
+
 class _Replay:
-    """Worlds played from the start along a drawing, repaired where they part from the real match (see
-    the module's step 3)."""
+    """Worlds played along a drawing, from the start or from a copy of an earlier world, repaired where
+    they part from the real match (see the module's step 3)."""
 
     def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
-                 decisions: list[tuple], budget: list[int] | None = None) -> None:
-        self.match, self.seat, self.bit, self.tr, self.rng, self.want = match, seat, 1 << seat, tr, rng, want
-        self.plan = _Plan(tr.deals, card)
-        self.source = _Source(random.Random(match.seed))
+                 want_view: str, decisions: list[tuple], budget: list[int] | None = None,
+                 source: _Source | None = None, snaps: list[_Snap] | None = None) -> None:
+        self.match, self.seat, self.bit, self.tr, self.rng = match, seat, 1 << seat, tr, rng
+        self.want, self.want_view = want, want_view
+        self.plan = _Plan(tr.deals[:], card)
+        self.source = source if source is not None else _Source(random.Random(match.seed))
+        self.snaps = snaps[:] if snaps is not None else []  # copies of the world before answers that dealt
         self.decisions = decisions
         self.faces = match.layout.face_ids
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
+        self.changed: int | None = None  # the first shuffle whose cards a mend changed
 
-    def play(self, repairs: int):
-        """The world, or `_Misfit`. Where a world parts from what the seat observed, it is mended (see
-        `repair`) and played on from the mended copy; a world mended anywhere is then played once more
-        from the start along the final drawing, so that its whole history is its own (mended again
-        where that one parts, up to `repairs` mends in all)."""
+    def play(self, repairs: int, start: tuple | None = None):
+        """The world, or `_Misfit`: played from `start` (a world before answer d, as `(world, d)`; None:
+        a new match) along the drawing. Where a world parts from what the seat observed, it is mended
+        (see `repair`) and played on from the mended copy; a world mended anywhere is then played once
+        more along the final drawing, from the last copy kept before the first shuffle a mend changed,
+        so that its whole history is its own (mended again where that one parts, up to `repairs` mends
+        in all)."""
         while True:
-            world, mended = self.start(), False
-            for d in range(len(self.decisions)):
+            world, d0 = start if start is not None else (self.start(), 0)
+            mended = False
+            for d in range(d0, len(self.decisions)):
                 prev = world.clone()
+                used = world.st.rng.used
                 try:
                     world = self.step(world, d)
+                    if world.st.rng.used != used:
+                        self.snaps.append(_Snap(used, d, prev))
                     continue
                 except RuleError:
                     misfit = _Misfit("the rules failed")
@@ -449,6 +574,18 @@ class _Replay:
             if not mended:
                 self.source.stream = None  # drawn: the world keeps no copy of the real generator
                 return world
+            assert self.changed is not None
+            start = self.resume(self.changed)
+            self.changed = None
+
+    def resume(self, deal: int) -> tuple | None:
+        """Where to play again from after the drawing changed from shuffle `deal` on: the last copy kept
+        before the answer that dealt it, on this drawing's chance (None: the start)."""
+        self.snaps = [snap for snap in self.snaps if snap.used <= deal]
+        if not self.snaps:
+            return None
+        snap = self.snaps.pop()  # taken again when that answer is given again
+        return _rechanced(snap.world, self.plan, self.source), snap.d
 
     @property
     def card(self) -> list[int]:
@@ -463,8 +600,10 @@ class _Replay:
         from .match import Match  # the match module uses this one
 
         m = self.match
-        return Match(m.game, m.players, m.seed, chance=_WorldChance(self.plan, self.source),
-                     arrange=m._arrange, after_setup=m._after_setup)
+        world = Match(m.game, m.players, m.seed, chance=_WorldChance(self.plan, self.source),
+                      arrange=m._arrange, after_setup=m._after_setup)
+        world._verified = 0
+        return world
 
     def step(self, world, d: int):
         """`world` after answer `d`, given again; `_Misfit` if the seat would observe something else."""
@@ -475,7 +614,7 @@ class _Replay:
             raise _Misfit("the seat would see something else", reached)
         ask = world._ask_of(who)
         if ask is None:
-            raise _Misfit(f"P{who} is not asked here", len(observed(world, self.seat)))
+            raise _Misfit(f"P{who} is not asked here", world._verified)
         options = ask[1]
         if ask[2] == K_CARD and pick >= 0 and (who == self.seat or tr.need[pick] is not None or pick in tr.chosen):
             action = options.index(card[pick]) if card[pick] in options else -1
@@ -486,7 +625,7 @@ class _Replay:
         else:
             action = next((i for i in range(len(options)) if world.label(ask, i) == e[3]), -1)
         if action < 0:
-            raise _Misfit("the answer given is not an option here", len(observed(world, self.seat)))
+            raise _Misfit("the answer given is not an option here", world._verified)
         world.apply(who, action)
         reached = self.reached(world)
         if reached >= 0:
@@ -494,12 +633,24 @@ class _Replay:
         return world
 
     def reached(self, world) -> int:
-        """-1 if the seat observed the same in `world` so far, else how many observations matched first."""
-        lines, want = observed(world, self.seat), self.want
-        if lines == want[:len(lines)]:
+        """-1 if the seat observed the same in `world` so far, else how many observations matched first.
+        (A world carries how many it is known to match, `_verified`: only the lines since are compared.)"""
+        cache = world._seen[self.seat]
+        _catch_up(world, self.seat, cache)
+        k, want = world._verified, self.want
+        if cache.count == k:
             return -1
-        return next(i for i, (a, b) in enumerate(zip(lines, want, strict=False)) if a != b) if len(lines) <= len(want) \
-            else len(want)
+        for j, line in enumerate(_lines_from(cache, k), k):
+            if j >= len(want) or line != want[j]:
+                return j
+        world._verified = cache.count
+        return -1
+
+    def fits(self, world) -> bool:
+        """The seat observed all it did, and sees now what it sees, in `world`: its information state is the
+        same as in the real match."""
+        return self.reached(world) == -1 and world._verified == len(self.want) and \
+            view_json(world, self.seat) == self.want_view
 
     def redraw(self, world, who: int):
         """`world` after `who` answered with an option drawn uniformly among those after which the seat
@@ -560,14 +711,14 @@ class _Replay:
         pairs = near + far
         told = self.want[reached] if 0 <= reached < len(self.want) else ""
         pairs.sort(key=lambda pair: f'"{faces[pair[2]]}"' not in told)  # first the faces the seat was told of
-        best: tuple[int, Any, Any] = (reached, None, None)
+        best: tuple[int, Any, Any, int] = (reached, None, None, -1)
         kept = self.card
-        dealt_before = sum(1 for e in prev._watch.events[:prev._base_info[0]] if e[0] == SHUFFLE and len(e[2]) > 1)
+        dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
         for o, x, y in pairs[:_PROBES]:
             if self.budget[0] <= 0:
                 break
             self.budget[0] -= 1
-            swapped = self.swapped(o, x, y)
+            swapped = _swapped(tr, faces, card, o, x, y)
             if swapped is None:
                 continue
             pi = list(range(len(faces)))
@@ -581,32 +732,41 @@ class _Replay:
             if probe is None:
                 self.card = kept
                 continue
+            probe._verified = min(prev._verified, probe._seen[self.seat].count)  # lines up to the base are kept
             before = probe.clone()
             try:
                 after = self.step(probe, d)
             except _Misfit as misfit:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
-                    best = (misfit.reached, swapped, before)  # as far or further: a step on the way
+                    best = (misfit.reached, swapped, before, o)  # as far or further: a step on the way
                 continue
             except RuleError:
                 continue
             finally:
                 self.card = kept
             self.card = swapped
+            self.mark(o)
             return True, after, -1
         if best[1] is None:
             return None
         self.card = best[1]
+        self.mark(best[3])
         return False, best[2], best[0]
+
+    def mark(self, o: int) -> None:
+        """The drawing changed from mix `o` (a shuffle) on."""
+        deal = self.tr.mix_deal[o]
+        self.changed = deal if self.changed is None else min(self.changed, deal)
 
     def touched(self, d: int, reached: int) -> set[int]:
         """The zones answer `d` is about: those the real answer's events moved cards from or to, those of
         the asked player, and those of the players whose counters the observation where the world
         parted (`reached`) shows changed (a counter may tell of a hand)."""
         zones: set[int] = set()
-        m = self.match
+        m, tr = self.match, self.tr
         t = m.layout
-        for e in m._watch.events[self.tr.marks[d]:self.tr.marks[d + 1]]:
+        end = tr.marks[d + 1] if d + 1 < len(tr.marks) else tr.end
+        for e in m._watch.events[tr.marks[d]:end]:
             if e[0] == MOVE:
                 zones.update((e[2], e[4]))
         players = {m.history[d][0]}
@@ -622,58 +782,40 @@ class _Replay:
         zones.update(zi for zi in range(len(t.zone_owner)) if t.zone_owner[zi] in players)
         return zones
 
-    def swapped(self, origin: int, x: int, y: int) -> list[int] | None:
-        """The drawing with cards `x` and `y` traded on every path from shuffle `origin` on; None if a
-        path the seat sees would then carry another face."""
-        tr, faces = self.tr, self.faces
-        first = tr.mixes[origin][2][0]
-        card = self.card[:]
-        for s in range(first, len(card)):
-            c = card[s]
-            if c in (x, y):
-                other = y if c == x else x
-                if tr.need[s] is not None and tr.need[s] != faces[other]:
-                    return None
-                card[s] = other
-        return card
-
 
 _PROBES = 40  # swaps tried to mend one answer
 _FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
 
 
-# ---- the drawing ------------------------------------------------------------------------------------
+# ---- what a match keeps -----------------------------------------------------------------------------
 
 
-def _extended(tr: _Trace, faces: list[Any], rng: random.Random, card: list[int]) -> list[int]:
-    """A drawing of the paths of `tr` that keeps the faces an earlier drawing `card` gave to the paths it
-    had (the match went on since: its new paths drawn at random)."""
-    kept = tr.need[:]
-    for s, c in enumerate(card):
-        kept[s] = faces[c]
-    need, tr.need = tr.need, kept
-    try:
-        return _assign_some(tr, faces, rng, 5)
-    finally:
-        tr.need = need
+class _Belief:
+    """What a match keeps for one seat between draws: the walk of its events (`tracer`), and its last
+    world: the drawing (`card`, made over the first `mixes` mixes), how many of the match's events it
+    fits, the world, its chance as drawn (`source`), and copies of it before each answer that dealt a
+    shuffle (`snaps`)."""
+
+    __slots__ = ("card", "events", "mixes", "snaps", "source", "tracer", "world")
+
+    def __init__(self, tracer: _Tracer) -> None:
+        self.tracer = tracer
+        self.card: list[int] = []
+        self.events, self.mixes = 0, 0
+        self.world: Any = None
+        self.source: _Source | None = None
+        self.snaps: list[_Snap] = []
+
+    def keep(self, replay: _Replay, world, events: int) -> None:
+        self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
+        self.events, self.mixes = events, len(replay.tr.mixes)
 
 
-class _Kept:
-    """What a match keeps, per seat, of its last world: the drawing, how many of the match's events it
-    fits, and the world itself."""
-
-    __slots__ = ("card", "events", "world")
-
-    def __init__(self, card: list[int], events: int, world) -> None:
-        self.card, self.events, self.world = card, events, world
-
-
-def _kept(match) -> dict[int, _Kept]:
-    """The match's last worlds by seat (kept while its record of events only grows)."""
-    events = match._watch.events
+def _beliefs(match) -> dict[int, _Belief]:
+    """The match's beliefs by seat (kept with its record of events, which only grows)."""
     kept = match.__dict__.get("_kept")
-    if kept is None or kept[0] is not events:
-        kept = (events, {})
+    if kept is None or kept[0] is not match._watch:
+        kept = (match._watch, {})
         match._kept = kept
     return kept[1]
 
@@ -686,8 +828,9 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     The match keeps the seat's last world. Asked again at the same point, determinize moves from it:
     `moves` proposals, each a swap of two cards one shuffle dealt down paths the seat did not see, kept
     when the world it gives is one the seat cannot tell apart either (a Markov chain whose worlds, in the
-    long run, are each as likely); asked after the match moved on, it starts from the last world's
-    drawing and mends what the new observations contradict."""
+    long run, are each as likely), played again from the last copy kept before that shuffle; asked
+    after the match moved on, it carries the last world on: the cards the seat has seen since traded in
+    (from their shuffle on), the new shuffles and choices drawn, the answers since given again."""
     from .match import Match  # the match module uses this one
 
     if match.__class__ is not Match:
@@ -695,47 +838,85 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if match.__dict__.get("_drawn") or match._rng.__class__ is not random.Random:
         raise NoConsistentWorld("determinize draws worlds of a match whose chance comes from its seed, "
                                 "not of a drawn world or a match given its chance outcomes")
-    want = observed(match, seat)
-    tr = _trace(match, seat)
-    decisions = [e for e in match._watch.events if e[0] == DECIDE]
+    beliefs = _beliefs(match)
+    belief = beliefs.get(seat)
+    if belief is None:
+        belief = beliefs[seat] = _Belief(_Tracer(match, seat))
+    tr = belief.tracer.advance(match)
+    decisions = belief.tracer.decisions
     if len(decisions) != len(match.history):
         raise NoConsistentWorld("the match's record of answers is incomplete")
-    faces = match.layout.face_ids
-    kept_worlds = _kept(match)
-    last = kept_worlds.get(seat)
+    want, want_view = observed(match, seat), view_json(match, seat)
+    events = len(match._watch.events)
     world = None
-    want_state = match.information_state(seat)
-    if last is not None and last.events == len(match._watch.events):
-        world = _moved(match, seat, tr, rng, want, want_state, decisions, last, moves)
-    else:
-        problems: dict[str, int] = {}
-        budget = [probes]
-        for attempt in range(tries):
-            try:
-                extend = last is not None and attempt == 0
-                card = _extended(tr, faces, rng, last.card) if last is not None and extend else \
-                    _assign_some(tr, faces, rng)
-                replay = _Replay(match, seat, tr, card, rng, want, decisions, budget)
-                world = replay.play(_FLAT if extend else repairs)  # the last world, if it still nearly fits
-                if world.information_state(seat) != want_state:
-                    raise _Misfit("the seat would see something else now")
-            except _Misfit as misfit:
-                problems[str(misfit)] = problems.get(str(misfit), 0) + 1
-                world = None
-                continue
-            kept_worlds[seat] = last = _Kept(replay.card, len(match._watch.events), world)
-            break
-        if world is None:
-            why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
-            raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries} drawings: "
-                                    f"{why}")
+    if belief.world is not None and belief.events == events:
+        world = _moved(match, seat, tr, rng, want, want_view, belief, moves)
+    elif belief.world is not None:
+        world = _carried(match, seat, tr, rng, want, want_view, belief, events)
+    if world is None:
+        world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     world = world.clone()
     world.log = None
+    world.__dict__.pop("_verified", None)
     world._drawn = (world.st.rng.plan, world.st.rng.source, len(world.history))
     world.seed = rng.getrandbits(31)  # not the real match's: its seed would tell all its chance
     world.st.rng = random.Random(rng.getrandbits(64))
     world._rng = world.st.rng
     world._reseed = (len(world._sent), world.st.rng.getstate())
+    return world
+
+
+def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+           events: int, tries: int, repairs: int, probes: int):
+    """A world drawn afresh and played from the start (see `determinize`)."""
+    faces = match.layout.face_ids
+    problems: dict[str, int] = {}
+    budget = [probes]
+    for _ in range(tries):
+        try:
+            replay = _Replay(match, seat, tr, _assign_some(tr, faces, rng), rng, want, want_view,
+                             belief.tracer.decisions, budget)
+            world = replay.play(repairs)
+            if not replay.fits(world):
+                raise _Misfit("the seat would see something else now")
+        except _Misfit as misfit:
+            problems[str(misfit)] = problems.get(str(misfit), 0) + 1
+            continue
+        belief.keep(replay, world, events)
+        return world
+    why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
+    raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries} drawings: {why}")
+
+
+def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+             events: int):
+    """The last world carried on to where the match is now, or None (see `determinize`)."""
+    faces = match.layout.face_ids
+    card, changed = belief.card, None
+    for s in range(len(card)):
+        if tr.need[s] is not None and faces[card[s]] != tr.need[s]:
+            mend = _mended(tr, faces, card, s, rng)
+            if mend is None:
+                return None
+            card, o = mend
+            deal = tr.mix_deal[o]
+            changed = deal if changed is None else min(changed, deal)
+    try:
+        card = _assign_some(tr, faces, rng, 5, card, belief.mixes)
+    except _Misfit:
+        return None
+    assert belief.source is not None
+    replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions,
+                     source=_source_after(match, belief.source), snaps=belief.snaps)
+    start = replay.resume(changed) if changed is not None else \
+        (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
+    try:
+        world = replay.play(_FLAT, start)
+    except _Misfit:
+        return None
+    if not replay.fits(world):
+        return None
+    belief.keep(replay, world, events)
     return world
 
 
@@ -755,10 +936,10 @@ def replayed(world):
     return again
 
 
-def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_state: str,
-           decisions: list[tuple], kept: _Kept, moves: int):
+def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+           moves: int):
     """The kept world after `moves` proposals (see `determinize`)."""
-    faces, card = match.layout.face_ids, kept.card
+    faces, card = match.layout.face_ids, belief.card
     seen: set[int] = set()  # the cards of the drawing some path the seat sees carries, by the shuffle before it
     free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down paths the seat never sees after
     for o in range(len(tr.mixes) - 1, -1, -1):
@@ -771,23 +952,24 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
             if len({faces[c] for c in cards}) > 1:
                 free[o] = cards
     if not free:
-        return kept.world
+        return belief.world
     shuffles = list(free)
+    assert belief.source is not None
     for _ in range(moves):
         o = rng.choice(shuffles)
         x, y = rng.sample(free[o], 2)
         if faces[x] == faces[y]:
             continue
-        replay = _Replay(match, seat, tr, kept.card, rng, want, decisions)
-        swapped = replay.swapped(o, x, y)
+        swapped = _swapped(tr, faces, belief.card, o, x, y)
         if swapped is None:
             continue
-        replay.card = swapped
+        replay = _Replay(match, seat, tr, swapped, rng, want, want_view, belief.tracer.decisions,
+                         source=_source_after(match, belief.source), snaps=belief.snaps)
         try:
-            world = replay.play(0)
+            world = replay.play(0, replay.resume(tr.mix_deal[o]))
         except _Misfit:
             continue
-        if world.information_state(seat) != want_state:
+        if not replay.fits(world):
             continue
-        kept.card, kept.world = swapped, world
-    return kept.world
+        belief.keep(replay, world, belief.events)
+    return belief.world

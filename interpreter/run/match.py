@@ -95,6 +95,7 @@ class Match:
     # made (see `_Unbuilt`); a match that interpreter.testing draws keeps its chance outcomes.
     _decisions: int
     chance_outcomes: list[int] | None
+    _verified: int  # a world being drawn: how many of the seat's observations it is known to share (see belief)
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
                  arrange: dict[str, list[str]] | None = None, after_setup=None,
