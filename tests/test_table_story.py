@@ -271,3 +271,16 @@ def test_sky_haulers_says_where_a_move_lands_why_no_cargo_and_why_a_discard(caps
     assert "Play a card face down into your hold as cargo? (your SHIPPING 2, RECEIVING at Cape Mist 3)\n" \
            "  1) none (nothing to choose)\n" in out
     assert "Hand limit: discard down to 7 cards\n" in out  # the hand limit says why it asks for discards
+
+
+def test_dogfight_sentences_name_the_cards_the_table_shows():
+    from interpreter import load_game
+    from interpreter.run.match import play_random
+
+    says = [line["text"] for seed in range(1, 9) for line in play_random(load_game("sky-haulers"), 2, seed, log=True).log
+            if line.get("event") == "say" and re.search(r" (starts a dogfight|blocks attack|attacks with) ", line["text"])]
+    assert says
+    names = {c.name for c in load_game("sky-haulers").model.cards}
+    for text in says:  # `… with Hired Gun (Strafe 8)`, `… with Afterburner (13)`: the card, then its move's value
+        card = re.search(r" with (.+) \((?:[A-Za-z -]+ )?\d+\)$", text)
+        assert card and card.group(1) in names, text
