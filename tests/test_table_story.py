@@ -277,8 +277,10 @@ def test_dogfight_sentences_name_the_cards_the_table_shows():
     from interpreter import load_game
     from interpreter.run.match import play_random
 
-    says = [line["text"] for seed in range(1, 9) for line in play_random(load_game("sky-haulers"), 2, seed, log=True).log
-            if line.get("event") == "say" and re.search(r" (starts a dogfight|blocks attack|attacks with) ", line["text"])]
+    fight = re.compile(r" (starts a dogfight|blocks attack|attacks with) ")
+    says = [line["text"] for seed in range(1, 9)
+            for line in play_random(load_game("sky-haulers"), 2, seed, log=True).log
+            if line.get("event") == "say" and fight.search(line["text"])]
     assert says
     names = {c.name for c in load_game("sky-haulers").model.cards}
     for text in says:  # `… with Hired Gun (Strafe 8)`, `… with Afterburner (13)`: the card, then its move's value
