@@ -290,6 +290,6 @@ def test_dogfight_sentences_name_the_cards_the_table_shows():
 
 def test_hearts_shows_the_points_taken_this_deal_before_the_deal_is_scored(capsys, monkeypatch):
     # seed 1: P0 takes the Queen of Spades in deal 1; the score counts it only when the deal ends
-    out = run(capsys, monkeypatch, "1\n" * 100, "play", "hearts", "--human", "0", "--seed", "1")
+    out = run(capsys, monkeypatch, "1\n" * 100 + "q\n", "play", "hearts", "--human", "0", "--seed", "1")
     assert "  P0 (you)  hand 5 · tricks 8 · points this deal 13 · score 0\n" in out
     assert not re.search(r"score \d+ · .*score \d+", out)  # the match score once, not as a counter too
