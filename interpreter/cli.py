@@ -75,12 +75,13 @@ _seat = _whole(0, "a seat number (0, 1, …)")
 
 
 def _seed(text: str) -> int:
-    """An argparse type: a whole number short enough to be written in a match log."""
+    """An argparse type: a whole number from 0, short enough to be written in a match log."""
     from .logfile import MAX_INT_DIGITS
 
     text = text.strip()
-    if not re.fullmatch(r"[+-]?[0-9]+", text) or len(text.lstrip("+-")) > MAX_INT_DIGITS:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at most {MAX_INT_DIGITS} digits, not {text!r}")
+    if not re.fullmatch(r"\+?[0-9]+", text) or len(text.lstrip("+")) > MAX_INT_DIGITS:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0, of at most {MAX_INT_DIGITS} digits, "
+                                         f"not {text!r}")
     return int(text)
 
 
@@ -605,7 +606,7 @@ def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: st
         write_log(path, log, game)
     except LogError as why:
         return RuleError(f"{err}; its log was not written: {why}", err.seed, err.decisions)
-    return RuleError(f"{err}; the match up to there is in {path} (`meeple replay {path}` re-runs it)",
+    return RuleError(f"{err}; the match up to there is in {path} (`{_replay_command(game, path)}` re-runs it)",
                      err.seed, err.decisions)
 
 
@@ -619,6 +620,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     players = _players(game, args.players)
     bots = _bots(_bot_kinds(args.bots), players, None)
     workers = min(args.workers, args.n, _cores())
+    if args.workers > _cores():
+        print(f"meeple sim: --workers {args.workers}: this machine has {_n(_cores(), 'core')}, so "
+              f"{_n(workers, 'worker')} run", file=sys.stderr)
     stopped: WorkerLost | Interrupted | None = None
     watch: Watch | None = None
     if args.check:
@@ -849,6 +853,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if header["game"] != game.name:
         raise CliError(f"{file}:1: error: this log is of `{header['game']}`, but --game {args.game} is `{game.name}`",
                        located=True)
+    players = header.get("players")
+    if args.seat is not None and isinstance(players, int) and args.seat >= players:  # before replaying it all
+        raise CliError(f"--as {args.seat}: the match has seats 0..{players - 1}")
     changed = files_changed(header, game)
     chance = header.get("chance")  # a checked match: its chance outcomes were drawn, not seeded
     try:
