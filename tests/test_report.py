@@ -238,3 +238,32 @@ def test_the_raw_file_is_kept_up_to_date_while_the_run_goes_on(tmp_path, capsys,
     monkeypatch.setattr(command, "_write_raw", write)
     assert run(capsys, "report", "crazy-eights", "-n", "30", "--raw", str(raw), "--json")[0] == 0
     assert len(sizes) > 2 and sizes == sorted(sizes) and sizes[-1] == 30
+
+
+def test_lead_changes_count_only_a_new_seat_ahead():
+    from interpreter.lab.figures import _lead_changes
+
+    assert _lead_changes([0, 0, 1, -1, 1, 2]) == 2  # a round with no one ahead changes nothing
+    assert _lead_changes([-1, -1, 3]) == 0 and _lead_changes([]) == 0
+
+
+def test_card_figures_count_seats_with_and_without_the_card(overloaded):
+    from interpreter.lab.figures import report_figures
+
+    def record(winners, chosen):
+        return {"seed": 0, "scores": [0, 0, 0, 0], "winners": winners, "turns": 8, "rounds": 8, "decisions": 70,
+                "capped": False, "first": 0, "counters": [0, 0, 0, 0], "seat_counters": [[0] * 4] * 5,
+                "groups": [], "leaders": [0] * 8, "chosen": chosen, "at_end": [[], [], [], []],
+                "in_round": [[], [], [], []]}
+
+    # card 0 chosen by the winner in both matches and by one loser; 8 seats in all
+    records = [record([0], [[0], [0], [], []]), record([2], [[], [], [0], []])]
+    f = report_figures(overloaded, records, 4, ["random"] * 4, 0)
+    chosen = f["cards"][0]["chosen"]
+    assert chosen["n"] == 3 and chosen["share"] == 3 / 8
+    assert (chosen["win"]["k"], chosen["win"]["n"]) == (2, 3)
+    assert (chosen["win_not"]["k"], chosen["win_not"]["n"]) == (0, 5)
+    assert chosen["effect"]["diff"] == pytest.approx(2 / 3)
+    assert f["cards"][0]["thin"] and f["cards"][1]["chosen"]["n"] == 0
+    assert [s["k"] for s in f["seats"]] == [1, 0, 1, 0] and f["first_player"]["k"] == 1
+    assert f["leader_wins"][0]["k"] == 1 and f["leader_wins"][0]["n"] == 2
