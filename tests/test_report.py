@@ -267,3 +267,14 @@ def test_card_figures_count_seats_with_and_without_the_card(overloaded):
     assert f["cards"][0]["thin"] and f["cards"][1]["chosen"]["n"] == 0
     assert [s["k"] for s in f["seats"]] == [1, 0, 1, 0] and f["first_player"]["k"] == 1
     assert f["leader_wins"][0]["k"] == 1 and f["leader_wins"][0]["n"] == 2
+
+
+def test_a_worker_elsewhere_plays_from_the_game_files_sent_with_the_job(overloaded, tmp_path, monkeypatch):
+    job = backends.make_job(overloaded, 4, ["random"] * 4, 0)
+    here = backends.play_batch(job, [0, 1])
+    away = backends.Job(str(tmp_path / "not-here"), job.files, 4, job.bots, job.max_steps, 0)
+    monkeypatch.setattr(backends, "_GAMES", {})
+    monkeypatch.setattr(backends.tempfile, "gettempdir", lambda: str(tmp_path))
+    assert backends.play_batch(away, [0, 1]) == here
+    assert (tmp_path / f"meeple-lab-{job.digest}" / "game.yaml").is_file()
+    assert [p.name for p in tmp_path.iterdir()] == [f"meeple-lab-{job.digest}"]  # no staging folder left

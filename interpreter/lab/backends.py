@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import multiprocessing
 import os
+import shutil
 import signal
 import tempfile
 import threading
@@ -82,10 +83,13 @@ def _job_game(job: Job) -> Game:
             if not (folder / "game.yaml").is_file():
                 staging = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
                 for name, data in job.files:
+                    if name.startswith("/") or ".." in Path(name).parts:
+                        raise ValueError(f"a game file named outside its folder: {name}")
                     (staging / name).parent.mkdir(parents=True, exist_ok=True)
                     (staging / name).write_bytes(data)
                 with contextlib.suppress(OSError):  # another worker of this machine wrote it first
                     os.replace(staging, folder)
+                shutil.rmtree(staging, ignore_errors=True)  # (gone already when it was renamed)
         game = _GAMES[job.digest] = load_game(str(folder))
     return game.with_max_steps(job.max_steps)
 
