@@ -12,7 +12,6 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..bots.lineup import Lineup
 from ..game import Game, load_game
 from .failures import RULE_FAILURES, rule_error
 from .flow import TURN, Cursor, finish, run_flow
@@ -53,6 +52,8 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None,
     game.check_players(players)
     choose: Callable[[int], int] | None = None
     if bots is not None and any(name != "random" for name in bots):
+        from ..bots.lineup import Lineup  # the bots stand above this stage: asked for only when named
+
         decided = iter(Lineup(bots, seed).play(Match(game, players, seed)).history)
         choose = lambda n: next(decided)[1]  # noqa: E731
     st = State(game.model.setup(players), players, seed, None, game.max_steps)
