@@ -11,6 +11,10 @@ from typing import Any
 
 from .tables import ci_num, ci_pct, num, pct, strongest_cards
 
+LEADER_PLOT_N = 10
+"""Rounds reached by fewer matches with a leader than this are left out of the leader plot (its band would fill
+the plot)."""
+
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 1000px; margin: 2em auto; padding: 0 1em; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
@@ -162,7 +166,7 @@ def html_page(f: dict[str, Any]) -> str:
                         [[f"P{s['seat']}", ci_num(s), num(s["sd"])] for s in f["scores"]]))
     parts.append(f"<p>Margin of victory {ci_num(f['margin'])}; lead changes a match {ci_num(f['lead_changes'])}; "
                  f"the leader at half-time wins {ci_pct(f['leader_at_half'])}.</p>")
-    steady = [r for r in f["leader_wins"] if not r["thin"]]
+    steady = [r for r in f["leader_wins"] if r["n"] >= LEADER_PLOT_N]
     if steady:
         parts.append(_leader_plot(steady))
     if f["per_round"] or f["counters"] or f["seat_counters"]:
