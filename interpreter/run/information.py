@@ -194,9 +194,10 @@ class Watcher:
 
     def moved_many(self, st: State, cards: list[int], srcs: list[int], ats: list[int], dst: int,
                    tos: list[int]) -> None:
-        """Cards moved one after another into zone `dst`, none out of a player's own zone (see
-        `runtime._move_watched`): card i from zone srcs[i], where it lay at ats[i] when it went, to
-        tos[i]. Recorded as `moved` records each; the shadow is taken again once, from the state."""
+        """Cards moved one after another into zone `dst` (see `runtime._move_watched`): card i from zone
+        srcs[i], where it lay at ats[i] when it went, to tos[i]. Recorded as `moved` records each (a seat that
+        loses track of a card leaving a hand can tell it from none of the cards left there: merged with them
+        the first time, after which they stay together); the shadow is taken again once, from the state."""
         if self.owners[0] > 1:
             self.own()
         t = st.layout
@@ -205,26 +206,43 @@ class Watcher:
         everyone = (1 << st.n) - 1
         events, tags, seats = self.events, self.tags, range(st.n)
         up = st.face[cards[0]] if cards else True
+        gone: dict[int, set[int]] = {}  # per hand: the cards that left it so far
+        merged: set[tuple[int, int]] = set()  # (hand, seat): the seat can tell none of the hand's cards apart
         for c, src, at, to in zip(cards, srcs, ats, tos, strict=True):
-            zi = where[c]  # as `_was_seen`
-            before = known[c]
+            before = known[c]  # as `_was_seen`: where[c] is src
             if face[c]:
-                if vis[zi] == PUBLIC:
+                if vis[src] == PUBLIC:
                     before = everyone
-                elif vis[zi] == OWNER and owners[zi] >= 0:
-                    before |= 1 << owners[zi]
+                elif vis[src] == OWNER and owners[src] >= 0:
+                    before |= 1 << owners[src]
+            hand = vis[src] == OWNER
+            if hand:  # nobody else sees which card of a hand leaves it, glimpse or not
+                before &= 1 << owners[src] if owners[src] >= 0 else 0
             after = seen_by(st, c)
             events.append((MOVE, c, src, at, dst, to, up, before, after))
             seen = before | after
-            if seen:
-                for s in seats:
-                    if seen >> s & 1 and tags[s][c] != c:
+            if not hand:
+                if seen:
+                    for s in seats:
+                        if seen >> s & 1 and tags[s][c] != c:
+                            self._identify(s, c)
+                continue
+            gone.setdefault(src, set()).add(c)
+            for s in seats:
+                if seen >> s & 1:
+                    if tags[s][c] != c:
                         self._identify(s, c)
+                elif s != owners[src] and (src, s) not in merged:
+                    merged.add((src, s))
+                    self._merge(s, [c, *(d for d in self.zones[src] if d not in gone[src])])
         now_known = st.known
         for c in cards:
             where[c], face[c], known[c] = dst, up, now_known[c]
         for zi in {*srcs, dst}:
             self.zones[zi] = st.zones[zi][:]
+        for src in gone:
+            for d in st.zones[src]:
+                known[d] = now_known[d]
 
     def shuffled(self, st: State, zi: int) -> None:
         if self.owners[0] > 1:

@@ -398,9 +398,10 @@ def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> N
 def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -> bool:
     """Move many cards to an end of a zone in a watched or logged match as `move` would one by one, each zone
     rebuilt in one pass and each card's place worked out, not searched for: the watcher gets a `moved_many`
-    and the log a `move` line per card, as from `move`. Only where that is plain (a zone with no limit, no
-    card twice, none already in the zone nor leaving a player's own zone, and the cards of each zone taken in
-    the order they lie there); False, with nothing done, otherwise."""
+    and the log a `move` line per card, as from `move`; who knows the cards left in a hand is worked out per
+    seat in one pass (`_hand_lapses`). Only where that is plain (a zone with no limit, no card twice, none
+    already in the zone, and the cards of each zone taken in the order they lie there); False, with nothing
+    done, otherwise."""
     t = st.layout
     if t.zone_limit[zi] >= 0:
         return False
@@ -412,7 +413,7 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
         src = zone_of[c]
         got = places.get(src)
         if got is None:
-            if src == zi or vis[src] == OWNER:
+            if src == zi:
                 return False
             got = places[src] = ({d: i for i, d in enumerate(zones[src])}, [0, -1])
         i = got[0][c]
@@ -425,6 +426,8 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
         taken[1] = i
     up = t.zone_face[zi] if face < 0 else face == 1
     known = st.known
+    hands = {src: zones[src][:] for src in places if vis[src] == OWNER}  # the hands left, as they were
+    was = {d: known[d] for hand_cards in hands.values() for d in hand_cards}
     if up:  # face up, its zone decides who sees it
         for c in moved:
             known[c] = 0
@@ -446,11 +449,52 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
     faces = st.face
     for c in moved:
         faces[c] = up
+    for src, hand_before in hands.items():
+        _hand_lapses(st, src, hand_before, [c for c, s in zip(moved, srcs, strict=True) if s == src], was)
     if st.watch is not None:
         st.watch.moved_many(st, moved, srcs, ats, zi, tos)
     if st.log.__class__ is list:
         st.log.extend(Moved.logs(t, moved, srcs, zi, up))
     return True
+
+
+def _hand_lapses(st: State, src: int, hand_before: list[int], left: list[int], was: dict[int, int]) -> None:
+    """Who knows the cards still in hand `src` after the cards `left` left it one after another (`hand_before`:
+    the hand before, `was`: who knew each of its cards then), as `leaving` and `lapse` have it card by card: a seat
+    that did not know a card that left forgets the first copy of it (same face) it knew there, and a seat
+    that does not see a card where it went loses sight of every card still there. Per seat in one pass."""
+    t = st.layout
+    owner = t.zone_owner[src]
+    faces, known, still = t.face_ids, st.known, st.zones[src]
+    for s in range(st.n):
+        bit = 1 << s
+        if s == owner or not any(known[d] & bit for d in still):
+            continue  # the owner keeps sight of its hand; a seat that knows none of the cards left has nothing to lose
+        knows = {d for d in hand_before if was[d] & bit}
+        copies: dict[str, list[int]] = {}  # the cards it knows, by face, in the hand's order
+        for d in hand_before:
+            if d in knows:
+                copies.setdefault(faces[d], []).append(d)
+        first = dict.fromkeys(copies, 0)  # per face, where the first it may still know is
+        forgot = set()
+        lost = False
+        for c in left:
+            if c in knows:
+                knows.discard(c)
+            elif faces[c] in copies:
+                q, i = copies[faces[c]], first[faces[c]]
+                while i < len(q) and q[i] not in knows:
+                    i += 1
+                first[faces[c]] = i
+                if i < len(q):
+                    knows.discard(q[i])
+                    forgot.add(q[i])
+            if not seen_by(st, c) & bit:
+                lost = True
+                break
+        for d in still:
+            if known[d] & bit and (lost or d in forgot):
+                known[d] &= ~bit
 
 
 def shuffle(st: State, zi: int) -> None:
