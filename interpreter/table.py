@@ -316,7 +316,7 @@ class Table:
         self.seat_decisions: list[dict[str, Any]] = []
         self.told: list[tuple[int, str]] = []  # open decisions printed this round, a sentence may repeat them
         self.period_start: dict[str, dict[str, Any]] = {}  # lasting counters as their turn/round/deal began
-        self.own_label = ""  # the person's last answer (a card played by it is not played "for" it)
+        self.answered = False  # the person answered in the step being told (what follows is its doing)
 
     # ---- helpers
     def _print(self, text: str = "", out: TextIO | None = None) -> None:
@@ -361,6 +361,7 @@ class Table:
         m = self.m
         lines = m.log[self.printed:]
         self.printed = len(m.log)
+        self.answered = False
         states = [i for i, line in enumerate(lines) if line["type"] == "state"]
         view = m.view(self.human if self.human is not None else 0)
         now = (max(view["deal"], 1), view["round"])  # rounds count within a deal
@@ -454,7 +455,7 @@ class Table:
         (source, giver), (target, taker) = _seat_of(line["from"]), _seat_of(line["to"])
         model, cid, w = self.m.game.model, line["card"], self.words
         private = [z is not None and z.visibility != PUBLIC for z in (model.zone(source), model.zone(target))]
-        if giver == self.human and private[0] and not private[1] and line["face"] == "up" and cid != self.own_label:
+        if giver == self.human and private[0] and not private[1] and line["face"] == "up" and not self.answered:
             # a card of yours played without a question (no choice): say so before the trick goes on
             self.pending.append({"kind": "text", "text": "  " + w["played_for_you"].format(
                 card=self.cards.name(cid), zone=spoken(target))})
@@ -505,7 +506,7 @@ class Table:
             hidden = who != self.human and not played_open and (
                 together or "label" not in seen or (card and not self.cards.is_card(seen["label"])))
         if who == self.human:
-            self.own_label = label
+            self.answered = True
             return  # the person made it: the prompt and the answer are on the screen already
         name = self._who(who)
         if hidden:

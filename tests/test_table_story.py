@@ -293,3 +293,10 @@ def test_hearts_shows_the_points_taken_this_deal_before_the_deal_is_scored(capsy
     out = run(capsys, monkeypatch, "1\n" * 100 + "q\n", "play", "hearts", "--human", "0", "--seed", "1")
     assert "  P0 (you)  hand 5 · tricks 8 · points this deal 13 · score 0\n" in out
     assert not re.search(r"score \d+ · .*score \d+", out)  # the match score once, not as a counter too
+
+
+def test_a_card_played_because_of_your_answer_is_not_told_as_played_for_you(capsys, monkeypatch):
+    # Crazy Eights, seed 2: "You drew a card you can play: play it?" — yes plays it; that is your doing
+    out = run(capsys, monkeypatch, "1\n" * 60 + "q\n", "play", "crazy-eights", "--human", "0", "--seed", "2")
+    assert "You drew a card you can play: play it?" in out and "P0 plays 6 of Spades" in out
+    assert "(no choice)" not in out
