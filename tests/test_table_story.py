@@ -300,3 +300,12 @@ def test_a_card_played_because_of_your_answer_is_not_told_as_played_for_you(caps
     out = run(capsys, monkeypatch, "1\n" * 60 + "q\n", "play", "crazy-eights", "--human", "0", "--seed", "2")
     assert "You drew a card you can play: play it?" in out and "P0 plays 6 of Spades" in out
     assert "(no choice)" not in out
+
+
+def test_go_fish_shows_the_last_ask_only_in_its_own_turn(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "1\n" * 80 + "q\n", "play", "go-fish", "--human", "0", "--seed", "2")
+    assert "P2 asks P1 for Queens" in out
+    firsts = {}
+    for screen in screens(out):  # the first screen of each of the person's turns: the asks before it are old
+        firsts.setdefault(screen.splitlines()[0], screen)
+    assert len(firsts) > 3 and not any("asked rank" in s or "asked of" in s for s in firsts.values())
