@@ -473,7 +473,8 @@ class Table:
             last["cards"] = sorted([*last["cards"], cid], key=self.cards.order)  # never in the order handed
         else:
             last["unknown"] += 1
-        listed = ", ".join([self.cards.name(c) for c in last["cards"]]
+        names = Counter(self.cards.name(c) for c in last["cards"])  # in card order: copies together
+        listed = ", ".join([n if k == 1 else f"{n} ×{k}" for n, k in names.items()]
                            + ([counted(last["unknown"], w["cards"])] if last["unknown"] else []))
         last["text"] = "  " + (w["you_get"].format(cards=listed, who=self._who(giver)) if taker == self.human
                                else w["you_give"].format(cards=listed, who=self._who(taker)))

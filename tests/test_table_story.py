@@ -309,3 +309,10 @@ def test_go_fish_shows_the_last_ask_only_in_its_own_turn(capsys, monkeypatch):
     for screen in screens(out):  # the first screen of each of the person's turns: the asks before it are old
         firsts.setdefault(screen.splitlines()[0], screen)
     assert len(firsts) > 3 and not any("asked rank" in s or "asked of" in s for s in firsts.values())
+
+
+def test_a_hand_passed_on_is_told_with_copies_counted(capsys, monkeypatch):
+    # Low Tide, seed 2: after the first pick every hand passes to the left
+    out = run(capsys, monkeypatch, "1\nq\n", "play", "low-tide", "--human", "0", "--seed", "2")
+    assert "  you get Periwinkle, Sea Urchin ×3, Kelp Sprig, Kelp Bed, Sand Dollar (from P3)\n" in out
+    assert "  P1 gets Periwinkle ×2, Sea Urchin, Starfish ×3, Sand Dollar from you\n" in out
