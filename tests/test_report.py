@@ -204,11 +204,12 @@ def test_bots_given_per_seat_show_in_the_skill_figures(capsys):
     assert skill["first"]["edge"] == pytest.approx(skill["first"]["rate"] - 0.25)
 
 
-def test_a_search_bot_plays_from_its_seat_handle(capsys):
+def test_a_search_bot_plays_from_its_seat_handle_the_same_whatever_the_workers(capsys):
     pytest.importorskip("interpreter.bots")
-    code, out, _ = run(capsys, "report", "overloaded", "-n", "2", "--bots", "mc:4,random,random,random", "--json")
-    assert code == 0
-    assert json.loads(out)["skill"][0]["bot"] == "mc:4"
+    argv = ("report", "overloaded", "-n", "2", "--bots", "mc:2,random,random,random", "--json")
+    code, one, _ = run(capsys, *argv)
+    assert code == 0 and json.loads(one)["skill"][0]["bot"] == "mc:2"
+    assert figures_of(run(capsys, *argv, "--workers", "2")[1]) == figures_of(one)
 
 
 def test_holm_keeps_only_what_stays_significant_among_many():
