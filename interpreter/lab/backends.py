@@ -18,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from ..game import Game, load_game
 from .collect import Record, play
@@ -136,9 +137,10 @@ Arrived = Callable[[list[Record]], None]
 
 
 def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None = None,
-        progress: Progress | None = None, arrived: Arrived | None = None) -> list[Record]:
+        progress: Progress | None = None, arrived: Arrived | None = None, client: Any = None) -> list[Record]:
     """Play the matches `indices` of a job and return their records in index order (`arrived`: each finished
-    batch as it comes, e.g. to write it to the raw results file; `progress(done, total)`)."""
+    batch as it comes, e.g. to write it to the raw results file; `progress(done, total)`; `client`: a Dask
+    client already connected to `cluster`, to run several jobs on one cluster)."""
     tasks = batches(indices, workers if cluster is None else _cluster_width(cluster), cluster is not None)
     got: list[Record] = []
 
@@ -153,7 +155,7 @@ def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None 
         if cluster is not None:
             from .cluster import run_on_cluster
 
-            run_on_cluster(cluster, job, tasks, done)
+            run_on_cluster(cluster, job, tasks, done, client)
         elif workers <= 1:
             for task in tasks:
                 done(play_batch(job, task))

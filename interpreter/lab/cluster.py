@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .backends import Job, play_batch
@@ -40,10 +41,18 @@ def run_on_cluster(address: str, job: Job, tasks: list[list[int]], done: Callabl
                    client: Any = None) -> None:
     """Run every task on the cluster, handing each batch of records to `done` as it finishes (`client`: a
     `distributed.Client` already connected, kept open; else one is made for `address` and closed)."""
-    distributed = _dask()
     if client is not None:
-        _submit(distributed, client, job, tasks, done)
+        _submit(_dask(), client, job, tasks, done)
         return
+    with connected(address) as client:
+        _submit(_dask(), client, job, tasks, done)
+
+
+@contextmanager
+def connected(address: str) -> Iterator[Any]:
+    """A `distributed.Client` of the cluster at `address` (`local:N`: a LocalCluster started here), closed at the
+    end (the LocalCluster stopped)."""
+    distributed = _dask()
     workers = local_workers(address)
     cluster = None
     try:
@@ -58,7 +67,7 @@ def run_on_cluster(address: str, job: Job, tasks: list[list[int]], done: Callabl
             cluster.close()
         raise ClusterError(f"cannot reach the cluster at {address}: {err}") from None
     try:
-        _submit(distributed, client, job, tasks, done)
+        yield client
     finally:
         client.close()
         if cluster is not None:

@@ -7,12 +7,13 @@ failure the user can fix is a `LabError` (one message, exit 1), which the comman
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,9 +170,9 @@ class _Checkpoint:
 
 
 def _play(job: Job, n: int, args: argparse.Namespace, kept: list[Record] | None = None,
-          raw: str | None = None) -> tuple[list[Record], str]:
+          raw: str | None = None, client: Any = None) -> tuple[list[Record], str]:
     """The records of matches 0..n-1 of a job (those in `kept` not played again) and, if stopped early, why
-    (`raw`: the raw results file kept up to date meanwhile)."""
+    (`raw`: the raw results file kept up to date meanwhile; `client`: see `backends.run`)."""
     from .backends import Stopped, run
     from .cluster import ClusterError, local_workers
 
@@ -182,7 +183,7 @@ def _play(job: Job, n: int, args: argparse.Namespace, kept: list[Record] | None 
     try:
         if args.cluster is not None:
             local_workers(args.cluster)
-        records = run(job, todo, workers, args.cluster, _progress(), checkpoint)
+        records = run(job, todo, workers, args.cluster, _progress(), checkpoint, client)
         why = ""
     except Stopped as stop:
         if not stop.interrupted:
@@ -308,6 +309,22 @@ def _read_raw(path: str, job: Job) -> list[Record]:
     return records
 
 
+@contextlib.contextmanager
+def _cluster(address: str | None) -> Iterator[Any]:
+    """A client of the cluster `--cluster` names, for several runs (None without --cluster)."""
+    if address is None:
+        yield None
+        return
+    from .cluster import ClusterError, connected, local_workers
+
+    try:
+        local_workers(address)
+        with connected(address) as client:
+            yield client
+    except ClusterError as err:
+        raise LabError(str(err)) from None
+
+
 # ---- compare --------------------------------------------------------------------------------------------
 
 
@@ -341,9 +358,10 @@ def compare(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise LabError(str(err)) from None
     started = time.perf_counter()
-    records_a, stopped_a = _play(make_job(game_a, players, bots, args.seed), args.n, args)
-    records_b, stopped_b = ([], stopped_a) if stopped_a else _play(make_job(game_b, players, bots, args.seed),
-                                                                  args.n, args)
+    with _cluster(args.cluster) as client:  # one cluster for both versions
+        records_a, stopped_a = _play(make_job(game_a, players, bots, args.seed), args.n, args, client=client)
+        records_b, stopped_b = ([], stopped_a) if stopped_a else \
+            _play(make_job(game_b, players, bots, args.seed), args.n, args, client=client)
     paired_indices = {r["index"] for r in records_a} & {r["index"] for r in records_b}
     records_a = [r for r in records_a if r["index"] in paired_indices]
     records_b = [r for r in records_b if r["index"] in paired_indices]
