@@ -279,3 +279,21 @@ def test_a_worker_elsewhere_plays_from_the_game_files_sent_with_the_job(overload
     assert backends.play_batch(away, [0, 1]) == here
     assert (tmp_path / f"meeple-lab-{job.digest}" / "game.yaml").is_file()
     assert [p.name for p in tmp_path.iterdir()] == [f"meeple-lab-{job.digest}"]  # no staging folder left
+
+
+def test_a_worker_process_that_dies_is_one_message_and_the_finished_matches_are_kept(tmp_path, capsys, monkeypatch):
+    import os
+
+    real_play = backends.play
+
+    def die_at_45(game, players, seed, bots):
+        if seed == 45:
+            os._exit(9)  # as a worker killed by the system would end
+        return real_play(game, players, seed, bots)
+
+    monkeypatch.setattr(backends, "play", die_at_45)
+    raw = tmp_path / "raw.jsonl"
+    code, _, err = run(capsys, "report", "crazy-eights", "-n", "100", "--workers", "2", "--raw", str(raw))
+    assert code == 1 and "a worker process died" in err and "Traceback" not in err
+    kept = len(raw.read_text().splitlines()) - 1
+    assert f"{kept} of 100 matches finished; they are in {raw}" in err
