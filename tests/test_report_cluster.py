@@ -29,3 +29,23 @@ def test_a_cluster_that_cannot_be_reached_is_one_clear_message(capsys):
     code = main(["report", "overloaded", "-n", "5", "--cluster", "tcp://127.0.0.1:1"])
     err = capsys.readouterr().err
     assert code == 1 and "cannot reach the cluster at tcp://127.0.0.1:1" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_run_is_retried_and_reported():
+    import os
+    import signal
+    import threading
+
+    from interpreter import load_game
+    from interpreter.lab.backends import make_job, run
+    from interpreter.lab.cluster import connected
+
+    job = make_job(load_game("hearts"), 4, ["random"] * 4, 0)
+    told: list[str] = []
+    with connected("local:2") as client:
+        victim = next(iter(client.run(os.getpid).values()))
+        threading.Timer(4.0, lambda: os.kill(victim, signal.SIGKILL)).start()
+        records = run(job, range(400), cluster="local:2", client=client, told=told.append)
+    assert records == run(job, range(400), 1)
+    assert len(told) == 1 and "ran again on another worker" in told[0]

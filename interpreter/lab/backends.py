@@ -137,10 +137,12 @@ Arrived = Callable[[list[Record]], None]
 
 
 def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None = None,
-        progress: Progress | None = None, arrived: Arrived | None = None, client: Any = None) -> list[Record]:
+        progress: Progress | None = None, arrived: Arrived | None = None, client: Any = None,
+        told: Callable[[str], None] | None = None) -> list[Record]:
     """Play the matches `indices` of a job and return their records in index order (`arrived`: each finished
     batch as it comes, e.g. to write it to the raw results file; `progress(done, total)`; `client`: a Dask
-    client already connected to `cluster`, to run several jobs on one cluster)."""
+    client already connected to `cluster`, to run several jobs on one cluster; `told`: what the user should know
+    of a run that went wrong but finished, e.g. tasks run again after their worker died)."""
     tasks = batches(indices, workers if cluster is None else _cluster_width(cluster), cluster is not None)
     got: list[Record] = []
 
@@ -155,7 +157,9 @@ def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None 
         if cluster is not None:
             from .cluster import run_on_cluster
 
-            run_on_cluster(cluster, job, tasks, done, client)
+            again = run_on_cluster(cluster, job, tasks, done, client)
+            if again and told is not None:
+                told(f"{again} of {len(tasks)} tasks ran again on another worker: theirs died under them")
         elif workers <= 1:
             for task in tasks:
                 done(play_batch(job, task))

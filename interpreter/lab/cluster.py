@@ -38,14 +38,14 @@ def local_workers(address: str) -> int | None:
 
 
 def run_on_cluster(address: str, job: Job, tasks: list[list[int]], done: Callable[[list[Record]], None],
-                   client: Any = None) -> None:
+                   client: Any = None) -> int:
     """Run every task on the cluster, handing each batch of records to `done` as it finishes (`client`: a
-    `distributed.Client` already connected, kept open; else one is made for `address` and closed)."""
+    `distributed.Client` already connected, kept open; else one is made for `address` and closed). Returns how
+    many tasks were run again because a worker died under them."""
     if client is not None:
-        _submit(_dask(), client, job, tasks, done)
-        return
+        return _submit(_dask(), client, job, tasks, done)
     with connected(address) as client:
-        _submit(_dask(), client, job, tasks, done)
+        return _submit(_dask(), client, job, tasks, done)
 
 
 @contextmanager
@@ -75,7 +75,7 @@ def connected(address: str) -> Iterator[Any]:
 
 
 def _submit(distributed: Any, client: Any, job: Job, tasks: list[list[int]],
-            done: Callable[[list[Record]], None]) -> None:
+            done: Callable[[list[Record]], None]) -> int:
     # the game's files travel once to each worker, not with every task (a key of its own: a run's release of its
     # copy must not take another run's)
     shared = client.scatter(job, broadcast=True, hash=False)
@@ -88,3 +88,17 @@ def _submit(distributed: Any, client: Any, job: Job, tasks: list[list[int]],
     except BaseException:
         client.cancel(futures)
         raise
+    try:  # the tasks are still held: the scheduler knows which of them a dying worker took down
+        return int(client.run_on_scheduler(_rerun, keys=[f.key for f in futures]))
+    except Exception:  # a scheduler of another version: the count is a courtesy, the records are complete
+        return 0
+
+
+def _rerun(dask_scheduler: Any, keys: list[str]) -> int:
+    """On the scheduler: tasks among `keys` that were running on a worker when it died (and so ran again)."""
+    tasks = dask_scheduler.tasks
+    count = 0
+    for key in keys:
+        if key in tasks and getattr(tasks[key], "suspicious", 0) > 0:
+            count += 1
+    return count

@@ -139,6 +139,11 @@ def _progress() -> Callable[[int, int], None] | None:
     return show
 
 
+def _tell(message: str) -> None:
+    """A note to the user on stderr (stdout holds the figures)."""
+    print(f"meeple: {message}", file=sys.stderr)
+
+
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -183,7 +188,7 @@ def _play(job: Job, n: int, args: argparse.Namespace, kept: list[Record] | None 
     try:
         if args.cluster is not None:
             local_workers(args.cluster)
-        records = run(job, todo, workers, args.cluster, _progress(), checkpoint, client)
+        records = run(job, todo, workers, args.cluster, _progress(), checkpoint, client, _tell)
         why = ""
     except Stopped as stop:
         if not stop.interrupted:
