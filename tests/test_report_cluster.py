@@ -35,7 +35,6 @@ def test_a_cluster_that_cannot_be_reached_is_one_clear_message(capsys):
 def test_a_worker_killed_mid_run_is_retried_and_reported():
     import os
     import signal
-    import threading
 
     from interpreter import load_game
     from interpreter.lab.backends import make_job, run
@@ -44,8 +43,12 @@ def test_a_worker_killed_mid_run_is_retried_and_reported():
     job = make_job(load_game("hearts"), 4, ["random"] * 4, 0)
     told: list[str] = []
     with connected("local:2") as client:
-        victim = next(iter(client.run(os.getpid).values()))
-        threading.Timer(4.0, lambda: os.kill(victim, signal.SIGKILL)).start()
-        records = run(job, range(400), cluster="local:2", client=client, told=told.append)
+        victims = list(client.run(os.getpid).values())
+
+        def kill_one_worker(batch):  # as the first batch comes back, the other tasks are under way or waiting
+            if victims:
+                os.kill(victims.pop(), signal.SIGKILL)
+
+        records = run(job, range(400), cluster="local:2", client=client, arrived=kill_one_worker, told=told.append)
     assert records == run(job, range(400), 1)
     assert len(told) == 1 and "ran again on another worker" in told[0]

@@ -76,9 +76,9 @@ def connected(address: str) -> Iterator[Any]:
 
 def _submit(distributed: Any, client: Any, job: Job, tasks: list[list[int]],
             done: Callable[[list[Record]], None]) -> int:
-    # the game's files travel once to each worker, not with every task (a key of its own: a run's release of its
-    # copy must not take another run's)
-    shared = client.scatter(job, broadcast=True, hash=False)
+    # The game's files travel once to each worker, not with every task: the job is a task's result of its own,
+    # which the scheduler can make again if the workers holding it die (scattered data it could not).
+    shared = client.submit(_same, job, pure=False)
     futures = [client.submit(play_batch, shared, task, pure=False, retries=RETRIES,
                              key=f"meeple-{job.digest}-{job.seed}-{task[0]}-{len(task)}")
                for task in tasks]
@@ -92,6 +92,10 @@ def _submit(distributed: Any, client: Any, job: Job, tasks: list[list[int]],
         return int(client.run_on_scheduler(_rerun, keys=[f.key for f in futures]))
     except Exception:  # a scheduler of another version: the count is a courtesy, the records are complete
         return 0
+
+
+def _same(job: Job) -> Job:
+    return job
 
 
 def _rerun(dask_scheduler: Any, keys: list[str]) -> int:
