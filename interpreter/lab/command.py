@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import sys
 import time
@@ -381,8 +380,3 @@ def compare(args: argparse.Namespace) -> int:
     if stopped_a or stopped_b:
         raise KeyboardInterrupt(f"{stopped_a or stopped_b}: {len(records_a)} of {args.n} pairs finished")
     return 0
-
-
-def finite(value: float | None) -> bool:
-    """Whether a figure is a finite number."""
-    return value is not None and math.isfinite(value)
