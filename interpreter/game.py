@@ -79,6 +79,7 @@ class Game:
         self.figures = [(label, namespace[f"figure_{i}"]) for i, label in enumerate(content.figures)]
         self.hidden_counters = set(content.hidden_counters)
         self.lasting = dict(content.lasting)
+        self.listings = dict(content.listings)
         self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
         self.checks = {name: DeclaredCheck(c.at, c.each_player, namespace[f"check_{name}"])
                        for name, c in content.checks.items()}

@@ -211,6 +211,12 @@ class Cards:
         (a generated deck: as generated, `2-clubs` … `14-spades`)."""
         return (self.card_order[self.index[cid]], cid) if cid in self.index else (len(self.card_order), cid)
 
+    def filled(self, template: str, cid: str) -> str:
+        """A card by the game's template of its properties: `{slot} {name} ({receiving})` → `2 Cape Mist (3)`."""
+        card = self.defs[self.index[cid]]
+        given = {"id": card.id, "name": card.name, "kind": card.kind, **self.defaults, **card.props}
+        return re.sub(r"{([^{}]*)}", lambda m: str(given.get(m.group(1), "")), template)
+
     def owner(self, cid: str) -> int:
         """The seat whose card it is (a card dealt to each player), else -1."""
         return self.owners[self.index[cid]] if cid in self.index else -1
@@ -814,6 +820,10 @@ class Table:
                 return f"{zone} {len(cards)}"
             grouped = ", ".join(b if k == 1 else f"{b} ×{k}" for b, k in backs.items())
             return f"{zone} {len(cards)}: {grouped}"
+        template = self.m.game.listings.get(name)
+        if template and full:  # the game says how this zone's cards read (`table: zones`)
+            return f"{zone}: " + ", ".join(self.cards.filled(template, c) if isinstance(c, str)
+                                           else _back(c, self.whose) for c in cards)
         return f"{zone}: {self._listing(cards, full, owned=full)}"
 
     def _listing(self, cards: list[Any], full: bool, owned: bool = False) -> str:

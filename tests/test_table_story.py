@@ -316,3 +316,23 @@ def test_a_hand_passed_on_is_told_with_copies_counted(capsys, monkeypatch):
     out = run(capsys, monkeypatch, "1\nq\n", "play", "low-tide", "--human", "0", "--seed", "2")
     assert "  you get Periwinkle, Sea Urchin ×3, Kelp Sprig, Kelp Bed, Sand Dollar (from P3)\n" in out
     assert "  P1 gets Periwinkle ×2, Sea Urchin, Starfish ×3, Sand Dollar from you\n" in out
+
+
+def test_the_ring_lists_each_location_with_its_receiving(capsys, monkeypatch, tmp_path):
+    out = run(capsys, monkeypatch, "q\n", "play", "sky-haulers", "--human", "0", "--seed", "7")
+    ring = re.search(r"^  ring: (.*(?:\n      .*)*)", out, re.M).group(1)
+    assert " ".join(ring.split()).startswith("1 Harbor Town (RECEIVING 1), 2 Cape Mist (RECEIVING 3), 3 Old")
+    assert "12 Sky Fortress (RECEIVING 5)" in " ".join(ring.split())
+    import shutil
+
+    from interpreter.paths import data_dir
+
+    folder = tmp_path / "sky"
+    shutil.copytree(data_dir("cards") / "sky-haulers", folder)
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("RECEIVING {receiving})", "{recieving})")
+                         .replace("    ring: ", "    rings: "), encoding="utf-8")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"error: `rings` is not a zone", err) and "did you mean `ring`?" in err
+    assert re.search(r"error: `\{recieving\}` is no property of the cards", err) and "did you mean `receiving`?" in err

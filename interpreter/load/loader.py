@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ class Content:
     figures: dict[str, Text] = field(default_factory=dict)  # table.figures: label → an expression of `me`
     hidden_counters: list[str] = field(default_factory=list)  # table.hide: counters the table leaves out
     lasting: dict[str, str] = field(default_factory=dict)  # table.lasting: public counter → turn, round or deal
+    listings: dict[str, str] = field(default_factory=dict)  # table.zones: zone → a template of card properties
     initials: dict[str, Text] = field(default_factory=dict)  # counters whose `initial` is an expression
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
@@ -278,6 +280,17 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
                                      "leave it out of `lasting` (the table shows it whenever it is not at its "
                                      "start value)"))
         content.lasting[name] = period
+    known = [*BUILTIN_PROPS, *model.prop_defaults]
+    for zone, template in table.get("zones", {}).items():
+        if model.zone(zone) is None:
+            errors.append(Diagnostic(smap.key_pos(("table", "zones", zone)), f"`{readable(zone)}` is not a zone",
+                                     did_you_mean(zone, [z.name for z in model.zones])))
+        for name in re.findall(r"{([^{}]*)}", template):
+            if name not in known:
+                errors.append(Diagnostic(smap.pos(("table", "zones", zone)),
+                                         f"`{{{readable(name)}}}` is no property of the cards",
+                                         did_you_mean(name, known) or "properties: " + ", ".join(known)))
+        content.listings[zone] = template
     report = data.get("report", {})
     if "by" in report:
         content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
