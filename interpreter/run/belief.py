@@ -452,10 +452,11 @@ def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int,
     return card
 
 
-def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int, rng: random.Random) -> tuple[list[int], int] | None:
+def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int,
+            rng: random.Random) -> tuple[list[int], int, int] | None:
     """A drawing in which path `s`, whose card's face the seat has since seen to be another, carries a
     card of that face: its card traded with one of that face that the same shuffle dealt down a path the
-    seat did not see. (The drawing, the shuffle's mix), or None."""
+    seat did not see. (The drawing, the shuffle's mix, the card traded in), or None."""
     x, face = card[s], tr.need[s]
     for o in range(min(tr.origin[s], len(tr.mixes) - 1), -1, -1):
         kind, _, outgoing = tr.mixes[o]
@@ -466,7 +467,7 @@ def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int, rng: random.R
         for y in ys:
             swapped = _swapped(tr, faces, card, o, x, y)
             if swapped is not None:
-                return swapped, o
+                return swapped, o, y
         return None
     return None
 
@@ -577,6 +578,36 @@ class _Replay:
             assert self.changed is not None
             start = self.resume(self.changed)
             self.changed = None
+
+    def again(self, start: tuple | None, old, swaps: list[tuple[int, int, int]]) -> tuple:
+        """`start` (as for `play`) with the answers of `old`, a world of an earlier drawing, given again
+        from there, each card answered traded as `swaps` trade it ((shuffle, x, y): x and y traded from
+        that shuffle on); nothing compared on the way (`play` compares what the seat observed after).
+        Returns (the world, the answer it is before); `_Misfit` where an answer is no option."""
+        world, d0 = start if start is not None else (self.start(), 0)
+        answers = [e for e in old._watch.events if e[0] == DECIDE]
+        for d in range(d0, len(answers)):
+            e = answers[d]
+            who = e[1]
+            ask = world._ask_of(who)
+            if ask is None:
+                raise _Misfit(f"P{who} is not asked here")
+            prev, used = world.clone(), world.st.rng.used
+            if e[5] >= 0:  # a card: the one this drawing puts where the old one lay
+                value = e[3]
+                for deal, x, y in swaps:
+                    if deal < used:
+                        value = y if value == x else x if value == y else value
+                options = ask[1]
+                action = options.index(value) if value in options else -1
+            else:
+                action = next((i for i in range(len(ask[1])) if world.label(ask, i) == e[3]), -1)
+            if action < 0:
+                raise _Misfit("the answer given is not an option here")
+            world.apply(who, action)
+            if world.st.rng.used != used:
+                self.snaps.append(_Snap(used, d, prev))
+        return world, len(answers)
 
     def resume(self, deal: int) -> tuple | None:
         """Where to play again from after the drawing changed from shuffle `deal` on: the last copy kept
@@ -890,34 +921,43 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
 
 def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
              events: int):
-    """The last world carried on to where the match is now, or None (see `determinize`)."""
+    """The last world carried on to where the match is now, or None (see `determinize`). Where the seat
+    has since seen a card the last drawing put elsewhere, the cards are traded from their shuffle on and
+    the world's answers given again from its last copy before that shuffle (then, if that world parts
+    from what the seat observed, played again answer by answer, mended as a new world is)."""
     faces = match.layout.face_ids
     card, changed = belief.card, None
+    swaps: list[tuple[int, int, int]] = []
     for s in range(len(card)):
         if tr.need[s] is not None and faces[card[s]] != tr.need[s]:
+            x = card[s]
             mend = _mended(tr, faces, card, s, rng)
             if mend is None:
                 return None
-            card, o = mend
+            card, o, y = mend
             deal = tr.mix_deal[o]
+            swaps.append((deal, x, y))
             changed = deal if changed is None else min(changed, deal)
     try:
         card = _assign_some(tr, faces, rng, 5, card, belief.mixes)
     except _Misfit:
         return None
     assert belief.source is not None
-    replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions,
-                     source=_source_after(match, belief.source), snaps=belief.snaps)
-    start = replay.resume(changed) if changed is not None else \
-        (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
-    try:
-        world = replay.play(_FLAT, start)
-    except _Misfit:
-        return None
-    if not replay.fits(world):
-        return None
-    belief.keep(replay, world, events)
-    return world
+    for attempt in ((True, False) if swaps else (False,)):
+        replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions,
+                         source=_source_after(match, belief.source), snaps=belief.snaps)
+        start = replay.resume(changed) if changed is not None else \
+            (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
+        try:
+            if attempt:
+                start = replay.again(start, belief.world, swaps)
+            world = replay.play(0 if attempt else _FLAT, start)
+        except (_Misfit, RuleError):
+            continue
+        if replay.fits(world):
+            belief.keep(replay, world, events)
+            return world
+    return None
 
 
 def replayed(world):
