@@ -76,3 +76,26 @@ def test_replaying_a_seats_log_shows_it(tmp_path, capsys):
     assert code == 0 and err == ""
     assert out.startswith(f"{seat} is what P1 saw of a overloaded match of 4 players (a seat log")
     assert "unknown key" not in out and "missing required keys" not in out
+
+
+def test_every_python_name_the_readme_gives_exists():
+    import importlib
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    names = set(re.findall(r"\b(interpreter(?:\.[A-Za-z_]\w*)+)", text))
+    assert "interpreter.run.sim.simulate" in names  # not interpreter.sim.simulate, which is gone
+    missing = []
+    for name in sorted(names):
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):  # the longest importable module, then its attributes
+            try:
+                found = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            for part in parts[i:]:
+                found = getattr(found, part, None)
+            break
+        if found is None:
+            missing.append(name)
+    assert missing == []
