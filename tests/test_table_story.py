@@ -336,3 +336,10 @@ def test_the_ring_lists_each_location_with_its_receiving(capsys, monkeypatch, tm
     err = capsys.readouterr().err
     assert re.search(r"error: `rings` is not a zone", err) and "did you mean `ring`?" in err
     assert re.search(r"error: `\{recieving\}` is no property of the cards", err) and "did you mean `receiving`?" in err
+
+
+def test_the_sleepy_donkey_says_the_drovers_step_is_skipped(capsys, monkeypatch):
+    out = run(capsys, monkeypatch, "", "play", "overloaded", "--seed", "4")
+    sleepy = out[out.index("Round 5: Sleepy Donkey"): out.index("── end of round 5 ──")]
+    assert "\nThe Sleepy Donkey: no drover advantages this round\n" in sleepy
+    assert "Use a drover advantage" not in sleepy
