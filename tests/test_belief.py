@@ -173,6 +173,30 @@ def test_a_world_is_a_match_of_its_own_that_the_seat_cannot_tell_apart(name, pla
         assert again_.st.zones == world.st.zones
 
 
+CARRIED = [("hearts", 4, 40), ("sky-haulers", 3, 30), ("crazy-eights", 3, 24), ("go-fish", 3, 16)]
+
+
+@pytest.mark.parametrize(("name", "players", "decisions"), CARRIED)
+def test_a_world_carried_on_as_the_match_goes_is_still_one_the_seat_cannot_tell_apart(name, players, decisions):
+    """A seat drawing a world at each of its turns (as a search bot does): the match keeps its last world
+    and carries it on (cards seen since traded in, answers since given again), or draws it again at the
+    same point by a swap; every world fits what the seat knows and replays from its own start."""
+    game = load_game(name)
+    m = Match(game, players, 2)
+    bot, rng = random_bot(2), random.Random(2)
+    drawn = 0
+    while not m.over and len(m.history) < decisions:
+        for seat in m.to_act():
+            for _ in range(2):  # carried on from the last turn, then moved at the same point
+                world = m.determinize(seat, rng)
+                assert world.information_state(seat) == m.information_state(seat)
+                assert replayed(world).st.zones == world.st.zones
+                drawn += 1
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+    assert drawn == 2 * len(m.history) >= 2 * min(decisions, 20)
+    assert m.__dict__["_kept"][1]  # the match kept the seats' last worlds
+
+
 def suit_of(m: Match, c: int) -> str:
     k = next(k for k, name in m.game.prop_names.items() if name == "suit")
     return m.layout.props[k][c]
