@@ -22,132 +22,12 @@ from .load.model import OWNER, PUBLIC
 from .run.information import observed
 from .run.match import Match
 from .run.runtime import RuleError, seen_by
+from .table_cards import HIDDEN_LABEL, Cards, back_text
+from .table_words import WORDS, counted, spoken
 from .visible_score import evaluate, scores_of_all, scores_seen_by, seat_state
 
-# The CLI's own words; the game's `say` sentences, prompts and card texts are printed as the game wrote them.
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "header": "{title}: {players}, seed {seed}",
-        "chose": "{who} chose (hidden)",
-        "chose_open": "{who} chose {what}",
-        "you": "you",
-        "you_are": "you are {who}",
-        "round_of": "round {round} of {rounds}",
-        "round": "round {round}",
-        "turn_of": "turn {turn}: {who} to play",
-        "first_player": "first player {who}",
-        "your": "your {zone}",
-        "score": "score",
-        "scores": "Scores",
-        "final": "final scores",
-        "seat": "seat",
-        "tiebreak": "tie-break {n}",
-        "winner": "Winner",
-        "winner_mark": "winner",
-        "shared": "Shared win",
-        "no_winner": "No winner",
-        "summary": "end of round {round}",
-        "deal": "deal {deal}",
-        "out": "out",
-        "knocked_out": "{who} is knocked out of the {until}",
-        "back_in": "{who} back in for the new deal",
-        "deal_word": "deal",
-        "match_word": "match",
-        "lowest_wins": "The lowest score wins.",
-        "face_down": "face down",
-        "nobody": "nobody",
-        "none": "none",
-        "cards": "card|cards",
-        "you_see": "you see {card}",
-        "you_get": "you get {cards} (from {who})",
-        "yours": "yours",
-        "card_of": "card {n} of {zone}",
-        "you_give": "{who} gets {cards} from you",
-        "played_for_you": "your {card} goes to the {zone} (no choice)",
-        "sees": "{who} sees {card}",
-        "roll": "[d{sides} = {result}]",
-        "roll_alone": "[d{sides} = {result}] (the game says nothing about this roll)",
-        "ask": "choice [1-{k}; ? help; q quit]: ",
-        "ask_one": "choice [1 or Enter; ? help; q quit]: ",
-        "only": "(the only option)",
-        "nothing": "(nothing to choose)",
-        "help": "Type an option's number (or its name). `? N` or `info N`: the full text of option N's card; "
-                "`info NAME`: any card you can see; `?`: this help and every option's card; t: the whole table; "
-                "q: leave the match. "
-                "[Name] is the back of a card you cannot see.",
-        "no_card": "option {n} is not a card you can see",
-        "no_such_card": "no card you can see is called `{name}`",
-        "bad_choice": "not an option: type a number from 1 to {k} (or ? for help)",
-        "eof": "input ended before the match did; the match is abandoned",
-        "quit": "the match is abandoned",
-        "quit_words": "q|quit|exit",
-        "table_words": "t|table",
-        "as_before": "({n} more as on the last screen: t shows them)",
-        "info_words": "info|i",
-        "kind": "kind",
-        "count_word": "copies",
-    },
-    "ru": {
-        "header": "{title}: игроков {n}, зерно {seed}",
-        "chose": "{who} делает выбор (скрыто)",
-        "chose_open": "{who} выбирает: {what}",
-        "you": "вы",
-        "you_are": "вы — {who}",
-        "round_of": "раунд {round} из {rounds}",
-        "round": "раунд {round}",
-        "turn_of": "ход {turn}: ходит {who}",
-        "first_player": "первый игрок {who}",
-        "your": "{zone} (ваше)",
-        "score": "очки",
-        "scores": "Очки",
-        "final": "итоговые очки",
-        "seat": "игрок",
-        "tiebreak": "доп. показатель {n}",
-        "winner": "Победитель",
-        "winner_mark": "победитель",
-        "shared": "Общая победа",
-        "no_winner": "Победителя нет",
-        "summary": "конец раунда {round}",
-        "deal": "раздача {deal}",
-        "out": "выбыл",
-        "knocked_out": "{who} выбывает до конца {until}",
-        "back_in": "{who} снова в игре в новой раздаче",
-        "deal_word": "раздачи",
-        "match_word": "партии",
-        "lowest_wins": "Побеждает наименьший счёт.",
-        "face_down": "рубашкой вверх",
-        "nobody": "никто",
-        "none": "ничего",
-        "cards": "карта|карты|карт",
-        "you_see": "вы видите: {card}",
-        "you_get": "вы получаете: {cards} (от {who})",
-        "yours": "ваша",
-        "card_of": "карта {n}: {zone}",
-        "you_give": "{who} получает от вас: {cards}",
-        "played_for_you": "ваша карта {card} уходит: {zone} (без выбора)",
-        "sees": "{who} видит: {card}",
-        "roll": "[к{sides} = {result}]",
-        "roll_alone": "[к{sides} = {result}] (игра ничего не говорит об этом броске)",
-        "ask": "выбор [1-{k}; ? справка; q — выйти]: ",
-        "ask_one": "выбор [1 или Enter; ? справка; q — выйти]: ",
-        "only": "(единственный вариант)",
-        "nothing": "(выбирать не из чего)",
-        "help": "Введите номер варианта (или его название). `? N` или `инфо N`: полный текст карты варианта N; "
-                "`инфо НАЗВАНИЕ`: любая видимая вам карта; `?`: эта справка и карты всех вариантов; t: весь стол; "
-                "q: выйти из партии. [Название] — рубашка карты, которую вам не видно.",
-        "no_card": "вариант {n} — не карта, которую вам видно",
-        "no_such_card": "нет видимой вам карты с названием «{name}»",
-        "bad_choice": "такого варианта нет: введите число от 1 до {k} (или ? для справки)",
-        "eof": "ввод закончился раньше партии; партия прервана",
-        "quit": "партия прервана",
-        "quit_words": "q|quit|exit|выход|выйти",
-        "table_words": "t|table|стол",
-        "as_before": "(ещё {n} — как на прошлом экране: t покажет)",
-        "info_words": "info|i|инфо",
-        "kind": "вид",
-        "count_word": "копий",
-    },
-}
+__all__ = ["WORDS", "Cards", "InputEnded", "Quit", "Table", "counted", "spoken"]
+
 
 
 class _SetUp(Exception):
@@ -162,22 +42,6 @@ class InputEnded(Exception):
     """Standard input ended while the person was being asked."""
 
 
-def counted(count: int, forms: str) -> str:
-    """A count with the right one of a language's forms: `one|many`, or `one|few|many` as in Russian."""
-    words = forms.split("|")
-    if len(words) == 2:
-        return f"{count} {words[0] if count == 1 else words[1]}"
-    if count % 10 == 1 and count % 100 != 11:
-        return f"{count} {words[0]}"
-    few = 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14
-    return f"{count} {words[1] if few else words[2]}"
-
-
-def spoken(name: str) -> str:
-    """A game's identifier as words: `player_card` → `player card`."""
-    return name.replace("_", " ")
-
-
 class Style:
     """Bold headings on a terminal that wants them; plain text in a pipe (or with NO_COLOR set)."""
 
@@ -187,99 +51,6 @@ class Style:
 
     def bold(self, text: str) -> str:
         return f"\033[1m{text}\033[0m" if self.on else text
-
-
-# ---- cards ------------------------------------------------------------------------------------------
-
-
-class Cards:
-    """Cards by name, with their key numbers and text, from the game's card definitions."""
-
-    def __init__(self, m: Any) -> None:
-        t, model = m.layout, m.game.model
-        # by card id (the full log's names) and by face (what a seat is shown: copies alike)
-        self.index = {cid: c for c, cid in enumerate(t.card_ids)}
-        for c, face in enumerate(t.face_ids):
-            self.index.setdefault(face, c)
-        self.defs = [model.cards[d] for d in t.card_def]
-        self.card_order = list(t.card_def)
-        self.owners = list(t.props[model.prop_index["owner"]])
-        self.defaults = model.prop_defaults
-
-    def order(self, cid: str) -> tuple[int, str]:
-        """Where the card comes in the game's own order: the order its card files declare the cards in
-        (a generated deck: as generated, `2-clubs` … `14-spades`)."""
-        return (self.card_order[self.index[cid]], cid) if cid in self.index else (len(self.card_order), cid)
-
-    def filled(self, template: str, cid: str) -> str:
-        """A card by the game's template of its properties: `{slot} {name} ({receiving})` → `2 Cape Mist (3)`."""
-        card = self.defs[self.index[cid]]
-        given = {"id": card.id, "name": card.name, "kind": card.kind, **self.defaults, **card.props}
-        return re.sub(r"{([^{}]*)}", lambda m: str(given.get(m.group(1), "")), template)
-
-    def owner(self, cid: str) -> int:
-        """The seat whose card it is (a card dealt to each player), else -1."""
-        return self.owners[self.index[cid]] if cid in self.index else -1
-
-    def is_card(self, label: str) -> bool:
-        return label in self.index
-
-    def name(self, cid: str) -> str:
-        return self.defs[self.index[cid]].name if cid in self.index else cid
-
-    def numbers(self, cid: str) -> str:
-        """The properties that set this card apart (`Parry 8, speed 2, heavy`), in the game's
-        order; a text property and the number after it that share a first word read as one (`Parry 8`)."""
-        card = self.defs[self.index[cid]]
-        shown = [(k, card.props[k]) for k in self.defaults if k in card.props and card.props[k] != self.defaults[k]]
-        parts: list[str] = []
-        i = 0
-        while i < len(shown):
-            key, value = shown[i]
-            if isinstance(value, str) and i + 1 < len(shown):
-                after, number = shown[i + 1]
-                if after.split("_")[0] == key.split("_")[0] and type(number) is int:
-                    parts.append(f"{value} {number}")
-                    i += 2
-                    continue
-            if value is True:
-                parts.append(spoken(key))
-            elif value is not False:
-                parts.append(f"{spoken(key)} {value}")
-            i += 1
-        return ", ".join(parts)
-
-    def text(self, cid: str) -> str:
-        return " ".join(str(self.defs[self.index[cid]].text).split())
-
-    def line(self, cid: str) -> str:
-        """`Knight — Parry 8, speed 2 · When played: …` on one line."""
-        numbers, text = self.numbers(cid), self.text(cid)
-        tail = " · ".join(part for part in (numbers, text) if part)
-        return f"{self.name(cid)} — {tail}" if tail else self.name(cid)
-
-    def full(self, cid: str, words: dict[str, str]) -> list[str]:
-        """Everything a card says to a player: name, kind, key numbers and its text (never its effect as
-        the rules write it: `validate` warns of a card with an effect and no text)."""
-        card = self.defs[self.index[cid]]
-        lines = [f"{card.name} ({words['kind']}: {spoken(card.kind)})"]
-        if self.numbers(cid):
-            lines.append(f"  {self.numbers(cid)}")
-        if card.text:
-            lines.append(f"  {self.text(cid)}")
-        return lines
-
-
-def _back(card: dict[str, Any], names: list[str]) -> str:
-    """A hidden card as its back shows it: `[Red]`, `[Red] (P2)` when the back shows whose it is, or
-    `[?]` when the back says nothing."""
-    shown = [str(v) for k, v in card.items() if k not in ("hidden", "owner")]
-    owner = card.get("owner", -1)
-    whose = f" ({names[owner]})" if isinstance(owner, int) and 0 <= owner < len(names) else ""
-    return "[" + ("/".join(shown) or "?") + "]" + whose
-
-
-_HIDDEN_LABEL = re.compile(r"hidden card(?: (\d+))? of (\S+?)((?:, \w+ [^,]+)*)")
 
 
 _CHANGE = re.compile(r" \((?:[+-]\d+|← [^)]*)\)")
@@ -815,7 +586,7 @@ class Table:
         if count_only:
             return f"{zone} {len(cards)}"
         if all(isinstance(c, dict) for c in cards):
-            backs = Counter(_back(c, self.whose) for c in cards if len(c) > 1)
+            backs = Counter(back_text(c, self.whose) for c in cards if len(c) > 1)
             if not backs:
                 return f"{zone} {len(cards)}"
             grouped = ", ".join(b if k == 1 else f"{b} ×{k}" for b, k in backs.items())
@@ -823,7 +594,7 @@ class Table:
         template = self.m.game.listings.get(name)
         if template and full:  # the game says how this zone's cards read (`table: zones`)
             return f"{zone}: " + ", ".join(self.cards.filled(template, c) if isinstance(c, str)
-                                           else _back(c, self.whose) for c in cards)
+                                           else back_text(c, self.whose) for c in cards)
         return f"{zone}: {self._listing(cards, full, owned=full)}"
 
     def _listing(self, cards: list[Any], full: bool, owned: bool = False) -> str:
@@ -836,7 +607,7 @@ class Table:
         if full and len(cards) == 1 and isinstance(cards[0], str):
             line = self.cards.line(cards[0])
             return named(cards[0]) + line[len(self.cards.name(cards[0])):]
-        names = Counter(named(c) if isinstance(c, str) else _back(c, self.whose) for c in cards)
+        names = Counter(named(c) if isinstance(c, str) else back_text(c, self.whose) for c in cards)
         return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in names.items())
 
     def _meant(self, name: str, value: Any) -> bool:
@@ -890,18 +661,18 @@ class Table:
     def option_text(self, label: str, seat: int) -> str:
         if self.cards.is_card(label):
             return self.cards.line(label)
-        hidden = _HIDDEN_LABEL.fullmatch(label)
+        hidden = HIDDEN_LABEL.fullmatch(label)
         if hidden:  # `hidden card 2 of table, colour Red, owner 1`: `[Red] (P1) — card 2 of table`
-            at, zone, back_text = hidden.groups()
+            at, zone, written = hidden.groups()
             back: dict[str, Any] = {}
-            for part in back_text.split(", ")[1:]:
+            for part in written.split(", ")[1:]:
                 key, _, value = part.partition(" ")
                 back[key] = int(value) if key == "owner" and value.lstrip("-").isdigit() else value
             name, owner = _seat_of(zone)
             where = spoken(name) if owner is None else self.words["your"].format(zone=spoken(name)) \
                 if owner == seat else f"{spoken(name)} {self._who(owner)}"
             place = self.words["card_of"].format(n=at, zone=where) if at else where
-            return f"{_back(back, self.whose)} — {place}"
+            return f"{back_text(back, self.whose)} — {place}"
         if label in self.names:
             return self._who(self.names.index(label)) if self.names.index(label) == seat else label
         return self.words[label] if label in ("none", "nobody") else label
