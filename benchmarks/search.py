@@ -6,8 +6,9 @@ For each game (4 players where it allows 4, else its default count), S random ma
 through the step API and copied after 10%, 50% and 90% of their decisions. At each point, the median
 over the S matches and R repeats of:
 - `det first`: `determinize` for the seat to act on a copy with no world kept (a fresh draw);
-  `det next`: a second call at the same point (the kept world moved on); `no world`: draws that
-  found none (each printed under the table);
+  `det next`: a second call at the same point (the kept world moved on); `det carried`: a call at the
+  seat's next turn, the world drawn at this one kept (what a bot pays at each of its turns); `no world`:
+  draws that found none (each printed under the table);
 - `clone`: `m.clone()`, and with its first use (the rebuild of its running flow);
 - `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered);
 - `pickle`: a pickle round trip, and whether it read the game's folder (found or compiled it again);
@@ -43,7 +44,7 @@ from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
-COLUMNS = ("game", "p", "point", "done", "det first", "det next", "no world", "clone", "+use", "info", "pickle",
+COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det carried", "no world", "clone", "+use", "info", "pickle",
            "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
 ERRORS: list[str] = []  # the draws that found no world, printed under the table
 
@@ -126,8 +127,9 @@ def folder_reads(m) -> int:
 
 def determinize_cost(matches, repeat: int) -> list[str]:
     """A fresh draw (on a copy with no world kept), the next draws at the same point (the kept world
-    moved on), and how many draws found no world."""
-    firsts, nexts, failed, tried = [], [], 0, 0
+    moved on), a draw at the seat's next turn (the world kept from this one carried on), and how many
+    draws found no world."""
+    firsts, nexts, carried, failed, tried = [], [], [], 0, 0
     for m in matches:
         seat = m.to_act()[0] if m.to_act() else 0
         for k in range(repeat):
@@ -137,6 +139,15 @@ def determinize_cost(matches, repeat: int) -> list[str]:
             try:
                 firsts.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k))))
                 nexts.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 1000))))
+                bot = random.Random(k)
+                while not c.over:
+                    acting = c.to_act()
+                    for p in acting:
+                        c.apply(p, bot.randrange(len(c.legal_actions(p))))
+                    if seat in c.to_act():
+                        tried += 1
+                        carried.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 2000))))
+                        break
             except NoConsistentWorld as err:
                 failed += 1
                 ERRORS.append(f"{m.game.name}, {len(m.history)} decisions: {err}")
@@ -144,7 +155,7 @@ def determinize_cost(matches, repeat: int) -> list[str]:
     def median(xs: list[float]) -> str:
         return f"{statistics.median(xs):,.0f}" if xs else "-"
 
-    return [median(firsts), median(nexts), f"{failed}/{tried}"]
+    return [median(firsts), median(nexts), median(carried), f"{failed}/{tried}"]
 
 
 def info_cost(m, k: int) -> float:

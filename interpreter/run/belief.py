@@ -138,8 +138,8 @@ class _WorldChance:
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "deals", "end", "marks", "mix_deal", "mixes", "need", "origin", "picks",
-                 "zone")
+    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "marks", "mix_deal", "mixes", "need", "origin",
+                 "picks", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -154,6 +154,7 @@ class _Trace:
         self.zone: list[list[int]] = []  # per answer: each card's zone as it was asked
         self.chosen: set[int] = set()  # paths of cards a player chose to send out of a hand unseen
         self.marks: list[int] = []  # per answer: where its events start in the match's record
+        self.dealing: set[int] = set()  # the answers after which the match shuffled (before the next one)
         self.end = 0  # the match's events walked
 
     def path(self, need: Any) -> int:
@@ -260,6 +261,7 @@ class _Tracer:
                     tr.mix_deal[o] = len(tr.deals)
                 if len(order) > 1:  # a shuffle of one card or none draws nothing
                     tr.deals.append([seg[c] for c in order])
+                    tr.dealing.add(len(tr.picks) - 1)
             elif kind == FLIP:
                 c, before, after = e[1], e[5], e[6]
                 face[c] = e[4]
@@ -546,12 +548,16 @@ class _Replay:
         while True:
             world, d0 = start if start is not None else (self.start(), 0)
             mended = False
+            dealing = self.tr.dealing
             for d in range(d0, len(self.decisions)):
-                prev = world.clone()
+                # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
+                prev = world.clone() if repairs > 0 or d in dealing else None
                 used = world.st.rng.used
                 try:
                     world = self.step(world, d)
                     if world.st.rng.used != used:
+                        if prev is None:
+                            raise _Misfit("a shuffle the real match did not have")
                         self.snaps.append(_Snap(used, d, prev))
                     continue
                 except RuleError:
@@ -560,7 +566,7 @@ class _Replay:
                     misfit = err
                 reached, flat = misfit.reached, 0
                 while True:
-                    if repairs <= 0 or flat > _FLAT:
+                    if repairs <= 0 or flat > _FLAT or prev is None:
                         raise misfit
                     repairs -= 1
                     mend = self.repair(prev, d, reached)
@@ -592,7 +598,7 @@ class _Replay:
             ask = world._ask_of(who)
             if ask is None:
                 raise _Misfit(f"P{who} is not asked here")
-            prev, used = world.clone(), world.st.rng.used
+            prev, used = world.clone() if d in self.tr.dealing else None, world.st.rng.used
             if e[5] >= 0:  # a card: the one this drawing puts where the old one lay
                 value = e[3]
                 for deal, x, y in swaps:
@@ -606,6 +612,8 @@ class _Replay:
                 raise _Misfit("the answer given is not an option here")
             world.apply(who, action)
             if world.st.rng.used != used:
+                if prev is None:
+                    raise _Misfit("a shuffle the real match did not have")
                 self.snaps.append(_Snap(used, d, prev))
         return world, len(answers)
 
@@ -859,7 +867,8 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     The match keeps the seat's last world. Asked again at the same point, determinize moves from it:
     `moves` proposals, each a swap of two cards one shuffle dealt down paths the seat did not see, kept
     when the world it gives is one the seat cannot tell apart either (a Markov chain whose worlds, in the
-    long run, are each as likely), played again from the last copy kept before that shuffle; asked
+    long run, are each as likely), played again from the last copy kept before that shuffle (its answers
+    given again as they were; if that world parts, with the other seats' secret answers drawn anew); asked
     after the match moved on, it carries the last world on: the cards the seat has seen since traded in
     (from their shuffle on), the new shuffles and choices drawn, the answers since given again."""
     from .match import Match  # the match module uses this one
@@ -1003,13 +1012,16 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
         swapped = _swapped(tr, faces, belief.card, o, x, y)
         if swapped is None:
             continue
-        replay = _Replay(match, seat, tr, swapped, rng, want, want_view, belief.tracer.decisions,
-                         source=_source_after(match, belief.source), snaps=belief.snaps)
-        try:
-            world = replay.play(0, replay.resume(tr.mix_deal[o]))
-        except _Misfit:
-            continue
-        if not replay.fits(world):
-            continue
-        belief.keep(replay, world, belief.events)
+        deal = tr.mix_deal[o]
+        for again in (True, False):  # the same answers given again; else the others' secret ones drawn anew
+            replay = _Replay(match, seat, tr, swapped, rng, want, want_view, belief.tracer.decisions,
+                             source=_source_after(match, belief.source), snaps=belief.snaps)
+            try:
+                start = replay.resume(deal)
+                world = replay.play(0, replay.again(start, belief.world, [(deal, x, y)]) if again else start)
+            except (_Misfit, RuleError):
+                continue
+            if replay.fits(world):
+                belief.keep(replay, world, belief.events)
+                break
     return belief.world
