@@ -28,8 +28,12 @@ that the seat cannot tell from the real one.
 
 Past the budget of drawings, `NoConsistentWorld`. The real match is never returned; its shuffles are
 drawn anew, a world keeps neither the real seed nor a copy of the real generator, and its chance after the present
-comes from `rng`. The match keeps each seat's last world, and a draw at the same point moves on from it
-(see `determinize`).
+comes from `rng`.
+
+The match keeps, per seat (`_Belief`), the walk of step 1 (carried on from where it stopped) and its last
+world with a copy of it before every answer that dealt a shuffle: a draw at the same point moves on from
+that world by a swap, and a draw after the match moved on carries it on (see `determinize`); either plays
+the world again from the copy before the first shuffle it changed, not from the match's start.
 """
 
 from __future__ import annotations
