@@ -31,7 +31,13 @@ flip my hand face down
 let z = I choose one of "a", "b" "?"
 move my hand where it.value > 1 to pile face down
 move my hand to bottom of pile
+move all pile to top of pile
+move pile where it.value > 3 to bottom of pile face down
+move the top 3 cards of pile to a random position of deck
+move the top card of pile to position 2 of pile
+let w = I choose one of "a", "b" "?"
 move all pile to bottom of deck face up
+move deck where it.value > 3 to top of deck
 shuffle deck"""
 
 
@@ -67,6 +73,9 @@ def test_many_cards_moved_at_once_are_watched_as_one_by_one(tmp_path, monkeypatc
     together = seen(played(game, seed))
     assert (True, True) in batches and (False, True) in batches  # cards from a hand and from the table at once
     monkeypatch.setattr(runtime, "_move_watched", lambda *args: False)
+    one_by_one = information.Watcher.moved
+    monkeypatch.setattr(information.Watcher, "moved", lambda self, st, c, src, dst, at_random=False, to=-1:
+                        one_by_one(self, st, c, src, dst, at_random))  # each place found by a search
     assert seen(played(game, seed)) == together
 
 

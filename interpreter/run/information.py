@@ -51,11 +51,12 @@ class Watcher:
     `owners` (one list shared by the watchers that share them) counts them, and a watcher that records
     while others share takes its own copy first (the last one left records in place)."""
 
-    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "tags", "where", "zones")
+    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "tags", "where", "zones")
 
     def __init__(self, st: State) -> None:
         self.owners = [1]
         self.events: list[tuple] = []
+        self.places: dict[int, _Places] = {}
         self.sync(st)
         cards = len(st.face)
         self.tags = [list(range(cards)) for _ in range(st.n)]
@@ -77,6 +78,7 @@ class Watcher:
         other.events, other.tags, other.groups, other.owners = self.events, self.tags, self.groups, self.owners
         self.owners[0] += 1
         other.fresh, other.last = self.fresh, self.last
+        other.places = {}
         other.zones, other.where, other.face, other.known = [], [], [], []
         return other
 
@@ -96,6 +98,7 @@ class Watcher:
         for name, value in state.items():
             setattr(self, name, value)
         self.owners = [1]
+        self.places = {}
         self.zones, self.where, self.face, self.known = [], [], [], []
 
     # ---- what the seats tell apart
@@ -152,8 +155,24 @@ class Watcher:
             self.last = now
             self.events.append((TABLE, now))
 
+    def _place(self, st: State, zi: int, c: int) -> int:
+        """Where card `c` lies in zone `zi`. A large zone's places are kept while they hold, so that a flip
+        or a glimpse of each card of a zone is not a search each; kept again only as often as they served."""
+        zone = st.zones[zi]
+        if len(zone) < 64:
+            return zone.index(c)
+        kept = self.places.get(zi)
+        if kept is None:
+            kept = self.places[zi] = _Places()
+        i = kept.at.get(c, -1)
+        if 0 <= i < len(zone) and zone[i] == c:
+            kept.served += 1
+            return i
+        return kept.search(zone, c)
+
     # ---- the runtime's hooks
-    def moved(self, st: State, c: int, src: int, dst: int, at_random: bool = False) -> None:
+    def moved(self, st: State, c: int, src: int, dst: int, at_random: bool = False, to: int = -1) -> None:
+        """A card moved (`to`: where it went in `dst`, if the verb knows; else it is found there)."""
         if self.owners[0] > 1:
             self.own()
         t = st.layout
@@ -166,8 +185,9 @@ class Watcher:
         # a card taken from an end or put at one (most moves) is found there, not searched for
         at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
         del shadow[at]
-        dest = st.zones[dst]
-        to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
+        if to < 0:
+            dest = st.zones[dst]
+            to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
         self.zones[dst].insert(to, c)
         self.where[c] = dst
         self.face[c], self.known[c] = st.face[c], st.known[c]
@@ -263,7 +283,7 @@ class Watcher:
             self.own()
         self._table(st)
         zi = st.zone_of[c]
-        self.events.append((SHOW, c, p, zi, st.zones[zi].index(c), seen_by(st, c)))
+        self.events.append((SHOW, c, p, zi, self._place(st, zi, c), seen_by(st, c)))
         self.known[c] = st.known[c] | 1 << p
         self._identify(p, c)
 
@@ -283,7 +303,7 @@ class Watcher:
             after = seen_by(st, c)
             self.face[c], self.known[c] = st.face[c], st.known[c]
             zi = st.zone_of[c]
-            self.events.append((FLIP, c, zi, st.zones[zi].index(c), st.face[c], before, after))
+            self.events.append((FLIP, c, zi, self._place(st, zi, c), st.face[c], before, after))
             for s in range(st.n):
                 if (before | after) >> s & 1:
                     self._identify(s, c)
@@ -309,6 +329,28 @@ class Watcher:
             self.own()
         self._table(st)
         self.events.append((DECIDE, seat, secret, answer, seen, zi, at))
+
+
+class _Places:
+    """A zone's cards' places as last worked out (`Watcher._place`): worked out again after `wait` searches
+    that found them moved, a wait that doubles each time they served fewer than 16 look-ups (a zone that
+    changes between look-ups is searched, as it would be without them) and starts again at 1 when they served."""
+
+    __slots__ = ("at", "misses", "served", "wait")
+
+    def __init__(self) -> None:
+        self.at: dict[int, int] = {}
+        self.served = self.misses = 0
+        self.wait = 1
+
+    def search(self, zone: list[int], c: int) -> int:
+        self.misses += 1
+        if self.misses < self.wait:
+            return zone.index(c)
+        self.wait = 1 if self.served >= 16 or not self.at else min(self.wait * 2, 1 << 16)
+        self.at = {d: i for i, d in enumerate(zone)}
+        self.served = self.misses = 0
+        return self.at[c]
 
 
 _CARD_INDEX: dict[int, tuple[Any, dict[str, int]]] = {}

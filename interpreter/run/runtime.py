@@ -243,21 +243,24 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
         else:
             landed_face_down(st, c, zi)
     st.zones[src].remove(c)
+    to = -1  # where it went, if not at an end (the watcher finds it there)
     if place == TOP:
         dest.insert(0, c)
     elif place == BOTTOM:
         dest.append(c)
     elif place == RANDOM:
-        dest.insert(st.below(len(dest) + 1), c)
+        to = st.below(len(dest) + 1)
+        dest.insert(to, c)
         if not up:  # put in face down at a place nobody saw: nobody can follow it (but a zone's owner)
             owner = t.zone_owner[zi]
             st.known[c] = 1 << owner if owner >= 0 else 0
     else:
-        dest.insert(max(0, min(place, len(dest))), c)
+        to = max(0, min(place, len(dest)))
+        dest.insert(to, c)
     st.zone_of[c] = zi
     st.face[c] = up
     if st.log is not None:
-        moved(st, c, src, zi, place == RANDOM)
+        moved(st, c, src, zi, place == RANDOM, to)
     return True
 
 
@@ -267,14 +270,15 @@ def landed_face_down(st: State, c: int, zi: int) -> None:
     st.known[c] = kept_sight(st, c) | (1 << owner if owner >= 0 else 0)
 
 
-def moved(st: State, c: int, src: int, zi: int, at_random: bool = False) -> None:
+def moved(st: State, c: int, src: int, zi: int, at_random: bool = False, to: int = -1) -> None:
     """After a move (in a logged or watched match): glimpses lapse where the card left unseen, the
-    watcher records the move (`at_random`: to a place drawn by chance), the log gets its event."""
+    watcher records the move (`at_random`: to a place drawn by chance; `to`: where it went, if known), the
+    log gets its event."""
     t = st.layout
     if t.zone_vis[src] == OWNER:
         lapse(st, c, src)
     if st.watch is not None:
-        st.watch.moved(st, c, src, zi, at_random)
+        st.watch.moved(st, c, src, zi, at_random, to)
     if st.log.__class__ is list:
         st.log.append(Moved.log(t, c, src, zi, st.face[c]))
 
@@ -399,8 +403,8 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
     """Move many cards to an end of a zone in a watched or logged match as `move` would one by one, each zone
     rebuilt in one pass and each card's place worked out, not searched for: the watcher gets a `moved_many`
     and the log a `move` line per card, as from `move`; who knows the cards left in a hand is worked out per
-    seat in one pass (`_hand_lapses`). Only where that is plain (a zone with no limit, no card twice, none
-    already in the zone, and the cards of each zone taken in the order they lie there); False, with nothing
+    seat in one pass (`_hand_lapses`). Only where that is plain (a zone with no limit, no card twice, no hand
+    put in another order, and the cards of each zone taken in the order they lie there); False, with nothing
     done, otherwise."""
     t = st.layout
     if t.zone_limit[zi] >= 0:
@@ -408,20 +412,29 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
     zone_of, zones, vis = st.zone_of, st.zones, t.zone_vis
     moved = [c for c in cards if c >= 0]
     places: dict[int, tuple[dict[int, int], list[int]]] = {}  # a zone left: each card's place, [cards taken, last]
-    srcs, ats = [], []
+    srcs: list[int] = []
+    ats: list[int] = []
+    tos: list[int] = []
+    size = len(zones[zi])
     for c in moved:
         src = zone_of[c]
         got = places.get(src)
         if got is None:
-            if src == zi:
-                return False
+            if src == zi and vis[zi] == OWNER:
+                return False  # a hand put in another order: its owner's glimpses lapse card by card
             got = places[src] = ({d: i for i, d in enumerate(zones[src])}, [0, -1])
         i = got[0][c]
         taken = got[1]
         if i <= taken[1]:
             return False  # taken out of order (or twice): each place would need a search
+        at = i - taken[0]  # the cards of this zone taken before it lay above it
+        if src != zi:
+            size += 1
+        elif place == TOP:
+            at += len(srcs)  # below the cards put on top so far
         srcs.append(src)
-        ats.append(i - taken[0])  # the cards of this zone taken before it lay above it
+        ats.append(at)
+        tos.append(0 if place == TOP else size - 1)
         taken[0] += 1
         taken[1] = i
     up = t.zone_face[zi] if face < 0 else face == 1
@@ -435,17 +448,14 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
         for c in moved:
             landed_face_down(st, c, zi)
     dest = zones[zi]
-    size = len(dest)
-    if place == TOP:
-        dest[0:0] = moved[::-1]
-        tos = [0] * len(moved)
-    else:
-        dest.extend(moved)
-        tos = list(range(size, size + len(moved)))
+    going = set(moved)
+    for src in places:
+        if src != zi:
+            zones[src][:] = [d for d in zones[src] if d not in going]
+    rest = [d for d in dest if d not in going] if zi in places else dest[:]
+    dest[:] = [*moved[::-1], *rest] if place == TOP else [*rest, *moved]
     for c in moved:
         zone_of[c] = zi
-    for src in places:
-        zones[src][:] = [d for d in zones[src] if zone_of[d] == src]
     faces = st.face
     for c in moved:
         faces[c] = up
