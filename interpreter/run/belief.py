@@ -896,7 +896,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if belief.world is not None and belief.events == events:
         world = _moved(match, seat, tr, rng, want, want_view, belief, moves)
     elif belief.world is not None:
-        world = _carried(match, seat, tr, rng, want, want_view, belief, events)
+        world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
     if world is None:
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     world = world.clone()
@@ -933,7 +933,7 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
 
 
 def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
-             events: int):
+             events: int, repairs: int, budget: list[int]):
     """The last world carried on to where the match is now, or None (see `determinize`). Where the seat
     has since seen a card the last drawing put elsewhere, the cards are traded from their shuffle on and
     the world's answers given again from its last copy before that shuffle (then, if that world parts
@@ -957,14 +957,14 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
         return None
     assert belief.source is not None
     for attempt in ((True, False) if swaps else (False,)):
-        replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions,
+        replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions, budget,
                          source=_source_after(match, belief.source), snaps=belief.snaps)
         start = replay.resume(changed) if changed is not None else \
             (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
         try:
             if attempt:
                 start = replay.again(start, belief.world, swaps)
-            world = replay.play(0 if attempt else _FLAT, start)
+            world = replay.play(0 if attempt else repairs, start)
         except (_Misfit, RuleError):
             continue
         if replay.fits(world):
