@@ -3,6 +3,7 @@ seat once learned more than the rules allow when that way is put back, and each 
 
 import json
 import random
+import re
 import shutil
 import textwrap
 
@@ -468,18 +469,21 @@ def test_sky_haulers_does_not_tell_the_table_of_a_face_down_cursed_idol(tmp_path
     # the question as it was: asked only where SHIPPING allowed it
     old = shutil.copytree(game.model.root, tmp_path / "sky-haulers")
     text = (old / "game.yaml").read_text(encoding="utf-8")
-    asked_always = """      let allowed = team_shipping(me) >= location(me).receiving
-      let c = I choose up to 1 card from my hand where allowed "Play a card face down into your hold as cargo?"
+    prompt = re.search(r'let c = I choose up to 1 card from my hand where allowed ("Play a card face down[^"\n]*")',
+                       text)
+    assert prompt is not None
+    asked_always = f"""      let allowed = team_shipping(me) >= location(me).receiving
+      let c = I choose up to 1 card from my hand where allowed {prompt.group(1)}
       if c != none:
         move c to last of my hold face down
-        say "{me} plays a cargo at {location(me).name}"
+        say "{{me}} plays a cargo at {{location(me).name}}"
         resolve bonus of location(me)"""
     assert asked_always in text
-    (old / "game.yaml").write_text(text.replace(asked_always, """      if team_shipping(me) >= location(me).receiving:
-        let c = I choose up to 1 card from my hand "Play a card face down into your hold as cargo?"
+    (old / "game.yaml").write_text(text.replace(asked_always, f"""      if team_shipping(me) >= location(me).receiving:
+        let c = I choose up to 1 card from my hand {prompt.group(1)}
         if c != none:
           move c to last of my hold face down
-          say "{me} plays a cargo at {location(me).name}"
+          say "{{me}} plays a cargo at {{location(me).name}}"
           resolve bonus of location(me)"""), encoding="utf-8")
     idol, compass = (sky_haulers_at_jade_harbor(load_game(old), card) for card in ("cursed-idol", "golden-compass"))
     assert idol.to_act() == [1] and compass.to_act() == [0]  # the next turn has begun, or the question came
