@@ -48,6 +48,8 @@ def test_bots_are_named_kind_and_budget():
     assert get("mc:40").budget == Budget(iterations=40) and get("mc:40").name == "mc:40"
     assert get("ismcts:200").budget == Budget(iterations=200)
     assert get("ismcts:0.5s").budget == Budget(seconds=0.5) and get("ismcts:0.5s").name == "ismcts:0.5s"
+    assert get("ismcts").name == "ismcts:200" and get("mc").name == "mc:100"  # a search bot's default budget
+    assert [getattr(b, "worlds", None) for b in Lineup(["ismcts", "mc:3", "random"], 1, worlds=2).bots] == [2, 2, None]
     assert names_for("ismcts:20", 3) == ["ismcts:20"] * 3
     assert names_for("random, mc:5,first", None) == ["random", "mc:5", "first"]
     for bad, says in [("alpha", "unknown bot `alpha`; bots: random, first, mc:N, ismcts:N"),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..run.match import Match, random_bot
-from . import Bot, RandomChoice, check, get
+from . import KINDS, Bot, RandomChoice, check, get
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -44,7 +44,8 @@ class Lineup:
             if name == HUMAN:
                 self.bots.append(None)
                 continue
-            bot = get(name, seat_seed(seed, seat), **(knobs if check(name)[1] is not None else {}))
+            searches = KINDS[check(name)[0]][1]  # the knobs are the search bots' (random and first take none)
+            bot = get(name, seat_seed(seed, seat), **(knobs if searches else {}))
             if isinstance(bot, RandomChoice) and bot.kind == "random":
                 bot.rng = shared
             self.bots.append(bot)
