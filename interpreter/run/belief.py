@@ -753,7 +753,8 @@ class _Replay:
         self.rng.shuffle(far)
         pairs = near + far
         told = self.want[reached] if 0 <= reached < len(self.want) else ""
-        pairs.sort(key=lambda pair: f'"{faces[pair[2]]}"' not in told)  # first the faces the seat was told of
+        named = _named_in(self.match.layout, told)
+        pairs.sort(key=lambda pair: pair[2] not in named)  # first the cards of faces the seat was told of
         best: tuple[int, Any, Any, int] = (reached, None, None, -1)
         kept = self.card
         dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
@@ -824,6 +825,19 @@ class _Replay:
                     players.update(p for p, v in enumerate(values) if p >= len(before) or v != before[p])
         zones.update(zi for zi in range(len(t.zone_owner)) if t.zone_owner[zi] in players)
         return zones
+
+
+def _named_in(layout, told: str) -> set[int]:
+    """The cards whose face, name or a word of their text properties the observation `told` names (where
+    a world parted from what the seat observed: the cards to swap in first)."""
+    if not told:
+        return set()
+    faces, named = layout.face_ids, set()
+    for c in range(len(faces)):
+        if f'"{faces[c]}"' in told or any(v.__class__ is str and len(v) > 2 and v in told for v in
+                                          (column[c] for column in layout.props)):
+            named.add(c)
+    return named
 
 
 _PROBES = 40  # swaps tried to mend one answer
