@@ -118,10 +118,16 @@ class Game:
         return n
 
     def new_match(self, players: int | None = None, seed: int = 0, log: bool = False, bots=None,
-                  arrange: dict[str, list[str]] | None = None, after_setup=None, chance=None):
-        """Start a match; see interpreter.run.match.Match."""
-        from .run.match import Match
+                  arrange: dict[str, list[str]] | None = None, after_setup=None, chance=None,
+                  explicit_chance: bool = False):
+        """Start a match; see interpreter.run.match.Match. With `explicit_chance`, the match stops at every
+        chance event to be told its outcome (`m.chance_outcomes()`, `m.apply_chance(k)`) instead of drawing
+        it from the seed."""
+        from .run.match import Match, explicit_match
 
+        if explicit_chance:
+            return explicit_match(self, players or self.default_players, seed, log=log, bots=bots,
+                                  arrange=arrange, after_setup=after_setup)
         return Match(self, players or self.default_players, seed, log=log, bots=bots, arrange=arrange,
                      after_setup=after_setup, chance=chance)
 

@@ -23,7 +23,7 @@ Random playthroughs that shrink:
 one zone) before every decision, and its `checks:` where each says. Every decision and every chance
 outcome (shuffles, dice, random picks) is drawn by Hypothesis, so a failing match shrinks towards early
 options, a short history and a simple deal; `replay(GAME, m.players, m.seed, m.history,
-chance=m.chance_outcomes)` re-runs it exactly (`interpreter.replay`). `meeple check GAME` runs these
+chance=m.chance_drawn)` re-runs it exactly (`interpreter.replay`). `meeple check GAME` runs these
 checks, and more, from the command line.
 """
 
@@ -65,7 +65,7 @@ def _played(take, game, players: int | None, finished: bool, checks: bool, cap: 
     stop_after = None if finished else take(st.integers(0, 400), label="decisions")
     answer = hypothesis_answers(take)
     played = play(game, n, 0, answer, chance=answer, checks=checks, cap=cap, stop_after=stop_after)
-    played.match.chance_outcomes = played.chance
+    played.match.chance_drawn = played.chance
     return played, n
 
 
@@ -76,7 +76,7 @@ def _on_its_own(played: Played) -> Match:
     m = Match(drawn.game, drawn.players, drawn.seed, chance=Recorded(played.chance or (), then=drawn.seed))
     for seat, action in drawn.history:
         m.apply(seat, action)
-    m.chance_outcomes = played.chance
+    m.chance_drawn = played.chance
     return m
 
 
@@ -119,7 +119,7 @@ def checked_matches(take, game, players: int | None = None, finished: bool = Tru
         raise m.failure
     what = ", ".join(broken_invariants(m)) if check.startswith(INVARIANT) else message
     raise AssertionError(f"{what} broken in {game.name}, {n} players, seed {m.seed}, after decisions {m.history}, "
-                         f"chance outcomes {m.chance_outcomes}")
+                         f"chance outcomes {m.chance_drawn}")
 
 
 from .leaks import LeakReport, check_leaks  # noqa: E402,F401  (the leak check, for designers' tests)

@@ -33,7 +33,7 @@ def test_overloaded_score_is_the_score_pile_plus_bonus(m):
 @FAST
 @given(matches(OVERLOADED, finished=False))
 def test_an_overloaded_match_replays_from_its_seed_decisions_and_chance_outcomes(m):
-    again = replay(OVERLOADED, m.players, m.seed, m.history, chance=m.chance_outcomes)
+    again = replay(OVERLOADED, m.players, m.seed, m.history, chance=m.chance_drawn)
     assert again.st.zones == m.st.zones and again.st.pc == m.st.pc and again.to_act() == m.to_act()
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import belief, information
+from . import belief, chance, information
 from .failures import RULE_FAILURES, rule_error
 from .flow import SETUP, Cursor, finish, run_flow
 from .information import Watcher, relabel_frozen
@@ -94,7 +94,8 @@ class Match:
     # Declared for the type checker, set only on some matches: a copy not yet rebuilt keeps the decisions
     # made (see `_Unbuilt`); a match that interpreter.testing draws keeps its chance outcomes.
     _decisions: int
-    chance_outcomes: list[int] | None
+    chance_drawn: list[int] | None
+    _explicit: chance.Explicit | None = None  # explicit chance (see `chance`), only where asked for
     _verified: int  # a world being drawn: how many of the seat's observations it is known to share (see belief)
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
@@ -174,6 +175,8 @@ class Match:
 
         The copy shares what neither changes (the kept base, the record of who saw what, until one of
         them records more); its running flow is rebuilt from the base when it is first used."""
+        if self._explicit is not None and self._explicit.n:
+            return chance.copied(self)
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
         other.history = list(self.history)
@@ -243,6 +246,8 @@ class Match:
         """Start a flow rebuilt from the kept base and send it the answers given since (a determinized
         copy's new chance taking over where it did); returns the pending question."""
         reseed = self._reseed
+        if self._explicit is not None:  # the outcomes given since the base was kept are the match's own
+            st.rng = self._explicit.reader(st.chance_used)
         ask = next(flow)
         for i, value in enumerate(self._sent):
             if reseed is not None and i == reseed[0]:
@@ -399,6 +404,8 @@ class Match:
 
     def apply(self, seat: int, action: int) -> Invalid | None:
         """Play `action` for `seat`; an illegal one is returned as an Invalid value and changes nothing."""
+        if self._explicit is not None and not self._explicit.live:
+            return chance.step(self, seat, action)
         if self.over:
             return Invalid(MATCH_OVER, "the match is over")
         ask = self._ask_of(seat)
@@ -423,6 +430,17 @@ class Match:
             self._answers = {}
         self._advance(value)
         return None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """A match with explicit chance stopped at a chance event: its outcomes with their probabilities
+        (n uniform ones: a die, a random pick, one Fisher–Yates draw of a shuffle); else []."""
+        return chance.outcomes(self)
+
+    def apply_chance(self, outcome: int) -> Invalid | None:
+        """Give the pending chance event its outcome; the match runs on to its next question or chance
+        event. Returned as an Invalid value if no event is pending or the outcome is not one of it."""
+        problem = chance.apply(self, outcome)
+        return None if problem is None else Invalid(INVALID_MOVE, problem)
 
     def _advance(self, value: Any) -> None:
         if value is not None:
@@ -575,6 +593,41 @@ class _Unbuilt(Match):
             self._resume()
             return self.__dict__[name]
         raise AttributeError(f"'Match' object has no attribute {name!r}")
+
+
+class ExplicitStart:
+    """How a match with explicit chance is built from its set-up, given chance outcomes (a value: a match
+    keeping it can be pickled)."""
+
+    def __init__(self, game, players: int, seed: int, options: dict[str, Any]) -> None:
+        self.game, self.players, self.seed, self.options = game, players, seed, options
+
+    def __call__(self, given: tuple[int, ...]) -> Match:
+        return Match(self.game, self.players, self.seed, chance=chance.Outcomes(given), **self.options)
+
+    def __getstate__(self) -> tuple:
+        return self.game.model.root, self.players, self.seed, self.options  # the game by its folder, as Match
+
+    def __setstate__(self, state: tuple) -> None:
+        from ..game import loaded_game
+
+        root, self.players, self.seed, self.options = state
+        self.game = loaded_game(root)
+
+    def blank(self) -> Match:
+        """A stand-in for the match while its set-up waits for a chance outcome: no state, nobody to act."""
+        m = Match.__new__(Match)
+        m.game, m.players, m.seed = self.game, self.players, self.seed
+        m.history, m.winners, m.scores, m.failure, m.log = [], None, None, None, None
+        m._pending, m._answers = None, {}
+        return m
+
+
+def explicit_match(game, players: int, seed: int, **options: Any) -> Match:
+    """A match that stops at every chance event (`chance_outcomes`, `apply_chance`) instead of drawing
+    from its seed; told the outcomes its seed would draw, it plays the seed's match."""
+    game.check_players(players)
+    return chance.started(ExplicitStart(game, players, seed, options))
 
 
 def _chance(state: tuple) -> random.Random:
