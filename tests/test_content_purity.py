@@ -19,13 +19,14 @@ LAUNCH_WORDS = re.compile(
 # Words every card game shares, which the engine may use in their generic sense (and the standard
 # library's own names that happen to match a game's verb).
 GENERIC = {"round", "turn", "name", "id", "kind", "text", "value", "count", "first", "last", "top", "bottom",
-           "setup", "players", "player", "owner", "effect", "hand", "deck", "discard", "loads", "score",
+           "setup", "players", "player", "owner", "effect", "hand", "deck", "discard", "load", "loads", "score",
            "scores", "table", "use",
            # the common vocabulary of classic card games (ranks and suits, tricks, books, the stock)
            "rank", "ranks", "suit", "suits", "trick", "tricks", "lead", "led", "book", "books", "stock", "deal",
            "deals", "dealer", "pass", "passed", "out", "points", "pool", "keep", "plural", "draw", "draws", "pick",
            "picks", "won", "wins", "winner", "hearts", "spades", "clubs", "diamonds", "ask", "asks",
-           "play", "plays"}  # also the engine's own command (`meeple play`)
+           "play", "plays",  # also the engine's own command (`meeple play`)
+           }  # `load` and `loads`: also pickle's, and the adapters' `openspiel.load` of the contract
 
 
 def game_vocabulary(card_words: bool = True) -> set[str]:

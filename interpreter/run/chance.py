@@ -144,6 +144,30 @@ def apply(m: Any, outcome: int) -> str | None:
     return None
 
 
+def retold(m: Any, start: Callable[[tuple[int, ...]], Any], given: tuple[int, ...],
+           history: list[tuple[int, int]]) -> None:
+    """Make `m` the match with explicit chance that these outcomes and decisions make, played again from
+    its set-up: at each point a chance event takes the next outcome, a question the next decision."""
+    now = started(start)
+    outcomes, decisions = iter(given), iter(history)
+    while True:
+        if now._explicit.n:
+            k = next(outcomes, None)
+            if k is None:
+                break
+            problem = apply(now, k)
+        else:
+            step_ = next(decisions, None)
+            if step_ is None:
+                break
+            problem = now.apply(*step_)
+        if problem is not None:
+            raise ValueError(f"a saved match with explicit chance does not replay: {problem}")
+    m.__dict__.clear()
+    m.__dict__.update(now.__dict__)
+    m.__class__ = now.__class__
+
+
 def copied(m: Any) -> Any:
     """A copy of a match pending at a chance event (it changes only by `apply`, which replaces it whole)."""
     other = m.__class__.__new__(m.__class__)

@@ -194,6 +194,10 @@ class Match:
             other.__class__ = _Unbuilt
         return other
 
+    def __deepcopy__(self, memo: dict) -> Match:
+        """`copy.deepcopy` is `clone` (a state of a game-AI library holding a match is copied so)."""
+        return self.clone()
+
     def _resume(self, frozen_now: tuple | None = None) -> None:
         """Rebuild the running flow: thaw the base state, start the flow at its phase, send the
         phase's answers again (the base is shared, never changed; a new one is taken at the next phase).
@@ -270,6 +274,8 @@ class Match:
         self._watch.sync(self.st)
 
     def __getstate__(self) -> dict[str, Any]:
+        if self._explicit is not None:  # told its chance: its outcomes and decisions say it all
+            return {"explicit": (self._explicit.start, self._explicit.given, list(self.history))}
         state = dict(self.__dict__)
         # the seats' lines are rendered again; the last worlds drawn are drawn again
         for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept"):
@@ -287,6 +293,9 @@ class Match:
     def __setstate__(self, state: dict[str, Any]) -> None:
         from ..game import loaded_game  # the pipeline, on demand: a saved match names its game's folder
 
+        if "explicit" in state:
+            chance.retold(self, *state["explicit"])
+            return
         now = state.pop("now")
         self.__dict__.update(state)
         self.game = loaded_game(state["game"])  # the game loaded in this process, if any: the folder is not read

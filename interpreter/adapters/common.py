@@ -1,0 +1,79 @@
+"""What both adapters need of a game: its action and chance bounds, and a match's returns."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..game import Game, load_game
+from ..run.match import Match, random_bot
+
+PROBES = 8  # random matches played at load time to bound questions and chance events
+MAX_DECISIONS = 20_000  # as `meeple check`: a match ends within this many decisions
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """How large a game's questions and chance events get: `actions` bounds the options of any question
+    (action ids are option positions 0..actions-1), `outcomes` the outcomes of any chance event; `length`
+    bounds decisions plus chance events of a match."""
+
+    actions: int
+    outcomes: int
+    length: int
+
+
+def game_of(game: str | Path | Game) -> Game:
+    """A loaded game, from a bundled name, a folder or a Game."""
+    return game if isinstance(game, Game) else load_game(game)
+
+
+def bounds(game: Game, players: int, probes: int = PROBES) -> Bounds:
+    """The bounds of `game` at `players`: a card question offers at most every card and `none`, a chance
+    event (a shuffle's draw) at most every card; a number or text question, or a die, may offer more, so
+    the largest seen in `probes` random matches counts too. A question or event past its bound is refused
+    when met (`check_actions`)."""
+    cards = len(game.model.setup(players).card_ids)
+    most = {"options": max(cards + 1, players, 2), "outcomes": max(cards, 2), "decisions": 0, "chance": 0}
+    for seed in range(probes):
+        rng = random.Random(seed)
+
+        def outcome(n: int, rng: random.Random = rng) -> int:
+            most["outcomes"] = max(most["outcomes"], n)
+            return rng._randbelow(n)  # type: ignore[attr-defined]
+
+        m = Match(game, players, seed, chance=outcome)
+        bot = random_bot(seed)
+        while not m.over and len(m.history) < MAX_DECISIONS:
+            for seat in m.to_act():
+                n = len(m.legal_actions(seat))
+                most["options"] = max(most["options"], n)
+                m.apply(seat, bot.pick(n))
+        most["decisions"] = max(most["decisions"], len(m.history))
+        most["chance"] = max(most["chance"], m.st.chance_used)
+    # a match may run longer than the probes did: up to the decisions `meeple check` allows, and its chance
+    # events as many again as the longest probe's per decision, at the least one shuffle of every card per deal
+    per_decision = most["chance"] / max(most["decisions"], 1)
+    length = MAX_DECISIONS + int(MAX_DECISIONS * per_decision) + most["chance"]
+    return Bounds(most["options"], most["outcomes"], length)
+
+
+def check_actions(n: int, bound: int, what: str) -> None:
+    """Refuse a question or chance event larger than the bound the adapter declared."""
+    if n > bound:
+        raise ValueError(f"this {what} has {n} outcomes, more than the {bound} the adapter declared; "
+                         f"load the game with max_actions={n} or more")
+
+
+def returns(m: Any) -> list[float]:
+    """Each seat's return: 0 until the end; then the winners share a pot of one point a seat, each seat
+    having staked one (a sole winner of n gets n-1, every other seat -1; zero-sum)."""
+    if not m.over:
+        return [0.0] * m.players
+    winners = m.winners or []
+    if not winners:
+        return [0.0] * m.players
+    share = m.players / len(winners) - 1.0
+    return [share if p in winners else -1.0 for p in range(m.players)]

@@ -1,0 +1,185 @@
+"""A meeple game as an OpenSpiel game: `load(GAME, players=N)` registers it with pyspiel (as
+`meeple_<name>_<N>`) and returns a `pyspiel.Game` that OpenSpiel's algorithms and tests run on.
+
+The game is sequential with explicit chance: every chance event of the match (a die, a random pick, each
+Fisher–Yates draw of a shuffle) is a chance node of uniform outcomes (`Match.chance_outcomes`), and a
+question asked of several seats at once in secret is answered seat by seat, each answer hidden from the
+others as in the match (OpenSpiel's turn-based form of a simultaneous move). An action is the position of
+an option in the question (`Match.legal_actions`); the number of actions is bounded as `common.bounds`
+says. What a seat observes comes from its seat handle only: `information_state_string` is the seat's
+information state, `observation_string` its view. Returns are at the end: the winners share the pot
+(zero-sum, see `common.returns`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+from ..game import Game
+from .common import bounds, check_actions, game_of, returns
+
+_CLASSES: dict[str, Any] = {}  # registered short names: their game class, made once per process
+
+
+def load(game: str | Path | Game, players: int | None = None, max_actions: int | None = None) -> Any:
+    """A `pyspiel.Game` for a meeple game (a bundled name, a folder or a loaded Game) at `players` seats
+    (default: the game's). `max_actions` raises the bound on the options of a question if a game needs it."""
+    meeple = game_of(game)
+    n = players or meeple.default_players
+    meeple.check_players(n)
+    short = f"meeple_{meeple.name.replace('-', '_')}_{n}"
+    cls = _CLASSES.get(short)
+    if cls is None or cls.meeple is not meeple or (max_actions is not None and cls.bounds.actions < max_actions):
+        cls = _game_class(short, meeple, n, max_actions)
+        _CLASSES[short] = cls
+    return cls()
+
+
+def _game_class(short: str, meeple: Game, players: int, max_actions: int | None) -> Any:
+    """The pyspiel game class of one game at one player count, registered under `short`."""
+    found = bounds(meeple, players)
+    actions = max(found.actions, max_actions or 0)
+    game_type = pyspiel.GameType(
+        short_name=short,
+        long_name=f"meeple {meeple.name}, {players} players",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players,
+        min_num_players=players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification={},
+    )
+    game_info = pyspiel.GameInfo(
+        num_distinct_actions=actions,
+        max_chance_outcomes=found.outcomes,
+        num_players=players,
+        min_utility=-1.0,
+        max_utility=float(players - 1),
+        utility_sum=0.0,
+        max_game_length=found.length,
+    )
+
+    class MeepleGame(pyspiel.Game):
+        """A meeple game at a fixed number of seats, as OpenSpiel sees it."""
+
+        def __init__(self, params: dict | None = None) -> None:
+            super().__init__(game_type, game_info, params or {})
+
+        def new_initial_state(self) -> MeepleState:
+            return MeepleState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SeatObserver:
+            if params:
+                raise ValueError(f"observation parameters are not supported; got {params}")
+            return SeatObserver(iig_obs_type is None or iig_obs_type.perfect_recall)
+
+    MeepleGame.meeple = meeple
+    MeepleGame.bounds = found
+    MeepleGame.actions = actions
+    if short not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, MeepleGame)
+    else:  # the same name again (the game's files changed, or a larger bound): the newest class answers
+        _CLASSES[short] = MeepleGame
+    return MeepleGame
+
+
+class MeepleState(pyspiel.State):
+    """A state of a meeple match with explicit chance (the match itself is kept in `match`)."""
+
+    def __init__(self, game: Any, match: Any = None) -> None:
+        super().__init__(game)
+        self.match = match if match is not None else type(game).meeple.new_match(
+            players=game.num_players(), seed=0, explicit_chance=True)
+
+    # ---- who acts
+    def current_player(self) -> int:
+        m = self.match
+        if m.over:
+            return pyspiel.PlayerId.TERMINAL
+        if m.chance_outcomes():
+            return pyspiel.PlayerId.CHANCE
+        return m.to_act()[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player < 0 or player not in self.match.to_act():
+            return []
+        actions = self.match.seat(player).legal_actions()
+        check_actions(len(actions), type(self.get_game()).actions, "question")
+        return actions
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        outcomes = self.match.chance_outcomes()
+        check_actions(len(outcomes), type(self.get_game()).bounds.outcomes, "chance event")
+        return outcomes
+
+    def _apply_action(self, action: int) -> None:
+        m = self.match
+        problem = m.apply_chance(action) if m.chance_outcomes() else m.apply(m.to_act()[0], action)
+        if problem is not None:
+            raise ValueError(problem.reason)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance {action}"
+        labels = self.match.seat(player).labels() if player in self.match.to_act() else []
+        return labels[action] if 0 <= action < len(labels) else f"action {action}"
+
+    # ---- the end
+    def is_terminal(self) -> bool:
+        return bool(self.match.over)
+
+    def returns(self) -> list[float]:
+        return returns(self.match)
+
+    def rewards(self) -> list[float]:
+        return returns(self.match)  # terminal rewards: all of the return comes at the end
+
+    # ---- copies
+    def __deepcopy__(self, memo: dict) -> MeepleState:
+        other = MeepleState(self.get_game(), self.match.clone())
+        return other
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
+        """A state `player_id` cannot tell from this one, its hidden part drawn anew (`Match.determinize`),
+        seeded by the sampler's draw."""
+        import random
+
+        seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0
+        return MeepleState(self.get_game(), self.match.seat(player_id).determinize(random.Random(seed)))
+
+    def __str__(self) -> str:
+        m = self.match
+        if m.over:
+            return json.dumps(m.result(), sort_keys=True)
+        return f"history {m.history}, to act {m.to_act()}, chance {len(m.chance_outcomes())}"
+
+
+class SeatObserver:
+    """What one seat observes, from its seat handle: with perfect recall its information state, else its
+    view now (as JSON). No tensor: a meeple game has no fixed encoding of its state."""
+
+    def __init__(self, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor = None
+        self.dict: dict = {}
+
+    def set_from(self, state: MeepleState, player: int) -> None:
+        """No tensor to fill."""
+
+    def string_from(self, state: MeepleState, player: int) -> str:
+        m = state.match
+        if "st" not in m.__dict__ and "_decisions" not in m.__dict__:
+            return ""  # the set-up waits for its first chance outcomes: nothing is seen yet
+        handle = m.seat(player)
+        if self.perfect_recall:
+            return handle.information_state()
+        return json.dumps(handle.view(), sort_keys=True, default=str)
