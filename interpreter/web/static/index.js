@@ -1,0 +1,73 @@
+"use strict";
+// The start page: the games served, and a form that opens a table and lists its seats' links.
+const BOTS = ["random", "first", "mc:100", "ismcts:200"];
+let games = [];
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function seatChoices() {
+  const box = document.getElementById("seats");
+  const players = Number(document.getElementById("players").value) || 0;
+  const kept = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren(el("legend", {}, "Who sits where"));
+  for (let seat = 0; seat < players; seat++) {
+    const select = el("select", { name: `seat-${seat}`, id: `seat-${seat}` });
+    select.append(el("option", { value: "person" }, "a person (own link)"));
+    for (const bot of BOTS) select.append(el("option", { value: bot }, `bot ${bot}`));
+    select.value = kept[seat] || (seat === 0 ? "person" : "random");
+    box.append(el("label", {}, `P${seat} `, select));
+  }
+}
+
+function gameChosen() {
+  const game = games.find((g) => g.name === document.getElementById("game").value);
+  const players = document.getElementById("players");
+  players.min = game.min; players.max = game.max; players.value = game.default;
+  seatChoices();
+}
+
+async function openTable(event) {
+  event.preventDefault();
+  const error = document.getElementById("error");
+  error.textContent = "";
+  const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const body = {
+    game: document.getElementById("game").value,
+    players: Number(document.getElementById("players").value),
+    seed: Number(document.getElementById("seed").value),
+    seats,
+  };
+  const response = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body) });
+  const answer = await response.json();
+  if (!response.ok) { error.textContent = answer.error; return; }
+  const links = Object.entries(answer.seats);
+  if (links.length === 1) { window.location.href = links[0][1]; return; }
+  const list = el("ul", {});
+  for (const [seat, link] of links) {
+    const url = new URL(link, window.location.href).href;
+    list.append(el("li", {}, `P${seat}: `, el("a", { href: link, target: "_blank" }, url)));
+  }
+  document.getElementById("links").replaceChildren(el("p", {}, "Each person's own link:"), list);
+}
+
+async function start() {
+  games = await (await fetch("/api/games")).json();
+  const list = document.getElementById("games");
+  const select = document.getElementById("game");
+  for (const g of games) {
+    const count = g.min === g.max ? `${g.min} players` : `${g.min}–${g.max} players`;
+    list.append(el("li", {}, el("b", {}, g.title), ` (${g.name}): ${count}`));
+    select.append(el("option", { value: g.name }, g.title));
+  }
+  select.addEventListener("change", gameChosen);
+  document.getElementById("players").addEventListener("input", seatChoices);
+  document.getElementById("new-table").addEventListener("submit", openTable);
+  gameChosen();
+}
+
+start();

@@ -1,0 +1,159 @@
+"use strict";
+// A seat's table page: it shows what the server sends for this seat (its view, question and log) and
+// sends back the seat's answers. It polls for changes; the server answers 204 while nothing changed.
+const TOKEN = window.location.pathname.split("/").pop();
+const API = `/api/seat/${TOKEN}`;
+let tag = "";
+let busy = false;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+const words = (name) => String(name).replace(/_/g, " ");
+
+function whoSits(page, seat) {
+  if (seat === page.seat) return "you";
+  const sitter = page.sitters[seat];
+  return sitter === "person" ? "a person" : `bot ${sitter}`;
+}
+
+function cardNode(page, card, tagName = "div", attrs = {}) {
+  if (typeof card === "string") {
+    const known = page.cards[card];
+    if (!known) return el(tagName, { class: "card", ...attrs }, el("div", { class: "cname" }, card));
+    const full = [known.name, known.kind && `(${words(known.kind)})`, known.numbers, known.text]
+      .filter(Boolean).join("\n");
+    return el(tagName, { class: "card", title: full, "data-card": card, ...attrs },
+      el("div", { class: "cname" }, known.name),
+      known.numbers ? el("div", { class: "numbers" }, known.numbers) : null,
+      known.text ? el("div", { class: "text" }, known.text) : null);
+  }
+  // a card the seat may not see: its back, with what the back shows
+  const shown = Object.entries(card).filter(([k]) => k !== "hidden" && k !== "owner").map(([, v]) => v);
+  return el(tagName, { class: "card back", title: "face down", ...attrs }, shown.join(" / ") || "?");
+}
+
+function zoneNode(page, name, cards) {
+  const label = words(name.split("@")[0]);
+  const box = el("div", { class: "cards" });
+  if (Array.isArray(cards)) {
+    for (const card of cards) box.append(cardNode(page, card));
+    if (!cards.length) box.append(el("span", { class: "pile" }, "empty"));
+  } else {
+    box.append(el("span", { class: "pile" }, `${cards.count} card${cards.count === 1 ? "" : "s"}, face down`));
+  }
+  return el("div", { class: "zone", "data-zone": name }, el("div", { class: "name" }, label), box);
+}
+
+function counterList(entries) {
+  const list = el("dl", {});
+  for (const [name, value] of entries) list.append(el("dt", {}, words(name)), el("dd", {}, String(value)));
+  return list;
+}
+
+function render(page) {
+  const view = page.view;
+  document.title = `${page.title} — P${page.seat}`;
+  document.getElementById("title").textContent = page.title;
+  const waiting = page.to_act.map((s) => `P${s}`).join(", ");
+  const round = view.deal > 1 ? `deal ${view.deal}, round ${view.round}` : `round ${view.round}`;
+  document.getElementById("status").textContent =
+    `You are P${page.seat} · ${round} · ` + (page.over ? "the match is over" : `to act: ${waiting}`);
+  document.getElementById("error").textContent = page.failure || "";
+
+  const question = document.getElementById("question");
+  question.replaceChildren();
+  if (page.asked) {
+    const options = el("div", { class: "options" });
+    for (const option of page.options) {
+      const attrs = { type: "button", "data-action": String(option.action) };
+      const button = page.cards[option.label]
+        ? cardNode(page, option.label, "button", attrs)
+        : el("button", attrs, option.label);
+      button.classList.add("option");
+      button.addEventListener("click", () => answer(option.action));
+      options.append(button);
+    }
+    question.append(el("div", { class: "prompt" }, page.prompt), options);
+  }
+
+  const result = document.getElementById("result");
+  result.replaceChildren();
+  if (page.result) {
+    const rows = el("table", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "score"), el("th", {}, "")));
+    page.result.scores.forEach((score, seat) => rows.append(el("tr", {},
+      el("td", {}, `P${seat} (${whoSits(page, seat)})`), el("td", {}, String(score)),
+      el("td", {}, page.result.winners.includes(seat) ? "wins" : ""))));
+    result.append(el("h2", {}, "Final table"), rows);
+  }
+
+  const shared = [], perSeat = [];
+  for (const [name, value] of Object.entries(view.counters || {})) {
+    (Array.isArray(value) && value.length === page.players ? perSeat : shared).push([name, value]);
+  }
+  const counters = document.getElementById("counters");
+  counters.replaceChildren();
+  if (shared.length) counters.append(counterList(shared));
+
+  const zones = document.getElementById("shared");
+  zones.replaceChildren();
+  const seats = [...Array(page.players).keys()].map((s) => {
+    const classes = ["seat"];
+    if (s === page.seat) classes.push("you");
+    if (page.to_act.includes(s)) classes.push("asked");
+    return el("div", { class: classes.join(" "), "data-seat": String(s) },
+      el("h3", {}, `P${s} (${whoSits(page, s)})`),
+      counterList(perSeat.map(([name, values]) => [name, values[s]])));
+  });
+  for (const [name, cards] of Object.entries(view.zones || {})) {
+    const owner = name.includes("@") ? Number(name.split("@").pop()) : null;
+    (owner === null ? zones : seats[owner]).append(zoneNode(page, name, cards));
+  }
+  document.getElementById("seats").replaceChildren(...seats);
+
+  const log = document.getElementById("log");
+  log.replaceChildren(...page.log.map((line) => el("li", {}, line)));
+  log.scrollTop = log.scrollHeight;
+}
+
+async function answer(action) {
+  if (busy) return;
+  busy = true;
+  document.querySelectorAll("button.option").forEach((b) => { b.disabled = true; });
+  try {
+    const response = await fetch(`${API}/act`, { method: "POST", body: JSON.stringify({ action }) });
+    if (!response.ok) {
+      document.getElementById("error").textContent = (await response.json()).error;
+      tag = "";
+    } else {
+      tag = response.headers.get("ETag") || "";
+      render(await response.json());
+    }
+  } finally {
+    busy = false;
+    document.querySelectorAll("button.option").forEach((b) => { b.disabled = false; });
+  }
+}
+
+async function poll() {
+  if (!busy) {
+    try {
+      const response = await fetch(`${API}?since=${encodeURIComponent(tag)}`);
+      if (response.status === 200) {
+        tag = response.headers.get("ETag") || "";
+        render(await response.json());
+      } else if (response.status !== 204) {
+        document.getElementById("error").textContent = (await response.json()).error;
+      }
+    } catch (err) {
+      document.getElementById("error").textContent = "the server cannot be reached";
+    }
+  }
+  setTimeout(poll, 800);
+}
+
+poll();
