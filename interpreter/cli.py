@@ -437,6 +437,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The playtest web page (interpreter/web/, docs/serve.md)."""
+    from .web.command import run
+
+    return run(args, _game)
+
+
 def cmd_print(args: argparse.Namespace) -> int:
     """Print-and-play sheets, or card images, of a game (interpreter/printing/command.py)."""
     from .printing import PrintError
@@ -983,6 +990,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "test": cmd_test,
     "cards": cmd_cards,
     "print": cmd_print,
+    "serve": cmd_serve,
     "compile": cmd_compile,
     "play": cmd_play,
     "sim": cmd_sim,
@@ -1029,6 +1037,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    description="Put every card of a game, in its count of copies, on sheets to "
                                                "print at 100%, cut on the crop marks and play: a PDF of fronts and "
                                                "backs, one card a page for a print shop, or PNG images."))
+
+    from .web.command import add_arguments as serve_arguments
+
+    serve_arguments(sub.add_parser("serve", help="the playtest web page: play any seat against bots or friends",
+                                   description="Serve the playtest web page: a table of a game in the browser, "
+                                               "each seat a person (by its own link) or a bot."))
 
     p = sub.add_parser("rules", help="print a game's rules page",
                        description="Print a game's rules page (the README.md in its folder).")
