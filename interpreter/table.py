@@ -81,6 +81,10 @@ class Table:
         self.width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 120))
         self.printed = 0
         self.pending: list[dict[str, Any]] = []  # narration held until its decisions are known covered or not
+        # of those, the decisions not yet covered nor printed, and the rolls not yet done (so that a sentence,
+        # a roll or a decision looks at these, not at every line held: a loop of sentences is not quadratic)
+        self.open_decisions: list[dict[str, Any]] = []
+        self.open_rolls: list[dict[str, Any]] = []
         self.round_says: list[str] = []
         self.last_scores = self._start_scores()
         self.last_counters: dict[str, Any] | None = None
@@ -185,12 +189,13 @@ class Table:
             if self._retold(text):
                 return  # it only says again what a decision on the screen told (`P1 chose refuse`): once is enough
             prefix = ""
-            for item in self.pending:
-                if item["kind"] == "decision" and not item["covered"] and not item["closed"] \
-                        and self._named(text, item["who"]):
+            self.open_decisions = [item for item in self.open_decisions if not item["covered"] and "out" not in item]
+            for item in self.open_decisions:
+                if not item["closed"] and self._named(text, item["who"]):
                     item["covered"] = True
-            rolls = [item for item in self.pending if item["kind"] == "roll" and not item["covered"]]
-            if rolls and not rolls[-1]["done"] and re.search(rf"(?<!\d){rolls[-1]['result']}(?!\d)", text):
+            rolls = self.open_rolls  # the last roll held, if not done (a roll closes those before it)
+            if rolls and not rolls[-1]["covered"] and "out" not in rolls[-1] \
+                    and re.search(rf"(?<!\d){rolls[-1]['result']}(?!\d)", text):
                 rolls[-1]["covered"] = True
                 prefix = self.words["roll"].format(sides=rolls[-1]["sides"], result=rolls[-1]["result"]) + " "
             self.pending.append({"kind": "text", "text": prefix + text})
@@ -198,6 +203,7 @@ class Table:
             self._close_rolls()
             self.pending.append({"kind": "roll", "sides": line["sides"], "result": line["result"], "covered": False,
                                  "done": False})
+            self.open_rolls.append(self.pending[-1])
         elif event == "show":
             card = self.cards.name(line["card"])
             if self.human is None:
@@ -267,9 +273,9 @@ class Table:
 
     def _close_rolls(self) -> None:
         """A roll is covered only by a sentence before the next roll or decision."""
-        for item in self.pending:
-            if item["kind"] == "roll":
-                item["done"] = True
+        for item in self.open_rolls:
+            item["done"] = True
+        self.open_rolls = []
 
     def _decision(self, line: dict[str, Any], together: bool, after: list[dict[str, Any]]) -> None:
         self._close_rolls()
@@ -294,8 +300,8 @@ class Table:
             text = self.words["chose_open"].format(who=name, what=what)
         question = self.prompts.pop(who, "")
         asked = " — " + question.split("?")[0] + ("?" if "?" in question else "") if question else ""
-        for item in self.pending:  # a later sentence may tell this secret choice, not the player's earlier ones
-            if item["kind"] == "decision" and item["who"] == who and item["hidden"]:
+        for item in self.open_decisions:  # a later sentence may tell this secret choice, not the player's earlier
+            if item["who"] == who and item["hidden"]:  # ones (one covered or printed is told already)
                 item["closed"] = True
         last = self.pending[-1] if self.pending else None
         if hidden and last is not None and last.get("hidden") == text + asked and not last["covered"]:
@@ -305,6 +311,7 @@ class Table:
             return
         self.pending.append({"kind": "decision", "who": who, "text": f"  {text}{asked}", "covered": False,
                              "closed": False, "label": label, "hidden": text + asked if hidden else None, "times": 1})
+        self.open_decisions.append(self.pending[-1])
 
     def _played_open(self, cid: str, after: list[dict[str, Any]]) -> bool:
         """Did the chosen card go face up into a public zone at once (a card played to a trick)? Then
@@ -330,20 +337,26 @@ class Table:
 
     def _release(self) -> None:
         """Print the narration up to the first decision that a later sentence may still tell."""
-        while self.pending:
-            item = self.pending[0]
+        pending = self.pending
+        done = 0
+        for item in pending:
             if item["kind"] == "decision" and not item["covered"] and not item["closed"]:
-                return
+                break
             if item["kind"] == "roll" and not item["covered"] and not item["done"]:
-                return
-            self._emit(self.pending.pop(0))
+                break
+            self._emit(item)
+            done += 1
+        del pending[:done]
 
     def _flush(self) -> None:
         """The end of a turn, a round or the match (or a question to a person): print all that waits."""
-        while self.pending:
-            self._emit(self.pending.pop(0))
+        for item in self.pending:
+            self._emit(item)
+        self.pending = []
+        self.open_decisions, self.open_rolls = [], []
 
     def _emit(self, item: dict[str, Any]) -> None:
+        item["out"] = True  # printed (or left out): no longer held
         if item["kind"] == "text":
             self._print(item["text"])
         elif not item["covered"]:
