@@ -57,6 +57,7 @@ function counterList(entries) {
 
 function render(page) {
   const view = page.view;
+  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
   document.title = `${page.title} — P${page.seat}`;
   document.getElementById("title").textContent = page.title;
   const waiting = page.to_act.map((s) => `P${s}`).join(", ");

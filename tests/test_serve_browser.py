@@ -1,0 +1,83 @@
+"""`meeple serve` in a real browser: Debian's Chromium, driven headless by Playwright (no browser is downloaded),
+opens a table of a bundled game against a bot from the start page and plays a few moves by clicking."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
+if not shutil.which(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture
+def server():
+    """`meeple serve go-fish --port 0` starting in its own process (while the browser starts)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    process = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "go-fish", "--port", "0"], cwd=ROOT,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def address(server) -> str:
+    """The address the server prints once it listens."""
+    line = server.stdout.readline()
+    assert line.startswith("meeple serve: go-fish at http://127.0.0.1:"), line + server.stderr.read()
+    return line.split(" at ")[1].split()[0]
+
+
+@pytest.fixture
+def page(tmp_path):
+    with sync_api.sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(str(tmp_path / "profile"), executable_path=CHROMIUM,
+                                                       headless=True, args=FLAGS)
+        try:
+            yield context.pages[0] if context.pages else context.new_page()
+        finally:
+            context.close()
+
+
+def test_a_person_plays_go_fish_against_a_bot_by_clicking(server, page):
+    url = address(server)
+    asked_of = set()
+    page.on("request", lambda request: asked_of.add(urlparse(request.url).netloc))
+    page.goto(url)
+    page.select_option("#game", "go-fish")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "input")
+    page.fill("#seed", "3")
+    assert page.input_value("#seat-0") == "person" and page.input_value("#seat-1") == "random"
+    page.click("#start")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("button.option")
+    assert page.title() == "Go Fish — P0"
+    hand = page.locator('[data-zone="hand@0"] .card')
+    assert hand.count() > 0 and hand.first.get_attribute("title")  # a card of the seat's hand, its text on hover
+    assert page.locator('[data-zone="hand@1"] .card.back').count() > 0  # the bot's hand: backs
+    moves = 0
+    while moves < 4 and page.locator("button.option").count():
+        renders = page.get_attribute("body", "data-renders")
+        with page.expect_response(lambda r: r.url.endswith("/act")) as answered:
+            page.locator("button.option").first.click()
+        assert answered.value.status == 200
+        page.wait_for_function(f"document.body.dataset.renders !== '{renders}'")
+        moves += 1
+    assert moves == 4 or page.locator("#result table").count()
+    assert page.locator("#log li").count() > 1  # the game's sentences
+    assert page.inner_text("#error") == ""
+    assert "to act: P0" in page.inner_text("#status") or page.locator("#result table").count()
+    assert asked_of == {urlparse(url).netloc}, "the page fetched from another host"
