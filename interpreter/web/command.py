@@ -60,6 +60,7 @@ def _listen(host: str, port: int) -> socket.socket:
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listening.bind(address)
+        listening.listen(2048)  # listening before the address is printed: a page asked for at once waits
     except OSError as err:
         listening.close()
         raise OSError(f"cannot listen on {host}:{port}: {err.strerror}") from None

@@ -51,7 +51,10 @@ function zoneNode(page, name, cards) {
 
 function counterList(entries) {
   const list = el("dl", {});
-  for (const [name, value] of entries) list.append(el("dt", {}, words(name)), el("dd", {}, String(value)));
+  // a counter the seat may not see comes as null
+  for (const [name, value] of entries) {
+    list.append(el("dt", {}, words(name)), el("dd", {}, value === null ? "?" : String(value)));
+  }
   return list;
 }
 
