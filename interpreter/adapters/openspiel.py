@@ -131,7 +131,11 @@ class MeepleState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance {action}"
         labels = self.match.seat(player).labels() if player in self.match.to_act() else []
-        return labels[action] if 0 <= action < len(labels) else f"action {action}"
+        if not 0 <= action < len(labels):
+            return f"action {action}"
+        label = labels[action]
+        same = labels[:action].count(label)  # two copies of a card read alike; OpenSpiel wants each string once
+        return f"{label} ({same + 1})" if same else label
 
     # ---- the end
     def is_terminal(self) -> bool:
@@ -147,14 +151,6 @@ class MeepleState(pyspiel.State):
     def __deepcopy__(self, memo: dict) -> MeepleState:
         other = MeepleState(self.get_game(), self.match.clone())
         return other
-
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
-        """A state `player_id` cannot tell from this one, its hidden part drawn anew (`Match.determinize`),
-        seeded by the sampler's draw."""
-        import random
-
-        seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0
-        return MeepleState(self.get_game(), self.match.seat(player_id).determinize(random.Random(seed)))
 
     def __str__(self) -> str:
         m = self.match
