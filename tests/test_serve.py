@@ -166,3 +166,21 @@ def test_a_port_in_use_is_one_message(capsys):
         port = taken.getsockname()[1]
         assert main(["serve", "go-fish", "--port", str(port)]) == 1
     assert f"meeple serve: error: cannot listen on 127.0.0.1:{port}: Address already in use" in capsys.readouterr().err
+
+
+def test_two_people_at_one_table_answer_a_simultaneous_question_each_seeing_only_their_own_cards(client):
+    links = open_table(client, game="hearts", players=4, seed=6, seats=["person", "random", "person", "random"])
+    apis = {int(s): "/api/seat/" + link.rsplit("/", 1)[1] for s, link in links.items()}
+    assert set(apis) == {0, 2}
+    pages = {s: client.get(api).json() for s, api in apis.items()}
+    hands = {s: pages[s]["view"]["zones"][f"hand@{s}"] for s in apis}
+    for s, other in ((0, 2), (2, 0)):
+        assert pages[s]["asked"] and set(pages[s]["to_act"]) == {0, 2}  # the bots have passed: both people asked
+        raw = client.get(apis[s]).text
+        assert not any(f'"{cid}"' in raw for cid in hands[other]), "a page names another seat's hidden card"
+    page = client.post(apis[0] + "/act", json={"action": pages[0]["options"][0]["action"]}).json()
+    assert not page["asked"] and page["to_act"] == [2]  # seat 0 has passed its first card: it waits for seat 2
+    assert client.post(apis[0] + "/act", json={"action": 0}).status_code == 409
+    answer = client.post(apis[2] + "/act", json={"action": pages[2]["options"][0]["action"]})
+    assert answer.status_code == 200 and not answer.json()["asked"]
+    assert client.get(apis[0]).json()["asked"]  # the next card of its pass
