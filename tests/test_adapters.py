@@ -23,12 +23,49 @@ from test_leaks import write_game  # noqa: E402
 
 SLOW_GAMES = [("sky-haulers", 2), ("low-tide", 3), ("hearts", 4), ("overloaded", 4), ("go-fish", 5)]
 
-HIGH_CARD = KUHN.replace("game: kuhn", "game: high-card").replace('''      let b = p chooses one of "bet", "pass" "Bet?"
+KUHN_POKER = """
+game: kuhn-poker
+title: Kuhn poker
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+properties: {value: 0}
+zones:
+  deck: {visibility: hidden, face: down}
+  hand: {owner: player, visibility: owner}
+counters:
+  player:
+    put: 1
+    folded: 0
+phases:
+  deal: |
+    shuffle deck
+    for each player p:
+      move the top 1 cards of deck to hand of p
+  bet: |
+    let p0 = first player
+    let p1 = next player after p0
+    let x = p0 chooses one of "bet", "pass" "Bet?"
+    if x == "bet":
+      add 1 to put of p0
+      let b = p1 chooses one of "call", "fold" "Call?"
+      if b == "call":
+        add 1 to put of p1
+      else:
+        set folded of p1 to 1
+    else:
+      let b = p1 chooses one of "bet", "pass" "Bet?"
       if b == "bet":
-        add 1 to chips of p''', '''      let b = p chooses one of "stay", "fold" "Stay?"
-      if b == "fold":
-        add 1 to chips of p''').replace("result: {score: count(my hold)}",
-                                        "result: {score: 'sum(my hand, it.value) - 10 * my chips'}")
+        add 1 to put of p1
+        let c = p0 chooses one of "call", "fold" "Call?"
+        if c == "call":
+          add 1 to put of p0
+        else:
+          set folded of p0 to 1
+flow: {setup: [deal], rounds: 1, round: [bet]}
+result:
+  score: "-my put if my folded == 1 else sum(opponents, put of it) if sum(opponents, folded of it) == 1
+    else sum(opponents, put of it) if sum(my hand, it.value) > sum(hand of opponents, it.value) else -my put"
+"""
 
 
 def openspiel_checked(name, players: int, sims: int) -> None:
@@ -69,18 +106,37 @@ def test_openspiel_serializes_and_copies_states_of_a_game_of_hidden_cards(tmp_pa
     assert pyspiel.load_game(game.get_type().short_name).num_players() == 2
 
 
-def test_cfr_solves_a_small_game_of_hidden_cards_through_the_adapter(tmp_path):
-    from open_spiel.python import policy
-    from open_spiel.python.algorithms import cfr, exploitability
+def kuhn_poker(tmp_path):
+    """Kuhn poker written as a meeple game, its returns the chips won (OpenSpiel's own is the reference)."""
+    return openspiel.load(write_game(tmp_path, KUHN_POKER, KUHN_CARDS), players=2, scores=(-2, 2))
 
-    game = openspiel.load(write_game(tmp_path, HIGH_CARD, KUHN_CARDS), players=2)
-    uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
-    solver = cfr.CFRSolver(game)
-    for _ in range(30):
+
+def cfr_value(game, iterations: int) -> tuple[float, float]:
+    """Seat 0's value of CFR+'s average policy after some iterations, and that policy's exploitability."""
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(iterations):
         solver.evaluate_and_update_policy()
-    solved = exploitability.nash_conv(game, solver.average_policy())
-    print(f"nash_conv: uniform {uniform:.4f}, CFR after 30 iterations {solved:.4f}")
-    assert uniform > 0.3 and solved < 0.05 * uniform
+    average = solver.average_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(), [average, average])[0]
+    return value, exploitability.exploitability(game, average)
+
+
+def test_kuhn_poker_through_the_adapter_has_the_reference_exploitability_and_cfr_nears_its_value(tmp_path):
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import exploitability
+
+    game = kuhn_poker(tmp_path)
+    assert exploitability.exploitability(game, policy.UniformRandomPolicy(game)) == pytest.approx(0.4583, abs=1e-4)
+    value, exploitable = cfr_value(game, 20)
+    assert value == pytest.approx(-1 / 18, abs=0.01) and exploitable < 0.02
+
+
+@pytest.mark.slow
+def test_cfr_reaches_kuhn_pokers_value(tmp_path):
+    value, exploitable = cfr_value(kuhn_poker(tmp_path), 300)
+    assert value == pytest.approx(-1 / 18, abs=0.002) and exploitable < 0.003
 
 
 @pytest.mark.parametrize("name", ["go-fish", "overloaded"])

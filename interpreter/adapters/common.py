@@ -77,3 +77,12 @@ def returns(m: Any) -> list[float]:
         return [0.0] * m.players
     share = m.players / len(winners) - 1.0
     return [share if p in winners else -1.0 for p in range(m.players)]
+
+
+def score_returns(m: Any) -> list[float]:
+    """Each seat's return by score: 0 until the end; then its score less the mean score (zero-sum; for a
+    game whose scores are chips won and lost, the chips themselves)."""
+    if not m.over or m.scores is None:
+        return [0.0] * m.players
+    mean = sum(m.scores) / m.players
+    return [s - mean for s in m.scores]

@@ -19,26 +19,31 @@ from typing import Any
 import pyspiel
 
 from ..game import Game
-from .common import bounds, check_actions, game_of, returns
+from .common import bounds, check_actions, game_of, returns, score_returns
 
 _CLASSES: dict[str, Any] = {}  # registered short names: their game class, made once per process
 
 
-def load(game: str | Path | Game, players: int | None = None, max_actions: int | None = None) -> Any:
+def load(game: str | Path | Game, players: int | None = None, max_actions: int | None = None,
+         scores: tuple[float, float] | None = None) -> Any:
     """A `pyspiel.Game` for a meeple game (a bundled name, a folder or a loaded Game) at `players` seats
-    (default: the game's). `max_actions` raises the bound on the options of a question if a game needs it."""
+    (default: the game's). `max_actions` raises the bound on the options of a question if a game needs it.
+    With `scores=(low, high)`, the returns are the scores less their mean (which must lie within those
+    bounds: a game declares none) instead of the winners' share of the pot (a poker game's chips)."""
     meeple = game_of(game)
     n = players or meeple.default_players
     meeple.check_players(n)
-    short = f"meeple_{meeple.name.replace('-', '_')}_{n}"
+    short = f"meeple_{meeple.name.replace('-', '_')}_{n}" + ("_scores" if scores is not None else "")
     cls = _CLASSES.get(short)
-    if cls is None or cls.meeple is not meeple or (max_actions is not None and cls.bounds.actions < max_actions):
-        cls = _game_class(short, meeple, n, max_actions)
+    if cls is None or cls.meeple is not meeple or (max_actions is not None and cls.actions < max_actions) \
+            or cls.utility != scores:
+        cls = _game_class(short, meeple, n, max_actions, scores)
         _CLASSES[short] = cls
     return cls()
 
 
-def _game_class(short: str, meeple: Game, players: int, max_actions: int | None) -> Any:
+def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
+                scores: tuple[float, float] | None) -> Any:
     """The pyspiel game class of one game at one player count, registered under `short`."""
     found = bounds(meeple, players)
     actions = max(found.actions, max_actions or 0)
@@ -62,8 +67,8 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None)
         num_distinct_actions=actions,
         max_chance_outcomes=found.outcomes,
         num_players=players,
-        min_utility=-1.0,
-        max_utility=float(players - 1),
+        min_utility=-1.0 if scores is None else float(scores[0]),
+        max_utility=float(players - 1) if scores is None else float(scores[1]),
         utility_sum=0.0,
         max_game_length=found.length,
     )
@@ -85,6 +90,8 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None)
     MeepleGame.meeple = meeple
     MeepleGame.bounds = found
     MeepleGame.actions = actions
+    MeepleGame.utility = scores
+    MeepleGame.returns = staticmethod(returns if scores is None else score_returns)
     if short not in pyspiel.registered_names():
         pyspiel.register_game(game_type, MeepleGame)
     else:  # the same name again (the game's files changed, or a larger bound): the newest class answers
@@ -142,10 +149,10 @@ class MeepleState(pyspiel.State):
         return bool(self.match.over)
 
     def returns(self) -> list[float]:
-        return returns(self.match)
+        return type(self.get_game()).returns(self.match)
 
     def rewards(self) -> list[float]:
-        return returns(self.match)  # terminal rewards: all of the return comes at the end
+        return self.returns()  # terminal rewards: all of the return comes at the end
 
     # ---- copies
     def __deepcopy__(self, memo: dict) -> MeepleState:
