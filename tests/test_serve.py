@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from interpreter.cli import main
 from interpreter.game import load_game
-from interpreter.paths import data_dir
+from interpreter.paths import bundled_games, data_dir
 from interpreter.web.app import create_app
 from interpreter.web.tables import Catalogue, page_bytes, seat_page
 
@@ -184,3 +184,24 @@ def test_two_people_at_one_table_answer_a_simultaneous_question_each_seeing_only
     answer = client.post(apis[2] + "/act", json={"action": pages[2]["options"][0]["action"]})
     assert answer.status_code == 200 and not answer.json()["asked"]
     assert client.get(apis[0]).json()["asked"]  # the next card of its pass
+
+
+@pytest.mark.slow
+def test_every_bundled_game_is_played_to_its_end_from_a_page():
+    """No per-game code: a person at seat 0 answers every question of a whole match of each bundled game."""
+    games = {name: load_game(data_dir("cards") / name) for name in bundled_games()}
+    with TestClient(create_app(games), raise_server_exceptions=False) as client:
+        for name, game in games.items():
+            seats = ["person"] + ["random"] * (game.default_players - 1)
+            link = open_table(client, game=name, players=game.default_players, seed=2, seats=seats)["0"]
+            api = "/api/seat/" + link.rsplit("/", 1)[1]
+            page = client.get(api).json()
+            for _ in range(5000):
+                if page["over"]:
+                    break
+                assert page["asked"] and page["options"] and page["prompt"], name
+                response = client.post(api + "/act", json={"action": page["options"][-1]["action"]})
+                assert response.status_code == 200, response.text
+                page = response.json()
+            assert page["over"] and page["failure"] is None, name
+            assert page["result"]["winners"] and len(page["result"]["scores"]) == game.default_players

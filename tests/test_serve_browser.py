@@ -11,6 +11,7 @@ from urllib.parse import urlparse
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+SERVED = ("go-fish", "hearts", "overloaded")
 ROOT = Path(__file__).resolve().parent.parent
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
@@ -22,9 +23,9 @@ if not shutil.which(CHROMIUM):
 
 @pytest.fixture
 def server():
-    """`meeple serve go-fish --port 0` starting in its own process (while the browser starts)."""
+    """`meeple serve go-fish hearts overloaded --port 0` starting in its own process (while the browser starts)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    process = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "go-fish", "--port", "0"], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", *SERVED, "--port", "0"], cwd=ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         yield process
@@ -36,7 +37,7 @@ def server():
 def address(server) -> str:
     """The address the server prints once it listens."""
     line = server.stdout.readline()
-    assert line.startswith("meeple serve: go-fish at http://127.0.0.1:"), line + server.stderr.read()
+    assert line.startswith(f"meeple serve: {', '.join(SERVED)} at http://127.0.0.1:"), line + server.stderr.read()
     return line.split(" at ")[1].split()[0]
 
 
@@ -51,33 +52,58 @@ def page(tmp_path):
             context.close()
 
 
+def open_table(page, url: str, game: str, players: int) -> None:
+    """From the start page: a table of `game`, seed 3, a person at seat 0 and random bots beside."""
+    page.goto(url)
+    page.select_option("#game", game)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "input")
+    page.fill("#seed", "3")
+    assert page.input_value("#seat-0") == "person" and page.input_value(f"#seat-{players - 1}") == "random"
+    page.click("#start")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("button.option")
+
+
+def click_first_option(page) -> None:
+    """Click the first option and wait for the next screen."""
+    renders = page.get_attribute("body", "data-renders")
+    with page.expect_response(lambda r: r.url.endswith("/act")) as answered:
+        page.locator("button.option").first.click()
+    assert answered.value.status == 200
+    page.wait_for_function(f"document.body.dataset.renders !== '{renders}'")
+
+
 def test_a_person_plays_go_fish_against_a_bot_by_clicking(server, page):
     url = address(server)
     asked_of = set()
     page.on("request", lambda request: asked_of.add(urlparse(request.url).netloc))
-    page.goto(url)
-    page.select_option("#game", "go-fish")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "input")
-    page.fill("#seed", "3")
-    assert page.input_value("#seat-0") == "person" and page.input_value("#seat-1") == "random"
-    page.click("#start")
-    page.wait_for_url("**/t/*")
-    page.wait_for_selector("button.option")
+    open_table(page, url, "go-fish", 2)
     assert page.title() == "Go Fish — P0"
     hand = page.locator('[data-zone="hand@0"] .card')
     assert hand.count() > 0 and hand.first.get_attribute("title")  # a card of the seat's hand, its text on hover
     assert page.locator('[data-zone="hand@1"] .card.back').count() > 0  # the bot's hand: backs
     moves = 0
     while moves < 4 and page.locator("button.option").count():
-        renders = page.get_attribute("body", "data-renders")
-        with page.expect_response(lambda r: r.url.endswith("/act")) as answered:
-            page.locator("button.option").first.click()
-        assert answered.value.status == 200
-        page.wait_for_function(f"document.body.dataset.renders !== '{renders}'")
+        click_first_option(page)
         moves += 1
     assert moves == 4 or page.locator("#result table").count()
     assert page.locator("#log li").count() > 1  # the game's sentences
     assert page.inner_text("#error") == ""
     assert "to act: P0" in page.inner_text("#status") or page.locator("#result table").count()
     assert asked_of == {urlparse(url).netloc}, "the page fetched from another host"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, players", [("hearts", 4), ("overloaded", 4)])
+def test_a_whole_match_against_bots_by_clicking(server, page, game, players):
+    open_table(page, address(server), game, players)
+    for _ in range(3000):
+        if page.locator("#result table").count():
+            break
+        page.wait_for_selector("button.option:not([disabled]), #result table")
+        if page.locator("button.option").count():
+            click_first_option(page)
+    final = page.inner_text("#result")
+    assert "Final table" in final and "wins" in final
+    assert page.inner_text("#error") == "" and "the match is over" in page.inner_text("#status")
