@@ -133,11 +133,16 @@ def apply(m: Any, outcome: int) -> str | None:
     given = (*ex.given, outcome)
     if ex.before is None:
         now = started(ex.start, given)
-    else:
+    else:  # the step again, on a fresh copy of the match before it; `m` already shows that match
         now = ex.before.clone()
-        now._explicit = Explicit(given, ex.start)
+        now._explicit = Explicit(given, ex.start, live=True)
         assert ex.step is not None
-        step(now, *ex.step)
+        try:
+            now.apply(*ex.step)
+        except ChanceNeeded as need:
+            m._explicit = Explicit(given, ex.start, need.n, ex.before, ex.step)
+            return None
+        now._explicit = Explicit(given, ex.start)
     m.__dict__.clear()
     m.__dict__.update(now.__dict__)
     m.__class__ = now.__class__
