@@ -205,3 +205,39 @@ def test_every_bundled_game_is_played_to_its_end_from_a_page():
                 page = response.json()
             assert page["over"] and page["failure"] is None, name
             assert page["result"]["winners"] and len(page["result"]["scores"]) == game.default_players
+
+
+def test_a_rule_failing_in_play_stops_the_table_with_its_place_on_every_page(tmp_path):
+    from test_rule_failures import CARDS, GAME  # a division by zero when a player plays its card `a`
+
+    (tmp_path / "game.yaml").write_text(GAME)
+    (tmp_path / "cards.yaml").write_text(CARDS)
+    game = load_game(tmp_path)
+    with TestClient(create_app({game.name: game}), raise_server_exceptions=False) as client:
+        links = open_table(client, game=game.name, players=2, seed=5, seats=["person", "person"])
+        apis = ["/api/seat/" + links[str(s)].rsplit("/", 1)[1] for s in (0, 1)]
+        pages = [client.get(api).json() for api in apis]
+        seat = next(s for s in (0, 1) if pages[s]["asked"])
+        action = next(o["action"] for o in pages[seat]["options"] if o["label"] == f"a@{seat}")
+        response = client.post(apis[seat] + "/act", json={"action": action})
+        assert response.status_code == 409
+        told = response.json()["error"]
+        assert "game.yaml:18:" in told and "division by zero" in told and "seed" not in told
+        for api in apis:
+            page = client.get(api).json()
+            assert page["failure"] == told and not page["asked"] and not page["over"]
+        assert client.post(apis[seat] + "/act", json={"action": 0}).json()["error"].startswith("the match stopped")
+
+
+def test_an_engine_fault_is_a_500_with_one_line_and_no_traceback(client, monkeypatch):
+    from interpreter.web import tables
+
+    link = open_table(client, game="go-fish", players=2, seed=1, seats=["person", "random"])["0"]
+
+    def broken(self, seat):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(tables.Table, "page", broken)
+    response = client.get("/api/seat/" + link.rsplit("/", 1)[1])
+    assert response.status_code == 500
+    assert response.json() == {"error": "internal error (please report it): KeyError"}
