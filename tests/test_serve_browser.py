@@ -107,3 +107,41 @@ def test_a_whole_match_against_bots_by_clicking(server, page, game, players):
     final = page.inner_text("#result")
     assert "Final table" in final and "wins" in final
     assert page.inner_text("#error") == "" and "the match is over" in page.inner_text("#status")
+
+
+@pytest.mark.slow
+def test_two_seats_in_two_browsers_are_never_sent_each_others_cards(server, tmp_path):
+    url = address(server)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            first = browser.new_context().new_page()
+            first.goto(url)
+            first.select_option("#game", "hearts")
+            first.fill("#seed", "4")
+            first.select_option("#seat-2", "person")
+            first.click("#start")
+            links = first.locator("#links a")
+            links.first.wait_for()
+            seats = {int(text.split(":")[0][1:]): a for text, a in zip(first.locator("#links li").all_inner_texts(),
+                                                                      links.all(), strict=True)}
+            assert set(seats) == {0, 2}
+            pages, sent = {}, {0: [], 2: []}
+            for s in (0, 2):
+                pages[s] = browser.new_context().new_page()  # each seat its own browser profile
+                pages[s].on("response", lambda r, s=s: sent[s].append(r.text()) if "/api/seat/" in r.url
+                            and r.status == 200 else None)
+                pages[s].goto(url.rstrip("/") + seats[s].get_attribute("href"))
+                pages[s].wait_for_selector("button.option")
+            for _ in range(6):  # the passes (pass left: neither can hand the other a card it knows), then play
+                for s in (0, 2):
+                    if pages[s].locator("button.option:not([disabled])").count():
+                        click_first_option(pages[s])
+            for s, other in ((0, 2), (2, 0)):
+                shown = pages[other].locator(f'[data-zone="hand@{other}"] .card[data-card]')
+                theirs = [card.get_attribute("data-card") for card in shown.all()]
+                assert theirs and sent[s]
+                for body in sent[s]:
+                    assert not any(f'"{cid}"' in body for cid in theirs), f"seat {s} was sent a card of seat {other}"
+        finally:
+            browser.close()
