@@ -39,9 +39,11 @@ def _error(status: int, message: str) -> JSONResponse:
 
 async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object, or an HTTP 400/413 that says what is wrong with it."""
-    raw = await request.body()
-    if len(raw) > MOST_BODY:
-        raise HTTPException(413, f"the request body is larger than {MOST_BODY} bytes")
+    raw = b""
+    async for chunk in request.stream():  # read no further than the limit
+        raw += chunk
+        if len(raw) > MOST_BODY:
+            raise HTTPException(413, f"the request body is larger than {MOST_BODY} bytes")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
