@@ -1,6 +1,6 @@
 "use strict";
 // The start page: the games served, and a form that opens a table and lists its seats' links.
-const BOTS = ["random", "first", "mc:100", "ismcts:200"];
+const BOTS = ["random", "first", "mc:100", "mc:500", "ismcts:200", "ismcts:1000", "ismcts:0.5s"];
 let games = [];
 
 function el(tag, attrs, ...children) {
