@@ -7,7 +7,8 @@ For each game a table is opened by the API with seat 0 a person and the others r
 the size of the seat's JSON page, `click` the median and the slowest time from a click on an option to the
 next screen drawn (the answer sent, the bots played on, the new page drawn), over N clicks on the first
 option. Also the server alone: `api` the median time of one answer through the JSON API (no browser).
-`--screenshots FOLDER` writes `GAME.png`, the table after the clicks (the first 1400 × 900 pixels). Times are wall-clock, in ms.
+`--screenshots FOLDER` writes `GAME.png`, the table after the clicks (the first 1400 × 900 pixels). Times are
+wall-clock, in ms.
 """
 
 from __future__ import annotations
