@@ -180,3 +180,45 @@ def test_pettingzoo_observes_through_the_seat_and_rewards_at_the_end():
     assert steps == result["decisions"] and set(ended) == {"player_0", "player_1"}
     assert sum(ended.values()) == pytest.approx(0)
     assert all((ended[f"player_{p}"] > 0) == (p in result["winners"]) for p in range(2))
+
+
+QUITTERS = """
+game: quitters
+title: Quitters
+players: {min: 3, max: 3}
+cards: [cards.yaml]
+zones:
+  deck: {visibility: hidden, face: down}
+counters:
+  player:
+    stayed: 0
+phases:
+  play: |
+    for each player p:
+      let x = p chooses one of "stay", "quit" "Stay?"
+      if x == "quit":
+        knock out p
+      else:
+        add 1 to stayed of p
+flow: {rounds: 3, round: [play]}
+result: {score: my stayed}
+"""
+
+
+def test_a_pettingzoo_agent_knocked_out_leaves_at_once_with_a_loss(tmp_path):
+    game = write_game(tmp_path, QUITTERS, "cards:\n  - {id: token, start: deck}\n")
+    api_test(pettingzoo.env(game), num_cycles=200)
+    env = pettingzoo.env(game)
+    env.reset(seed=0)
+    choices = iter([1, 0, 0, 0, 0])  # player_0 quits; the others stay
+    left = []
+    for agent in env.agent_iter(max_iter=100):
+        _, reward, terminated, _, _ = env.last()
+        if terminated:
+            left.append((agent, reward, env.unwrapped.match.over))
+            env.step(None)
+        else:
+            env.step(next(choices, 0))
+    assert left[0] == ("player_0", -1.0, False)  # gone before the match ends
+    assert sorted(a for a, _, _ in left[1:]) == ["player_1", "player_2"] and all(over for _, _, over in left[1:])
+    assert [r for _, r, _ in left[1:]] == [0.5, 0.5]  # the two who stayed share the pot: zero-sum with the -1

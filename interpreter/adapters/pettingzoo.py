@@ -2,7 +2,8 @@
 
 Agents are `player_0` … `player_{N-1}`, one a seat. The agent to act is the seat asked; a question asked
 of several seats at once in secret is answered seat by seat, each answer hidden from the others as in the
-match. An action is the position of an option in the question, below the bound `common.bounds` gives
+match. An agent knocked out of the match leaves at once, with the reward of a loss (where the game lets no
+knocked-out player win). An action is the position of an option in the question, below the bound `common.bounds` gives
 (the action mask marks the legal ones). Chance is drawn from the match's seed (`reset(seed=S)`).
 
 An observation is `{"observation": vector, "action_mask": mask}`, made from the seat handle only: for each
@@ -105,16 +106,25 @@ class MeepleEnv(AECEnv):
         assert m is not None
         seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
         problem = m.apply(seat, int(action))  # type: ignore[arg-type]
         if problem is not None:
             raise ValueError(f"{agent}: {problem.reason}")
         if m.over:
-            for a, r in zip(self.possible_agents, returns(m), strict=True):
-                self.rewards[a] = r
+            final = returns(m)
+            for a in self.agents:
+                self.rewards[a] = final[self._seat_of[a]]
                 self.terminations[a] = True
                 self.infos[a] = {"result": m.result()}
-            self._accumulate_rewards()
+        elif not self.game.out_can_win:  # a seat knocked out of the match has lost: it leaves now
+            for a in self.agents:
+                if m.st.gone >> self._seat_of[a] & 1 and not self.terminations[a]:
+                    self.rewards[a] = -1.0
+                    self.terminations[a] = True
+        self._accumulate_rewards()
         self._select()
+        if any(self.terminations[a] for a in self.agents) and not m.over:
+            self._deads_step_first()
 
     # ---- what an agent observes
     def observe(self, agent: str) -> dict[str, Any]:
