@@ -7,7 +7,7 @@ import random
 import pytest
 
 from interpreter import load_game
-from interpreter.run.match import INVALID_MOVE, Match, random_bot
+from interpreter.run.match import INVALID_MOVE, NOT_YOUR_TURN, Match, random_bot
 
 GAMES = ["overloaded", "go-fish", "crazy-eights",
          *(pytest.param(name, marks=pytest.mark.slow) for name in ("sky-haulers", "low-tide", "hearts"))]
@@ -109,7 +109,7 @@ def test_outcomes_out_of_range_or_out_of_turn_are_refused_as_values():
     m = game.new_match(players=2, seed=0, explicit_chance=True)
     assert m.apply_chance(52).code == INVALID_MOVE
     assert m.apply_chance(-1).code == INVALID_MOVE
-    assert m.apply(0, 0).code != ""  # nobody acts at a chance event
+    assert m.apply(0, 0).code == NOT_YOUR_TURN  # nobody acts at a chance event
     plain = game.new_match(players=2, seed=0)
     assert plain.chance_outcomes() == []
     assert "explicit_chance" in plain.apply_chance(0).reason
