@@ -38,6 +38,16 @@ def twelve_rounds(tmp_path):
     return planted(tmp_path, "twelve-rounds", "  rounds: 8", "  rounds: 12")
 
 
+def _invariant_at(name: str) -> str:
+    """Where Overloaded's game.yaml writes an invariant's rule (`game.yaml:LINE:COL`), as errors tell it."""
+    lines = (data_dir("cards") / "overloaded" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    i, line = next((i, line) for i, line in enumerate(lines, 1) if line.strip().startswith(f"{name}:"))
+    return f"game.yaml:{i}:{line.index(':') + 3}"
+
+
+ENOUGH_AT = _invariant_at("enough_cards_to_load")
+
+
 @pytest.fixture
 def divides_on_some_deals(tmp_path):
     """A rule that divides by zero when the revealed donkey's capacity is 12: with 3 players, the Weak
@@ -66,14 +76,14 @@ def test_a_broken_invariant_is_found_shrunk_to_the_first_decision_and_replays(ca
     code, out, _ = run(capsys, "check", str(twelve_rounds), "--players", "3", "--out", str(log))
     assert code == 1
     assert "property: invariant `enough_cards_to_load` holds for every player at every decision" in out
-    assert "failure:  invariant `enough_cards_to_load` (game.yaml:175:25) is false for P0, P1, P2" in out
+    assert f"failure:  invariant `enough_cards_to_load` ({ENOUGH_AT}) is false for P0, P1, P2" in out
     assert "the shrunk match: 0 decisions, 19 chance outcomes: 0 0 0" in out  # the deal shrinks too
     assert "  Round 1: " in out and "  FAILS HERE: invariant `enough_cards_to_load`" in out
     assert f"`meeple replay {log} --game {twelve_rounds}` re-runs it" in out
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(lines[0]["chance"]) == 19
     assert lines[-1] == {"type": "error", "decisions": 0, "check": "invariant:enough_cards_to_load",
-                         "message": "invariant `enough_cards_to_load` (game.yaml:175:25) is false for P0, P1, P2"}
+                         "message": f"invariant `enough_cards_to_load` ({ENOUGH_AT}) is false for P0, P1, P2"}
     code, out, err = run(capsys, "replay", str(log), "--game", str(twelve_rounds))
     assert code == 0, err
     assert out.startswith("replay ok: 23 events, 0 decisions, the check fails at the same point: invariant")
@@ -160,7 +170,7 @@ def test_sim_check_reports_the_first_failure_with_its_seed_and_log(capsys, tmp_p
     code, out, err = run(capsys, "sim", str(twelve_rounds), "-n", "20", "--players", "3", "--check")
     assert code == 1 and out == ""
     assert err.startswith("meeple sim: error: check failed in the match of seed 0 after 0 decisions: "
-                          "invariant `enough_cards_to_load` (game.yaml:175:25) is false for P0, P1, P2; "
+                          f"invariant `enough_cards_to_load` ({ENOUGH_AT}) is false for P0, P1, P2; "
                           "its log is in check-failure.jsonl")
     code, out, err = run(capsys, "replay", "check-failure.jsonl", "--game", str(twelve_rounds))
     assert code == 0, err
@@ -177,7 +187,8 @@ def test_an_invariant_that_cannot_be_worked_out_is_its_failure(tmp_path):
                      "  capacity_not_negative: 10 / (capacity - 12) >= 0")
     failure = check_players(load_game(folder), 3, examples=50).failure
     assert failure is not None and failure.check == "invariant:capacity_not_negative"
-    assert re.search(r"invariant `capacity_not_negative` \(game\.yaml:176:26\) cannot be worked out: "
+    at = re.escape(_invariant_at("capacity_not_negative"))
+    assert re.search(rf"invariant `capacity_not_negative` \({at}\) cannot be worked out: "
                      r".*division by zero$", failure.message)
 
 

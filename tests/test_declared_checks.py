@@ -62,6 +62,12 @@ def turns_game(folder: Path, checks: str) -> Path:
     return folder
 
 
+def line_of(folder, text: str) -> int:
+    """The line of the folder's game.yaml where `text` first stands (errors are told at their line)."""
+    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
 @pytest.mark.parametrize("name", ["overloaded", "sky-haulers", "low-tide"])
 def test_bundled_games_declare_checks_that_hold(capsys, name):
     """Overloaded lasts 8 rounds; Sky Haulers ends with the active player holding five cargo; a Low Tide
@@ -80,7 +86,8 @@ def test_a_check_at_the_end_that_fails_is_found_named_and_replays(capsys, tmp_pa
     code, out, _ = run(capsys, "check", str(folder), "--players", "3", "--out", str(log))
     assert code == 1
     assert "property: check `eight_rounds` holds at the end of the match" in out
-    assert re.search(r"failure:  check `eight_rounds` \(game\.yaml:179:\d+\) is false at the end of the match", out)
+    at = line_of(folder, "eight_rounds:")
+    assert re.search(rf"failure:  check `eight_rounds` \(game\.yaml:{at}:\d+\) is false at the end of the match", out)
     assert re.search(r"the shrunk match: \d+ decisions, \d+ chance outcomes: (0 )+0\n", out)  # all shrunk to 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[-2]["type"] == "result" and lines[-1]["check"] == "check:eight_rounds"
@@ -95,7 +102,8 @@ def test_a_round_check_for_each_player_is_found_at_the_first_round_that_breaks_i
                      EIGHT + '\n  whole_hand: {at: round_end, for: each_player, holds: "count(my hand) == 10"}')
     failure = check_players(load_game(folder), 3, examples=20).failure
     assert failure is not None and failure.check == "check:whole_hand"
-    assert re.fullmatch(r"check `whole_hand` \(game\.yaml:180:\d+\) is false at the end of round 1 for P0, P1, P2",
+    at = line_of(folder, "whole_hand:")
+    assert re.fullmatch(rf"check `whole_hand` \(game\.yaml:{at}:\d+\) is false at the end of round 1 for P0, P1, P2",
                         failure.message)
     log = failure.log
     assert log[-2]["type"] == "state" and log[-2]["round"] == 1  # the log stops at the end of round 1
@@ -153,5 +161,6 @@ def test_a_broken_check_is_an_authoring_error_at_its_place(tmp_path, checks, mes
 
 def test_a_turn_check_needs_a_game_with_turns(tmp_path):
     folder = planted(tmp_path, "no-turns", EIGHT, EIGHT + '\n  per_turn: {at: turn_end, holds: "round > 0"}')
-    with pytest.raises(AuthoringError, match=r"game\.yaml:180:\d+: error: this game has no turns"):
+    at = line_of(folder, "per_turn:")
+    with pytest.raises(AuthoringError, match=rf"game\.yaml:{at}:\d+: error: this game has no turns"):
         load_game(folder)
