@@ -8,6 +8,7 @@ import pytest
 from test_leaks import BURY_CARDS, hiding, write_game
 
 from interpreter import load_game
+from interpreter.run import information
 from interpreter.run.belief import NoConsistentWorld, replayed
 from interpreter.run.match import Match, Recorded, random_bot
 
@@ -236,6 +237,30 @@ def test_hearts_worlds_keep_every_void_the_play_showed():
                 assert not {suit_of(world, c) for c in hand} & suits
                 checked += 1
     assert checked > 0
+
+
+def test_a_card_sent_face_down_from_a_hand_of_many_backs_is_drawn_among_those_of_its_back():
+    """Overloaded's cargo shows its owner and advantage on its back: a load laid face down is one of the
+    loader's cards with that back, drawn anew in each world (it was kept as the true one when the hand
+    held other backs too)."""
+    game = load_game("overloaded")
+    m = Match(game, 4, 0)
+    bot = random_bot(0)
+    t = m.layout
+    table = t.zone_names.index("table")
+    while len(m.st.zones[table]) < 4:
+        for seat in m.to_act():
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+    back = information.back_key
+    loads = {}
+    for k in range(8):
+        world = again(m).determinize(0, random.Random(k))
+        for c in world.st.zones[table]:
+            owner = t.card_ids[c].split("@")[1]
+            truth = next(d for d in m.st.zones[table] if t.card_ids[d].split("@")[1] == owner)
+            assert back(t, c) == back(t, truth)
+            loads.setdefault(owner, set()).add(c)
+    assert any(len(drawn) > 1 for owner, drawn in loads.items() if owner != "0")
 
 
 def test_a_world_redraws_what_the_seat_never_saw():

@@ -157,13 +157,7 @@ def counts(bot) -> dict:
     return {f: getattr(bot.stats, f) for f in bot.stats.__slots__ if f not in ("seconds", "drawing")}
 
 
-DETERMINIZE_KEEPS_THE_LOAD = pytest.mark.xfail(strict=True, reason=(
-    "determinize keeps another seat's secret answer given before the copy it replays from (Overloaded: P3's "
-    "face-down load is the true one in every world drawn for P0), so worlds of the twins differ"))
-
-
-@pytest.mark.parametrize("name", [pytest.param(g, marks=DETERMINIZE_KEEPS_THE_LOAD) if g == "overloaded" else g
-                                  for g in sorted(bundled_games())])
+@pytest.mark.parametrize("name", sorted(bundled_games()))
 def test_a_search_bot_decides_alike_in_matches_its_seat_cannot_tell_apart(name, monkeypatch):
     """Two real matches (of one seed: another seat's secret answer changed, or where a game has no secret
     answer, a hidden pile's top cards in the other order) that seat 0 cannot tell apart: bots seeded alike

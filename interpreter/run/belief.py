@@ -7,7 +7,8 @@ that the seat cannot tell from the real one.
    cut into *paths* at the points where the seat can no longer tell it from others: a shuffle (the cards
    of the zone, each back apart) and a player's unseen choice of a card that leaves their hand (any card
    of the hand could have gone). Such a point is a *mix*: the world may send the mixed cards down any of
-   the mixed paths (a choice keeps the order of the cards that stay, as a hand does). A path the seat
+   the mixed paths (a choice keeps the order of the cards that stay, as a hand does; it mixes the cards of
+   the hand with the back of the one that left). A path the seat
    sees (a move, flip or glimpse it sees, its own options and answers, what it sees now) must carry a
    card of the same face, and so must every path from the set-up, which is every match's.
 2. **Which card goes down each path** (`_assign`): back from the last mix to the first, each mix is
@@ -218,8 +219,12 @@ class _Tracer:
                     tr.mixes.append((-1, [seg[c] for c in group], [renew(c) for c in group]))
 
         def chose(hand: list[int], k: int) -> None:
-            if len(hand) > 1 and all(backs[c] == backs[hand[k]] for c in hand):
-                tr.mixes.append((k, [seg[c] for c in hand], [renew(c) for c in hand]))
+            """Another player sent card `hand[k]` out of its hand unseen: any card of that hand with the same
+            back could have gone (those with other backs the seat tells apart)."""
+            back = backs[hand[k]]
+            alike = [c for c in hand if backs[c] == back]
+            if len(alike) > 1:
+                tr.mixes.append((alike.index(hand[k]), [seg[c] for c in alike], [renew(c) for c in alike]))
                 tr.chosen.add(seg[hand[k]])
 
         def link(c: int) -> None:
