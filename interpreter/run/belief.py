@@ -514,17 +514,21 @@ def _rechanced(world, plan: _Plan, source: _Source):
     return other
 
 
-def _source_after(match, source: _Source) -> _Source:
+def _source_after(match, source: _Source, state: tuple | None = None) -> _Source:
     """A world's chance as drawn so far (`source`), able to go on: a copy of the real match's generator
-    brought to the same point (for a world played on from one drawn before)."""
+    at the same point (`state`, kept by the match's belief; else the seed's brought there draw by draw),
+    for a world played on from one drawn before."""
     stream = random.Random(match.seed)
-    below = stream._randbelow  # type: ignore[attr-defined]
-    for n, outcome in source.events:
-        if outcome < 0:
-            for k in range(n - 1, 0, -1):
-                below(k + 1)
-        else:
-            below(n)
+    if state is not None:
+        stream.setstate(state)
+    else:
+        below = stream._randbelow  # type: ignore[attr-defined]
+        for n, outcome in source.events:
+            if outcome < 0:
+                for k in range(n - 1, 0, -1):
+                    below(k + 1)
+            else:
+                below(n)
     other = _Source(stream)
     other.events = source.events[:]
     return other
@@ -546,6 +550,7 @@ class _Replay:
         self.faces = match.layout.face_ids
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
         self.changed: int | None = None  # the first shuffle whose cards a mend changed
+        self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
 
     def play(self, repairs: int, start: tuple | None = None):
         """The world, or `_Misfit`: played from `start` (a world before answer d, as `(world, d)`; None:
@@ -588,7 +593,10 @@ class _Replay:
                     flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
                     reached = now
             if not mended:
-                self.source.stream = None  # drawn: the world keeps no copy of the real generator
+                stream = self.source.stream
+                # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
+                self.stream_state = stream.getstate() if stream is not None else None
+                self.source.stream = None
                 return world
             assert self.changed is not None
             start = self.resume(self.changed)
@@ -858,7 +866,7 @@ class _Belief:
     fits, the world, its chance as drawn (`source`), and copies of it before each answer that dealt a
     shuffle (`snaps`)."""
 
-    __slots__ = ("card", "events", "mixes", "snaps", "source", "tracer", "world")
+    __slots__ = ("card", "events", "mixes", "snaps", "source", "stream", "tracer", "world")
 
     def __init__(self, tracer: _Tracer) -> None:
         self.tracer = tracer
@@ -866,11 +874,12 @@ class _Belief:
         self.events, self.mixes = 0, 0
         self.world: Any = None
         self.source: _Source | None = None
+        self.stream: tuple | None = None  # the real generator's state where the world's chance stopped
         self.snaps: list[_Snap] = []
 
     def keep(self, replay: _Replay, world, events: int) -> None:
         self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
-        self.events, self.mixes = events, len(replay.tr.mixes)
+        self.events, self.mixes, self.stream = events, len(replay.tr.mixes), replay.stream_state
 
 
 def _beliefs(match) -> dict[int, _Belief]:
@@ -977,7 +986,7 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
     assert belief.source is not None
     for attempt in ((True, False) if swaps else (False,)):
         replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions, budget,
-                         source=_source_after(match, belief.source), snaps=belief.snaps)
+                         source=_source_after(match, belief.source, belief.stream), snaps=belief.snaps)
         start = replay.resume(changed) if changed is not None else \
             (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
         try:
@@ -1038,7 +1047,7 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
         deal = tr.mix_deal[o]
         for again in (True, False):  # the same answers given again; else the others' secret ones drawn anew
             replay = _Replay(match, seat, tr, swapped, rng, want, want_view, belief.tracer.decisions,
-                             source=_source_after(match, belief.source), snaps=belief.snaps)
+                             source=_source_after(match, belief.source, belief.stream), snaps=belief.snaps)
             try:
                 start = replay.resume(deal)
                 world = replay.play(0, replay.again(start, belief.world, [(deal, x, y)]) if again else start)
