@@ -143,8 +143,8 @@ class _WorldChance:
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "marks", "mix_deal", "mixes", "need", "origin",
-                 "picks", "zone")
+    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "left", "marks", "mix_deal", "mixes", "need",
+                 "origin", "picks", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -158,6 +158,7 @@ class _Trace:
         self.alive: list[list[int]] = []  # per answer: each card's path as it was asked
         self.zone: list[list[int]] = []  # per answer: each card's zone as it was asked
         self.chosen: set[int] = set()  # paths of cards a player chose to send out of a hand unseen
+        self.left: set[int] = set()  # answers naming a card of another's hand that then left it unseen
         self.marks: list[int] = []  # per answer: where its events start in the match's record
         self.dealing: set[int] = set()  # the answers after which the match shuffled (before the next one)
         self.end = 0  # the match's events walked
@@ -250,6 +251,7 @@ class _Tracer:
                     saw(c)
                 if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != seat and not after & bit:
                     chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
+                    tr.left.update(d for d, _ in waiting[c])
                 del zones[src][at]
                 zones[dst].insert(to if to >= 0 else ~to, c)
                 zone_of[c] = dst
@@ -672,7 +674,10 @@ class _Replay:
         if ask is None:
             raise _Misfit(f"P{who} is not asked here", world._verified)
         options = ask[1]
-        if ask[2] == K_CARD and pick >= 0 and (who == self.seat or tr.need[pick] is not None or pick in tr.chosen):
+        if ask[2] == K_CARD and pick >= 0 and (who == self.seat or tr.need[pick] is not None or pick in tr.chosen
+                                               or d in tr.left):
+            # the card its path carries: a card that left a hand unseen is one of those of its back there,
+            # as the drawing has it (the only one, where the seat tells it by its back)
             action = options.index(card[pick]) if card[pick] in options else -1
         elif who != self.seat and (e[2] or pick >= 0):
             # another seat's secret answer, or its pick of a card the seat did not see that stays where it
