@@ -496,6 +496,11 @@ class _Snap(NamedTuple):
     world: Any
 
 
+def _labelled(world, ask: tuple, label: str) -> int:
+    """The option of `ask` whose omniscient label (as the record of answers has it) is `label`; -1 if none."""
+    return next((i for i in range(len(ask[1])) if world.label(ask, i) == label), -1)
+
+
 def _lines_from(cache, k: int) -> list[str]:
     """A seat's rendered observations from the k-th on (see `information.Seen`)."""
     out = cache.lines[k:cache.n] if k < cache.n else []
@@ -516,21 +521,11 @@ def _rechanced(world, plan: _Plan, source: _Source):
     return other
 
 
-def _source_after(match, source: _Source, state: tuple | None = None) -> _Source:
+def _source_after(source: _Source, state: tuple) -> _Source:
     """A world's chance as drawn so far (`source`), able to go on: a copy of the real match's generator
-    at the same point (`state`, kept by the match's belief; else the seed's brought there draw by draw),
-    for a world played on from one drawn before."""
-    stream = random.Random(match.seed)
-    if state is not None:
-        stream.setstate(state)
-    else:
-        below = stream._randbelow  # type: ignore[attr-defined]
-        for n, outcome in source.events:
-            if outcome < 0:
-                for k in range(n - 1, 0, -1):
-                    below(k + 1)
-            else:
-                below(n)
+    at the same point (`state`, kept by the match's belief), for a world played on from one drawn before."""
+    stream = random.Random()
+    stream.setstate(state)
     other = _Source(stream)
     other.events = source.events[:]
     return other
@@ -571,10 +566,7 @@ class _Replay:
                 used = world.st.rng.used
                 try:
                     world = self.step(world, d)
-                    if world.st.rng.used != used:
-                        if prev is None:
-                            raise _Misfit("a shuffle the real match did not have")
-                        self.snaps.append(_Snap(used, d, prev))
+                    self.dealt(world, used, d, prev)
                     continue
                 except RuleError:
                     misfit = _Misfit("the rules failed")
@@ -626,15 +618,20 @@ class _Replay:
                 options = ask[1]
                 action = options.index(value) if value in options else -1
             else:
-                action = next((i for i in range(len(ask[1])) if world.label(ask, i) == e[3]), -1)
+                action = _labelled(world, ask, e[3])
             if action < 0:
                 raise _Misfit("the answer given is not an option here")
             world.apply(who, action)
-            if world.st.rng.used != used:
-                if prev is None:
-                    raise _Misfit("a shuffle the real match did not have")
-                self.snaps.append(_Snap(used, d, prev))
+            self.dealt(world, used, d, prev)
         return world, len(answers)
+
+    def dealt(self, world, used: int, d: int, prev) -> None:
+        """After answer `d`: if `world` shuffled in it (as the real match did), keep `prev`, the copy
+        taken before it, to play again from; `_Misfit` if it shuffled where no copy was taken."""
+        if world.st.rng.used != used:
+            if prev is None:
+                raise _Misfit("a shuffle the real match did not have")
+            self.snaps.append(_Snap(used, d, prev))
 
     def resume(self, deal: int) -> tuple | None:
         """Where to play again from after the drawing changed from shuffle `deal` on: the last copy kept
@@ -684,7 +681,7 @@ class _Replay:
             # is: any option after which the seat observes the same, drawn uniformly
             return self.redraw(world, who)
         else:
-            action = next((i for i in range(len(options)) if world.label(ask, i) == e[3]), -1)
+            action = _labelled(world, ask, e[3])
         if action < 0:
             raise _Misfit("the answer given is not an option here", world._verified)
         world.apply(who, action)
@@ -882,6 +879,13 @@ class _Belief:
         self.stream: tuple | None = None  # the real generator's state where the world's chance stopped
         self.snaps: list[_Snap] = []
 
+    def replay(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
+               want_view: str, budget: list[int] | None = None) -> _Replay:
+        """A replay along `card` that goes on from the last world: its chance as drawn, its copies."""
+        assert self.source is not None and self.stream is not None, "a world was kept"
+        return _Replay(match, seat, tr, card, rng, want, want_view, self.tracer.decisions, budget,
+                       source=_source_after(self.source, self.stream), snaps=self.snaps)
+
     def keep(self, replay: _Replay, world, events: int) -> None:
         self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
         self.events, self.mixes, self.stream = events, len(replay.tr.mixes), replay.stream_state
@@ -988,10 +992,8 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
         card = _assign_some(tr, faces, rng, 5, card, belief.mixes)
     except _Misfit:
         return None
-    assert belief.source is not None
     for attempt in ((True, False) if swaps else (False,)):
-        replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions, budget,
-                         source=_source_after(match, belief.source, belief.stream), snaps=belief.snaps)
+        replay = belief.replay(match, seat, tr, card, rng, want, want_view, budget)
         start = replay.resume(changed) if changed is not None else \
             (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
         try:
@@ -1040,7 +1042,6 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
     if not free:
         return belief.world
     shuffles = list(free)
-    assert belief.source is not None
     for _ in range(moves):
         o = rng.choice(shuffles)
         x, y = rng.sample(free[o], 2)
@@ -1051,8 +1052,7 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
             continue
         deal = tr.mix_deal[o]
         for again in (True, False):  # the same answers given again; else the others' secret ones drawn anew
-            replay = _Replay(match, seat, tr, swapped, rng, want, want_view, belief.tracer.decisions,
-                             source=_source_after(match, belief.source, belief.stream), snaps=belief.snaps)
+            replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
             try:
                 start = replay.resume(deal)
                 world = replay.play(0, replay.again(start, belief.world, [(deal, x, y)]) if again else start)
