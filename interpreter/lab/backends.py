@@ -11,7 +11,6 @@ import os
 import shutil
 import signal
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game, load_game
+from ..run.sim import stop_pool
 from .collect import Record, play
 
 BATCH = 50
@@ -195,26 +195,6 @@ def _run_processes(job: Job, tasks: list[list[int]], workers: int, done: Callabl
         for future in as_completed(futures):
             done(future.result())
     except BaseException:
-        _stop(pool)
+        stop_pool(pool)
         raise
     pool.shutdown()
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: tasks not started are cancelled and the workers ended (a Ctrl-C meanwhile is ignored)."""
-    main = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        processes = list((getattr(pool, "_processes", None) or {}).values())  # the executor has no public handle
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(1.0)
-            if process.is_alive():
-                process.kill()
-                process.join(1.0)
-        pool.shutdown(wait=True)
-    finally:
-        if before is not None:
-            signal.signal(signal.SIGINT, before)

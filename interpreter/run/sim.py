@@ -232,19 +232,19 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
             done(future.result(), futures[future])
     except BrokenProcessPool:
         # a worker was killed (out of memory, kill -9): report what the others finished
-        _stop(pool)
+        stop_pool(pool)
         raise WorkerLost(partial(), finished, n) from None
     except KeyboardInterrupt:
-        _stop(pool)
+        stop_pool(pool)
         raise Interrupted(partial(), finished, n) from None
     except BaseException:  # a rule failed: the other chunks are of no use
-        _stop(pool)
+        stop_pool(pool)
         raise
     pool.shutdown()
     return partial()
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: the chunks not started are cancelled and the workers terminated (`shutdown` alone
     would wait for the chunks under way: minutes, for a slow game). A Ctrl-C meanwhile is ignored: it would
     leave workers running, and this takes well under a second."""
