@@ -712,8 +712,12 @@ def cmd_duel(args: argparse.Namespace) -> int:
     game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
     _bot_kinds(f"{args.a},{args.b}")
+    workers = min(args.workers, args.n, _cores())
+    if args.workers > _cores():
+        print(f"meeple duel: --workers {args.workers}: this machine has {_n(_cores(), 'core')}, so "
+              f"{_n(workers, 'worker')} run", file=sys.stderr)
     figures = duel(game, args.a.strip(), args.b.strip(), args.n, players, args.seed,
-                   None if args.json else _progress_bar())
+                   None if args.json else _progress_bar(), workers=workers)
     print(json.dumps(figures) if args.json else report(game, figures))
     return 0
 
@@ -1093,6 +1097,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=_count, default=100, metavar="N", help="number of games (default 100)")
     p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the first deal (default 0)")
+    p.add_argument("--workers", type=_count, default=1, metavar="W",
+                   help="processes to use (default 1; at most one per game and per core; same figures)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     _limit_args(p)
 

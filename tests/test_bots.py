@@ -362,8 +362,8 @@ def test_duel_prints_the_contracts_figures(capsys):
     assert figures["games"] == 6 and figures["a"] == "mc:4" and figures["b"] == "random"
     lo, hi = figures["a_win_rate_ci"]
     assert 0 <= lo <= figures["a_win_rate"] <= hi <= 1
-    code, again, _ = run(capsys, "duel", KUHN, "mc:4", "random", "-n", "6", "--json")
-    del figures["seconds"]
+    code, again, _ = run(capsys, "duel", KUHN, "mc:4", "random", "-n", "6", "--json", "--workers", "2")
+    del figures["seconds"]  # the same figures whatever the workers
     assert {k: v for k, v in json.loads(again).items() if k != "seconds"} == figures
     code, out, _ = run(capsys, "duel", KUHN, "first", "random", "-n", "4", "--seed", "3")
     assert code == 0 and "first win rate" in out and "95% CI" in out and "seeds 3–4" in out

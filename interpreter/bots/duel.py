@@ -9,10 +9,15 @@ mean score's the normal one (1.96 standard errors).
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TYPE_CHECKING, Any
 
+from ..game import load_game
+from ..run.sim import stop_pool
 from .lineup import play
 
 if TYPE_CHECKING:
@@ -44,28 +49,84 @@ def mean_interval(total: float, squares: float, n: int) -> tuple[float, float, f
     return mean, mean - half, mean + half
 
 
-def duel(game: Game, a: str, b: str, n: int, players: int, seed: int = 0,
-         progress: Callable[[int, int], None] | None = None, **knobs: Any) -> dict[str, Any]:
-    """Play `n` games of A against B (seats rotated) and return the figures of `meeple duel --json`
-    (`knobs`: passed to the search bots, e.g. `payoff="score"`)."""
-    game.check_players(players)
-    started = time.perf_counter()
-    credit, total, squares = 0.0, 0.0, 0.0
-    by_seat = [0.0] * players
-    for g in range(n):
+def _games(folder: str, max_steps: int | None, players: int, a: str, b: str, seed: int, first: int, stop: int,
+           knobs: dict[str, Any]) -> list[tuple[float, float]]:
+    """Games first..stop-1 of a duel: (A's share of the win, A's score) of each; loads the game itself (so it
+    can run in a worker). Each game's bots are made from its own seed, so the process that plays it does not
+    matter."""
+    return _play_games(load_game(folder).with_max_steps(max_steps), players, a, b, seed, first, stop, knobs)
+
+
+def _play_games(game: Game, players: int, a: str, b: str, seed: int, first: int, stop: int,
+                knobs: dict[str, Any]) -> list[tuple[float, float]]:
+    results = []
+    for g in range(first, stop):
         seat = g % players
         names = [b] * players
         names[seat] = a
         m = play(game, players, seed + g // players, names, **knobs)
         assert m.winners is not None and m.scores is not None
-        won = 1 / len(m.winners) if seat in m.winners else 0.0
+        results.append((1 / len(m.winners) if seat in m.winners else 0.0, float(m.scores[seat])))
+    return results
+
+
+def _ignore_interrupt() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _games_args(args: tuple[Any, ...]) -> list[tuple[float, float]]:
+    return _games(*args)
+
+
+def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
+    """Game ranges: a few per worker, small enough to balance the workers and to move a progress bar."""
+    size = max(1, min(25, -(-n // (workers * 8))))
+    return [(g, min(g + size, n)) for g in range(0, n, size)]
+
+
+def duel(game: Game, a: str, b: str, n: int, players: int, seed: int = 0,
+         progress: Callable[[int, int], None] | None = None, workers: int = 1, **knobs: Any) -> dict[str, Any]:
+    """Play `n` games of A against B (seats rotated) and return the figures of `meeple duel --json`
+    (`workers`: processes to play them, the figures the same whatever their number; `knobs`: passed to the
+    search bots, e.g. `payoff="score"`)."""
+    game.check_players(players)
+    started = time.perf_counter()
+    results: list[tuple[float, float]] = [(0.0, 0.0)] * n
+    played = 0
+
+    def done(first: int, part: list[tuple[float, float]]) -> None:
+        nonlocal played
+        results[first:first + len(part)] = part
+        played += len(part)
+        if progress is not None:
+            progress(played, n)
+
+    if workers <= 1 or n <= 1:
+        for g in range(n):
+            done(g, _play_games(game, players, a, b, seed, g, g + 1, knobs))
+    else:
+        folder = game.model.root
+        load_game(folder)  # the workers find it compiled (fork) or compile it once each
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        pool = ProcessPoolExecutor(min(workers, n), mp_context=context, initializer=_ignore_interrupt)
+        try:
+            futures = {pool.submit(_games_args, (folder, game.max_steps, players, a, b, seed, first, stop, knobs)):
+                       first for first, stop in _chunks(n, workers)}
+            for future in as_completed(futures):
+                done(futures[future], future.result())
+        except BaseException:  # Ctrl-C, a lost worker or a failing rule: the other games are of no use
+            stop_pool(pool)
+            raise
+        pool.shutdown()
+    credit, total, squares = 0.0, 0.0, 0.0
+    by_seat = [0.0] * players
+    for g, (won, score) in enumerate(results):  # in game order, so the sums are the same for any workers
         credit += won
-        by_seat[seat] += won
-        score = m.scores[seat]
+        by_seat[g % players] += won
         total += score
         squares += score * score
-        if progress is not None:
-            progress(g + 1, n)
     low, high = wilson(credit, n)
     mean, mean_low, mean_high = mean_interval(total, squares, n)
     games_at = [len(range(s, n, players)) for s in range(players)]
