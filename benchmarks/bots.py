@@ -14,6 +14,14 @@ Strength (`--strength N`): `meeple duel`'s figures for mc:B and ismcts:B against
 (1/players); at the two poker games A's mean chips a game (payoff by score) with its 95% interval.
 `--ladder N`: ismcts:4B against ismcts:B, N games per game.
 
+Breakdown (`--breakdown`): where an iteration's time goes, per game and point, for mc:B and ismcts:B (median
+over the matches): microseconds an iteration in all, and the share of it in each part, timed exclusively
+(a part called inside another counts once): `draw` the worlds (`determinize`, all it calls included),
+`rebuild` a copy's running flow on its first use (`Match._resume`), `step` the step API in a drawn world
+(`Match.apply`, its rebuild left out), `info` the seat's information state there, `flow` the quiet flow
+rebuilt for a play-out (`Match._quiet_flow`), `play` the play-out itself (`rollout`, its flow left out) and
+`bot` the rest (the tree, selection, copies, questions asked of the world).
+
 Reference (`--reference N`, needs `pip install open_spiel`): OpenSpiel's Python ISMCTS (uct_c 2, one random
 rollout per leaf, 1,000 simulations) in the same run: iterations per second at Kuhn and Leduc poker, and
 with N > 0 its mean chips a game against uniform random over both seats (95% interval).
@@ -31,11 +39,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's engine, not an installed one
 
+from interpreter.bots import base as bots_base  # noqa: E402
 from interpreter.bots import get  # noqa: E402
 from interpreter.bots.duel import duel, mean_interval  # noqa: E402
 from interpreter.game import load_game  # noqa: E402
 from interpreter.paths import bundled_games  # noqa: E402
 from interpreter.run.match import Match, random_bot  # noqa: E402
+from interpreter.run.seat import Seat  # noqa: E402
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
 TEST_GAMES = ROOT / "tests" / "games"
@@ -100,6 +110,86 @@ def speed(games, budget: int, seeds: int) -> None:
                       f"{statistics.median(rates):>6,.0f} | {statistics.median(search):>11,.0f} | "
                       f"{statistics.median(worlds):>6.0f} | {statistics.median(per_world):>8,.1f} | "
                       f"{missed:>8} |")
+        sys.stdout.flush()
+
+
+PARTS = ("draw", "rebuild", "step", "info", "flow", "play", "bot")
+
+
+class Parts:
+    """Exclusive time per part: each timed call's own time, the timed calls inside it left out (inside a
+    draw nothing else is timed: a world's cost is all of it)."""
+
+    def __init__(self) -> None:
+        self.spent = dict.fromkeys(PARTS, 0.0)
+        self.inner: list[float] = []
+        self.drawing = False
+        self.undo: list[tuple[object, str, object]] = []
+
+    def wrap(self, owner: object, attr: str, part: str) -> None:
+        original = getattr(owner, attr)
+        parts = self
+
+        def timed(*args, **kwargs):
+            if parts.drawing:
+                return original(*args, **kwargs)
+            parts.inner.append(0.0)
+            parts.drawing = part == "draw"
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent = time.perf_counter() - started
+                parts.drawing = False
+                inner = parts.inner.pop()
+                parts.spent[part] += spent - inner
+                if parts.inner:
+                    parts.inner[-1] += spent
+
+        self.undo.append((owner, attr, original))
+        setattr(owner, attr, timed)
+
+    def __enter__(self) -> Parts:
+        self.wrap(Seat, "determinize", "draw")
+        self.wrap(Match, "_resume", "rebuild")
+        self.wrap(Match, "apply", "step")
+        self.wrap(Match, "information_state", "info")
+        self.wrap(Match, "_quiet_flow", "flow")
+        self.wrap(bots_base, "rollout", "play")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for owner, attr, original in reversed(self.undo):
+            setattr(owner, attr, original)
+
+
+def breakdown(games, budget: int, seeds: int) -> None:
+    print(f"\nBreakdown: where an iteration of mc:{budget} and ismcts:{budget} goes, median over {seeds} matches")
+    print(f"| {'game':<12} | p | point | {'bot':<11} | µs/it | " + " | ".join(f"{p:>7}" for p in PARTS) + " |")
+    print(f"|{'-' * 14}|---|-------|{'-' * 13}|--------|" + "|".join("-" * 9 for _ in PARTS) + "|")
+    for name, game in games:
+        players = players_of(game)
+        for label, share in POINTS:
+            matches = [m for m in (point(game, players, seed, share) for seed in range(seeds)) if m is not None]
+            for kind in ("mc", "ismcts"):
+                per_it, shares = [], {p: [] for p in PARTS}
+                for m in matches:
+                    seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
+                    bot = get(f"{kind}:{budget}", seed=1)
+                    handle = m.seat(seat)
+                    with Parts() as parts:
+                        started = time.perf_counter()
+                        bot.choose(handle)
+                        spent = time.perf_counter() - started
+                    parts.spent["bot"] = spent - sum(parts.spent.values())
+                    per_it.append(1e6 * spent / max(bot.stats.iterations, 1))
+                    for p in PARTS:
+                        shares[p].append(parts.spent[p] / spent)
+                if not matches:
+                    continue
+                print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<11} | "
+                      f"{statistics.median(per_it):>6,.0f} | "
+                      + " | ".join(f"{statistics.median(shares[p]):>7.0%}" for p in PARTS) + " |")
         sys.stdout.flush()
 
 
@@ -176,11 +266,14 @@ def main() -> None:
     parser.add_argument("--ladder", type=int, default=0, metavar="N", help="games of ismcts:4B against ismcts:B")
     parser.add_argument("--reference", type=int, default=-1, metavar="N",
                         help="OpenSpiel's ISMCTS speed, and N games of it against random (default: not run)")
+    parser.add_argument("--breakdown", action="store_true", help="where an iteration's time goes, part by part")
     parser.add_argument("--no-speed", action="store_true", help="skip the speed table")
     args = parser.parse_args()
     games = games_named(args.games)
     if not args.no_speed:
         speed(games, args.budget, args.seeds)
+    if args.breakdown:
+        breakdown(games, args.budget, args.seeds)
     if args.strength:
         strength(games, args.budget, args.strength, False)
     if args.ladder:
