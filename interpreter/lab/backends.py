@@ -21,7 +21,7 @@ from typing import Any
 
 from ..game import Game, load_game
 from ..run.sim import stop_pool
-from .collect import Record, play
+from .collect import QUIET_KINDS, Record, play
 
 BATCH = 50
 """Matches per task at most: small enough to balance workers and lose little on Ctrl-C, big enough that a task's
@@ -40,6 +40,7 @@ class Job:
     max_steps: int
     seed: int
     rotate: bool = False  # match i seats the bots shifted by i places (each bot in every seat equally often)
+    part: str = ""  # which part of a report the matches are (a skill rung's name; "" for the main matches)
 
     def seating(self, i: int) -> tuple[str, ...]:
         """The bot of each seat in match i."""
@@ -56,6 +57,18 @@ class Job:
             h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
         return h.hexdigest()[:20]
 
+    @cached_property
+    def key(self) -> str:
+        """A name for the whole job (game files, players, bots, seating, step limit, seed, part): two jobs whose
+        matches differ never share it (a cluster keeps results under it)."""
+        what = repr((self.digest, self.players, self.bots, self.rotate, self.max_steps, self.seed, self.part))
+        return hashlib.sha256(what.encode()).hexdigest()[:20]
+
+    @property
+    def heavy(self) -> bool:
+        """Whether a match of this job costs seconds: a bot of it searches (anything but random and first)."""
+        return any(b not in QUIET_KINDS for b in self.bots)
+
 
 def game_files(folder: str | Path) -> tuple[tuple[str, bytes], ...]:
     """Every file of a game folder (its YAML, rules pages, scenarios), by path inside it."""
@@ -64,10 +77,10 @@ def game_files(folder: str | Path) -> tuple[tuple[str, bytes], ...]:
                  for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts)
 
 
-def make_job(game: Game, players: int, bots: Sequence[str], seed: int, rotate: bool = False) -> Job:
-    """The job of the matches of a loaded game (`rotate`: see `Job.rotate`)."""
+def make_job(game: Game, players: int, bots: Sequence[str], seed: int, rotate: bool = False, part: str = "") -> Job:
+    """The job of the matches of a loaded game (`rotate`, `part`: see `Job`)."""
     return Job(str(game.model.root), game_files(game.model.root), players, tuple(bots), game.max_steps, seed,
-               rotate)
+               rotate, part)
 
 
 _GAMES: dict[str, Game] = {}
@@ -105,6 +118,8 @@ def play_batch(job: Job, indices: Sequence[int]) -> list[Record]:
         record["index"] = i
         if job.rotate:
             record["bots"] = list(seating)
+        if job.part:
+            record["part"] = job.part
         out.append(record)
     return out
 
@@ -113,9 +128,12 @@ CLUSTER_BATCH = 1000
 """Matches per task at most on a cluster, where a task costs more to send and to collect."""
 
 
-def batches(indices: Sequence[int], workers: int, cluster: bool = False) -> list[list[int]]:
+def batches(indices: Sequence[int], workers: int, cluster: bool = False, heavy: bool = False) -> list[list[int]]:
     """The indices cut into tasks: about 20 per worker for an even spread (8 on a cluster), at most BATCH each
-    (CLUSTER_BATCH on a cluster, at least BATCH there)."""
+    (CLUSTER_BATCH on a cluster, at least BATCH there); one match a task when a match itself lasts seconds
+    (`heavy`), so each comes back, is shown and is saved as soon as it ends."""
+    if heavy:
+        return [[i] for i in indices]
     if cluster:
         size = max(1, min(CLUSTER_BATCH, max(BATCH, len(indices) // (max(workers, 1) * 8))))
     else:
@@ -143,7 +161,7 @@ def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None 
     batch as it comes, e.g. to write it to the raw results file; `progress(done, total)`; `client`: a Dask
     client already connected to `cluster`, to run several jobs on one cluster; `told`: what the user should know
     of a run that went wrong but finished, e.g. tasks run again after their worker died)."""
-    tasks = batches(indices, workers if cluster is None else _cluster_width(cluster), cluster is not None)
+    tasks = batches(indices, workers if cluster is None else _cluster_width(cluster), cluster is not None, job.heavy)
     got: list[Record] = []
 
     def done(records: list[Record]) -> None:

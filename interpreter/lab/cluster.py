@@ -80,7 +80,7 @@ def _submit(distributed: Any, client: Any, job: Job, tasks: list[list[int]],
     # which the scheduler can make again if the workers holding it die (scattered data it could not).
     shared = client.submit(_same, job, pure=False)
     futures = [client.submit(play_batch, shared, task, pure=False, retries=RETRIES,
-                             key=f"meeple-{job.digest}-{job.seed}-{task[0]}-{len(task)}")
+                             key=f"meeple-{job.key}-{task[0]}-{len(task)}")
                for task in tasks]
     try:
         for future in distributed.as_completed(futures):

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from .collect import Record
 
 DEFAULT_N = 1000
+DEFAULT_SKILL_N = 100
+"""Matches of each skill rung unless `--skill-n` says otherwise (a search bot's match lasts seconds)."""
 TIME_FIELDS = ("seconds", "games_per_s")
 """The only fields of `--json` that may differ between two runs of the same seed (whatever the workers)."""
 
@@ -57,6 +60,11 @@ def add_parsers(sub: Any, count: Callable[[str], int], seed: Callable[[str], int
                         "equally often (the skill figures free of seat effects)")
     p.add_argument("--width", type=_width, default=0.04, metavar="W",
                    help="the interval width a rate should reach, for the matches each figure needs (default 0.04)")
+    p.add_argument("--skill", metavar="KIND:N",
+                   help="also measure whether skill matters: KIND:N against random, KIND:2N against KIND:N and KIND:4N "
+                        "against KIND:2N, each seated in every seat in turn (e.g. ismcts:16)")
+    p.add_argument("--skill-n", type=count, default=DEFAULT_SKILL_N, metavar="M",
+                   help=f"matches of each skill rung (default {DEFAULT_SKILL_N})")
     p.add_argument("--raw", metavar="FILE", help="keep every match's record in FILE (JSON Lines), to extend later")
     p.add_argument("--resume", metavar="FILE",
                    help="start from the records kept in FILE (same game, players, bots, seed): only the matches "
@@ -120,22 +128,37 @@ def _setting(game: Game, args: argparse.Namespace) -> tuple[int, list[str]]:
     return players, bots
 
 
-def _progress() -> Callable[[int, int], None] | None:
-    """A progress bar with the time left on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return None
-    started = time.perf_counter()
+class _Bars:
+    """Progress bars with the time left on stderr (rich), one per part of a run, only when stderr is a terminal;
+    nothing at all when it is piped."""
 
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        spent = time.perf_counter() - started
-        left = f"{spent * (total - done) / done:.0f} s left" if done else ""
-        end = "\r" + " " * (width + 40) + "\r" if done >= total else ""
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {left}   {end}")
-        sys.stderr.flush()
+    def __init__(self) -> None:
+        self.progress: Any = None
 
-    return show
+    def __enter__(self) -> _Bars:
+        if sys.stderr.isatty():
+            from rich import progress as bar
+            from rich.console import Console
+
+            self.progress = bar.Progress(bar.TextColumn("{task.description}"), bar.BarColumn(),
+                                         bar.MofNCompleteColumn(), bar.TaskProgressColumn(), bar.TimeElapsedColumn(),
+                                         bar.TextColumn("left"), bar.TimeRemainingColumn(),
+                                         console=Console(file=sys.stderr, force_terminal=True), transient=True)
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def part(self, label: str, total: int, done: int) -> Callable[[int, int], None] | None:
+        """A bar for `total` matches of which `done` were played before; its callback takes the matches played
+        since."""
+        progress = self.progress
+        if progress is None:
+            return None
+        task = progress.add_task(label, total=total, completed=done)
+        return lambda played, _todo: progress.update(task, completed=done + played)
 
 
 def _tell(message: str) -> None:
@@ -151,47 +174,88 @@ def _cores() -> int:
 
 
 CHECKPOINT_SECONDS = 10.0
-"""While a run goes on, its raw results file is written again (whole) at most this often."""
+"""While a run goes on, its raw results file is written again (whole) at least this often when a match has
+finished since."""
+CHECKPOINT_POLL = 1.0
+"""How often (seconds) the checkpoint's thread looks whether the raw results file is due."""
 
 
 class _Checkpoint:
-    """Keeps the raw results file up to date as batches of records arrive, so a run killed outright loses at most
-    the last few seconds of matches; each write is whole."""
+    """Keeps the raw results file up to date as matches finish: written again, whole, as soon as CHECKPOINT_SECONDS
+    have passed since the last write and a record has come since (a thread looks every second, so a run that is
+    killed outright loses at most the last 10 s of matches), and at the end. It holds the records of every part of
+    the run (the main matches, each skill rung) and those of the file it was started from."""
 
     def __init__(self, path: str | None, job: Job, kept: list[Record]) -> None:
         self.path, self.job, self.records = path, job, list(kept)
         self.last = time.monotonic()
+        self.dirty = False
+        self.lock = threading.Lock()  # guards records and dirty
+        self.writing = threading.Lock()  # one write at a time
+        self.done = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self) -> _Checkpoint:
+        if self.path:
+            self.thread = threading.Thread(target=self._watch, name="meeple-checkpoint", daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+        if self.dirty:
+            self.write()
+
+    def _watch(self) -> None:
+        while not self.done.wait(CHECKPOINT_POLL):
+            if self.dirty and time.monotonic() - self.last >= CHECKPOINT_SECONDS:
+                self.write()
+
+    def of(self, part: str) -> list[Record]:
+        """The records of one part of the run."""
+        with self.lock:
+            return [r for r in self.records if r.get("part", "") == part]
 
     def __call__(self, batch: list[Record]) -> None:
-        self.records.extend(batch)
+        with self.lock:
+            self.records.extend(batch)
+            self.dirty = True
         if self.path and time.monotonic() - self.last >= CHECKPOINT_SECONDS:
             self.write()
 
     def write(self) -> None:
-        if self.path:
-            _write_raw(self.path, self.job, sorted(self.records, key=lambda r: r["index"]))
+        if not self.path:
+            return
+        with self.writing:
+            with self.lock:
+                records = sorted(self.records, key=lambda r: (r.get("part", ""), r["index"]))
+                self.dirty = False
+            _write_raw(self.path, self.job, records)
             self.last = time.monotonic()
 
 
-def _play(job: Job, n: int, args: argparse.Namespace, kept: list[Record] | None = None,
-          raw: str | None = None, client: Any = None) -> tuple[list[Record], str]:
-    """The records of matches 0..n-1 of a job (those in `kept` not played again) and, if stopped early, why
-    (`raw`: the raw results file kept up to date meanwhile; `client`: see `backends.run`)."""
+def _play(job: Job, n: int, args: argparse.Namespace, checkpoint: _Checkpoint, bars: _Bars | None = None,
+          client: Any = None, label: str = "matches") -> tuple[list[Record], str]:
+    """The records of matches 0..n-1 of a job (those the checkpoint holds for its part not played again) and, if
+    stopped early, why (`client`: see `backends.run`; `label`: the progress bar's)."""
     from .backends import Stopped, run
     from .cluster import ClusterError, local_workers
 
-    have = {r["index"]: r for r in kept or [] if r["index"] < n}
+    have = {r["index"]: r for r in checkpoint.of(job.part) if r["index"] < n}
     todo = [i for i in range(n) if i not in have]
     workers = min(args.workers, max(1, len(todo)), _cores())
-    checkpoint = _Checkpoint(raw, job, list(have.values()))
+    progress = bars.part(label, n, len(have)) if bars is not None else None
     try:
         if args.cluster is not None:
             local_workers(args.cluster)
-        records = run(job, todo, workers, args.cluster, _progress(), checkpoint, client, _tell)
+        records = run(job, todo, workers, args.cluster, progress, checkpoint, client, _tell) if todo else []
         why = ""
     except Stopped as stop:
         if not stop.interrupted:
             checkpoint.write()
+            raw = checkpoint.path
             kept_in = f"; they are in {raw} (--resume {raw} goes on from them)" if raw else ""
             raise LabError(f"{stop}; {len(stop.records)} of {len(todo)} matches finished{kept_in}") from None
         records, why = stop.records, str(stop)
@@ -209,30 +273,74 @@ def report(args: argparse.Namespace) -> int:
 
     game = _load(args.game, args.max_steps)
     players, bots = _setting(game, args)
+    rungs = _rungs(args.skill)
     targets = [(o, p) for o, p in (("-o", args.output), ("--raw", args.raw or args.resume)) if p]
     check_targets(targets, keep=[p for _, p in _game_files(game)])
     if args.csv:
         _check_folder(args.csv)
     job = make_job(game, players, bots, args.seed, args.rotate)
-    kept = _read_raw(args.resume, job) if args.resume else None
+    kept = _read_raw(args.resume, job) if args.resume else []
     started = time.perf_counter()
-    records, stopped = _play(job, args.n, args, kept, args.raw or args.resume)
+    with _Checkpoint(args.raw or args.resume, job, kept) as checkpoint, _Bars() as bars, \
+            _cluster(args.cluster) as client:
+        records, stopped = _play(job, args.n, args, checkpoint, bars, client)
+        skill_parts = _play_skill(game, players, rungs, args, checkpoint, bars, client) if not stopped else []
     elapsed = time.perf_counter() - started
     if not records:
         raise KeyboardInterrupt("interrupted; no match finished")
+    stopped = stopped or next((why for *_, why in skill_parts if why), "")
     figures = report_figures(game, records, players, bots, args.seed, args.width)
-    played = len(records) - len(kept or [])
+    figures["skill_ladder"] = _skill_section(args.skill, skill_parts, players, game.lowest_wins, args.width)
+    played = sum(1 for r in checkpoint.records[len(kept):] if r.get("part", "") == "")
     figures["seconds"] = elapsed
     figures["games_per_s"] = played / elapsed if elapsed > 0 else 0.0
     if stopped:
         figures["stopped"] = f"{stopped}: {len(records)} of {args.n} matches finished"
-    raw = args.raw or args.resume
-    if raw:
-        _write_raw(raw, job, records)
     _emit(game, figures, args)
     if stopped:
         raise KeyboardInterrupt(figures["stopped"])
     return 0
+
+
+def _rungs(base: str | None) -> list[tuple[str, str]]:
+    """`--skill KIND:N`'s rungs, each (A, B); none without it."""
+    if base is None:
+        return []
+    from .collect import BotError, check_bots
+    from .skill import ladder
+
+    try:
+        rungs = ladder(base)
+        check_bots([name for rung in rungs for name in rung])
+    except BotError as err:
+        raise LabError(str(err)) from None
+    return rungs
+
+
+def _play_skill(game: Game, players: int, rungs: list[tuple[str, str]], args: argparse.Namespace,
+                checkpoint: _Checkpoint, bars: _Bars, client: Any) -> list[tuple[str, str, list[Record], str]]:
+    """Each skill rung's matches (the same seeds as the main matches, A seated one place further each match), until
+    one is stopped: (A, B, records, why it stopped or "")."""
+    from .backends import make_job
+    from .skill import part, seating
+
+    out = []
+    for a, b in rungs:
+        job = make_job(game, players, seating(a, b, players), args.seed, True, part(a, b))
+        records, why = _play(job, args.skill_n, args, checkpoint, bars, client, f"skill: {part(a, b)}")
+        out.append((a, b, records, why))
+        if why:
+            break
+    return out
+
+
+def _skill_section(base: str | None, parts: list[tuple[str, str, list[Record], str]], players: int,
+                   lowest_wins: bool, width: float) -> dict[str, Any] | None:
+    if base is None:
+        return None
+    from .skill import skill_figures
+
+    return skill_figures(base, [(a, b, records) for a, b, records, _ in parts], players, lowest_wins, width)
 
 
 def _emit(game: Game, figures: dict[str, Any], args: argparse.Namespace) -> None:
@@ -362,10 +470,11 @@ def compare(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise LabError(str(err)) from None
     started = time.perf_counter()
-    with _cluster(args.cluster) as client:  # one cluster for both versions
-        records_a, stopped_a = _play(make_job(game_a, players, bots, args.seed), args.n, args, client=client)
+    job_a, job_b = make_job(game_a, players, bots, args.seed), make_job(game_b, players, bots, args.seed)
+    with _Bars() as bars, _cluster(args.cluster) as client:  # one cluster for both versions
+        records_a, stopped_a = _play(job_a, args.n, args, _Checkpoint(None, job_a, []), bars, client, "A")
         records_b, stopped_b = ([], stopped_a) if stopped_a else \
-            _play(make_job(game_b, players, bots, args.seed), args.n, args, client=client)
+            _play(job_b, args.n, args, _Checkpoint(None, job_b, []), bars, client, "B")
     paired_indices = {r["index"] for r in records_a} & {r["index"] for r in records_b}
     records_a = [r for r in records_a if r["index"] in paired_indices]
     records_b = [r for r in records_b if r["index"] in paired_indices]

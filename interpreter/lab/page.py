@@ -181,14 +181,52 @@ def html_page(f: dict[str, Any]) -> str:
         parts.append(_rates_plot([g["group"] for g in groups], groups, 1 / f["players"], ""))
         parts.append(_table(["group", "seats", "win rate [95%]"], [[g["group"], g["n"], ci_pct(g)] for g in groups],
                             ["thin" if g["thin"] else "" for g in groups]))
-    if f["skill"]:
-        parts.append("<h2>Skill</h2>")
-        parts.append(_table(["bot", "seats", "win rate [95%]", "edge over the fair share"],
-                            [[s["bot"], s["n"], ci_pct(s), pct(s["edge"])] for s in f["skill"]]))
+    parts.append(_skill_section(f))
     parts.append(_cards_section(f))
     parts.append(_enough_section(f))
     parts.append(f"<p class=\"note\">{f['games_per_s']:.3g} matches/s, {f['seconds']:.2f} s.</p></body></html>")
     return "\n".join(parts)
+
+
+def _skill_section(f: dict[str, Any]) -> str:
+    """Does skill matter: the ladder of `--skill` (a plot of each rung's win rate against its fair share) and each
+    bot of `--bots` against the fair share."""
+    e = html.escape
+    out = ["<h2>Skill</h2>"]
+    ladder = f.get("skill_ladder")
+    if ladder:
+        matters = ladder["matters"]
+        rungs = ladder["rungs"]
+        said = f"<p>Does skill matter? <b>{e(matters['verdict'])}</b>"
+        if matters["index"] is not None:
+            low, high = matters["ci"]
+            said += (f": {e(ladder['base'])} against random has a skill index of {matters['index']:+.2f} "
+                     f"[{low:+.2f}, {high:+.2f}] (0: no better than random, 1: wins every match)")
+        out.append(said + ". Each rung seats bot A at one seat and bot B at every other, A one seat further each "
+                   "match; a win shared by k seats counts 1/k, so a bot no better than B wins the fair share.</p>")
+        known = [r for r in rungs if r["n"]]
+        if known:
+            out.append(_rates_plot([f"{r['a']} vs {r['b']}" for r in known], known, known[0]["fair"],
+                                   "Skill ladder: A's win rate against B"))
+        out.append(_table(["A", "B", "matches", "A's win rate [95%]", "fair share", "skill index [95%]",
+                           "A's score minus B's [95%]"],
+                          [[r["a"], r["b"], r["n"], ci_pct(r), pct(r["fair"]), _index(r),
+                            ci_num(r["score_margin"])] for r in rungs],
+                          ["thin" if r["thin"] else "real" if r["better"] else "" for r in rungs]))
+    if f["skill"]:
+        out.append(_table(["bot", "seats", "win rate [95%]", "edge over the fair share"],
+                          [[s["bot"], s["n"], ci_pct(s), pct(s["edge"])] for s in f["skill"]]))
+    if len(out) == 1:
+        out.append("<p class=\"note\">Not measured: <code>--skill ismcts:16</code> plays a search bot against random "
+                   "and at doubling budgets against itself; <code>--bots</code> with <code>--rotate</code> sets "
+                   "bots of your own against each other.</p>")
+    return "\n".join(out)
+
+
+def _index(r: dict[str, Any]) -> str:
+    if r["index"] is None:
+        return "—"
+    return f"{r['index']:+.2f} [{r['index_ci'][0]:+.2f}, {r['index_ci'][1]:+.2f}]"
 
 
 def _cards_section(f: dict[str, Any]) -> str:

@@ -13,8 +13,9 @@ THIN = 30
 """A figure over fewer matches than this is marked thin (its interval is wide, or the approximation rough)."""
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a rate of k successes in n trials (0–1 for n = 0)."""
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate of k successes in n trials (0–1 for n = 0; a success may count a
+    fraction, e.g. a win shared by two)."""
     if n <= 0:
         return 0.0, 1.0
     p = k / n

@@ -76,6 +76,7 @@ def summary_text(f: dict[str, Any]) -> str:
         out.append("  skill (win rate by bot, against the fair share):")
         for s in f["skill"]:
             out.append(f"    {s['bot']:<16} {ci_pct(s)}  edge {pct(s['edge'])}  n={s['n']}")
+    out += skill_lines(f.get("skill_ladder"))
     strong = strongest_cards(f)
     if strong:
         out.append("  cards that go most with winning or losing "
@@ -94,6 +95,29 @@ def summary_text(f: dict[str, Any]) -> str:
         out.append(f"  {f['stopped']}")
     out.append(f"  {f['games_per_s']:.3g} matches/s, {f['seconds']:.2f} s")
     return "\n".join(out)
+
+
+def rung_line(r: dict[str, Any]) -> str:
+    """One skill rung in a line: A's win rate against B, the fair share, the skill index."""
+    if not r["n"]:
+        return f"{r['a']} vs {r['b']}: no match finished"
+    low, high = r["index_ci"]
+    mark = "better" if r["better"] else "worse" if r["worse"] else "no evidence either way"
+    return (f"{r['a']} vs {r['b']}: {ci_pct(r)} of {r['n']} matches (fair {pct(r['fair'])}), skill index "
+            f"{r['index']:+.2f} [{low:+.2f}, {high:+.2f}]: {mark}{'  (thin)' if r['thin'] else ''}")
+
+
+def skill_lines(ladder: dict[str, Any] | None) -> list[str]:
+    """The skill section as summary lines (none when it was not measured)."""
+    if not ladder:
+        return []
+    matters = ladder["matters"]
+    out = [f"  does skill matter? {matters['verdict']}"
+           + (f" (skill index of {ladder['base']} against random {matters['index']:+.2f} "
+              f"[{matters['ci'][0]:+.2f}, {matters['ci'][1]:+.2f}]; 0: no better than random, 1: wins every match)"
+              if matters["index"] is not None else "")]
+    out += [f"    {rung_line(r)}" for r in ladder["rungs"]]
+    return out
 
 
 def compare_text(f: dict[str, Any]) -> str:
@@ -171,7 +195,7 @@ def csv_files(f: dict[str, Any]) -> dict[str, bytes]:
         f"{c}" for what in ("chosen", "at_end", "in_round")
         for c in (f"{what}_n", f"{what}_share", f"win_{what}", f"win_not_{what}", f"{what}_effect",
                   f"{what}_effect_low", f"{what}_effect_high")]
-    return {
+    files = {
         "rates.csv": _csv(rates, ["figure", "bot", *RATE]),
         "means.csv": _csv(means, ["figure", *MEAN]),
         "groups.csv": _csv([_rate_row(g, group=g["group"]) for g in f["groups"]["rows"]], ["group", *RATE]),
@@ -179,6 +203,22 @@ def csv_files(f: dict[str, Any]) -> dict[str, bytes]:
         "cards.csv": _csv(cards, card_columns),
         "enough.csv": _csv(f["enough"]["figures"], ["figure", "n", "width", "needed"]),
     }
+    if f.get("skill_ladder"):
+        files["skill.csv"] = _csv([_rung_row(r) for r in f["skill_ladder"]["rungs"]], RUNG)
+    return files
+
+
+RUNG = ["a", "b", "n", "wins", "rate", "low", "high", "fair", "index", "index_low", "index_high", "score_margin",
+        "score_margin_low", "score_margin_high", "needed"]
+
+
+def _rung_row(r: dict[str, Any]) -> dict[str, Any]:
+    margin = r["score_margin"]
+    ci = margin["ci"] or [None, None]
+    return {"a": r["a"], "b": r["b"], "n": r["n"], "wins": r["wins"], "rate": r["rate"], "low": r["ci"][0],
+            "high": r["ci"][1], "fair": r["fair"], "index": r["index"], "index_low": r["index_ci"][0],
+            "index_high": r["index_ci"][1], "score_margin": margin["mean"], "score_margin_low": ci[0],
+            "score_margin_high": ci[1], "needed": r["needed"]}
 
 
 def write_csv(folder: str, f: dict[str, Any]) -> None:
