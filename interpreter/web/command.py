@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
+WATCH_EVERY = 0.5  # seconds between two looks at the served games' folders (reload on save)
+
+
 def _port(text: str) -> int:
     try:
         port = int(text)
@@ -44,7 +47,8 @@ def run(args: argparse.Namespace, game_of: Callable[[str], Game]) -> int:
     listening = _listen(args.host, args.port)
     port = listening.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    server = uvicorn.Server(uvicorn.Config(create_app(games), log_level="warning", lifespan="off"))
+    app = create_app(games, watch=WATCH_EVERY)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio"))
     print(f"meeple serve: {', '.join(games)} at http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
     server.run(sockets=[listening])
     return 0

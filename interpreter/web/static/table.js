@@ -1,62 +1,12 @@
 "use strict";
 // A seat's table page: it shows what the server sends for this seat (its view, question and log) and
-// sends back the seat's answers. It polls for changes; the server answers 204 while nothing changed.
+// sends back the seat's answers. The server pushes the page over a websocket at every change; where no
+// websocket can be opened, the page polls instead (the server answers 204 while nothing changed).
 const TOKEN = window.location.pathname.split("/").pop();
 const API = `/api/seat/${TOKEN}`;
 let tag = "";
 let busy = false;
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-const words = (name) => String(name).replace(/_/g, " ");
-
-function whoSits(page, seat) {
-  if (seat === page.seat) return "you";
-  const sitter = page.sitters[seat];
-  return sitter === "person" ? "a person" : `bot ${sitter}`;
-}
-
-function cardNode(page, card, tagName = "div", attrs = {}) {
-  if (typeof card === "string") {
-    const known = page.cards[card];
-    if (!known) return el(tagName, { class: "card", ...attrs }, el("div", { class: "cname" }, card));
-    const full = [known.name, known.kind && `(${words(known.kind)})`, known.numbers, known.text]
-      .filter(Boolean).join("\n");
-    return el(tagName, { class: "card", title: full, "data-card": card, ...attrs },
-      el("div", { class: "cname" }, known.name),
-      known.numbers ? el("div", { class: "numbers" }, known.numbers) : null,
-      known.text ? el("div", { class: "text" }, known.text) : null);
-  }
-  // a card the seat may not see: its back, with what the back shows
-  const shown = Object.entries(card).filter(([k]) => k !== "hidden" && k !== "owner").map(([, v]) => v);
-  return el(tagName, { class: "card back", title: "face down", ...attrs }, shown.join(" / ") || "?");
-}
-
-function zoneNode(page, name, cards) {
-  const label = words(name.split("@")[0]);
-  const box = el("div", { class: "cards" });
-  if (Array.isArray(cards)) {
-    for (const card of cards) box.append(cardNode(page, card));
-    if (!cards.length) box.append(el("span", { class: "pile" }, "empty"));
-  } else {
-    box.append(el("span", { class: "pile" }, `${cards.count} card${cards.count === 1 ? "" : "s"}, face down`));
-  }
-  return el("div", { class: "zone", "data-zone": name }, el("div", { class: "name" }, label), box);
-}
-
-function counterList(entries) {
-  const list = el("dl", {});
-  // a counter the seat may not see comes as null
-  for (const [name, value] of entries) {
-    list.append(el("dt", {}, words(name)), el("dd", {}, value === null ? "?" : String(value)));
-  }
-  return list;
-}
+let shown = "";  // the page last drawn, as the server sent it
 
 function render(page) {
   const view = page.view;
@@ -124,6 +74,12 @@ function render(page) {
   log.scrollTop = log.scrollHeight;
 }
 
+function show(text) {
+  if (text === shown) return;  // the same page again (an answer's page, then pushed): nothing to draw
+  shown = text;
+  render(JSON.parse(text));
+}
+
 async function answer(action) {
   if (busy) return;
   busy = true;
@@ -135,7 +91,7 @@ async function answer(action) {
       tag = "";
     } else {
       tag = response.headers.get("ETag") || "";
-      render(await response.json());
+      show(await response.text());
     }
   } finally {
     busy = false;
@@ -149,7 +105,7 @@ async function poll() {
       const response = await fetch(`${API}?since=${encodeURIComponent(tag)}`);
       if (response.status === 200) {
         tag = response.headers.get("ETag") || "";
-        render(await response.json());
+        show(await response.text());
       } else if (response.status !== 204) {
         document.getElementById("error").textContent = (await response.json()).error;
       }
@@ -160,4 +116,17 @@ async function poll() {
   setTimeout(poll, 800);
 }
 
-poll();
+function live() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  let opened = false;
+  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/seat/${TOKEN}`);
+  socket.onopen = () => { opened = true; document.body.dataset.live = "websocket"; };
+  socket.onmessage = (event) => show(event.data);
+  socket.onclose = () => {
+    if (!opened) { document.body.dataset.live = "polling"; poll(); return; }  // no websocket: poll
+    document.getElementById("error").textContent = "the connection to the server was lost; trying again";
+    setTimeout(() => { document.getElementById("error").textContent = ""; live(); }, 2000);
+  };
+}
+
+live();
