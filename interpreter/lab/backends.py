@@ -161,7 +161,9 @@ def run(job: Job, indices: Sequence[int], workers: int = 1, cluster: str | None 
     batch as it comes, e.g. to write it to the raw results file; `progress(done, total)`; `client`: a Dask
     client already connected to `cluster`, to run several jobs on one cluster; `told`: what the user should know
     of a run that went wrong but finished, e.g. tasks run again after their worker died)."""
-    tasks = batches(indices, workers if cluster is None else _cluster_width(cluster), cluster is not None, job.heavy)
+    here = cluster is None and workers <= 1  # no task to send: each match comes back (shows, is saved) as it ends
+    tasks = batches(indices, workers if cluster is None else _cluster_width(cluster), cluster is not None,
+                    job.heavy or here)
     got: list[Record] = []
 
     def done(records: list[Record]) -> None:

@@ -224,11 +224,11 @@ def _enough(figures: dict[str, Any], width: float) -> dict[str, Any]:
     for name, fig in needs.items():
         if fig["rate"] is None:
             continue
-        rows.append({"figure": name, "n": fig["n"], "width": fig["ci"][1] - fig["ci"][0],
+        rows.append({"figure": name, "unit": "rate", "n": fig["n"], "width": fig["ci"][1] - fig["ci"][0],
                      "needed": stats.n_for_rate_width(fig["rate"], width)})
     turns = figures["length"]["turns"]
     if turns["n"] > 1:
-        rows.append({"figure": "mean turns (±0.5 turn)", "n": turns["n"],
+        rows.append({"figure": "mean turns (±0.5 turn)", "unit": "turns", "n": turns["n"],
                      "width": turns["ci"][1] - turns["ci"][0] if turns["ci"] else None,
                      "needed": stats.n_for_mean_width(turns["sd"], 1.0)})
     return {"target_width": width, "figures": rows, "suggested_n": max((r["needed"] for r in rows), default=0)}

@@ -267,7 +267,7 @@ def _effect(effect: dict[str, Any]) -> str:
 def _enough_section(f: dict[str, Any]) -> str:
     e = f["enough"]
     rows = [[r["figure"], r["n"], "—" if r["width"] is None else f"{100 * r['width']:.1f} points"
-             if "rate" in r["figure"] or "share" in r["figure"] else num(r["width"]), f"{r['needed']:,}"]
+             if r["unit"] == "rate" else num(r["width"]), f"{r['needed']:,}"]
             for r in e["figures"]]
     return ("<h2>How many matches are enough?</h2>"
             f"<p>For a rate interval {100 * e['target_width']:.0f} points wide (and ±0.5 on mean turns), every "

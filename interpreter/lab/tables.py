@@ -88,7 +88,7 @@ def summary_text(f: dict[str, Any]) -> str:
             out.append(f"    {card['name']:<24} {r['what']:<7} {100 * r['diff']:+.1f} points "
                        f"[{100 * low:+.1f}, {100 * high:+.1f}] {mark}{'  (thin)' if card['thin'] else ''}")
     e = f["enough"]
-    widest = max((r["width"] for r in e["figures"] if r["width"] is not None), default=0.0)
+    widest = max((r["width"] for r in e["figures"] if r["unit"] == "rate"), default=0.0)
     out.append(f"  enough matches? the widest rate interval is {100 * widest:.1f} points; for "
                f"{100 * e['target_width']:.0f} points every figure needs -n {e['suggested_n']:,}")
     if "stopped" in f:
@@ -201,7 +201,7 @@ def csv_files(f: dict[str, Any]) -> dict[str, bytes]:
         "groups.csv": _csv([_rate_row(g, group=g["group"]) for g in f["groups"]["rows"]], ["group", *RATE]),
         "leader.csv": _csv([_rate_row(r, round=r["round"]) for r in f["leader_wins"]], ["round", *RATE]),
         "cards.csv": _csv(cards, card_columns),
-        "enough.csv": _csv(f["enough"]["figures"], ["figure", "n", "width", "needed"]),
+        "enough.csv": _csv(f["enough"]["figures"], ["figure", "unit", "n", "width", "needed"]),
     }
     if f.get("skill_ladder"):
         files["skill.csv"] = _csv([_rung_row(r) for r in f["skill_ladder"]["rungs"]], RUNG)
