@@ -117,9 +117,27 @@ def test_changed_counters_are_marked_and_unchanged_blocks_folded(capsys, monkeyp
     assert "donkey: Stubborn Donkey" in after_t  # `t` prints the whole table again
 
 
-def test_scores_a_seat_cannot_know_are_question_marks_until_the_end(capsys, monkeypatch):
-    # Overloaded scores count a player's own face-up pile, which only its owner sees
-    code, out, _ = run(capsys, monkeypatch, "1\n" * 400, "play", "overloaded", "--human", "0", "--seed", "3")
+def _private_piles(tmp_path) -> str:
+    """Overloaded with score piles only their owner sees (the game's own are public: every card in one was
+    turned up and named as it was scored), so that a score counts what other seats cannot see."""
+    import shutil
+
+    from interpreter.paths import data_dir
+
+    folder = tmp_path / "overloaded"
+    shutil.copytree(data_dir("cards") / "overloaded", folder)
+    game_yaml = folder / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    assert "pile:     {owner: player, visibility: public}" in text
+    game_yaml.write_text(text.replace("pile:     {owner: player, visibility: public}",
+                                      "pile:     {owner: player, visibility: owner}"), encoding="utf-8")
+    return str(folder)
+
+
+def test_scores_a_seat_cannot_know_are_question_marks_until_the_end(capsys, monkeypatch, tmp_path):
+    # these scores count a player's own face-up pile, which only its owner sees
+    code, out, _ = run(capsys, monkeypatch, "1\n" * 400, "play", _private_piles(tmp_path), "--human", "0",
+                       "--seed", "3")
     assert code == 0
     during = out[: out.index("── final scores ──")]
     assert re.search(r"^  P0 \(you\) .*· score \d+$", during, re.M)
@@ -231,9 +249,9 @@ def test_what_the_seat_cannot_see_changes_nothing_it_is_shown():
     assert "P1 chose (hidden)" in a
 
 
-def test_scores_seen_by_a_seat_are_the_true_scores_or_unknown():
-    for name, players in (("overloaded", 4), ("sky-haulers", 3)):
-        g = load_game(name)
+def test_scores_seen_by_a_seat_are_the_true_scores_or_unknown(tmp_path):
+    for name, players in (("overloaded", 4), ("private piles", 4), ("sky-haulers", 3)):
+        g = load_game(_private_piles(tmp_path) if name == "private piles" else name)
         m = g.new_match(players=players, seed=5)
         rng = random_bot(5)
         steps = 0
@@ -247,11 +265,11 @@ def test_scores_seen_by_a_seat_are_the_true_scores_or_unknown():
                 assert seen[viewer] == true[viewer]  # a seat always knows its own score in these games
                 assert all(s is None or s == t for s, t in zip(seen, true, strict=True))
                 assert ties == true_ties  # tie-breaks count cards: known to all
-                if name == "overloaded":  # an opponent's pile is private: its score is known only while empty
+                if name == "private piles":  # an opponent's pile is private: its score is known only while empty
                     assert all((s is None) == bool(m.view(viewer)["zones"][f"pile@{p}"])
                                for p, s in enumerate(seen) if p != viewer)
                 else:
-                    assert seen == true  # a count of public zones
+                    assert seen == true  # public zones and counters
 
 
 def test_every_cli_word_is_in_every_language(capsys, monkeypatch):

@@ -162,6 +162,21 @@ def test_every_load_on_the_table_says_whose_it_is_also_in_the_scout_question(cap
     assert "  drovers: Cargo 6 (yours) — value 6, advantage Scout" in out
 
 
+
+def test_overloaded_scores_said_aloud_are_shown_to_every_seat(capsys, monkeypatch):
+    # seed 1: P1 doubles the stake and scores 10 in round 2; every card of a score pile was turned up and
+    # named as it was scored (the piles are public), so no score on any screen or summary is `?`
+    out = run(capsys, monkeypatch, "1\n" * 400, "play", "overloaded", "--human", "0", "--seed", "1")
+    during = out[: out.index("── final scores ──")]
+    assert "P1 scores 10" in during
+    assert re.search(r"^  P1 +uses Double Stake; refuses; doubles the stake: \+10 bonus; scores 10  \(score 20, "
+                     r"\+20\)$", during, re.M), during
+    assert "score ?" not in during
+    assert re.search(r"^  P2 .*· score \d+$", during, re.M)  # on the screens too
+    last = during[during.index("── end of round 8 ──"):]
+    assert re.search(r"^  P1 .*\(score (\d+)", last, re.M).group(1) == re.search(
+        r"^  P1 +(\d+)", out[out.index("── final scores ──"):], re.M).group(1)
+
 # ---- Sky Haulers: figures the game declares -------------------------------------------------------------
 
 
