@@ -80,7 +80,7 @@ def test_a_statement_added_as_documented_compiles_and_runs(tmp_path, double_stat
     game = load_game(write_game(tmp_path, "add 3 to pot\ndouble pot\ndouble pot"))
     m = play_random(game, 2, 0)
     assert m.over and game.flow["round"][0][1] is False  # it does not ask: the phase is no generator
-    assert "G[0] = G[0] * 2" in game.python_source
+    assert "G[COUNTER_pot] = G[COUNTER_pot] * 2" in game.python_source
 
 
 def test_a_statement_added_as_documented_reports_its_own_errors(tmp_path, double_statement):
@@ -173,7 +173,7 @@ def test_each_generated_line_knows_its_dsl_place(tmp_path):
     game = load_game(write_game(tmp_path, "add 1 to pot\nif pot > 0:\n  add 2 to pot"))
     lines = game.python_source.splitlines()
     where = {text.strip(): game.anchor_at(i) for i, text in enumerate(lines, 1)}
-    first, second = where["G[0] += 1"], where["G[0] += 2"]
+    first, second = where["G[COUNTER_pot] += 1"], where["G[COUNTER_pot] += 2"]
     assert (Path(first.file).name, first.line, first.col) == ("game.yaml", 10, 5)
     assert (second.line, second.col) == (12, 7)
     assert game.anchor_at(0) is None and game.anchor_at(len(lines) + 1) is None
@@ -187,6 +187,6 @@ def test_a_traceback_shows_the_generated_lines(tmp_path):
     assert str(err.value).startswith(f"{tmp_path.resolve() / 'game.yaml'}:11:5: division by zero")
     failure = err.value.__cause__  # what the generated code raised
     frames = [f for f in traceback.extract_tb(failure.__traceback__) if f.filename == game.code_filename]
-    assert frames and frames[-1].line == "G[0] = floordiv(G[0], (G[0] - 1))"
+    assert frames and frames[-1].line == "G[COUNTER_pot] = floordiv(G[COUNTER_pot], (G[COUNTER_pot] - 1))"
     assert linecache.getline(game.code_filename, frames[-1].lineno).strip() == frames[-1].line
     assert game.anchor_at(frames[-1].lineno).line == 11

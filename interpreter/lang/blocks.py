@@ -158,7 +158,7 @@ def _choice_first(w: Writer, each: ForPlayers) -> bool:
         who = w.some(c.who, "the player who chooses")
         w.line(f"{asks}.append(({who}, {c.options.emit(w)}, {c.kind}, {w.prompt(c.prompt)}))")
     if not _own_choice(each, route, let):
-        w.line(f"if {asks}: one_ask_each({asks}, {str(let.at)!r})")
+        w.line(f"if {asks}: one_ask_each({asks}, {w.place(let.at)})")
     w.line(f"{answers} = (yield (-1, {asks})) if {asks} else ()")  # every seat of the loop is asked
     w.line(f"for {var}, {answer} in zip({seats}, {answers}):")
     with w.indent():
@@ -219,7 +219,7 @@ def _each_a_generator(w: Writer, each: ForPlayers) -> None:
     w.line(f"        {asks}.append(next({g})); {gens}.append({g})")
     w.line("    except StopIteration: pass")
     w.line(f"if {gens}:")
-    w.line(f"    one_ask_each({asks}, {str(each.at)!r})")
+    w.line(f"    one_ask_each({asks}, {w.place(each.at)})")
     w.line(f"    {a} = yield (-1, {asks})")
     w.line(f"    for {g}, {a} in zip({gens}, {a}):")
     w.line("        try:")
@@ -311,7 +311,6 @@ class Repeat(n.Stmt):
         return [self.body]
 
     def emit(self, w: Writer) -> None:
-        where = str(self.at)
         if isinstance(self.count, n.Const):  # checked before play
             if self.count.value > 0:
                 w.spend(str(self.count.value), self.at)
@@ -320,7 +319,7 @@ class Repeat(n.Stmt):
             return
         times = w.fresh("n")
         w.line(f"{times} = {self.count.emit(w)}")
-        w.line(f"if {times} > {MAX_LOOP}: too_many_rounds({times}, {where!r})")
+        w.line(f"if {times} > {MAX_LOOP}: too_many_rounds({times}, {w.place(self.at)})")
         w.line(f"if {times} > 0:")
         with w.indent():
             w.spend(times, self.at)
@@ -354,4 +353,4 @@ class While(n.Stmt):
             w.spend("1", self.at)
         w.suite(self.body)
         if self.bound is None:
-            w.line(f"else: check_loop({WHILE_BOUND}, {str(self.at)!r})")
+            w.line(f"else: check_loop({WHILE_BOUND}, {w.place(self.at)})")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, Pos, source_line
 from ..limits import MAX_NUMBER, UNCHARGED
+from ..load.model import GameModel
 from . import nodes as n
 from .analysis import Plan
 from .program import Program, Routine
@@ -36,6 +37,8 @@ class Compiled:
     anchors: list[Pos | None]  # anchors[i]: the DSL place line i + 1 was written for
     prompts: list[str]
     starts: list[tuple[int, Routine]]
+    places: list[Pos]  # AT[k] in the source: a DSL place an error may name, its file relative to the game folder
+    constants: dict[str, int]  # the named numbers (ZONE_hand, PROP_rank, …) the source uses
 
     def anchor_at(self, lineno: int) -> Pos | None:
         return self.anchors[lineno - 1] if 1 <= lineno <= len(self.anchors) else None
@@ -69,6 +72,10 @@ class Writer:
         self.root = str(Path(program.model.root).resolve())
         self.prompts: list[str] = []
         self._prompt_ids: dict[str, int] = {}
+        self.places: list[Pos] = []
+        self._place_ids: dict[tuple[str, int, int], int] = {}
+        self.constants: dict[str, int] = {}  # the named numbers the source uses (zones, properties, counters)
+        self._constant_names = _constant_names(program.model)
         self.out: list[tuple[str, Pos | None]] = []
         self.starts: list[tuple[int, Routine]] = []
         self.errors: list = []
@@ -101,12 +108,33 @@ class Writer:
         finally:
             self.depth -= 1
 
+    def relative(self, file: str) -> str:
+        """A file of the game as the generated code names it: relative to the game folder."""
+        return file[len(self.root) + 1:] if file.startswith(self.root + "/") else file
+
     def where(self, at: Pos) -> str:
         """`file:line` of a DSL place, the file relative to the game folder."""
-        file = at.file
-        if file.startswith(self.root + "/"):
-            file = file[len(self.root) + 1:]
-        return f"{file}:{at.line}"
+        return f"{self.relative(at.file)}:{at.line}"
+
+    def place(self, at: Pos | None) -> str:
+        """Code for the DSL place an error at run time names: `AT[k]`, an entry of the game's table of places
+        (its files relative to the game folder in the source, the module is given them whole when it is
+        loaded), so that the source is the same wherever the game folder lies. No place: the empty text."""
+        if at is None:
+            return "''"
+        key = (self.relative(at.file), at.line, at.col)
+        k = self._place_ids.get(key)
+        if k is None:
+            k = self._place_ids[key] = len(self.places)
+            self.places.append(Pos(*key))
+        return f"AT[{k}]"
+
+    def constant(self, kind: str, index: int) -> str:
+        """The name the source gives a zone's (or a player zone's first) number, a card property's column or
+        a counter's slot (`kind`: zone, stride, prop, counter, player_counter); defined at the module's top."""
+        name = self._constant_names[kind, index]
+        self.constants[name] = index
+        return name
 
     # ---- names
     def fresh(self, stem: str) -> str:
@@ -187,12 +215,12 @@ class Writer:
         """Charge `count` steps (loop rounds) to the match, which stops past its step limit (cheap: once
         per loop, not per round; only a `while` pays each round)."""
         self.line(f"st.steps -= {count}")
-        self.line(f"if st.steps < 0: out_of_steps(st, {str(at)!r})")
+        self.line(f"if st.steps < 0: out_of_steps(st, {self.place(at)})")
 
     def charge(self, items: str, at: Pos | None) -> str:
         """Code of the list `items`, charged as steps (one an element) as it is worked out (not in a
         sentence of the log, which a quiet match never works out: see statements.Say)."""
-        return items if self.free else f"charge(st, {items}, {str(at or self.at)!r})"
+        return items if self.free else f"charge(st, {items}, {self.place(at or self.at)})"
 
     def call_iterates(self, call: n.Expr) -> bool:
         """Whether working out a game function, or a declared condition of the cards, runs over a list
@@ -219,18 +247,18 @@ class Writer:
         a stored number or a literal already)."""
         if value.type != "num" or isinstance(value, n.Ref | n.GameCounter | n.PlayerCounter | n.CardProp | n.Length):
             return
-        where = str(self.at)
+        where = self.place(self.at)
         if isinstance(value, n.Arith) and value.left is value.right:
             pass  # (not a change by a constant)
         elif isinstance(value, n.Arith) and value.op in "+-" and isinstance(value.right, n.Const) and \
                 isinstance(value.left, n.GameCounter | n.PlayerCounter | n.Ref):  # `add 2 to …`: one way only
             grows = (value.right.value >= 0) == (value.op == "+")
             test = f"{name} > {MAX_NUMBER}" if grows or floor is not None else f"{name} < {-MAX_NUMBER}"
-            self.line(f"if {test}: too_big({name}, {where!r})")
+            self.line(f"if {test}: too_big({name}, {where})")
             return
         if not isinstance(value, n.Const):
             test = f"{name} > {MAX_NUMBER}" if floor is not None else f"not {-MAX_NUMBER} <= {name} <= {MAX_NUMBER}"
-            self.line(f"if {test}: too_big({name}, {where!r})")
+            self.line(f"if {test}: too_big({name}, {where})")
         elif abs(value.value) > MAX_NUMBER:  # a literal worked out before play
             self.errors.append(Diagnostic(value.at or self.at, f"{value.value:,} is past the limit of {MAX_NUMBER:,} "
                                           "(2**63 - 1) either way that a counter, a name or a score may keep"))
@@ -244,12 +272,12 @@ class Writer:
         at = value.at or self.at
         if isinstance(value, n.Const):
             self.errors.append(Diagnostic(at, f"{what} cannot be none"))
-        tested = value.emit_or(self, f"need(-1, {what!r}, {str(at)!r})")
+        tested = value.emit_or(self, f"need(-1, {what!r}, {self.place(at)})")
         if tested is not None:  # e.g. the top card of a zone: the call only when the zone is empty
             return tested
         if value.cheap:  # a name: tested in place, the call only when it fails
-            return f"({code} if {code} >= 0 else need({code}, {what!r}, {str(at)!r}))"
-        return f"need({code}, {what!r}, {str(at)!r})"
+            return f"({code} if {code} >= 0 else need({code}, {what!r}, {self.place(at)}))"
+        return f"need({code}, {what!r}, {self.place(at)})"
 
     def ask(self, who: str, options: str, kind: int, prompt: str, target: str) -> None:
         """Yield a choice: always, even with one option, so that being asked tells the others nothing."""
@@ -273,7 +301,7 @@ class Writer:
             head = "yield from " if proc in self.plan.asking else ""
             values = [who if isinstance(who, str) else self.some(who, "the player it runs for"),
                       *(a.emit(self) for a in args)]
-            self.line(f"enter(st, {str(self.at)!r})")  # a call that may reach itself: counted, and its depth
+            self.line(f"enter(st, {self.place(self.at)})")  # a call that may reach itself: counted, and its depth
             self.line(f"{head}{proc.pyname}(st, {', '.join(values)})")
             self.line("st.depth -= 1")
             return
@@ -358,6 +386,15 @@ class Writer:
         return [(text, at) for text in top] + frame.lines
 
     # ---- routines
+    def rehearse(self, r: Routine) -> None:
+        """Work through a routine as `routine` would, for its mistakes, and keep nothing of what it wrote."""
+        out, starts, constants = len(self.out), len(self.starts), dict(self.constants)
+        places, place_ids, prompts, prompt_ids = len(self.places), dict(self._place_ids), len(self.prompts), \
+            dict(self._prompt_ids)
+        self.routine(r)
+        del self.out[out:], self.starts[starts:], self.places[places:], self.prompts[prompts:]
+        self.constants, self._place_ids, self._prompt_ids = constants, place_ids, prompt_ids
+
     def routine(self, r: Routine) -> None:
         """Write one routine as one Python function (a text Python cannot nest that deep is reported)."""
         self._begin(r.at.shifted(1, 1))
@@ -399,9 +436,21 @@ class Writer:
         self.out += self._assemble(frame, prologue)
         self.out.append(("", None))
 
+    def footer(self) -> list[str]:
+        """The module's last lines: the named numbers the routines use (read when they run, so after them is
+        early enough) and the table of DSL places `AT` (as a comment: the module is given it when loaded)."""
+        tail = ["", "# The numbers named above: zones (a player's zone: that of the first seat), properties, counters,",
+                "# abilities and conditions."]
+        tail += [f"{name} = {index}" for (_, index), name in self._constant_names.items() if name in self.constants]
+        if self.places:
+            tail += ["", "# AT[k]: the DSL place (file:line:col, the file in the game folder) a failure names."]
+            tail += [f"# AT[{k}] = {p}" for k, p in enumerate(self.places)]
+        return tail
+
     def compiled(self) -> Compiled:
-        return Compiled("\n".join(text for text, _ in self.out) + "\n", [at for _, at in self.out], self.prompts,
-                        self.starts)
+        lines = [*self.out, *((text, None) for text in self.footer())]
+        return Compiled("\n".join(text for text, _ in lines) + "\n", [at for _, at in lines], self.prompts,
+                        self.starts, self.places, dict(self.constants))
 
 
 def _assigned(body: list[n.Stmt]) -> set[n.Var]:
@@ -412,11 +461,32 @@ def _assigned(body: list[n.Stmt]) -> set[n.Var]:
     return out
 
 
+def _constant_names(model: GameModel) -> dict[tuple[str, int], str]:
+    """The Python name of each number the source may use: zones (a player's zone: that of the first seat),
+    the count of zones each player has, card properties, counters, abilities and conditions."""
+    g = len(model.game_zones)
+    names = {("stride", len(model.player_zones)): "PLAYER_ZONES"}
+    names |= {("zone", i): f"ZONE_{name}" for name, i in model.game_zones.items()}
+    names |= {("zone", g + i): f"ZONE_{name}" for name, i in model.player_zones.items()}
+    names |= {("prop", i): f"PROP_{name}" for name, i in model.prop_index.items()}
+    for c in model.counters.values():
+        names["player_counter" if c.per_player else "counter", c.index] = f"COUNTER_{c.name}"
+    names |= {("ability", i): f"ABILITY_{name}" for i, name in enumerate(model.abilities)}
+    names |= {("condition", i): f"CONDITION_{name}" for i, name in enumerate(model.conditions)}
+    return names
+
+
 def generate(program: Program, plan: Plan) -> tuple[Compiled, list]:
-    """The Python module of a resolved, analysed program (and the errors of texts too deep to write)."""
+    """The Python module of a resolved, analysed program (and the errors of texts too deep to write). A
+    procedure written into its callers is not written on its own (nothing would call it); it is still
+    worked through, for the mistakes only writing finds."""
     w = Writer(program, plan)
     order = [*program.functions.values(), *program.extras, *program.conditions, *program.actions()]
     for r in order:
-        if r.body is not None or r.value is not None:
+        if r.body is None and r.value is None:
+            continue
+        if r.kind == "proc" and w.inlined(r.label):
+            w.rehearse(r)
+        else:
             w.routine(r)
     return w.compiled(), w.errors

@@ -236,7 +236,7 @@ class GameCounter(Expr):
     READS: ClassVar[frozenset[str]] = frozenset({"gc"})
 
     def emit(self, w: Writer) -> str:
-        return f"{w.alias('G')}[{self.index}]"
+        return f"{w.alias('G')}[{w.constant('counter', self.index)}]"
 
     @property
     def maybe_none(self) -> bool:
@@ -251,7 +251,8 @@ class PlayerCounter(Expr):
     READS: ClassVar[frozenset[str]] = frozenset({"pc"})
 
     def emit(self, w: Writer) -> str:
-        return f"{w.alias('PC')}[{self.index}][{w.some(self.who, 'the player of this counter')}]"
+        who = w.some(self.who, 'the player of this counter')
+        return f"{w.alias('PC')}[{w.constant('player_counter', self.index)}][{who}]"
 
     @property
     def maybe_none(self) -> bool:
@@ -275,7 +276,7 @@ class GameZone(Expr):
         return None
 
     def emit(self, w: Writer) -> str:
-        return str(self.index)
+        return w.constant("zone", self.index)
 
     @property
     def cheap(self) -> bool:
@@ -301,7 +302,8 @@ class PlayerZone(Expr):
         return self.who
 
     def emit(self, w: Writer) -> str:
-        return f"({w.some(self.who, f'the player of `{self.name} of …`')} * {self.stride} + {self.base})"
+        who = w.some(self.who, f'the player of `{self.name} of …`')
+        return f"({who} * {w.constant('stride', self.stride)} + {w.constant('zone', self.base)})"
 
     @property
     def cheap(self) -> bool:
@@ -458,7 +460,8 @@ class FirstCard(Expr):
                 index, value = found
                 z = cards.base.emit(w)
                 pool = charged(w, cards.base, z, cards.test, cards.at)
-                return f"(first_with({pool}, {w.alias('P')}[{index}], {value.emit(w)}) if {z} else -1)"
+                column = f"{w.alias('P')}[{w.constant('prop', index)}]"
+                return f"(first_with({pool}, {column}, {value.emit(w)}) if {z} else -1)"
             return f"next(({cards.lazy(w)}), -1)"
         if isinstance(cards, ZoneCards) and cards.zone.cheap:
             z = cards.emit(w)
@@ -585,7 +588,7 @@ class OwnedCounters(Expr):
 
     def emit(self, w: Writer) -> str:
         q = w.fresh("q")
-        return f"[{w.alias('PC')}[{self.index}][{q}] for {q} in {self.players.emit(w)}]"
+        return f"[{w.alias('PC')}[{w.constant('player_counter', self.index)}][{q}] for {q} in {self.players.emit(w)}]"
 
 
 # ---- card facts -----------------------------------------------------------------------------------------
@@ -600,7 +603,7 @@ class CardProp(Expr):
     type: str
 
     def emit(self, w: Writer) -> str:
-        return f"{w.alias('P')}[{self.index}][{w.some(self.card, 'the card of this property')}]"
+        return f"{w.alias('P')}[{w.constant('prop', self.index)}][{w.some(self.card, 'the card of this property')}]"
 
 
 @dataclass(eq=False)
@@ -642,8 +645,9 @@ class CardCondition(Expr):
     def emit(self, w: Writer) -> str:
         c = self.card.emit(w)
         if self.card.maybe_none:  # worked out once, then asked
-            return f"ask_condition(CONDITIONS[{self.index}], st, {self.me.emit(w)}, {w.some(self.card, 'the card')})"
-        return f"CONDITIONS[{self.index}][{w.alias('CD')}[{c}]](st, {self.me.emit(w)}, {c})"
+            condition = w.constant("condition", self.index)
+            return f"ask_condition(CONDITIONS[{condition}], st, {self.me.emit(w)}, {w.some(self.card, 'the card')})"
+        return f"CONDITIONS[{w.constant('condition', self.index)}][{w.alias('CD')}[{c}]](st, {self.me.emit(w)}, {c})"
 
 
 # ---- arithmetic and logic ------------------------------------------------------------------------------
@@ -752,7 +756,7 @@ class Aggregate(Expr):
         kind = self.kind
         if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var:
             # a property of each card (`sum(table, it.value)`): looked up by a C loop, no Python per card
-            prop = f"{w.alias('P')}[{self.value.index}].__getitem__"
+            prop = f"{w.alias('P')}[{w.constant('prop', self.value.index)}].__getitem__"
             mapped = f"map({prop}, {pool})"
             if kind in ("sum", "any"):
                 return f"{kind}({mapped})"

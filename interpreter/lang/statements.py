@@ -119,7 +119,7 @@ class NumberRange(n.Expr):
     type: ClassVar[str] = "list"
 
     def emit(self, w: Writer) -> str:  # the options, refused past MAX_OPTIONS
-        return f"numbers({self.low.emit(w)}, {self.high.emit(w)}, {str(self.at)!r})"
+        return f"numbers({self.low.emit(w)}, {self.high.emit(w)}, {w.place(self.at)})"
 
 
 
@@ -194,7 +194,7 @@ class LetChoice(n.Stmt):
         c = self.choice
         if c.count is not None:  # several cards, asked one at a time
             who = w.some(c.who, "the player who chooses")
-            args = f"{who}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}, {str(w.at)!r}"
+            args = f"{who}, {c.options.emit(w)}, {c.count.emit(w)}, {c.up_to}, {w.prompt(c.prompt)}, {w.place(w.at)}"
             w.line(f"{w.bind(self.var)} = yield from choose_cards({args})")
             return
         who = w.some(c.who, "the player who chooses")
@@ -675,12 +675,12 @@ class Resolve(n.Stmt):
     def emit(self, w: Writer) -> None:
         c, f = w.fresh("c"), w.fresh("f")
         w.line(f"{c} = {self.card.emit(w)}")
-        w.line(f"{f} = ABILITIES[{self.index}][{w.alias('CD')}[{c}]] if {c} >= 0 else None")
+        w.line(f"{f} = ABILITIES[{w.constant('ability', self.index)}][{w.alias('CD')}[{c}]] if {c} >= 0 else None")
         head = "yield from " if w.ability_asks(self.ability) else ""
         if w.kind != "ability":
             w.line(f"if {f} is not None: {head}{f}(st, {self.me.emit(w)}, {c})")
             return
         w.line(f"if {f} is not None:")  # an ability resolving one may reach itself: counted, and its depth
-        w.line(f"    enter(st, {str(self.at)!r})")
+        w.line(f"    enter(st, {w.place(self.at)})")
         w.line(f"    {head}{f}(st, {self.me.emit(w)}, {c})")
         w.line("    st.depth -= 1")

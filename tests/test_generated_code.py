@@ -1,0 +1,87 @@
+"""The generated Python is a stable artifact: the same wherever the game folder lies, zones and properties
+by name, only what is called written; a rule failing still names its YAML file in full."""
+
+import re
+import shutil
+import textwrap
+
+import pytest
+
+from interpreter import RuleError, load_game
+from interpreter.cli import main
+from interpreter.paths import data_dir
+from interpreter.run.sim import simulate
+
+
+def compiled(capsys, folder) -> str:
+    assert main(["compile", str(folder)]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["overloaded", pytest.param("sky-haulers", marks=pytest.mark.slow),
+                                  pytest.param("hearts", marks=pytest.mark.slow)])
+def test_the_same_python_wherever_the_game_folder_lies(capsys, tmp_path, name):
+    one, two = tmp_path / "one" / name, tmp_path / "somewhere" / "else" / name
+    for folder in (one, two):
+        shutil.copytree(data_dir("cards") / name, folder)
+    first, second = compiled(capsys, one), compiled(capsys, two)
+    assert first == second
+    assert str(tmp_path) not in first and "/" + name + "/" not in first
+    assert compiled(capsys, name) == first  # the bundled folder too
+
+
+def test_zones_properties_and_counters_are_named(capsys):
+    source = compiled(capsys, "hearts")
+    assert not re.search(r"\b(Z|P|PC|G)\[\(?\d", source)  # no bare number picks a zone, a property or a counter
+    assert "P[PROP_suit]" in source and "PLAYER_ZONES + ZONE_hand)" in source and "COUNTER_" in source
+    assert re.search(r"\nZONE_hand = \d+\n", source)
+
+
+def test_only_procedures_something_calls_are_written(capsys):
+    source = compiled(capsys, "hearts")
+    assert "# procedure " in source  # inlined where it is used…
+    assert "def proc_" not in source  # …and never written on its own, where nothing would call it
+
+
+GAME = """
+game: recursive
+title: Recursive
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+counters:
+  game:
+    total: 0
+zones:
+  hand: {owner: player, visibility: owner}
+procedures:
+  count_down:
+    forms: [count down]
+    params: ["n"]
+    do: |
+      if n > 0:
+        add 12 / (n - 1) to total
+        count down n - 1
+phases:
+  play: |
+    count down 3
+flow: {rounds: 1, turn: [play]}
+result: {score: total}
+"""
+
+
+def test_a_procedure_reaching_itself_is_written_once_and_fails_at_its_full_place(tmp_path):
+    folder = tmp_path / "recursive"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME.lstrip(), encoding="utf-8")
+    (folder / "cards.yaml").write_text(textwrap.dedent("""
+        cards:
+          - {id: a, name: A, each_player: true, start: hand}
+    """), encoding="utf-8")
+    game = load_game(folder)
+    assert game.python_source.count("def proc_count_down(") == 1
+    assert str(tmp_path) not in game.python_source
+    with pytest.raises(RuleError) as err:
+        simulate(game, 2, 0)
+    line = GAME.lstrip().splitlines().index("        add 12 / (n - 1) to total") + 1
+    assert str(err.value).startswith(f"{folder.resolve() / 'game.yaml'}:{line}:")
+    assert "division by zero" in str(err.value)
