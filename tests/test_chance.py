@@ -7,6 +7,7 @@ import random
 import pytest
 
 from interpreter import load_game
+from interpreter.run import chance
 from interpreter.run.match import INVALID_MOVE, NOT_YOUR_TURN, Match, random_bot
 
 GAMES = ["overloaded", "go-fish", "crazy-eights",
@@ -113,3 +114,65 @@ def test_outcomes_out_of_range_or_out_of_turn_are_refused_as_values():
     plain = game.new_match(players=2, seed=0)
     assert plain.chance_outcomes() == []
     assert "explicit_chance" in plain.apply_chance(0).reason
+
+
+def explicit_at(game, players: int, seed: int, decisions: int):
+    """A match with explicit chance, its outcomes and decisions drawn at random by `seed`, stopped at a
+    question after `decisions` decisions (or fewer, at the last question before the end)."""
+    rng = random.Random(seed)
+    m = game.new_match(players=players, seed=0, explicit_chance=True)
+    last = None
+    while not m.over and len(m.history) < decisions:
+        at = m.chance_outcomes()
+        if at:
+            m.apply_chance(rng.randrange(len(at)))
+            continue
+        last = m.clone()
+        seat = m.to_act()[0]
+        m.apply(seat, rng.randrange(len(m.legal_actions(seat))))
+    while m.chance_outcomes() and not m.over:
+        m.apply_chance(rng.randrange(len(m.chance_outcomes())))
+    return last if m.over else m
+
+
+WORLD_GAMES = ["go-fish", "overloaded", "crazy-eights", "hearts", "low-tide", "sky-haulers"]
+
+
+@pytest.mark.parametrize("name, decisions", [
+    *((name, 8) for name in WORLD_GAMES), *(pytest.param(name, 16, marks=pytest.mark.slow) for name in WORLD_GAMES)])
+def test_a_world_drawn_of_a_match_with_explicit_chance_is_one_the_seat_cannot_tell_apart(name, decisions):
+    game = load_game(name)
+    players = game.default_players
+    m = explicit_at(game, players, 7, decisions)
+    seat = m.to_act()[0]
+    worlds = [chance.determinize(m, seat, random.Random(k)) for k in range(3)]
+    for world in worlds:
+        assert world.information_state(seat) == m.information_state(seat)
+        assert world.view(seat) == m.view(seat) and world.legal_actions(seat) == m.legal_actions(seat)
+        assert world.chance_outcomes() == [] and world._explicit.given != ()
+    assert any(world.st.zones != m.st.zones for world in worlds)  # the hidden cards dealt anew
+    again = chance.determinize(m, seat, random.Random(0))  # the same generator, the same world
+    assert again._explicit.given == worlds[0]._explicit.given and again.history == worlds[0].history
+    # the world is a match with explicit chance like any other: it pickles, and goes on
+    world = pickle.loads(pickle.dumps(worlds[1]))
+    assert world.information_state(seat) == m.information_state(seat)
+    rng = random.Random(1)
+    for _ in range(60):
+        if world.over:
+            break
+        at = world.chance_outcomes()
+        if at:
+            assert world.apply_chance(rng.randrange(len(at))) is None
+        else:
+            who = world.to_act()[0]
+            assert world.apply(who, rng.randrange(len(world.legal_actions(who)))) is None
+    assert world.over or world.to_act() or world.chance_outcomes()
+
+
+def test_a_world_is_drawn_at_a_question_not_at_a_chance_event():
+    game = load_game("go-fish")
+    m = game.new_match(players=2, seed=0, explicit_chance=True)
+    with pytest.raises(ValueError, match="not at a chance event"):
+        chance.determinize(m, 0, random.Random(0))
+    with pytest.raises(ValueError, match="explicit chance"):
+        chance.determinize(game.new_match(players=2, seed=0), 0, random.Random(0))

@@ -9,15 +9,19 @@ seed would draw is the match that seed plays.
 How it stops: the match's chance is an `Outcomes` reader of the outcomes given so far; asked for one more,
 it raises `ChanceNeeded`, which ends the step half way. The match then stands as it was before that step
 (a copy kept for it), marked with the pending event; `apply_chance` adds the outcome and runs the step
-again on a fresh copy of that match, to the next question or the next chance event."""
+again on a fresh copy of that match, to the next question or the next chance event.
+
+`determinize(m, seat, rng)` draws a world a seat cannot tell from such a match, with explicit chance too:
+the belief stage's drawing, checked against the outcomes the match was told (see `determinize`)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import information
+from . import belief, information
 
 
 class ChanceNeeded(Exception):
@@ -182,3 +186,124 @@ def copied(m: Any) -> Any:
         other._watch = m._watch.copy()
         other._seen = [information.fork_cache(cache) for cache in m._seen]
     return other
+
+
+class _Told:
+    """The outcomes a match was told, in order: the chance a world of it is played against (as `belief`
+    plays a world against its real match's generator), then, past them, outcomes drawn from a generator
+    of the world's own. An outcome that does not fit the world's event means the world parts from it."""
+
+    __slots__ = ("given", "rest", "used")
+
+    def __init__(self, given: tuple[int, ...], rest: random.Random) -> None:
+        self.given, self.rest, self.used = given, rest, 0
+
+    def _randbelow(self, n: int) -> int:
+        i = self.used
+        self.used = i + 1
+        if i >= len(self.given):
+            return self.rest._randbelow(n)  # type: ignore[attr-defined]
+        k = self.given[i]
+        if k >= n:
+            raise belief._Misfit("chance where the real match had other chance")
+        return k
+
+    def getstate(self) -> tuple:
+        return self.used, self.rest.getstate()
+
+
+class _Spelled:
+    """A world's chance (`belief`'s `_WorldChance`) written down as the outcomes explicit chance takes: an
+    outcome as it is, a shuffle dealt in a given order as the Fisher–Yates draws that deal it (see
+    `runtime.shuffle`: at i = k-1 … 1, the place j of the card that goes to i, swapped there)."""
+
+    __slots__ = ("given", "inner")
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.given: list[int] = []
+
+    def _randbelow(self, n: int) -> int:
+        k = self.inner._randbelow(n)
+        self.given.append(k)
+        return k
+
+    __call__ = _randbelow  # a chance function too (Match takes either)
+
+    def shuffled(self, cards: list[int]) -> list[int]:
+        order = self.inner.shuffled(cards)
+        now = list(cards)
+        place = {c: i for i, c in enumerate(now)}
+        for i in range(len(now) - 1, 0, -1):
+            j = place[order[i]]
+            self.given.append(j)
+            now[i], now[j] = now[j], now[i]
+            place[now[i]], place[now[j]] = i, j
+        return order
+
+    def __deepcopy__(self, memo: dict) -> _Spelled:
+        other = _Spelled(self.inner.__deepcopy__(memo))
+        other.given = self.given[:]
+        return other
+
+
+def determinize(m: Any, seat: int, rng: random.Random, tries: int = belief.DEFAULT_TRIES,
+                repairs: int = belief.DEFAULT_REPAIRS) -> Any:
+    """A match with explicit chance that `seat` cannot tell from `m` (a match with explicit chance at a
+    question): a world drawn as `belief.determinize` draws one for a seeded match (its shuffles dealt
+    anew, the other seats' secret answers drawn anew, mended where it parts from what the seat observed),
+    its other chance the outcomes `m` was told, then told again as explicit outcomes (the Fisher–Yates
+    draws of each order dealt) with the world's own decisions. Each draw starts afresh. Raises ValueError
+    at a chance event, `NoConsistentWorld` if `tries` drawings all fail."""
+    from .match import Match  # the match module uses this one
+
+    ex = m._explicit
+    if ex is None:
+        raise ValueError("this draws worlds of a match with explicit chance (see `Match.determinize` otherwise)")
+    if ex.n:
+        raise ValueError("a world is drawn of a match with explicit chance at a question, not at a chance event")
+    if m.__class__ is not Match:
+        m.st  # noqa: B018  (a copy not yet rebuilt is rebuilt first)
+    beliefs = belief._beliefs(m)
+    kept = beliefs.get(seat)
+    if kept is None:
+        kept = beliefs[seat] = belief._Belief(belief._Tracer(m, seat))
+    tr = kept.tracer.advance(m)
+    decisions = kept.tracer.decisions
+    if len(decisions) != len(m.history):
+        raise belief.NoConsistentWorld("the match's record of answers is incomplete")
+    want, want_view = information.observed(m, seat), information.view_json(m, seat)
+    budget, problems = [belief.DEFAULT_PROBES], dict[str, int]()
+    for _ in range(tries):
+        source = belief._Source(_Told(ex.given, random.Random(rng.getrandbits(64))))  # type: ignore[arg-type]
+        try:
+            replay = belief._Replay(m, seat, tr, belief._assign_some(tr, m.layout.face_ids, rng), rng, want,
+                                    want_view, decisions, budget, source=source)
+            world = replay.play(repairs)
+            if not replay.fits(world):
+                raise belief._Misfit("the seat would see something else now")
+        except belief._Misfit as misfit:
+            problems[str(misfit)] = problems.get(str(misfit), 0) + 1
+            continue
+        return _told_again(m, world, belief._WorldChance(replay.plan, replay.source))
+    why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
+    raise belief.NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries} drawings: {why}")
+
+
+def _told_again(m: Any, world: Any, chance: Any) -> Any:
+    """`world` (played on `chance`, from its start) as a match with explicit chance: played once more to
+    write its chance down as outcomes, then built from those outcomes and its decisions."""
+    from .match import Match  # the match module uses this one
+
+    spelled = Match(m.game, m.players, m.seed, chance=_Spelled(chance), arrange=m._arrange,
+                    after_setup=m._after_setup)
+    for who, action in world.history:
+        spelled.apply(who, action)
+    given = tuple(spelled.st.rng.given)
+    start = m._explicit.start
+    told = start(given)
+    for who, action in world.history:
+        problem = told.apply(who, action)
+        assert problem is None, f"a drawn world does not replay with explicit chance: {problem.reason}"
+    told._explicit = Explicit(given, start)
+    return told
