@@ -400,3 +400,35 @@ def test_flat_monte_carlo_wins_chips_from_random_at_leduc_poker():
 def test_ismcts_wins_chips_from_random_at_kuhn_poker():
     figures = duel(load_game(KUHN), "ismcts:200", "random", 400, 2, payoff="score")
     assert figures["a_mean_score_ci"][0] > 0.1, figures
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(bundled_games()))
+def test_a_search_bot_decides_alike_at_many_points_its_seat_cannot_tell_apart(name):
+    """The fairness check above at more points: twins of several seeds (another seat's secret answer
+    changed), bots drawing several worlds a decision (their worlds moved and carried on between
+    decisions as in play), compared at each of the seat's choices while the twins stay alike to it."""
+    game = load_game(name)
+    players = 4 if game.min_players <= 4 <= game.max_players else game.default_players
+    compared = 0
+    for seed in range(6):
+        pair = answer_twins(game, players, seed, 0)
+        if pair is None:
+            continue
+        a, b = pair
+        bots = {(k, m): get(k, seed=seed) for k in ("ismcts:12", "mc:8") for m in ("a", "b")}
+        rng = random.Random(seed)
+        points = 0
+        while points < 4 and go_on_alike(a, b, 0, rng):
+            for kind in ("ismcts:12", "mc:8"):
+                first, second = bots[kind, "a"], bots[kind, "b"]
+                chose = first.choose(a.seat(0)), second.choose(b.seat(0))
+                assert chose[0] == chose[1] and counts(first) == counts(second), \
+                    f"{name}, seed {seed}: {kind} told the two apart"
+            action = rng.randrange(len(a.legal_actions(0)))
+            a.apply(0, action)
+            b.apply(0, action)
+            points += 1
+        compared += points
+    if compared == 0:
+        pytest.skip(f"{name}: no other seat's secret answer is hidden from seat 0 early on (the pile twins above)")
