@@ -45,6 +45,7 @@ async function openTable(event) {
   const response = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body) });
   const answer = await response.json();
   if (!response.ok) { error.textContent = answer.error; return; }
+  if (document.getElementById("designer").checked) { window.location.href = answer.designer; return; }
   const links = Object.entries(answer.seats);
   if (links.length === 1) { window.location.href = links[0][1]; return; }
   const list = el("ul", {});
