@@ -5,13 +5,16 @@ of each run under the slow marker."""
 import pickle
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from interpreter import load_game  # noqa: E402
@@ -137,6 +140,112 @@ def test_kuhn_poker_through_the_adapter_has_the_reference_exploitability_and_cfr
 def test_cfr_reaches_kuhn_pokers_value(tmp_path):
     value, exploitable = cfr_value(kuhn_poker(tmp_path), 300)
     assert value == pytest.approx(-1 / 18, abs=0.002) and exploitable < 0.003
+
+
+def resampled(state, player: int, seed: int):
+    """`state.resample_from_infostate(player, …)` with a sampler seeded by `seed`, checked: the player cannot
+    tell it from `state`, and its own history, applied to a new state, makes it again."""
+    world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+    assert world.information_state_string(player) == state.information_state_string(player)
+    assert world.observation_string(player) == state.observation_string(player)
+    assert world.legal_actions() == state.legal_actions() and world.current_player() == state.current_player()
+    again = world.get_game().new_initial_state()
+    for action in world.history():
+        again.apply_action(action)
+    assert all(again.information_state_string(p) == world.information_state_string(p)
+               for p in range(world.num_players()))
+    return world
+
+
+def test_openspiel_resamples_the_hidden_cards_of_kuhn_poker_as_likely_as_the_player_knows(tmp_path):
+    game = kuhn_poker(tmp_path)
+    state = game.new_initial_state()
+    for action in (2, 0):  # the deck's shuffle: seat 0 is dealt the Queen, seat 1 the Jack
+        state.apply_action(action)
+    assert state.current_player() == 0
+    dealt = Counter(resampled(state, 0, seed).information_state_string(1) for seed in range(40))
+    assert len(dealt) == 2 and min(dealt.values()) >= 10  # the Jack or the King, half the time each
+    state.apply_action(0)  # seat 0 bets: seat 1, holding the Jack, faces the Queen or the King
+    assert state.current_player() == 1
+    dealt = Counter(resampled(state, 1, seed).information_state_string(0) for seed in range(40))
+    assert len(dealt) == 2 and min(dealt.values()) >= 10
+    worlds = [resampled(state, 1, seed) for seed in range(4)]
+    assert {tuple(w.history()) for w in worlds} <= {(2, 0, 0), (1, 0, 0)}  # the history is the world's own
+    with pytest.raises(ValueError, match="chance event"):
+        game.new_initial_state().resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0, 0.0, 1.0))
+
+
+@pytest.mark.parametrize("name, players", [("go-fish", 3), ("overloaded", 4)])
+def test_openspiel_resamples_a_bundled_game_mid_match(name, players):
+    game = openspiel.load(name, players=players)
+    state, rng = game.new_initial_state(), random.Random(4)
+    while state.is_chance_node() or len(state.history()) < 70:
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] or state.legal_actions()))
+    player = state.current_player()
+    worlds = [resampled(state, player, seed) for seed in range(3)]
+    assert any(w.history() != state.history() for w in worlds)
+    assert resampled(state, player, 0).history() == worlds[0].history()  # the sampler's seed decides it
+
+
+class Level(mcts.Evaluator):
+    """Every state worth the same: ISMCTS's search through the adapter (its worlds resampled, its tree
+    walked with chance) without random play to the end of a long match."""
+
+    def evaluate(self, state):
+        return np.zeros(state.num_players())
+
+    def prior(self, state):
+        actions = state.legal_actions()
+        return [(a, 1 / len(actions)) for a in actions]
+
+
+def ismcts_plays(name, players: int, moves: int, simulations: int, worlds: int, evaluator) -> int:
+    """OpenSpiel's ISMCTS bot chooses for seat 0 (its questions of two options or more, up to `moves`), the
+    other seats and chance at random; ISMCTS itself checks that each world it resamples is one seat 0
+    cannot tell from the state. Returns the choices made."""
+    game = openspiel.load(name, players=players)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=simulations, max_world_samples=worlds,
+                           random_state=np.random.RandomState(1))
+    state, rng, made = game.new_initial_state(), random.Random(0), 0
+    while not state.is_terminal() and made < moves:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        elif state.current_player() == 0 and len(state.legal_actions()) > 1:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            made += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return made
+
+
+@pytest.mark.parametrize("name, players", [("go-fish", 2), ("overloaded", 4), ("crazy-eights", 3), ("hearts", 4),
+                                           ("low-tide", 3), ("sky-haulers", 2)])
+def test_openspiel_ismcts_plays_every_bundled_game_through_the_adapter(name, players):
+    assert ismcts_plays(name, players, moves=3, simulations=8, worlds=2, evaluator=Level()) == 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, players", [("go-fish", 2), ("overloaded", 4), ("crazy-eights", 3), ("hearts", 4),
+                                           ("low-tide", 3), ("sky-haulers", 2)])
+def test_openspiel_ismcts_plays_longer_with_random_rollouts(name, players):
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    assert ismcts_plays(name, players, moves=6, simulations=12, worlds=4,
+                        evaluator=evaluator if name != "hearts" else Level()) == 6
+
+
+def test_openspiel_ismcts_plays_kuhn_poker_through_the_adapter(tmp_path):
+    game = kuhn_poker(tmp_path)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), uct_c=2.0,
+                           max_simulations=200, random_state=np.random.RandomState(1))
+    state = game.new_initial_state()
+    for action in (0, 1, 0):  # seat 0 is dealt the King, seat 1 the Queen; seat 0 bets
+        state.apply_action(action)
+    assert state.current_player() == 1 and [state.action_to_string(a) for a in (0, 1)] == ["call", "fold"]
+    # to seat 1 the bet is the King's or the Jack's alike: calling wins 2 or loses 2, 0 on average, folding
+    # loses 1, so it calls; a search that saw seat 0's King would fold
+    assert dict(bot.get_policy(state)) == {0: 1.0, 1: 0.0}
 
 
 @pytest.mark.parametrize("name", ["go-fish", "overloaded"])

@@ -13,12 +13,14 @@ information state, `observation_string` its view. Returns are at the end: the wi
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pyspiel
 
 from ..game import Game
+from ..run import chance
 from .common import bounds, check_actions, game_of, returns, score_returns
 
 _CLASSES: dict[str, Any] = {}  # registered short names: their game class, made once per process
@@ -143,6 +145,20 @@ class MeepleState(pyspiel.State):
         label = labels[action]
         same = labels[:action].count(label)  # two copies of a card read alike; OpenSpiel wants each string once
         return f"{label} ({same + 1})" if same else label
+
+    # ---- another world
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
+        """A state `player_id` cannot tell from this one (at a question), its hidden part drawn anew
+        (`chance.determinize`), reached from the start by its own chance outcomes and actions (so its
+        `history()` is its own); the drawing is seeded by one number from `probability_sampler`."""
+        world = chance.determinize(self.match, player_id, random.Random(int(probability_sampler() * 2 ** 53)))
+        state = self.get_game().new_initial_state()
+        outcomes, decisions = iter(world._explicit.given), iter(world.history)
+        while True:
+            step = next(outcomes, None) if state.is_chance_node() else next(decisions, (None, None))[1]
+            if step is None:
+                return state
+            state.apply_action(step)
 
     # ---- the end
     def is_terminal(self) -> bool:
