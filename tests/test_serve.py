@@ -92,6 +92,8 @@ def test_the_same_seed_and_answers_give_the_same_pages(client):
     ({"game": "go-fish", "players": 2, "seats": ["person"]}, 400, "`seats` must list who sits at each of the 2"),
     ({"game": "go-fish", "players": 2, "seats": ["person", "wizard"]}, 400, "seat 1: unknown bot `wizard`"),
     ({"game": "go-fish", "players": 2, "seats": ["random", "first"]}, 400, "seat at least one person"),
+    ({"game": "go-fish", "players": 2, "seats": ["person", "ismcts:100000"]}, 400, "thinks too long for a table"),
+    ({"game": "go-fish", "players": 2, "seats": ["person", "mc:60s"]}, 400, "at most 20,000 iterations or 10 seconds"),
 ])
 def test_a_bad_table_request_is_a_clear_400(client, body, status, words):
     response = client.post("/api/tables", json=body)

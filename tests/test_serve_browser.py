@@ -183,11 +183,14 @@ def test_the_designer_page_shows_every_card_previews_undoes_and_steps_the_bots(s
     page.fill("#players", "2")
     page.dispatch_event("#players", "input")
     page.fill("#seed", "5")
+    page.select_option("#seat-1", "other")  # a bot with a budget of one's own
+    page.fill("#bot-1", "mc:1")
     page.check("#designer")
     page.click("#start")
     page.wait_for_url("**/d/*")
     page.wait_for_selector("body[data-live=websocket]")
     assert "DESIGNER MODE" in page.inner_text("header")
+    assert page.inner_text('#seats [data-seat="1"] h3') == "P1 (bot mc:1)"
     bot_hand = page.locator('#seats [data-zone="hand@1"] .card[data-card]')
     assert bot_hand.count() > 0  # the bot's hand, face up
     assert page.locator("#links a").count() == 1  # the person's own page, to hand out

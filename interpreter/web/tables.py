@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 _SEED = re.compile(r" \(seed -?\d+, after \d+ decisions?\)$")  # the end of a rule failure's message
 PERSON = "person"  # a seat played from a browser, by its own link
 MOST_TABLES = 200  # the server keeps this many tables; a new one past it lets the oldest go
+MOST_ITERATIONS = 20_000  # a bot seated from a page thinks at most this many iterations a move …
+MOST_SECONDS = 10.0  # … or this many seconds (a table answers one request at a time)
 
 
 class BadTable(ValueError):
@@ -114,9 +116,13 @@ def sitters_of(game: Game, players: int, seats: Any) -> list[str]:
         name = name.strip()
         if name != PERSON:
             try:
-                check(name)
+                _kind, budget = check(name)
             except BotNameError as err:
                 raise BadTable(f"seat {s}: {err}") from None
+            if budget is not None and ((budget.iterations or 0) > MOST_ITERATIONS
+                                       or (budget.seconds or 0) > MOST_SECONDS):
+                raise BadTable(f"seat {s}: `{name}` thinks too long for a table: at most {MOST_ITERATIONS:,} "
+                               f"iterations or {MOST_SECONDS:g} seconds a move")
         sitters.append(name)
     if PERSON not in sitters:
         raise BadTable("seat at least one person (a table of bots alone is `meeple play`)")

@@ -11,16 +11,23 @@ function el(tag, attrs, ...children) {
 }
 
 function seatChoices() {
+  // each seat: a person, a listed bot, or any bot the engine knows with a budget of one's own (`ismcts:300`)
   const box = document.getElementById("seats");
   const players = Number(document.getElementById("players").value) || 0;
   const kept = [...box.querySelectorAll("select")].map((s) => s.value);
+  const typed = [...box.querySelectorAll("input.bot")].map((i) => i.value);
   box.replaceChildren(el("legend", {}, "Who sits where"));
   for (let seat = 0; seat < players; seat++) {
     const select = el("select", { name: `seat-${seat}`, id: `seat-${seat}` });
     select.append(el("option", { value: "person" }, "a person (own link)"));
     for (const bot of BOTS) select.append(el("option", { value: bot }, `bot ${bot}`));
+    select.append(el("option", { value: "other" }, "bot, another budget…"));
     select.value = kept[seat] || (seat === 0 ? "person" : "random");
-    box.append(el("label", {}, `P${seat} `, select));
+    const other = el("input", { class: "bot", id: `bot-${seat}`, placeholder: "e.g. ismcts:300 or mc:0.2s",
+                                value: typed[seat] || "" });
+    other.hidden = select.value !== "other";
+    select.addEventListener("change", () => { other.hidden = select.value !== "other"; });
+    box.append(el("label", {}, `P${seat} `, select, " ", other));
   }
 }
 
@@ -35,7 +42,8 @@ async function openTable(event) {
   event.preventDefault();
   const error = document.getElementById("error");
   error.textContent = "";
-  const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const seats = [...document.querySelectorAll("#seats select")].map((s, seat) =>
+    s.value === "other" ? document.getElementById(`bot-${seat}`).value : s.value);
   const body = {
     game: document.getElementById("game").value,
     players: Number(document.getElementById("players").value),
