@@ -7,7 +7,9 @@ Speed: for each game (the bundled ones, `tests/games/kuhn-poker` and `leduc-poke
 allows 4, else its default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
 decision with a choice), and there `mc:B` and `ismcts:B` choose for the seat asked. Printed per point, the
 median over the matches of: iterations per second of the whole decision (`it/s`), and of the search alone,
-the worlds' draws left out (`search it/s`); worlds drawn and the milliseconds a draw costs (`ms/world`).
+the worlds' draws left out (`search it/s`); worlds drawn and the milliseconds a draw costs (`ms/world`);
+and iterations per second of this process's CPU time (`cpu it/s`: what a loaded machine's other work does
+not slow down as much as the wall clock; the reference's rate is printed both ways too).
 
 Strength (`--strength N`): `meeple duel`'s figures for mc:B and ismcts:B against random, N games each
 (seats rotated): A's win rate with its Wilson 95% interval and the rate of a bot as good as random
@@ -23,7 +25,8 @@ rebuilt for a play-out (`Match._quiet_flow`), `play` the play-out itself (`rollo
 `bot` the rest (the tree, selection, copies, questions asked of the world).
 
 Reference (`--reference N`, needs `pip install open_spiel`): OpenSpiel's Python ISMCTS (uct_c 2, one random
-rollout per leaf, 1,000 simulations) in the same run: iterations per second at Kuhn and Leduc poker, and
+rollout per leaf, 1,000 simulations) in the same run: iterations per second at Kuhn and Leduc poker (the
+median of three searches from the first deal), and
 with N > 0 its mean chips a game against uniform random over both seats (95% interval).
 """
 
@@ -84,22 +87,23 @@ def point(game, players: int, seed: int, share: float) -> Match | None:
 def speed(games, budget: int, seeds: int) -> None:
     print(f"Speed: one decision of mc:{budget} and ismcts:{budget}, median over {seeds} matches")
     print(f"| {'game':<12} | p | point | {'bot':<11} | {'it/s':>6} | {'search it/s':>11} | worlds | "
-          f"{'ms/world':>8} | no world |")
-    print(f"|{'-' * 14}|---|-------|{'-' * 13}|{'-' * 8}|{'-' * 13}|--------|{'-' * 10}|----------|")
+          f"{'ms/world':>8} | no world | cpu it/s |")
+    print(f"|{'-' * 14}|---|-------|{'-' * 13}|{'-' * 8}|{'-' * 13}|--------|{'-' * 10}|----------|----------|")
     for name, game in games:
         players = players_of(game)
         for label, share in POINTS:
             matches = [m for m in (point(game, players, seed, share) for seed in range(seeds)) if m is not None]
             for kind in ("mc", "ismcts"):
-                rates, search, worlds, per_world, missed = [], [], [], [], 0
+                rates, search, worlds, per_world, missed, cpu = [], [], [], [], 0, []
                 for m in matches:
                     seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
                     bot = get(f"{kind}:{budget}", seed=1)
-                    started = time.perf_counter()
+                    started, used = time.perf_counter(), time.process_time()
                     bot.choose(m.seat(seat))
-                    spent = time.perf_counter() - started
+                    spent, used = time.perf_counter() - started, time.process_time() - used
                     st = bot.stats
                     rates.append(st.iterations / spent)
+                    cpu.append(st.iterations / max(used, 1e-9))
                     search.append(st.iterations / max(spent - st.drawing, 1e-9))
                     worlds.append(st.worlds)
                     per_world.append(1000 * st.drawing / max(st.worlds + st.no_world, 1))
@@ -109,7 +113,7 @@ def speed(games, budget: int, seeds: int) -> None:
                 print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<11} | "
                       f"{statistics.median(rates):>6,.0f} | {statistics.median(search):>11,.0f} | "
                       f"{statistics.median(worlds):>6.0f} | {statistics.median(per_world):>8,.1f} | "
-                      f"{missed:>8} |")
+                      f"{missed:>8} | {statistics.median(cpu):>8,.0f} |")
         sys.stdout.flush()
 
 
@@ -232,10 +236,14 @@ def reference(games_each: int) -> None:
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
-        started = time.perf_counter()
-        bot.run_search(state)
-        rate = 1000 / (time.perf_counter() - started)
-        line = f"  {name}: {rate:,.0f} iterations/s"
+        rates, cpus = [], []
+        for _ in range(3):  # the median of three searches
+            started, used = time.perf_counter(), time.process_time()
+            bot.run_search(state)
+            rates.append(1000 / (time.perf_counter() - started))
+            cpus.append(1000 / max(time.process_time() - used, 1e-9))
+        line = (f"  {name}: {statistics.median(rates):,.0f} iterations/s ({statistics.median(cpus):,.0f} a CPU "
+                f"second; the median of three searches)")
         if games_each:
             chips = []
             dice = random.Random(1)
