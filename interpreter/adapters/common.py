@@ -12,6 +12,7 @@ from ..run.match import Match, random_bot
 
 PROBES = 8  # random matches played at load time to bound questions and chance events
 MAX_DECISIONS = 20_000  # as `meeple check`: a match ends within this many decisions
+_FOUND: dict[tuple[int, int, int], tuple[Game, Bounds]] = {}  # the bounds found, by game (kept alive), seats, probes
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,16 @@ def bounds(game: Game, players: int, probes: int = PROBES) -> Bounds:
     """The bounds of `game` at `players`: a card question offers at most every card and `none`, a chance
     event (a shuffle's draw) at most every card; a number or text question, or a die, may offer more, so
     the largest seen in `probes` random matches counts too. A question or event past its bound is refused
-    when met (`check_actions`)."""
+    when met (`check_actions`). Found once per loaded game (every environment made of it has the same)."""
+    key = (id(game), players, probes)
+    found = _FOUND.get(key)
+    if found is None or found[0] is not game:
+        found = _FOUND[key] = (game, _probed(game, players, probes))
+    return found[1]
+
+
+def _probed(game: Game, players: int, probes: int) -> Bounds:
+    """The bounds of `game` at `players`, found by `probes` random matches (see `bounds`)."""
     cards = len(game.model.setup(players).card_ids)
     most = {"options": max(cards + 1, players, 2), "outcomes": max(cards, 2), "decisions": 0, "chance": 0}
     for seed in range(probes):
