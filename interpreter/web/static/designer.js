@@ -32,7 +32,7 @@ function tableNodes(data, view) {
     });
     (owner === null ? zones : seats[owner]).append(node);
   }
-  return { counters: shared.length ? counterList(shared) : "", zones, seats };
+  return { counters: el("div", { class: "counters" }, shared.length ? counterList(shared) : ""), zones, seats };
 }
 
 async function send(what, body) {
@@ -85,7 +85,8 @@ function renderLog() {
       const rewind = el("button", { type: "button", class: "rewind", title: "rewind to just before this decision" }, "⟲");
       rewind.addEventListener("click", () => send("rewind", { to: entry.decision }));
       item.classList.add("decision");
-      item.append(rewind, ` #${entry.decision + 1} P${entry.seat}${entry.bot ? " (bot)" : ""}: ${entry.label}`);
+      const what = page.cards[entry.label] ? page.cards[entry.label].name : entry.label;
+      item.append(rewind, ` #${entry.decision + 1} P${entry.seat}${entry.bot ? " (bot)" : ""}: ${what}`);
     } else {
       item.append(entry.say);
     }
@@ -140,7 +141,7 @@ function render() {
     result.append(el("h2", {}, "Final table"), rows);
   }
   const nodes = tableNodes(page, view);
-  document.getElementById("counters").replaceChildren(nodes.counters);
+  document.getElementById("counters").replaceChildren(...nodes.counters.childNodes);
   document.getElementById("shared").replaceChildren(...nodes.zones.childNodes);
   document.getElementById("seats").replaceChildren(...nodes.seats);
   renderLog();
