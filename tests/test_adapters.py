@@ -112,6 +112,27 @@ def test_openspiel_serializes_and_copies_states_of_a_game_of_hidden_cards(tmp_pa
     assert pyspiel.load_game(game.get_type().short_name).num_players() == 2
 
 
+def test_openspiel_observation_tensors_encode_the_seats_view():
+    game = openspiel.load("go-fish", players=2)
+    assert game.get_type().provides_observation_tensor and not game.get_type().provides_information_state_tensor
+    state, rng = game.new_initial_state(), random.Random(2)
+    assert state.observation_tensor(0) == [0.0] * game.observation_tensor_size()  # nothing dealt yet
+    while state.is_chance_node() or len(state.history()) < 60:
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] or state.legal_actions()))
+    from open_spiel.python.observation import make_observation
+
+    seen = make_observation(game)
+    seen.set_from(state, 0)
+    view = state.match.seat(0).view()
+    zones = seen.dict["zones"]  # zone by zone: how many of each face seat 0 sees there, then how many unseen
+    assert zones.shape == (len(view["zones"]), 14) and seen.dict["asked"].tolist() == [1, 0]
+    hand = view["zones"]["hand@0"]
+    assert zones[1, :13].sum() == len(hand) and zones[1].max() == max(hand.count(face) for face in hand)
+    assert zones[:, 13].tolist() == [36, 0, 0, len(view["zones"]["hand@1"]), 0]  # the stock, the other hand
+    assert list(seen.tensor) == state.observation_tensor(0) and seen.string_from(state, 0) == \
+        state.observation_string(0)
+
+
 def kuhn_poker(tmp_path):
     """Kuhn poker written as a meeple game, its returns the chips won (OpenSpiel's own is the reference)."""
     return openspiel.load(write_game(tmp_path, KUHN_POKER, KUHN_CARDS), players=2, scores=(-2, 2))
@@ -151,6 +172,7 @@ def resampled(state, player: int, seed: int):
     world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
     assert world.information_state_string(player) == state.information_state_string(player)
     assert world.observation_string(player) == state.observation_string(player)
+    assert world.observation_tensor(player) == state.observation_tensor(player)
     assert world.legal_actions() == state.legal_actions() and world.current_player() == state.current_player()
     again = world.get_game().new_initial_state()
     for action in world.history():

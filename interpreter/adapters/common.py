@@ -1,4 +1,5 @@
-"""What both adapters need of a game: its action and chance bounds, and a match's returns."""
+"""What both adapters need of a game: its action and chance bounds, a fixed encoding of what a seat sees,
+and a match's returns."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..game import Game, load_game
+from ..run import information
 from ..run.match import Match, random_bot
 
 PROBES = 8  # random matches played at load time to bound questions and chance events
@@ -68,6 +72,58 @@ def _probed(game: Game, players: int, probes: int) -> Bounds:
     per_decision = most["chance"] / max(most["decisions"], 1)
     length = MAX_DECISIONS + int(MAX_DECISIONS * per_decision) + most["chance"]
     return Bounds(most["options"], most["outcomes"], length)
+
+
+class Encoding:
+    """What a seat sees, as a vector of one length for every view of a game at a number of seats (the
+    observation tensor of either adapter), in three pieces: `zones`, for each zone of the game (rows) and
+    each card face (columns), how many of that face the seat sees there, the last column how many of its
+    cards it cannot see; `asked`, 1 for each seat asked now; `counters`, the counters it sees (whole
+    numbers; a hidden or text counter reads 0), the game's then each player's counter seat by seat."""
+
+    def __init__(self, game: Game, players: int) -> None:
+        layout = game.model.setup(players)
+        self.zones = list(layout.zone_names)
+        self.faces = sorted(set(information.faces(layout)))
+        self._face_at = {face: i for i, face in enumerate(self.faces)}
+        game_counters, player_counters = game.counter_names
+        self.counters = [(name, None) for _, name in game_counters] + \
+            [(name, p) for _, name in player_counters for p in range(players)]
+        self.pieces = [("zones", (len(self.zones), len(self.faces) + 1)), ("asked", (players,)),
+                       ("counters", (len(self.counters),))]
+        self.size = sum(int(np.prod(shape)) for _, shape in self.pieces)
+
+    def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The pieces of `vector` (of `size` numbers), each a view of it in its own shape."""
+        out, at = {}, 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            out[name] = vector[at:at + size].reshape(shape)
+            at += size
+        return out
+
+    def fill(self, vector: np.ndarray, view: dict[str, Any]) -> None:
+        """Write a seat's `view` (`Seat.view()`) into `vector`, all of it (what was there before is cleared)."""
+        vector.fill(0)
+        pieces = self.views(vector)
+        zones, hidden = pieces["zones"], len(self.faces)
+        shown = view.get("zones", {})
+        for z, name in enumerate(self.zones):
+            cards = shown.get(name)
+            if isinstance(cards, dict):  # a hidden zone: its size only
+                zones[z, hidden] = cards.get("count", 0)
+                continue
+            for card in cards or []:
+                i = self._face_at.get(card) if isinstance(card, str) else None
+                zones[z, hidden if i is None else i] += 1
+        for p in view.get("to_act", []):
+            pieces["asked"][p] = 1
+        counters = view.get("counters", {})
+        for i, (name, p) in enumerate(self.counters):
+            value = counters.get(name)
+            if p is not None and isinstance(value, list):
+                value = value[p] if p < len(value) else None
+            pieces["counters"][i] = value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def check_actions(n: int, bound: int, what: str) -> None:

@@ -7,8 +7,10 @@ question asked of several seats at once in secret is answered seat by seat, each
 others as in the match (OpenSpiel's turn-based form of a simultaneous move). An action is the position of
 an option in the question (`Match.legal_actions`); the number of actions is bounded as `common.bounds`
 says. What a seat observes comes from its seat handle only: `information_state_string` is the seat's
-information state, `observation_string` its view. Returns are at the end: the winners share the pot
-(zero-sum, see `common.returns`)."""
+information state, `observation_string` its view, `observation_tensor` that view in a fixed encoding
+(`common.Encoding`; no information state tensor: what a seat observed over a match has no fixed length).
+`resample_from_infostate` draws a world the seat cannot tell apart (`chance.determinize`). Returns are at
+the end: the winners share the pot (zero-sum, see `common.returns`)."""
 
 from __future__ import annotations
 
@@ -17,11 +19,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from ..game import Game
 from ..run import chance
-from .common import bounds, check_actions, game_of, returns, score_returns
+from .common import Encoding, bounds, check_actions, game_of, returns, score_returns
 
 _CLASSES: dict[str, Any] = {}  # registered short names: their game class, made once per process
 
@@ -62,7 +65,7 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification={},
     )
     game_info = pyspiel.GameInfo(
@@ -87,8 +90,9 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SeatObserver:
             if params:
                 raise ValueError(f"observation parameters are not supported; got {params}")
-            return SeatObserver(iig_obs_type is None or iig_obs_type.perfect_recall)
+            return SeatObserver(iig_obs_type is not None and iig_obs_type.perfect_recall, encoding)
 
+    encoding = Encoding(meeple, players)
     MeepleGame.meeple = meeple
     MeepleGame.bounds = found
     MeepleGame.actions = actions
@@ -183,22 +187,34 @@ class MeepleState(pyspiel.State):
 
 
 class SeatObserver:
-    """What one seat observes, from its seat handle: with perfect recall its information state, else its
-    view now (as JSON). No tensor: a meeple game has no fixed encoding of its state."""
+    """What one seat observes, from its seat handle: with perfect recall its information state (a string
+    only), else its view now, as JSON and as a tensor (`common.Encoding`, its pieces named in `dict`)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, encoding: Encoding) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = None
-        self.dict: dict = {}
+        self.encoding = encoding
+        self.tensor = None if perfect_recall else np.zeros(encoding.size, np.float32)
+        self.dict: dict = {} if self.tensor is None else encoding.views(self.tensor)
 
     def set_from(self, state: MeepleState, player: int) -> None:
-        """No tensor to fill."""
+        """The seat's view now into `tensor` (zeros while the set-up waits for its first chance outcomes)."""
+        if self.tensor is None:
+            return
+        if _started(state.match):
+            self.encoding.fill(self.tensor, state.match.seat(player).view())
+        else:
+            self.tensor.fill(0)
 
     def string_from(self, state: MeepleState, player: int) -> str:
         m = state.match
-        if "st" not in m.__dict__ and "_decisions" not in m.__dict__:
+        if not _started(m):
             return ""  # the set-up waits for its first chance outcomes: nothing is seen yet
         handle = m.seat(player)
         if self.perfect_recall:
             return handle.information_state()
         return json.dumps(handle.view(), sort_keys=True, default=str)
+
+
+def _started(m: Any) -> bool:
+    """False for the stand-in of a match whose set-up waits for its first chance outcomes (no state yet)."""
+    return "st" in m.__dict__ or "_decisions" in m.__dict__

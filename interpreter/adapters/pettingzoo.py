@@ -3,13 +3,15 @@
 Agents are `player_0` … `player_{N-1}`, one a seat. The agent to act is the seat asked; a question asked
 of several seats at once in secret is answered seat by seat, each answer hidden from the others as in the
 match. An agent knocked out of the match leaves at once, with the reward of a loss (where the game lets no
-knocked-out player win). An action is the position of an option in the question, below the bound `common.bounds` gives
-(the action mask marks the legal ones). Chance is drawn from the match's seed (`reset(seed=S)`).
+knocked-out player win). An action is the position of an option in the question, below the bound
+`common.bounds` gives (the action mask marks the legal ones). Chance is drawn from the match's seed
+(`reset(seed=S)`).
 
-An observation is `{"observation": vector, "action_mask": mask}`, made from the seat handle only: for each
-zone of the game and each card face, how many of that face the seat sees there; for each zone how many of
-its cards the seat cannot see; whose turn it is; the counters the seat sees (whole numbers; a hidden or
-text counter reads 0). Rewards come at the end: the winners share the pot (zero-sum, `common.returns`)."""
+An observation is `{"observation": vector, "action_mask": mask}`, the vector made from the seat handle
+only (`common.Encoding`): for each zone of the game and each card face, how many of that face the seat
+sees there; for each zone how many of its cards the seat cannot see; whose turn it is; the counters the
+seat sees (whole numbers; a hidden or text counter reads 0). Rewards come at the end: the winners share
+the pot (zero-sum, `common.returns`)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..game import Game
-from ..run import information
 from ..run.match import Match
-from .common import bounds, check_actions, game_of, returns
+from .common import Encoding, bounds, check_actions, game_of, returns
 
 
 def env(game: str | Path | Game, players: int | None = None, render_mode: str | None = None,
@@ -52,14 +53,8 @@ class MeepleEnv(AECEnv):
         self.metadata = {"render_modes": ["ansi"], "name": f"meeple_{self.game.name.replace('-', '_')}_v0",
                          "is_parallelizable": False}
         self.actions = max(bounds(self.game, self.players).actions, max_actions or 0)
-        layout = self.game.model.setup(self.players)
-        self._zones = list(layout.zone_names)
-        self._faces = sorted(set(information.faces(layout)))
-        self._face_at = {face: i for i, face in enumerate(self._faces)}
-        game_counters, player_counters = self.game.counter_names
-        self._counters = [(name, None) for _, name in game_counters] + \
-            [(name, p) for _, name in player_counters for p in range(self.players)]
-        self._size = size = len(self._zones) * (len(self._faces) + 1) + self.players + len(self._counters)
+        self._encoding = Encoding(self.game, self.players)
+        size = self._encoding.size
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self._seat_of = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {agent: spaces.Dict({
@@ -132,28 +127,8 @@ class MeepleEnv(AECEnv):
         assert m is not None
         seat = self._seat_of[agent]
         handle = m.seat(seat)
-        view = handle.view()
-        vector = np.zeros(self._size, dtype=np.float64)
-        width = len(self._faces) + 1
-        shown = view.get("zones", {})
-        for z, name in enumerate(self._zones):
-            cards = shown.get(name)
-            if isinstance(cards, dict):
-                vector[z * width + width - 1] = cards.get("count", 0)
-                continue
-            for card in cards or []:
-                i = self._face_at.get(card) if isinstance(card, str) else None
-                vector[z * width + (width - 1 if i is None else i)] += 1
-        at = len(self._zones) * width
-        for p in view.get("to_act", []):
-            vector[at + p] = 1
-        at += self.players
-        counters = view.get("counters", {})
-        for i, (name, p) in enumerate(self._counters):
-            value = counters.get(name)
-            if p is not None and isinstance(value, list):
-                value = value[p] if p < len(value) else None
-            vector[at + i] = value if isinstance(value, int) and not isinstance(value, bool) else 0
+        vector = np.zeros(self._encoding.size, dtype=np.float64)
+        self._encoding.fill(vector, handle.view())
         mask = np.zeros(self.actions, dtype=np.int8)
         mask[handle.legal_actions()] = 1
         return {"observation": vector, "action_mask": mask}
