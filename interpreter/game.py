@@ -12,22 +12,28 @@ import copy
 import linecache
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from types import CodeType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import cache
 from .diagnostics import AuthoringError, Diagnostic, Pos
-from .lang.analysis import Plan, analyse, function_order
-from .lang.compiler import Compiled, generate
-from .lang.nodes import KNOCKS_OUT
-from .lang.program import Program, parse_program, table_checks_without_me
-from .lang.resolve import resolve_program, too_deep
-from .lang.simplify import initial_values, simplify_program
+from .lang.compiled import Compiled
 from .limits import MAX_STEPS
-from .load.loader import MALFORMED, Content, find_game, load_content
+from .load.folder import find_game
 from .load.model import GameModel
 from .paths import data_dir
 from .run import runtime
+
+if TYPE_CHECKING:
+    from .lang.analysis import Plan
+    from .lang.program import Program
+    from .load.loader import Content
+
+# The stages that compile a game (lang/, load/loader.py) are imported where a game is compiled, not with this
+# module: a game read from the compiled-game cache needs none of them.
 
 _FLOW_PARTS = ("setup", "deal", "round", "turn", "after_deal", "after_last_round")
 
@@ -40,11 +46,55 @@ class DeclaredCheck(NamedTuple):
     holds: Callable[[Any, int], bool]
 
 
+@dataclass
+class Built:
+    """What compiling a game folder makes, as plain data (what the compiled-game cache keeps): the model, the
+    generated module and its tables, and what the `Game` reads of the flow, result, report and table sections."""
+
+    model: GameModel
+    compiled: Compiled  # (its `starts`, which name the typed routines, are left out once the module compiled)
+    flow: dict[str, Any]  # the `flow:` section: phases by part, rounds, deals
+    flow_at: dict[str, str]  # where `flow.rounds` and `flow.deals` are written
+    asking_phases: set[str]  # phases that can ask a player (generators)
+    result: dict[str, Any]
+    report: dict[str, Any]
+    tiebreaks: int
+    figures: list[str]
+    hidden_counters: list[str]
+    lasting: dict[str, str]
+    listings: dict[str, str]
+    invariants: list[str]
+    checks: dict[str, tuple[str, bool]]  # name → (at, for each player)
+    abilities: list[tuple[int, int, str]]  # (ability's index, card definition, Python name)
+    conditions: list[tuple[str, int, str]]  # (condition, card definition, Python name)
+    effects: frozenset[str]
+    knocks_out: bool  # whether any statement can knock a player out
+
+
+def built(content: Content, program: Program, plan: Plan, compiled: Compiled) -> Built:
+    """The plain data a `Game` is made of, from the stages that compiled it."""
+    from .lang.nodes import KNOCKS_OUT
+
+    model = content.model
+    data = content.data
+    return Built(
+        model=model, compiled=compiled, flow=data["flow"],
+        flow_at={k: str(content.smap.key_pos(("flow", k))) for k in ("rounds", "deals")},
+        asking_phases={name for name, r in program.phases.items() if r in plan.asking},
+        result=data.get("result", {}), report=data.get("report", {}), tiebreaks=len(content.tiebreaks),
+        figures=list(content.figures), hidden_counters=list(content.hidden_counters), lasting=dict(content.lasting),
+        listings=dict(content.listings), invariants=list(content.invariants),
+        checks={name: (c.at, c.each_player) for name, c in content.checks.items()},
+        abilities=[(model.abilities.index(a), r.card, r.pyname) for a, rs in program.abilities.items() for r in rs],
+        conditions=[(r.ability or "", r.card, r.pyname) for r in program.conditions],
+        effects=plan.effects, knocks_out=KNOCKS_OUT in plan.effects)
+
+
 class Game:
     """A compiled game: make matches of it with `new_match`."""
 
-    def __init__(self, model: GameModel, content: Content, program: Program, plan: Plan, compiled: Compiled,
-                 namespace: dict[str, Any], filename: str) -> None:
+    def __init__(self, made: Built, namespace: dict[str, Any], filename: str) -> None:
+        model = made.model
         self.model = model
         self.name = model.name
         self.title = model.title
@@ -52,11 +102,11 @@ class Game:
         self.min_players = model.min_players
         self.max_players = model.max_players
         self.default_players = model.default_players
-        self.python_source = compiled.source
+        self.python_source = made.compiled.source
         self.code_filename = filename  # the name the generated module was compiled under (as tracebacks show it)
-        self._compiled = compiled
-        flow = content.data["flow"]
-        self.flow = {k: [(namespace[f"phase_{p}"], program.phases[p] in plan.asking) for p in flow.get(k, [])]
+        self._compiled = made.compiled
+        flow = made.flow
+        self.flow = {k: [(namespace[f"phase_{p}"], p in made.asking_phases) for p in flow.get(k, [])]
                      for k in _FLOW_PARTS}
         # rounds per deal and deals per match: (how many at most, whether that is a safety cap, until)
         self.rounds, self.rounds_capped = _count(flow["rounds"])
@@ -64,26 +114,25 @@ class Game:
         self.deals, self.deals_capped = _count(flow.get("deals", 1))
         self.deals_until = namespace.get("deals_until")
         self.has_deals = any(k in flow for k in ("deals", "deal", "after_deal"))
-        self.flow_at = {k: str(content.smap.key_pos(("flow", k))) for k in ("rounds", "deals")}  # (step limit)
-        self.effects = plan.effects  # what the game's statements can do to a match (lang/nodes.py: EFFECTS)
-        self.knocks_out = KNOCKS_OUT in plan.effects  # (a game that never knocks anyone out skips those tests)
+        self.flow_at = dict(made.flow_at)  # (step limit)
+        self.effects = made.effects  # what the game's statements can do to a match (lang/nodes.py: EFFECTS)
+        self.knocks_out = made.knocks_out  # (a game that never knocks anyone out skips those tests)
         self.score = namespace.get("result_score")
-        self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(len(content.tiebreaks))]
-        result = content.data.get("result", {})
-        self.lowest_wins = result.get("wins", "highest") == "lowest"
-        self.out_can_win = result.get("knocked_out", "lose") == "score"
+        self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(made.tiebreaks)]
+        self.lowest_wins = made.result.get("wins", "highest") == "lowest"
+        self.out_can_win = made.result.get("knocked_out", "lose") == "score"
         self.report_by = namespace.get("report_by")
         self.bundled = Path(model.root).resolve().parent == data_dir("cards").resolve()
-        self.report_title = content.data.get("report", {}).get("title", "group")
-        self.report_per_round = list(content.data.get("report", {}).get("per_round", []))
+        self.report_title = made.report.get("title", "group")
+        self.report_per_round = list(made.report.get("per_round", []))
         # what the terminal table shows besides zones and counters (`table:`): figures per player, counters left out
-        self.figures = [(label, namespace[f"figure_{i}"]) for i, label in enumerate(content.figures)]
-        self.hidden_counters = set(content.hidden_counters)
-        self.lasting = dict(content.lasting)
-        self.listings = dict(content.listings)
-        self.invariants = {name: namespace[f"invariant_{name}"] for name in content.invariants}
-        self.checks = {name: DeclaredCheck(c.at, c.each_player, namespace[f"check_{name}"])
-                       for name, c in content.checks.items()}
+        self.figures = [(label, namespace[f"figure_{i}"]) for i, label in enumerate(made.figures)]
+        self.hidden_counters = set(made.hidden_counters)
+        self.lasting = dict(made.lasting)
+        self.listings = dict(made.listings)
+        self.invariants = {name: namespace[f"invariant_{name}"] for name in made.invariants}
+        self.checks = {name: DeclaredCheck(at, each, namespace[f"check_{name}"])
+                       for name, (at, each) in made.checks.items()}
         counters = model.counters.values()
         self.resets = {
             when: ([c.index for c in counters if c.reset == when and not c.per_player],
@@ -95,6 +144,11 @@ class Game:
         self.prompts: list[str] = namespace["PROMPTS"]
         self.prop_names = {i: name for name, i in model.prop_index.items()}
         self.max_steps = MAX_STEPS  # loop rounds and nested calls a match may run
+
+    def __reduce__(self) -> tuple:
+        """A pickled game is its folder and step limit; unpickled, it is the game loaded from that folder in the
+        process (`loaded_game`: the folder is read only if none is)."""
+        return _reloaded, (self.model.root, self.max_steps)
 
     def with_max_steps(self, steps: int | None) -> Game:
         """This game with another step limit per match (`--max-steps`); a copy, the loaded game is shared."""
@@ -143,6 +197,12 @@ def _count(spec: Any) -> tuple[int, bool]:
 def compile_content(content: Content) -> tuple[Program, Plan, Compiled]:
     """Stages 3–5: parse every DSL text, resolve names and types into typed nodes, analyse and
     simplify them, and write the game's Python module. Raises AuthoringError with every mistake."""
+    from .lang.analysis import analyse, function_order
+    from .lang.compiler import generate
+    from .lang.program import parse_program, table_checks_without_me
+    from .lang.resolve import resolve_program
+    from .lang.simplify import initial_values, simplify_program
+
     program = parse_program(content)
     functions = function_order(program)
     resolve_program(program, functions)
@@ -163,28 +223,33 @@ def _raise_if(errors: list[Diagnostic]) -> None:
         raise AuthoringError(sorted(unique, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)))
 
 
-def load_module(program: Program, compiled: Compiled, filename: str) -> dict[str, Any]:
-    """Run the generated source once (registered with linecache, so tracebacks show its lines) and
-    fill the tables of card abilities and conditions."""
-    model = program.model
-    namespace: dict[str, Any] = {name: getattr(runtime, name) for name in runtime.GENERATED_CODE_NAMES}
-    namespace["PROMPTS"] = compiled.prompts
-    namespace["AT"] = places(compiled, model.root)
+def module_code(compiled: Compiled, filename: str) -> CodeType:
+    """The generated module compiled by Python (its named numbers folded); a text nested deeper than Python
+    can compile is an AuthoringError at its routine."""
+    from .lang.resolve import too_deep
+
     try:
-        code = compile(folded(compiled.source, compiled.constants), filename, "exec")
+        return compile(folded(compiled.source, compiled.constants), filename, "exec")
     except (SyntaxError, RecursionError) as err:  # Python's own limits on nesting
         line = getattr(err, "lineno", None) or 1
         culprit = next((r for start, r in reversed(compiled.starts) if start <= line), compiled.starts[0][1])
         raise AuthoringError([too_deep(culprit)]) from None
+
+
+def load_module(made: Built, code: CodeType, filename: str) -> dict[str, Any]:
+    """Run the generated module once (its source registered with linecache, so tracebacks show its lines) and
+    fill the tables of card abilities and conditions."""
+    model, compiled = made.model, made.compiled
+    namespace: dict[str, Any] = {name: getattr(runtime, name) for name in runtime.GENERATED_CODE_NAMES}
+    namespace["PROMPTS"] = compiled.prompts
+    namespace["AT"] = places(compiled, model.root)
     linecache.cache[filename] = (len(compiled.source), None, compiled.source.splitlines(True), filename)
     exec(code, namespace)
-    by_card = [[None] * len(model.cards) for _ in model.abilities]
-    for ability, versions in program.abilities.items():
-        k = model.abilities.index(ability)
-        for r in versions:
-            by_card[k][r.card] = namespace[r.pyname]
+    by_card: list[list[Any]] = [[None] * len(model.cards) for _ in model.abilities]
+    for k, card, pyname in made.abilities:
+        by_card[k][card] = namespace[pyname]
     namespace["ABILITIES"] = by_card
-    stated = {(r.ability, r.card): namespace[r.pyname] for r in program.conditions}
+    stated = {(ability, card): namespace[pyname] for ability, card, pyname in made.conditions}
     namespace["CONDITIONS"] = [[stated.get((name, di)) or runtime.always(default) for di in range(len(model.cards))]
                                for name, default in model.conditions.items()]
     return namespace
@@ -214,20 +279,45 @@ def places(compiled: Compiled, root: str) -> list[str]:
 
 @lru_cache(maxsize=32)
 def _load(folder: str, stamp: tuple) -> Game:
-    content = load_content(Path(folder))
+    filename = f"<meeple game {folder}>"
+    root = Path(folder)
+    name = cache.key(root, _game_files(root))
+    hit = cache.read(name)
+    if hit is not None:
+        made, code = hit
+    else:
+        made, code = _compile(root, filename)
+        cache.write(name, made, code)
+    return Game(made, load_module(made, code, filename), filename)
+
+
+def _compile(root: Path, filename: str) -> tuple[Built, CodeType]:
+    """Stages 1–6 for a game folder: what the game is made of, and its module's code."""
+    from .load.loader import MALFORMED, load_content
+
+    content = load_content(root)
     try:
         program, plan, compiled = compile_content(content)
     except MALFORMED:
         if content.errors:  # content the schema rejected, too broken to compile: report what was found
             raise AuthoringError(content.errors) from None
         raise
-    filename = f"<meeple game {folder}>"
-    namespace = load_module(program, compiled, filename)
-    return Game(content.model, content, program, plan, compiled, namespace, filename)
+    code = module_code(compiled, filename)
+    compiled.starts = []  # (the typed routines are not kept: a module that compiled needs them no more)
+    return built(content, program, plan, compiled), code
+
+
+def _game_files(folder: Path) -> list[Path]:
+    """The YAML files of a game folder (what its compiled game may depend on)."""
+    return [p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
 
 
 # folder → the game last loaded from it in this process, while anything holds that game
 _LOADED: weakref.WeakValueDictionary[str, Game] = weakref.WeakValueDictionary()
+
+
+def _reloaded(folder: str, max_steps: int) -> Game:
+    return loaded_game(folder).with_max_steps(max_steps)
 
 
 def loaded_game(folder: str) -> Game:

@@ -100,28 +100,32 @@ def test_every_grammar_statement_has_one_class():
 # ---- the import graph ---------------------------------------------------------------------------------
 
 
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ENGINE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def module_imports() -> dict[str, set[str]]:
-    """Module → the interpreter modules it imports when it is loaded (imports for type hints only,
-    under `if TYPE_CHECKING:`, and imports inside functions are not run then and are left out)."""
+    """Module → the interpreter modules it imports anywhere: at its top, inside functions (imported when they
+    first run) and under `if TYPE_CHECKING:` (for type hints only) alike. `from package import module` is an
+    import of that module (its package's `__init__` runs first for any module of the package)."""
+    paths = {module_name(path): path for path in ENGINE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
-    for path in ENGINE.rglob("*.py"):
-        parts = path.relative_to(ENGINE.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        package = ".".join(parts[:-1])
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found: set[str] = set()
-        for node in ast.parse(path.read_text()).body:
+        for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
                 base = package
                 for _ in range(node.level - 1):
                     base = base.rpartition(".")[0]
                 module = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
-                found.add(module)
-                found |= {f"{module}.{a.name}" for a in node.names}
+                names = {f"{module}.{a.name}" for a in node.names}
+                found |= names & paths.keys() if names <= paths.keys() else {module}
             elif isinstance(node, ast.Import):
                 found |= {a.name for a in node.names}
-        graph[name] = {m for m in found if m.startswith("interpreter")}
-    modules = set(graph)
-    return {name: {m for m in deps if m in modules and m != name} for name, deps in graph.items()}
+        graph[name] = {m for m in found if m in paths and m != name}
+    return graph
 
 
 def test_no_stage_imports_a_later_one():
@@ -137,26 +141,71 @@ def test_no_stage_imports_a_later_one():
     assert not wrong, wrong
 
 
-def test_the_modules_import_one_another_without_a_cycle():
-    graph = module_imports()
-    state: dict[str, int] = {}
-    cycles: list[list[str]] = []
+# Import cycles still to be broken, each a strongly connected set of modules; a cycle not listed fails, and so
+# does a listed one that is gone (take it off the list).
+KNOWN_CYCLES = {
+    # Each node class resolves and writes itself, so nodes and the statement classes name the Resolver and
+    # the Writer for their type hints, which name the nodes: to go when code is written by a visitor over
+    # the nodes (the nodes as data, as jinja2's CodeGenerator does it).
+    frozenset({"interpreter.lang.analysis", "interpreter.lang.blocks", "interpreter.lang.compiler",
+               "interpreter.lang.expressions", "interpreter.lang.nodes", "interpreter.lang.program",
+               "interpreter.lang.resolve", "interpreter.lang.statements"}),
+    # game.new_match makes matches, and an unpickled match finds its game through game.loaded_game (run.match,
+    # and the belief, chance and seat modules it and they import): to go when a pickled match carries its Game
+    # (Game.__reduce__ loads it again by folder) and run/ names no module above it.
+    frozenset({"interpreter.game", "interpreter.run.belief", "interpreter.run.chance", "interpreter.run.match",
+               "interpreter.run.seat"}),
+    # Running on a cluster needs the batch runner, which starts the cluster.
+    frozenset({"interpreter.lab.backends", "interpreter.lab.cluster"}),
+}
 
-    def visit(name: str, path: list[str]) -> None:
-        if state.get(name) == 2:
-            return
-        if state.get(name) == 1:
-            cycles.append([*path[path.index(name):], name])
-            return
-        state[name] = 1
-        for dep in sorted(graph[name]):
-            visit(dep, [*path, name])
-        state[name] = 2
+
+def import_cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """The strongly connected sets of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: set[frozenset[str]] = set()
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.add(frozenset(group))
 
     for name in sorted(graph):
-        visit(name, [])
-    assert not cycles, cycles
-    assert "interpreter.lang.compiler" in graph["interpreter.game"]  # the graph is really read
+        if name not in index:
+            visit(name)
+    return found
+
+
+def test_the_modules_import_one_another_without_a_cycle():
+    graph = module_imports()
+    assert "interpreter.lang.compiler" in graph["interpreter.game"]  # the graph is really read: a call's import…
+    assert "interpreter.lang.nodes" in graph["interpreter.lang.compiler"]  # …and a top one
+    cycles = import_cycles(graph)
+    assert cycles - KNOWN_CYCLES == set(), "new import cycles: " + "; ".join(sorted(
+        " ".join(sorted(c)) for c in cycles - KNOWN_CYCLES))
+    assert KNOWN_CYCLES - cycles == set(), "these cycles are gone: take them off KNOWN_CYCLES"
+
+
+def test_a_cycle_through_a_function_or_type_hints_is_seen():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == {frozenset("abc")}
+    assert import_cycles(module_imports() | {"interpreter.limits": {"interpreter.game"}}) - KNOWN_CYCLES
 
 
 # ---- generated code that can be read and traced --------------------------------------------------------

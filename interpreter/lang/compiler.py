@@ -19,6 +19,7 @@ from ..limits import MAX_NUMBER, UNCHARGED
 from ..load.model import GameModel
 from . import nodes as n
 from .analysis import Plan
+from .compiled import Compiled
 from .program import Program, Routine
 from .resolve import too_deep
 
@@ -26,22 +27,6 @@ from .resolve import too_deep
 STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
                "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face", "KN": "st.known"}
 _BLANK = {"num": "0", "bool": "False", "card": "-1", "player": "-1", "none": "-1"}
-
-
-@dataclass
-class Compiled:
-    """The generated module: its source, the DSL place of each line, the prompt table, and where
-    each routine starts (for errors Python itself finds in the source)."""
-
-    source: str
-    anchors: list[Pos | None]  # anchors[i]: the DSL place line i + 1 was written for
-    prompts: list[str]
-    starts: list[tuple[int, Routine]]
-    places: list[Pos]  # AT[k] in the source: a DSL place an error may name, its file relative to the game folder
-    constants: dict[str, int]  # the named numbers (ZONE_hand, PROP_rank, …) the source uses
-
-    def anchor_at(self, lineno: int) -> Pos | None:
-        return self.anchors[lineno - 1] if 1 <= lineno <= len(self.anchors) else None
 
 
 @dataclass(eq=False)

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean, remember_source
-from ..paths import bundled_games, data_dir
+from ..paths import bundled_games  # noqa: F401  (read from here too)
 from .cards import count_cards, load_card_file
+from .folder import _is_file, find_game  # noqa: F401  (find_game: read from here too)
 from .model import BUILTIN_PROPS, COUNTER_TYPES, PARAM_TYPES, PUBLIC, VISIBILITY, CounterDef, GameModel, ZoneDef
 from .schema import breaks_a_pattern, validate
 from .source import Budget, SourceMap, anchor, load_yaml, readable
@@ -64,30 +65,6 @@ class Content:
     initials: dict[str, Text] = field(default_factory=dict)  # counters whose `initial` is an expression
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
     default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
-
-
-def find_game(name: str) -> Path:
-    """A bundled game's folder by name, or a folder (or its game.yaml) given as a path."""
-    p = Path(name)
-    if _is_file(p) and p.name == "game.yaml":
-        return p.parent
-    if _is_file(p / "game.yaml"):
-        return p
-    bundled = data_dir("cards") / name
-    if _is_file(bundled / "game.yaml"):
-        return bundled
-    known = bundled_games()
-    hint = did_you_mean(name, known) or f"bundled games: {', '.join(known)}"
-    raise AuthoringError([Diagnostic(Anchor(name, 1, 1).shifted(1, 1),
-                                     f"no game `{name}`: not a bundled game nor a folder with game.yaml", hint)])
-
-
-def _is_file(path: Path) -> bool:
-    """`Path.is_file`, where a name the system refuses (too long, say) is no file either."""
-    try:
-        return path.is_file()
-    except OSError:
-        return False
 
 
 def _initial(name: str, spec: dict, kind: str, path: tuple, smap: SourceMap, content: Content,
