@@ -117,8 +117,8 @@ def test_undo_and_rewind_play_the_match_again_from_its_seed_and_decisions(client
 
 
 def test_a_rewound_table_plays_on_as_it_did_whatever_the_bots_drew(client):
-    # a bot's own generator is put back as it was at the decision rewound to
-    answer = open_table(client, game="go-fish", players=3, seed=8, seats=["person", "random", "mc:1"])
+    # the bots' generator is put back as it was at the decision rewound to
+    answer = open_table(client, game="go-fish", players=3, seed=8, seats=["person", "random", "random"])
     api, dapi = seat_api(answer["seats"]["0"]), designer_api(answer)
     page = client.get(api).json()
     first = _play(client, api, page, 5)
@@ -127,6 +127,20 @@ def test_a_rewound_table_plays_on_as_it_did_whatever_the_bots_drew(client):
     client.post(dapi + "/pause", json={"paused": False})
     second = _play(client, api, client.get(api).json(), 5)
     assert second == first and client.get(dapi).json()["log"] == log
+
+
+def test_a_rewind_between_two_bot_moves_chooses_the_bots_moves_before_it_again(client):
+    answer = open_table(client, game="go-fish", players=3, seed=8, seats=["person", "random", "random"])
+    api, dapi = seat_api(answer["seats"]["0"]), designer_api(answer)
+    _play(client, api, client.get(api).json(), 5)
+    log = client.get(dapi).json()["log"]
+    decisions = [e for e in log if "decision" in e]
+    # a decision just after a bot's, with a bot's after it too: the bots' generator must stand where it stood
+    k = next(e["decision"] for e in reversed(decisions[1:-1]) if decisions[e["decision"] - 1]["bot"] and e["bot"])
+    client.post(dapi + "/rewind", json={"to": k})
+    client.post(dapi + "/pause", json={"paused": False})
+    upto = next(i for i, e in enumerate(log) if e.get("decision", -1) > k and not e["bot"])
+    assert client.get(dapi).json()["log"][:upto] == log[:upto]
 
 
 def test_paused_bots_move_only_when_stepped_one_or_many(client):
@@ -259,3 +273,42 @@ def test_reload_on_save_tells_the_designer_and_replays_the_decisions_on_the_new_
         # new tables are set with the new rules
         assert app.state.watcher.check() == []
         shutil.rmtree(folder)
+
+
+def test_a_rule_failure_shows_on_the_designers_page_and_a_rewind_plays_on_before_it(tmp_path):
+    from test_rule_failures import CARDS as FAILING_CARDS  # a division by zero when a player plays its card `a`
+    from test_rule_failures import GAME as FAILING
+
+    (tmp_path / "game.yaml").write_text(FAILING)
+    (tmp_path / "cards.yaml").write_text(FAILING_CARDS)
+    game = load_game(tmp_path)
+    with TestClient(create_app({game.name: game}), raise_server_exceptions=False) as client:
+        answer = open_table(client, game=game.name, players=2, seed=5, seats=["person", "person"])
+        dapi = designer_api(answer)
+        asked = client.get(dapi).json()["asked"][0]
+        seat = asked["seat"]
+        action = next(o["action"] for o in asked["options"] if o["label"] == f"a@{seat}")
+        assert client.post(dapi + "/act", json={"seat": seat, "action": action}).status_code == 409
+        failed = client.get(dapi).json()
+        assert "division by zero" in failed["failure"] and failed["asked"] == [] and failed["decisions"] == 1
+        assert client.post(dapi + "/step", json={"count": 1}).json()["error"].startswith("the match stopped")
+        again = client.post(dapi + "/undo").json()
+        assert again["failure"] is None and again["decisions"] == 0 and again["asked"] == [asked]
+
+
+def test_new_rules_that_cannot_seat_the_table_are_refused_and_change_nothing(tmp_path):
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME)
+    (folder / "cards.yaml").write_text(CARDS)
+    app = create_app({"tiny": load_game(folder)})
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = open_table(client, game="tiny", players=2, seed=1, seats=["person", "random"])
+        dapi = designer_api(answer)
+        before = client.get(dapi).json()
+        (folder / "game.yaml").write_text(GAME.replace("{min: 2, max: 2}", "{min: 3, max: 3}"))
+        assert app.state.watcher.check() == ["tiny"]
+        response = client.post(dapi + "/replay")
+        assert response.status_code == 409 and "cannot seat this table" in response.json()["error"]
+        assert {k: v for k, v in client.get(dapi).json().items() if k != "rules"} == \
+            {k: v for k, v in before.items() if k != "rules"}

@@ -260,7 +260,7 @@ def _designer_do(table: Table, what: str, data: dict[str, Any], games: dict[str,
             if table.newer is None:
                 problem = "the game's rules have not changed since this table's match began (or are broken)"
             else:
-                table.replay_on(table.newer)
+                problem = table.replay_on(table.newer)
         else:
             raise HTTPException(404, f"no such designer request: {what} (one of: {', '.join(DESIGNER_ACTIONS)})")
         body = designer_bytes(table)

@@ -281,15 +281,19 @@ class Table:
         people = [i for i, bot in enumerate(self.by_bot) if not bot]
         return self.rewind(people[-1] if people else len(self.by_bot) - 1)
 
-    def replay_on(self, game: Game) -> dict[str, int]:
+    def replay_on(self, game: Game) -> str | None:
         """Play the same decisions again on a new version of the game's rules, up to the first that no
-        longer fits; the bots pause there."""
+        longer fits; the bots pause there. None when done, else why not (nothing changed)."""
+        try:
+            game.check_players(self.players)
+        except ValueError as err:
+            return f"the new rules cannot seat this table: {err}"
         decisions, by_bot = list(self.match.history), self.by_bot
         self.paused = True
         self.newer, self.rules_errors = None, None
-        replayed = self._start(game, len(decisions), decisions, by_bot)
+        self._start(game, len(decisions), decisions, by_bot)
         self.changed()
-        return {"replayed": replayed, "of": len(decisions)}
+        return None
 
     def rules_changed(self, game: Game | None, errors: list[str] | None) -> None:
         """The game's files changed: the new rules (offered to the designer), or what is wrong with them
@@ -366,7 +370,7 @@ class Tables:
         with self._lock:
             return self._designers.get(token)
 
-    def of_game(self, name: str) -> list[Table]:
-        """The open tables of a game."""
+    def of_folder(self, folder: str) -> list[Table]:
+        """The open tables of the game loaded from `folder` (its `model.root`), whichever version they play."""
         with self._lock:
-            return [t for t in self._order if t.game.name == name]
+            return [t for t in self._order if t.game.model.root == folder]

@@ -78,7 +78,7 @@ class Watcher:
             else:
                 assert errors is not None
                 self.errors[name] = errors
-            for table in self.tables.of_game(name):
+            for table in self.tables.of_folder(str(folder)):
                 with table.lock:
                     table.rules_changed(game, errors)
         return changed
