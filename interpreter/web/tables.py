@@ -149,7 +149,6 @@ class Table:
         self.tokens = {secrets.token_urlsafe(16): s for s, name in enumerate(sitters) if name == PERSON}
         self.designer = secrets.token_urlsafe(16)  # the designer's page: every card, never sent to a seat
         self.paused = False  # the bots wait for the designer's steps
-        self.version = 0  # grows at every change: the pages listening are told
         self.newer: Game | None = None  # the game's files changed: the new rules, not yet played here
         self.rules_errors: list[str] | None = None  # … or what is wrong with them
         self._listeners: list[Callable[[], None]] = []
@@ -321,7 +320,7 @@ class Table:
             self._listeners.remove(told)
 
     def changed(self) -> None:
-        self.version += 1
+        """Tell the pages listening that the table changed."""
         for told in list(self._listeners):
             told()
 
