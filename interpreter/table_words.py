@@ -1,13 +1,15 @@
 """The terminal table's own words in each language (`--lang`), and the small helpers that put a game's
-names and counts into them. The game's sentences, prompts and card texts are printed as the game wrote them."""
+names and counts into them. The game's sentences, prompts and card texts are printed as the game wrote them;
+what happens in a match is told in the words of the catalogue of event kinds (run/events.py), which each
+language's words here take in (`move.got`, `show.you`, …)."""
 
 from __future__ import annotations
 
-WORDS: dict[str, dict[str, str]] = {
+from .run.events import LANGS, words_in
+
+_OWN: dict[str, dict[str, str]] = {
     "en": {
         "header": "{title}: {players}, seed {seed}",
-        "chose": "{who} chose (hidden)",
-        "chose_open": "{who} chose {what}",
         "you": "you",
         "you_are": "you are {who}",
         "round_of": "round {round} of {rounds}",
@@ -27,24 +29,13 @@ WORDS: dict[str, dict[str, str]] = {
         "summary": "end of round {round}",
         "deal": "deal {deal}",
         "out": "out",
-        "knocked_out": "{who} is knocked out of the {until}",
-        "back_in": "{who} back in for the new deal",
-        "deal_word": "deal",
-        "match_word": "match",
         "lowest_wins": "The lowest score wins.",
         "face_down": "face down",
         "nobody": "nobody",
         "none": "none",
         "cards": "card|cards",
-        "you_see": "you see {card}",
-        "you_get": "you get {cards} (from {who})",
         "yours": "yours",
         "card_of": "card {n} of {zone}",
-        "you_give": "{who} gets {cards} from you",
-        "played_for_you": "your {card} goes to the {zone} (no choice)",
-        "sees": "{who} sees {card}",
-        "roll": "[d{sides} = {result}]",
-        "roll_alone": "[d{sides} = {result}] (the game says nothing about this roll)",
         "ask": "choice [1-{k}; ? help; q quit]: ",
         "ask_one": "choice [1 or Enter; ? help; q quit]: ",
         "only": "(the only option)",
@@ -67,8 +58,6 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "ru": {
         "header": "{title}: игроков {n}, зерно {seed}",
-        "chose": "{who} делает выбор (скрыто)",
-        "chose_open": "{who} выбирает: {what}",
         "you": "вы",
         "you_are": "вы — {who}",
         "round_of": "раунд {round} из {rounds}",
@@ -88,24 +77,13 @@ WORDS: dict[str, dict[str, str]] = {
         "summary": "конец раунда {round}",
         "deal": "раздача {deal}",
         "out": "выбыл",
-        "knocked_out": "{who} выбывает до конца {until}",
-        "back_in": "{who} снова в игре в новой раздаче",
-        "deal_word": "раздачи",
-        "match_word": "партии",
         "lowest_wins": "Побеждает наименьший счёт.",
         "face_down": "рубашкой вверх",
         "nobody": "никто",
         "none": "ничего",
         "cards": "карта|карты|карт",
-        "you_see": "вы видите: {card}",
-        "you_get": "вы получаете: {cards} (от {who})",
         "yours": "ваша",
         "card_of": "карта {n}: {zone}",
-        "you_give": "{who} получает от вас: {cards}",
-        "played_for_you": "ваша карта {card} уходит: {zone} (без выбора)",
-        "sees": "{who} видит: {card}",
-        "roll": "[к{sides} = {result}]",
-        "roll_alone": "[к{sides} = {result}] (игра ничего не говорит об этом броске)",
         "ask": "выбор [1-{k}; ? справка; q — выйти]: ",
         "ask_one": "выбор [1 или Enter; ? справка; q — выйти]: ",
         "only": "(единственный вариант)",
@@ -126,6 +104,10 @@ WORDS: dict[str, dict[str, str]] = {
         "count_word": "копий",
     },
 }
+
+
+WORDS: dict[str, dict[str, str]] = {lang: {**_OWN[lang], **words_in(lang)} for lang in LANGS}
+"""Every word the table prints, by language: its own and the event kinds'."""
 
 
 def counted(count: int, forms: str) -> str:

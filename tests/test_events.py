@@ -59,3 +59,59 @@ def test_every_observed_line_is_put_in_words_by_its_kind(matches):
                 words = describe(line, seat)
                 assert name in events.BY_NAME and words == events.BY_NAME[name].words(line, seat)
                 assert words != json.dumps(line, sort_keys=True)
+
+
+def test_every_kind_has_its_words_in_every_language_with_the_same_forms_and_fields():
+    import string
+
+    for kind in dict.fromkeys(events.BY_TAG.values()):
+        assert set(kind.WORDS) == set(events.LANGS) and callable(kind.told)
+        fields = {lang: {form: {f for _, f, _, _ in string.Formatter().parse(text) if f}
+                         for form, text in kind.WORDS[lang].items()} for lang in events.LANGS}
+        assert all(fields[lang] == fields["en"] for lang in events.LANGS), kind.name
+    assert set(events.words_in("en")) == set(events.words_in("ru"))
+
+
+def test_a_line_is_told_in_the_language_asked_and_plainly_the_same_as_before(matches):
+    m = matches[2]  # Overloaded: moves, flips, shuffles, glimpses, sayings, questions and answers
+    for line in m.information_state_json(1)["observed"]:
+        english, russian = describe(line, 1), events.describe(line, 1, "ru")
+        assert english and russian
+        if line.get("event") not in ("say", None):  # a sentence is the game's; an answer is its label
+            assert english != russian, line
+    shown = {"type": "event", "event": "show", "card": {"hidden": True, "advantage": "Scout"}, "to": 0,
+             "zone": "table", "at": 2}
+    assert describe(shown, 1) == "P0 sees a hidden card [Scout] in table #2"
+    assert describe({**shown, "to": 1, "card": "cargo-7"}, 1) == "you see cargo-7 in table #2"
+    assert events.describe(shown, 1, "ru") == "P0 видит: скрытая карта [Scout] (table #2)"
+    out = {"type": "event", "event": "knock_out", "player": 1, "until": "deal"}
+    assert describe(out, 1) == "you are knocked out of the deal" and describe(out, 0) == "P1 is knocked out of the deal"
+
+
+def test_the_table_tells_events_through_their_kinds(monkeypatch):
+    """The terminal table's story takes its words from the catalogue: a kind's words changed there change
+    what the table prints, in the language it was given."""
+    import io
+
+    from interpreter.run.match import Match
+    from interpreter.table import Table
+    from interpreter.table_words import WORDS
+
+    words = {lang: dict(WORDS[lang]) for lang in WORDS}
+    words["en"]["decision.hidden"] = "{who} picked something"
+    words["en"]["move.got"] = "{who} handed you {cards}"
+    m = Match(load_game("hearts"), 4, 1, log=True)
+    out = io.StringIO()
+    table = Table(m, out, words["en"], 0, prompt_out=io.StringIO())
+    table.catch_up()
+    for _ in range(20):  # the pass: three cards each, chosen in secret, one by one
+        together = m.simultaneous
+        for seat in m.to_act():
+            m.apply(seat, table.ask(seat, read=lambda: "1\n") if seat == 0 else 0)
+        table.catch_up(together)
+        table.flush()
+        if "handed you" in out.getvalue():
+            break
+    text = out.getvalue()
+    assert "P1 picked something" in text and "chose (hidden)" not in text
+    assert "P3 handed you " in text and "you get" not in text

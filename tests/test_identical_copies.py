@@ -185,7 +185,7 @@ def narration(game, human: int, arrange: dict, action: int) -> str:
     table = Table(m, out, WORDS["en"], human)
     m.apply(0, action)
     table.catch_up()
-    table._flush()  # what waits for a sentence that may still tell the decision
+    table.flush()  # what waits for a sentence that may still tell the decision
     return out.getvalue() + "\n".join("\n".join(block) for block in table.screen(human)[1])
 
 

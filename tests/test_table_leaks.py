@@ -19,8 +19,8 @@ def told_alike(worlds: list[Match], start: int, forks: list[list[tuple[int, int]
     for w, fork in zip(worlds, forks, strict=True):
         out = io.StringIO()
         table = Table(w, out, WORDS["en"], seat, prompt_out=io.StringIO())
-        table.printed = start  # as if it had told the match from its start: the same count of decisions
-        table.decisions = sum(1 for line in w.log[:start] if line["type"] == "decision")
+        table.narration.printed = start  # as if it had told the match from its start: the same count of decisions
+        table.narration.decisions = sum(1 for line in w.log[:start] if line["type"] == "decision")
         together = w.simultaneous
         for who, action in fork:
             w.apply(who, action)

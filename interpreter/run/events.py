@@ -6,7 +6,11 @@ under the tag that starts its raw tuple and the name its lines carry, with, in o
   it cannot see by its back, a place only where it sees the zone's order); `r` is the `Reader` of one
   seat's rendering (`information.render`), which knows the layout's pieces and keeps what a line needs of
   the lines before it;
-- `words(line, seat)`: that line in words, for the seat (`replay --as`, a seat log shown by `replay`);
+- its words, in every language (`WORDS`: a template per form, `{...}` filled from the line), and
+  `told(line, t, form)`, which puts a line in them for a `Teller` (who is named how, which card reads how:
+  the terminal table tells a match through it with the game's names, card names and its `--lang`);
+  `words(line, seat, lang)` is a line of a seat's observations told plainly (`replay --as`, a seat log
+  shown by `replay`), every kind the same way;
 - its line in the match log, where it has one (the omniscient record, card ids by copy), as the runtime's
   verbs write it: `log(...)` (moves, shuffles, glimpses, sayings), else `log_line(name, **fields)`, which
   `State.event` writes (flips, rolls, knock-outs; the fields are the record's, cards by id). Questions,
@@ -70,17 +74,39 @@ class Reader(Protocol):
     def glimpse(self, key: str, line: str, zone: str, to: int) -> None: ...
 
 
+class Teller(Protocol):
+    """Who a kind's `told` puts a line in words for: the seat whose story it is (None: every seat's), the
+    words of its language (`words_in`), how it names a player and a card."""
+
+    seat: int | None
+    words: dict[str, str]
+
+    def who(self, p: int) -> str: ...
+
+    def card(self, c: Any) -> str: ...
+
+
 class Kind(Protocol):
     """A kind of event of the catalogue, as its registered record class is."""
 
     tag: str
     name: str
+    WORDS: dict[str, dict[str, str]]
 
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None: ...
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str: ...
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str: ...
+
+    @staticmethod
+    def words(line: dict[str, Any], seat: int, lang: str = "en") -> str: ...
+
+
+LANGS = ("en", "ru")
+"""The languages every kind's words are written in."""
+
+YOU = {"en": "you", "ru": "вы"}
 
 
 BY_TAG: dict[str, Any] = {}
@@ -89,11 +115,17 @@ BY_NAME: dict[str, Any] = {}
 """Each kind's record class by the name of its lines (a log event's `event`, else its `type`)."""
 
 
-def kind(tag: str, *names: str) -> Callable[[type], type]:
-    """Register a record class as the kind of event tagged `tag`, whose lines are named `names`."""
+def kind(tag: str, *names: str, words: dict[str, dict[str, str]]) -> Callable[[type], type]:
+    """Register a record class as the kind of event tagged `tag`, whose lines are named `names` and told in
+    `words` (per language, a template per form of its `told`)."""
 
     def register(cls: type) -> type:
-        cls.tag, cls.name = tag, names[0]  # type: ignore[attr-defined]
+        cls.tag, cls.name, cls.WORDS = tag, names[0], words  # type: ignore[attr-defined]
+
+        def plainly(line: dict[str, Any], seat: int, lang: str = "en") -> str:
+            return cls.told(line, Plain(seat, lang))  # type: ignore[attr-defined]
+
+        cls.words = staticmethod(plainly)  # type: ignore[attr-defined]
         BY_TAG[tag] = cls
         for name in names:
             BY_NAME[name] = cls
@@ -108,16 +140,37 @@ def log_line(name: str, **fields: Any) -> dict[str, Any]:
     return {"type": "event", "event": name, **fields}
 
 
-def who(p: int, seat: int) -> str:
-    return "you" if p == seat else f"P{p}"
+def words_in(lang: str) -> dict[str, str]:
+    """Every kind's words in `lang`, keyed `name.form` (`show.you`), and `you`."""
+    kinds = dict.fromkeys(BY_TAG.values())
+    return {"you": YOU[lang], **{f"{k.name}.{form}": text for k in kinds for form, text in k.WORDS[lang].items()}}
 
 
-def card_words(c: Any) -> str:
+def said(t: Teller, name: str, form: str, **fields: Any) -> str:
+    """The kind `name`'s words of `form` in the teller's language, filled with `fields`."""
+    return t.words[f"{name}.{form}"].format(**fields)
+
+
+class Plain:
+    """The teller of a seat's observations: players as `you` and `P1`, cards by face or back."""
+
+    def __init__(self, seat: int, lang: str = "en") -> None:
+        self.seat: int | None = seat
+        self.words = words_in(lang)
+
+    def who(self, p: int) -> str:
+        return self.words["you"] if p == self.seat else f"P{p}"
+
+    def card(self, c: Any) -> str:
+        return card_words(c, self.words["move.hidden"])
+
+
+def card_words(c: Any, hidden: str = "a hidden card") -> str:
     """A card of an observed line in words: its face, or its back."""
     if isinstance(c, str):
         return c
     back = "/".join(str(v) for k, v in c.items() if k != "hidden")
-    return f"a hidden card [{back}]" if back else "a hidden card"
+    return f"{hidden} [{back}]" if back else hidden
 
 
 def place_words(zone: str, at: int | None) -> str:
@@ -134,7 +187,16 @@ def counter_words(value: Any) -> str:
 # ---- the catalogue ----------------------------------------------------------------------------------
 
 
-@kind(MOVE, "move")
+@kind(MOVE, "move", words={
+    "en": {"": "{card} moves from {src} to {dst}, face {face}", "up": "up", "down": "down",
+           "hidden": "a hidden card",
+           "got": "you get {cards} (from {who})", "given": "{who} gets {cards} from you",
+           "for_you": "your {card} goes to the {zone} (no choice)"},
+    "ru": {"": "{card}: из {src} в {dst}, {face}", "up": "лицом вверх", "down": "рубашкой вверх",
+           "hidden": "скрытая карта",
+           "got": "вы получаете: {cards} (от {who})", "given": "{who} получает от вас: {cards}",
+           "for_you": "ваша карта {card} уходит: {zone} (без выбора)"},
+})
 class Moved(NamedTuple):
     """A card taken from one place to another: from zone `src`, where it lay at `at`, to zone `dst` at `to`
     (`~to`: a place drawn by chance, shown only to the seats that see the card where it went), lying face
@@ -161,9 +223,15 @@ class Moved(NamedTuple):
             f'"to":{r.zone[dst]}{to_at},"type":"event"}}'
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
-        return (f"{card_words(line['card'])} moves from {place_words(line['from'], line.get('from_at'))} to "
-                f"{place_words(line['to'], line.get('to_at'))}, face {line['face']}")
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        """A card moved; `got`/`given`: cards handed to or by the teller's seat (`cards`: them in words,
+        `who`: the other player); `for_you`: a card of the seat's played with no question (`zone`)."""
+        if form in ("got", "given"):
+            return said(t, "move", form, cards=line["cards"], who=t.who(line["who"]))
+        if form == "for_you":
+            return said(t, "move", form, card=t.card(line["card"]), zone=line["zone"])
+        return said(t, "move", "", card=t.card(line["card"]), src=place_words(line["from"], line.get("from_at")),
+                    dst=place_words(line["to"], line.get("to_at")), face=said(t, "move", line["face"]))
 
     @staticmethod
     def log(t: Any, c: int, src: int, dst: int, up: bool) -> dict[str, Any]:
@@ -180,7 +248,10 @@ class Moved(NamedTuple):
                 for c, src in zip(cards, srcs, strict=True)]
 
 
-@kind(FLIP, "flip")
+@kind(FLIP, "flip", words={
+    "en": {"": "{card} in {place} turns face {face}"},
+    "ru": {"": "{card} ({place}) переворачивается: {face}"},
+})
 class Flipped(NamedTuple):
     """A card turned face `up` or down where it lies (zone `zone`, place `at`); who saw it before and after."""
 
@@ -200,11 +271,12 @@ class Flipped(NamedTuple):
             ('"up"' if up else '"down"') + ',"type":"event","zone":' + r.zone[zi] + '}'
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
-        return f"{card_words(line['card'])} in {place_words(line['zone'], line.get('at'))} turns face {line['face']}"
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        return said(t, "flip", "", card=t.card(line["card"]), place=place_words(line["zone"], line.get("at")),
+                    face=said(t, "move", line["face"]))
 
 
-@kind(SHUFFLE, "shuffle")
+@kind(SHUFFLE, "shuffle", words={"en": {"": "{zone} is shuffled"}, "ru": {"": "{zone}: перемешано"}})
 class Shuffled(NamedTuple):
     """A zone shuffled; `order`: the order drawn (a determinization draws it anew), seen by nobody."""
 
@@ -217,15 +289,18 @@ class Shuffled(NamedTuple):
         return '{"event":"shuffle","type":"event","zone":' + r.zone[e[1]] + '}'
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
-        return f"{line['zone']} is shuffled"
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        return said(t, "shuffle", "", zone=line["zone"])
 
     @staticmethod
     def log(t: Any, zi: int) -> dict[str, Any]:
         return {"type": "event", "event": "shuffle", "zone": t.zone_names[zi]}
 
 
-@kind(SHOW, "show")
+@kind(SHOW, "show", words={
+    "en": {"": "{who} sees {card}{where}", "you": "you see {card}{where}", "in": " in {place}"},
+    "ru": {"": "{who} видит: {card}{where}", "you": "вы видите: {card}{where}", "in": " ({place})"},
+})
 class Shown(NamedTuple):
     """A card shown to player `to` where it lies (zone `zone`, place `at`); `before`: who saw it already.
     The others see a look through a pile or a hand, not which cards or how many: the cards of one look come
@@ -250,16 +325,23 @@ class Shown(NamedTuple):
         return None
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
-        return f"{who(line['to'], seat)} {'see' if line['to'] == seat else 'sees'} {card_words(line['card'])} in " \
-               f"{place_words(line['zone'], line.get('at'))}"
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        """A card shown; where it lies, if the line says (a seat's observation does, the log's line not)."""
+        where = said(t, "show", "in", place=place_words(line["zone"], line.get("at"))) if "zone" in line else ""
+        to = line["to"]
+        return said(t, "show", "you" if to == t.seat else "", who=t.who(to), card=t.card(line["card"]), where=where)
 
     @staticmethod
     def log(t: Any, c: int, p: int) -> dict[str, Any]:
         return {"type": "event", "event": "show", "card": t.card_ids[c], "to": p}
 
 
-@kind(ROLL, "roll")
+@kind(ROLL, "roll", words={
+    "en": {"": "a d{sides} rolls {result}", "mark": "[d{sides} = {result}]",
+           "alone": "[d{sides} = {result}] (the game says nothing about this roll)"},
+    "ru": {"": "бросок к{sides}: {result}", "mark": "[к{sides} = {result}]",
+           "alone": "[к{sides} = {result}] (игра ничего не говорит об этом броске)"},
+})
 class Rolled(NamedTuple):
     """A die of `sides` sides rolled: `result`."""
 
@@ -272,11 +354,12 @@ class Rolled(NamedTuple):
         return _DUMP({"event": "roll", "sides": e[1], "result": e[2], "type": "event"})
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
-        return f"a d{line['sides']} rolls {line['result']}"
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        """A roll; `mark`: as it is put before the sentence that says it; `alone`: with none to say it."""
+        return said(t, "roll", form, sides=line["sides"], result=line["result"])
 
 
-@kind(SAY, "say")
+@kind(SAY, "say", words={"en": {"": "{text}"}, "ru": {"": "{text}"}})  # the game's own sentence, as written
 class Said(NamedTuple):
     """A sentence the game writes (`say`): everyone reads it."""
 
@@ -288,15 +371,20 @@ class Said(NamedTuple):
         return '{"event":"say","text":' + text(e[1]) + ',"type":"event"}'
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
-        return line["text"]
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        return said(t, "say", "", text=line["text"])
 
     @staticmethod
     def log(sentence: str) -> dict[str, Any]:
         return {"type": "event", "event": "say", "text": sentence}
 
 
-@kind(SEATS, "knock_out", "back_in")
+@kind(SEATS, "knock_out", "back_in", words={
+    "en": {"out": "{who} is knocked out of the {until}", "out_you": "you are knocked out of the {until}",
+           "deal": "deal", "match": "match", "back": "{who} back in for the new deal"},
+    "ru": {"out": "{who} выбывает до конца {until}", "out_you": "вы выбываете до конца {until}",
+           "deal": "раздачи", "match": "партии", "back": "{who} снова в игре в новой раздаче"},
+})
 class SeatsChanged(NamedTuple):
     """Who is in changed (public): `what` is `knock_out` (fields: player, until) or `back_in` (players)."""
 
@@ -309,14 +397,18 @@ class SeatsChanged(NamedTuple):
         return _DUMP({"type": "event", "event": e[1], **dict(e[2])})
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
         if line["event"] == "knock_out":
             p = line["player"]
-            return f"{who(p, seat)} {'are' if p == seat else 'is'} knocked out of the {line['until']}"
-        return f"{', '.join(who(p, seat) for p in line['players'])} back in for the new deal"
+            return said(t, "knock_out", "out_you" if p == t.seat else "out", who=t.who(p),
+                        until=said(t, "knock_out", line["until"]))
+        return said(t, "knock_out", "back", who=", ".join(t.who(p) for p in line["players"]))
 
 
-@kind(TABLE, "table")
+@kind(TABLE, "table", words={
+    "en": {"": "round {round}, turn {turn}, first P{first}{values}"},
+    "ru": {"": "раунд {round}, ход {turn}, первый P{first}{values}"},
+})
 class TableChanged(NamedTuple):
     """The counters or the turn changed since the last look (looked at before every question, answer,
     saying, roll, shuffle and glimpse): `now` is (round, turn, first, active, game counters, player
@@ -336,12 +428,16 @@ class TableChanged(NamedTuple):
         return line
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
         values = ", ".join(f"{k} {counter_words(v)}" for k, v in line["counters"].items())
-        return f"round {line['round']}, turn {line['turn']}, first P{line['first']}" + (f"; {values}" if values else "")
+        return said(t, "table", "", round=line["round"], turn=line["turn"], first=line["first"],
+                    values=f"; {values}" if values else "")
 
 
-@kind(ASK, "ask")
+@kind(ASK, "ask", words={
+    "en": {"": "{who} is asked: {prompt}", "you": "you are asked: {prompt} [{options}]"},
+    "ru": {"": "вопрос для {who}: {prompt}", "you": "ваш вопрос: {prompt} [{options}]"},
+})
 class Asked(NamedTuple):
     """A question put to `seat`: its prompt (as `information.prompt_text` reads it to each seat) and its
     options as the asked seat sees them; the others see who is asked and the question as written."""
@@ -362,13 +458,18 @@ class Asked(NamedTuple):
             number(asked) + '}'
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
         if "options" in line:
-            return f"you are asked: {line['prompt']} [{', '.join(line['options'])}]"
-        return f"{who(line['who'], seat)} is asked: {line['prompt']}"
+            return said(t, "ask", "you", prompt=line["prompt"], options=", ".join(line["options"]))
+        return said(t, "ask", "", who=t.who(line["who"]), prompt=line["prompt"])
 
 
-@kind(DECIDE, "decision")
+@kind(DECIDE, "decision", words={
+    "en": {"": "{who}: {label}", "secret": "{who} answers in secret",
+           "hidden": "{who} chose (hidden)", "open": "{who} chose {label}"},
+    "ru": {"": "{who}: {label}", "secret": "{who} отвечает тайно",
+           "hidden": "{who} делает выбор (скрыто)", "open": "{who} выбирает: {label}"},
+})
 class Decided(NamedTuple):
     """An answer of `seat` (`secret`: a simultaneous choice, which the others do not see): a label, or (zone
     `zone` >= 0) a card with who sees it and where it lies."""
@@ -396,12 +497,14 @@ class Decided(NamedTuple):
         return '{"label":' + text(label) + line
 
     @staticmethod
-    def words(line: dict[str, Any], seat: int) -> str:
-        return f"{who(line['who'], seat)}: {line['label']}" if "label" in line else \
-            f"{who(line['who'], seat)} answers in secret"
+    def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        """An answer: by its label, or in secret; at the table, `open` (chosen, named) or `hidden`."""
+        if not form and "label" not in line:
+            form = "secret"
+        return said(t, "decision", form, who=t.who(line["who"]), label=line.get("label", ""))
 
 
-def describe(line: dict[str, Any], seat: int) -> str:
-    """One observation of `seat` (a line of its information state's `observed`) in words."""
+def describe(line: dict[str, Any], seat: int, lang: str = "en") -> str:
+    """One observation of `seat` (a line of its information state's `observed`) in words, in `lang`."""
     record = BY_NAME.get(line.get("event") or line["type"])
-    return json.dumps(line, sort_keys=True) if record is None else record.words(line, seat)
+    return json.dumps(line, sort_keys=True) if record is None else record.words(line, seat, lang)
