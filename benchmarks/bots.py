@@ -1,7 +1,7 @@
 """How fast the search bots think and how strong they play, per game; OpenSpiel's ISMCTS as the yardstick.
 
     python benchmarks/bots.py [--games hearts,kuhn-poker] [--budget 64] [--seeds 2]
-                              [--strength N] [--ladder N] [--reference N]
+                              [--strength N] [--ladder N] [--workers W] [--breakdown] [--reference N]
 
 Speed: for each game (the bundled ones, `tests/games/kuhn-poker` and `leduc-poker`; 4 players where it
 allows 4, else its default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
@@ -197,7 +197,7 @@ def breakdown(games, budget: int, seeds: int) -> None:
         sys.stdout.flush()
 
 
-def strength(games, budget: int, n: int, ladder: bool) -> None:
+def strength(games, budget: int, n: int, ladder: bool, workers: int = 1) -> None:
     pairs = [(f"ismcts:{4 * budget}", f"ismcts:{budget}")] if ladder else \
         [(f"mc:{budget}", "random"), (f"ismcts:{budget}", "random")]
     print(f"\n{'Ladder' if ladder else 'Strength'}: {n} games each, seats rotated (A at one seat, B at the others)")
@@ -208,7 +208,7 @@ def strength(games, budget: int, n: int, ladder: bool) -> None:
         players = players_of(game)
         for a, b in pairs:
             knobs = {"payoff": "score"} if name in POKER else {}
-            d = duel(game, a, b, n, players, **knobs)
+            d = duel(game, a, b, n, players, workers=workers, **knobs)
             lo, hi = d["a_win_rate_ci"]
             mlo, mhi = d["a_mean_score_ci"]
             print(f"| {name:<12} | {players} | {a:<11} | {b:<11} | {d['a_win_rate']:6.1%} ({lo:6.1%}–{hi:6.1%}) "
@@ -274,6 +274,7 @@ def main() -> None:
     parser.add_argument("--ladder", type=int, default=0, metavar="N", help="games of ismcts:4B against ismcts:B")
     parser.add_argument("--reference", type=int, default=-1, metavar="N",
                         help="OpenSpiel's ISMCTS speed, and N games of it against random (default: not run)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes for the duels (default 1)")
     parser.add_argument("--breakdown", action="store_true", help="where an iteration's time goes, part by part")
     parser.add_argument("--no-speed", action="store_true", help="skip the speed table")
     args = parser.parse_args()
@@ -283,9 +284,9 @@ def main() -> None:
     if args.breakdown:
         breakdown(games, args.budget, args.seeds)
     if args.strength:
-        strength(games, args.budget, args.strength, False)
+        strength(games, args.budget, args.strength, False, args.workers)
     if args.ladder:
-        strength(games, args.budget, args.ladder, True)
+        strength(games, args.budget, args.ladder, True, args.workers)
     if args.reference >= 0:
         reference(args.reference)
 
