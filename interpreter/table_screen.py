@@ -22,6 +22,7 @@ class Screen:
         self.t = t
         self.last_counters: dict[str, Any] | None = None
         self.period_start: dict[str, dict[str, Any]] = {}
+        self.round = 0  # the round of the screen being built (0: before a deal's first round)
 
     def period_ends(self, line: dict[str, Any], now: tuple[int, int]) -> None:
         """A state line: the counters as its turn (and its round or deal, if over by now) ended, which is
@@ -43,6 +44,7 @@ class Screen:
         t = self.t
         view = t.m.view(seat)
         before, self.last_counters = self.last_counters, view["counters"]
+        self.round = view["round"]
         title = t.style.bold("── " + " · ".join(self._heading(seat, view)) + " ──")
         blocks: list[list[str]] = []
         for zone, cards in view["zones"].items():
@@ -165,9 +167,12 @@ class Screen:
             and value != game.model.counters[name].initial_for(self.t.m.players)
 
     def _current(self, name: str, value: Any, p: int | None = None) -> bool:
-        """Does a counter the game says lasts a turn, round or deal (`table: lasting`) still mean something:
-        has it changed since that turn, round or deal began? (Any other counter: yes.)"""
+        """Does a counter still mean something: not one a rule resets each round while no round is on (before
+        a deal's first round: a pass, a bid), where it holds what the last deal's last round left; and one the
+        game says lasts a turn, round or deal (`table: lasting`) only if it has changed since that began."""
         game = self.t.m.game
+        if self.round < 1 and game.model.counters[name].reset == "round":
+            return False
         period = game.lasting.get(name)
         if period is None:
             return True

@@ -310,6 +310,16 @@ def test_hearts_shows_the_points_taken_this_deal_before_the_deal_is_scored(capsy
     assert not re.search(r"score \d+ · .*score \d+", out)  # the match score once, not as a counter too
 
 
+def test_a_counter_reset_each_round_is_not_shown_between_deals(capsys, monkeypatch):
+    # Hearts, seed 3: deal 1's last trick was led in diamonds; deal 2's pass comes before any trick, so
+    # `led` (reset each round) means nothing there
+    out = run(capsys, monkeypatch, "1\n" * 400, "play", "hearts", "--human", "2", "--seed", "3")
+    passes = [s for s in screens(out) if re.match(r"── deal \d+ · first player", s)]
+    tricks = [s for s in screens(out) if re.match(r"── deal \d+ · round \d+", s)]
+    assert len(passes) > 3 and len(tricks) > 10
+    assert not any(re.search(r"^  .*\bled \w", s, re.M) for s in passes)
+    assert any(re.search(r"^  .*\bled \w", s, re.M) for s in tricks)  # within a trick, the suit led
+
 def test_a_card_played_because_of_your_answer_is_not_told_as_played_for_you(capsys, monkeypatch):
     # Crazy Eights, seed 2: "You drew a card you can play: play it?" — yes plays it; that is your doing
     out = run(capsys, monkeypatch, "1\n" * 60 + "q\n", "play", "crazy-eights", "--human", "0", "--seed", "2")
