@@ -273,7 +273,9 @@ def test_a_saved_game_file_reloads_on_the_designers_page(tmp_path, page):
         page.wait_for_selector("#replay")
         page.click("#replay")
         page.wait_for_selector("#seats [data-seat='0'] dd:text-is('5')")
-        assert page.inner_text("#rules") == "" and page.inner_text("#error") == ""
+        replayed, _, of = page.inner_text("#rules").partition(" decisions")[0].partition(" of ")
+        assert replayed == of and page.inner_text("#rules").endswith(" decisions played again on the new rules")
+        assert page.inner_text("#error") == ""
     finally:
         process.terminate()
         process.wait(timeout=30)

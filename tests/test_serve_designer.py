@@ -269,8 +269,17 @@ def test_reload_on_save_tells_the_designer_and_replays_the_decisions_on_the_new_
         assert client.get(dapi).json()["rules"] == {"errors": None}
         replayed = client.post(dapi + "/replay").json()
         assert replayed["rules"] is None and replayed["decisions"] == made
+        assert replayed["replayed"] == f"{made} of {made} decisions played again on the new rules"
         assert replayed["view"]["counters"]["points"] == [2 * v for v in page["view"]["counters"]["points"]]
-        # new tables are set with the new rules
+        # rules on which the decisions stop fitting: played again up to there, and told where
+        _play(client, api, client.get(api).json(), 1)
+        made = client.get(dapi).json()["decisions"]
+        (folder / "cards.yaml").write_text(CARDS.replace("  - {id: b, name: B, each_player: true, start: hand, "
+                                                         "text: The second.}\n", ""))
+        assert app.state.watcher.check() == ["tiny"]
+        short = client.post(dapi + "/replay").json()
+        assert short["decisions"] < made and short["replayed"].startswith(f"{short['decisions']} of {made} decisions")
+        assert f"decision {short['decisions'] + 1} (P" in short["replayed"] and "no longer fits" in short["replayed"]
         assert app.state.watcher.check() == []
         shutil.rmtree(folder)
 

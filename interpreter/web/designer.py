@@ -91,7 +91,7 @@ def designer_page(table: Table) -> dict[str, Any]:
         "to_act": [] if table.failure is not None else m.to_act(), "over": m.over,
         "result": m.result() if m.over else None, "log": _log(m, table.by_bot), "decisions": len(table.by_bot),
         "cards": _cards(table.catalogue, view, labels), "paused": table.paused, "failure": table.failure,
-        "rules": rules,
+        "rules": rules, "replayed": table.replayed,
     }
 
 

@@ -151,6 +151,7 @@ class Table:
         self.paused = False  # the bots wait for the designer's steps
         self.newer: Game | None = None  # the game's files changed: the new rules, not yet played here
         self.rules_errors: list[str] | None = None  # … or what is wrong with them
+        self.replayed: str | None = None  # how far the decisions went on the new rules, last time
         self._listeners: list[Callable[[], None]] = []
         self._start(game, 0, [], [])
         self._advance()
@@ -172,6 +173,7 @@ class Table:
             self.failure = f"the game's rules failed during play: {_unseeded(err)}"
             upto = 0
         self.handles = [self.match.seat(s) for s in range(self.players)]
+        self.stopped: str | None = None  # why the decisions played again stopped short
         mark = max(k for k in kept if k <= upto)
         self.lineup: Lineup = pickle.loads(kept[mark])
         self._kept = {k: v for k, v in kept.items() if k <= mark}
@@ -182,9 +184,12 @@ class Table:
                 bot.choose(self.handles[seat])  # its generator draws as it did the first time
             try:
                 problem = self.match.apply(seat, action)
-            except RuleError:
-                return self._start(game, i, decisions, by_bot)  # the decision before which the rules failed
+            except RuleError as err:
+                self._start(game, i, decisions, by_bot)  # up to the decision before which the rules failed
+                self.stopped = f"decision {i + 1} (P{seat}) makes the rules fail: {_unseeded(err)}"
+                return i
             if problem is not None:
+                self.stopped = f"decision {i + 1} (P{seat}) no longer fits: {problem.reason}"
                 return i
             self.by_bot.append(by_bot[i])
         return upto
@@ -269,6 +274,7 @@ class Table:
             return f"`to` must be a decision number from 0 to {made}"
         decisions, by_bot = list(self.match.history), self.by_bot
         self.paused = True
+        self.replayed = None
         self._start(self.game, upto, decisions, by_bot)
         self.changed()
         return None
@@ -290,7 +296,9 @@ class Table:
         decisions, by_bot = list(self.match.history), self.by_bot
         self.paused = True
         self.newer, self.rules_errors = None, None
-        self._start(game, len(decisions), decisions, by_bot)
+        replayed = self._start(game, len(decisions), decisions, by_bot)
+        told = f"{replayed} of {len(decisions)} decisions played again on the new rules"
+        self.replayed = told + (f"; {self.stopped}" if self.stopped else "")
         self.changed()
         return None
 

@@ -46,6 +46,7 @@ async function send(what, body) {
 function renderRules() {
   const rules = document.getElementById("rules");
   rules.replaceChildren();
+  if (page.replayed && !page.rules) rules.append(el("p", { id: "replayed" }, page.replayed));
   if (!page.rules) return;
   if (page.rules.errors) {
     rules.append(el("h2", {}, "The game's files changed, and have mistakes (this table plays on by the old rules)"),
