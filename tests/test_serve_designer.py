@@ -49,6 +49,8 @@ def test_a_seat_page_is_pushed_over_its_websocket_at_every_change(client):
         assert first0.encode() == client.get(f"/api/seat/{token0}").content  # the same bytes as the API
         page1 = json.loads(first1)
         assert page1["seat"] == 1 and page1["asked"]
+        ws0.send_bytes(b"\x00\xff")  # what a browser sends over the socket is ignored
+        ws0.send_text('{"action": 0}')
         client.post(f"/api/seat/{token1}/act", json={"action": page1["options"][0]["action"]})
         # seat 1 passed a card (secretly): seat 0's page changed (seat 1 is less one card) and is pushed
         pushed = json.loads(ws0.receive_text())

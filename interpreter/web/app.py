@@ -285,9 +285,9 @@ async def _push(ws: WebSocket, table: Table, page: Callable[[], bytes]) -> None:
         events.call_soon_threadsafe(news.put_nowait, True)
 
     async def until_gone() -> None:
-        with contextlib.suppress(WebSocketDisconnect):
-            while True:
-                await ws.receive_text()  # a page sends nothing; this waits for it to leave
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass  # a page sends nothing (what it might is ignored); this waits for it to leave
         news.put_nowait(False)
 
     table.listen(told)
