@@ -144,164 +144,218 @@ def _resolve(folder: Path, data: dict, smap: SourceMap, errors: list[Diagnostic]
     content = Content(model, data, smap)
     if not model.min_players <= model.default_players <= model.max_players:
         errors.append(Diagnostic(smap.pos(("players",)), "players: need min <= default <= max"))
-    seen: dict[str, str] = {}
-
-    def claim(name: str, what: str, path: tuple) -> None:
-        if name in seen:
-            errors.append(Diagnostic(smap.key_pos(path), f"`{readable(name)}` is already a {seen[name]}",
-                                     "zones, counters, functions and properties need distinct names"))
-        seen[name] = what
-
-    for name, z in data.get("zones", {}).items():
-        claim(name, "zone", ("zones", name))
-        per_player = z.get("owner", "game") == "player"
-        zd = ZoneDef(name, per_player, VISIBILITY.get(z.get("visibility"), 0), z.get("face", "up") == "up",
-                     z.get("limit", -1), smap.key_pos(("zones", name)))
-        model.zones.append(zd)
-        (model.player_zones if per_player else model.game_zones)[name] = len(
-            model.player_zones if per_player else model.game_zones)
-    indexes = {"player": 0, "game": 0}
-    for scope in ("game", "player"):
-        for name, spec in data.get("counters", {}).get(scope, {}).items():
-            claim(name, "counter", ("counters", scope, name))
-            spec = spec if isinstance(spec, dict) else {"initial": spec}
-            kind = COUNTER_TYPES.get(spec.get("type", "number"), "num")
-            initial = _initial(name, spec, kind, ("counters", scope, name), smap, content, errors)
-            model.counters[name] = CounterDef(name, scope == "player", initial,
-                                              spec.get("reset", "never"), spec.get("min"), indexes[scope],
-                                              smap.key_pos(("counters", scope, name)), kind,
-                                              VISIBILITY.get(spec.get("visibility", "public"), 0),
-                                              spec.get("public_while", ""))
-            indexes[scope] += 1
-            if scope == "game" and spec.get("visibility") == "owner":
-                errors.append(Diagnostic(smap.pos(("counters", scope, name, "visibility")),
-                                         f"game counter `{name}` has no owner to see it",
-                                         "use `visibility: hidden`, or make it a player counter"))
-    schema_broken = bool(errors)  # a counter missing after a schema error is that error's echo
-    for name, counter in model.counters.items():
-        flag = counter.public_while
-        if not flag:
-            continue
-        where = ("counters", "player" if counter.per_player else "game", name, "public_while")
-        other = model.counters.get(flag)
-        if other is None:
-            if schema_broken:
-                continue
-            errors.append(Diagnostic(smap.pos(where), f"unknown counter `{flag}` in public_while",
-                                     did_you_mean(flag, list(model.counters))))
-        elif other.per_player and not counter.per_player:
-            errors.append(Diagnostic(smap.pos(where), f"`{flag}` is a player counter; a game counter's "
-                                     "public_while needs a game counter"))
-        elif other.type == "str":
-            errors.append(Diagnostic(smap.pos(where), f"`{flag}` is a text counter; public_while needs a "
-                                     "number counter (public while it is not 0)"))
-        elif other.visibility != PUBLIC:
-            errors.append(Diagnostic(smap.pos(where), f"`{flag}` is not public: a reveal everyone can see "
-                                     "needs a public counter"))
-    for name, default in data.get("properties", {}).items():
-        claim(name, "card property", ("properties", name))
-        content.default_at[name] = smap.pos(("properties", name))
-        if name in BUILTIN_PROPS:
-            errors.append(Diagnostic(smap.key_pos(("properties", name)),
-                                     f"`{name}` is a built-in card property", "pick another name"))
-        model.prop_defaults[name] = default
-    model.abilities = list(data.get("abilities", []))
-    model.conditions = dict(data.get("conditions", {}))
-    for name in model.conditions:
-        claim(name, "condition", ("conditions", name))
-    for name, proc in data.get("procedures", {}).items():
-        path = ("procedures", name)
-        names, types = _typed_params(proc.get("params", []), smap, (*path, "params"), errors)
-        content.procedures[name] = (names, types, Text(proc["do"], anchor(smap, (*path, "do")), name))
-    for name, fn in data.get("functions", {}).items():
-        claim(name, "function", ("functions", name))
-        path = ("functions", name)
-        names, types = _typed_params(fn.get("params", []), smap, (*path, "params"), errors)
-        content.functions[name] = (names, types, Text(fn["value"], anchor(smap, (*path, "value")), name))
-    for name, text in data.get("phases", {}).items():
-        content.phases[name] = Text(text, anchor(smap, ("phases", name)), name)
-    for name, text in data.get("invariants", {}).items():
-        content.invariants[name] = Text(text, anchor(smap, ("invariants", name)), name)
-    for name, check in data.get("checks", {}).items():
-        path = ("checks", name)
-        if check["at"] == "turn_end" and not data["flow"].get("turn"):
-            errors.append(Diagnostic(smap.pos((*path, "at")), "this game has no turns (its flow has no `turn:`)",
-                                     "check at `round_end` instead"))
-        content.checks[name] = Check(check["at"], check.get("for", "table") == "each_player",
-                                     Text(check["holds"], anchor(smap, (*path, "holds")), name))
-    result = data.get("result", {})
-    if "score" in result:
-        content.score = Text(result["score"], anchor(smap, ("result", "score")), "score")
-    tiebreaks = result.get("tiebreak", [])
-    split = _split_by_yaml(tiebreaks, smap, ("result", "tiebreak"), errors)
-    for i, text in enumerate(tiebreaks):
-        if i not in split:  # a piece of an expression is not one: its error is the split
-            content.tiebreaks.append(Text(text, anchor(smap, ("result", "tiebreak", i)), f"tiebreak {i + 1}"))
-    table = data.get("table", {})
-    for label, text in table.get("figures", {}).items():
-        content.figures[label] = Text(text, anchor(smap, ("table", "figures", label)), f"figure {label}")
-    for i, name in enumerate(table.get("hide", [])):
-        if name not in model.counters:
-            errors.append(Diagnostic(smap.pos(("table", "hide", i)), f"`{readable(name)}` is not a counter",
-                                     did_you_mean(name, list(model.counters))))
-        content.hidden_counters.append(name)
-    for name, period in table.get("lasting", {}).items():
-        lasts = model.counters.get(name)
-        if lasts is None:
-            errors.append(Diagnostic(smap.key_pos(("table", "lasting", name)), f"`{readable(name)}` is not a counter",
-                                     did_you_mean(name, list(model.counters))))
-        elif lasts.visibility != PUBLIC or lasts.public_while:
-            errors.append(Diagnostic(smap.key_pos(("table", "lasting", name)),
-                                     f"`{readable(name)}` is not a public counter: only a counter everyone sees "
-                                     "can last a turn, round or deal on the table",
-                                     "leave it out of `lasting` (the table shows it whenever it is not at its "
-                                     "start value)"))
-        content.lasting[name] = period
-    known = [*BUILTIN_PROPS, *model.prop_defaults]
-    for zone, template in table.get("zones", {}).items():
-        if model.zone(zone) is None:
-            errors.append(Diagnostic(smap.key_pos(("table", "zones", zone)), f"`{readable(zone)}` is not a zone",
-                                     did_you_mean(zone, [z.name for z in model.zones])))
-        for name in re.findall(r"{([^{}]*)}", template):
-            if name not in known:
-                errors.append(Diagnostic(smap.pos(("table", "zones", zone)),
-                                         f"`{{{readable(name)}}}` is no property of the cards",
-                                         did_you_mean(name, known) or "properties: " + ", ".join(known)))
-        content.listings[zone] = template
-    report = data.get("report", {})
-    if "by" in report:
-        content.report_by = Text(report["by"], anchor(smap, ("report", "by")), "report by")
-    for i, name in enumerate(report.get("per_round", [])):
-        listed = model.counters.get(name)
-        if listed is not None and listed.type == "str":
-            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{name}` is a text counter",
-                                     "per_round reports the mean of number counters"))
-        elif listed is None or listed.per_player:
-            errors.append(Diagnostic(smap.pos(("report", "per_round", i)), f"`{readable(name)}` is not a game counter",
-                                     did_you_mean(name, [k for k, c in model.counters.items() if not c.per_player])))
-    flow = data["flow"]
-    for key in ("rounds", "deals"):
-        if isinstance(flow.get(key), dict) and "until" in flow[key]:
-            content.until[key] = Text(flow[key]["until"], anchor(smap, ("flow", key, "until")), f"{key} until")
-    for key in ("setup", "deal", "round", "turn", "after_deal", "after_last_round"):
-        for i, phase in enumerate(flow.get(key, [])):
-            if phase not in content.phases:
-                errors.append(Diagnostic(smap.pos(("flow", key, i)), f"unknown phase `{readable(phase)}`",
-                                         did_you_mean(phase, content.phases) or "declare it under phases:"))
-    if len(data["cards"]) > MAX_CARD_FILES:
-        errors.append(Diagnostic(smap.pos(("cards", MAX_CARD_FILES)), f"a game has at most {MAX_CARD_FILES} card files",
-                                 "put more cards in each file"))
-    model.card_files = [str(name) for name in data["cards"][:MAX_CARD_FILES]]
-    for i, name in enumerate(data["cards"][:MAX_CARD_FILES]):
-        if budget.bytes <= 0 or budget.values <= 0:
-            break  # the files read so far took the game's whole allowance, and that is reported
-        cited = smap.pos(("cards", i))
-        card_file = _card_file(folder, name, cited, errors)
-        if card_file is not None:
-            load_card_file(card_file, model, errors, cited, content.default_at, budget)
-    count_cards(model, errors)
+    read = _Sections(content, errors)
+    read.zones()
+    read.counters()
+    read.public_while(schema_broken=bool(errors))  # a counter missing after a schema error is that error's echo
+    read.properties()
+    read.texts()
+    read.result()
+    read.table()
+    read.report()
+    read.flow()
+    read.cards(folder, budget)
     content.errors = errors  # reported together with the DSL's mistakes, in one run
     return content
+
+
+class _Sections:
+    """Reads game.yaml's sections, one method each, into the content's model and texts (in the order their
+    mistakes are reported)."""
+
+    def __init__(self, content: Content, errors: list[Diagnostic]) -> None:
+        self.content, self.model, self.data, self.smap = content, content.model, content.data, content.smap
+        self.errors = errors
+        self.seen: dict[str, str] = {}  # each name given so far: what it names
+
+    def fail(self, at: Pos, message: str, hint: str | None = None) -> None:
+        self.errors.append(Diagnostic(at, message, hint))
+
+    def claim(self, name: str, what: str, path: tuple) -> None:
+        if name in self.seen:
+            self.fail(self.smap.key_pos(path), f"`{readable(name)}` is already a {self.seen[name]}",
+                      "zones, counters, functions and properties need distinct names")
+        self.seen[name] = what
+
+    def zones(self) -> None:
+        model = self.model
+        for name, z in self.data.get("zones", {}).items():
+            self.claim(name, "zone", ("zones", name))
+            per_player = z.get("owner", "game") == "player"
+            model.zones.append(ZoneDef(name, per_player, VISIBILITY.get(z.get("visibility"), 0),
+                                       z.get("face", "up") == "up", z.get("limit", -1),
+                                       self.smap.key_pos(("zones", name))))
+            numbered = model.player_zones if per_player else model.game_zones
+            numbered[name] = len(numbered)
+
+    def counters(self) -> None:
+        indexes = {"player": 0, "game": 0}
+        for scope in ("game", "player"):
+            for name, spec in self.data.get("counters", {}).get(scope, {}).items():
+                self.counter(scope, name, spec if isinstance(spec, dict) else {"initial": spec}, indexes[scope])
+                indexes[scope] += 1
+
+    def counter(self, scope: str, name: str, spec: dict, index: int) -> None:
+        path = ("counters", scope, name)
+        self.claim(name, "counter", path)
+        kind = COUNTER_TYPES.get(spec.get("type", "number"), "num")
+        initial = _initial(name, spec, kind, path, self.smap, self.content, self.errors)
+        self.model.counters[name] = CounterDef(name, scope == "player", initial, spec.get("reset", "never"),
+                                               spec.get("min"), index, self.smap.key_pos(path), kind,
+                                               VISIBILITY.get(spec.get("visibility", "public"), 0),
+                                               spec.get("public_while", ""))
+        if scope == "game" and spec.get("visibility") == "owner":
+            self.fail(self.smap.pos((*path, "visibility")), f"game counter `{name}` has no owner to see it",
+                      "use `visibility: hidden`, or make it a player counter")
+
+    def public_while(self, schema_broken: bool) -> None:
+        counters = self.model.counters
+        for name, counter in counters.items():
+            flag = counter.public_while
+            if not flag:
+                continue
+            at = self.smap.pos(("counters", "player" if counter.per_player else "game", name, "public_while"))
+            other = counters.get(flag)
+            if other is None:
+                if not schema_broken:
+                    self.fail(at, f"unknown counter `{flag}` in public_while", did_you_mean(flag, list(counters)))
+            elif other.per_player and not counter.per_player:
+                self.fail(at, f"`{flag}` is a player counter; a game counter's public_while needs a game counter")
+            elif other.type == "str":
+                self.fail(at, f"`{flag}` is a text counter; public_while needs a number counter (public while it "
+                          "is not 0)")
+            elif other.visibility != PUBLIC:
+                self.fail(at, f"`{flag}` is not public: a reveal everyone can see needs a public counter")
+
+    def properties(self) -> None:
+        model, smap = self.model, self.smap
+        for name, default in self.data.get("properties", {}).items():
+            self.claim(name, "card property", ("properties", name))
+            self.content.default_at[name] = smap.pos(("properties", name))
+            if name in BUILTIN_PROPS:
+                self.fail(smap.key_pos(("properties", name)), f"`{name}` is a built-in card property",
+                          "pick another name")
+            model.prop_defaults[name] = default
+        model.abilities = list(self.data.get("abilities", []))
+        model.conditions = dict(self.data.get("conditions", {}))
+        for name in model.conditions:
+            self.claim(name, "condition", ("conditions", name))
+
+    def text(self, path: tuple, label: str) -> Text:
+        """The DSL text at `path` of game.yaml."""
+        node: Any = self.data
+        for key in path:
+            node = node[key]
+        return Text(node, anchor(self.smap, path), label)
+
+    def texts(self) -> None:
+        """Procedures, functions, phases, invariants and checks: the DSL texts with names."""
+        content, data, smap, errors = self.content, self.data, self.smap, self.errors
+        for name, proc in data.get("procedures", {}).items():
+            names, types = _typed_params(proc.get("params", []), smap, ("procedures", name, "params"), errors)
+            content.procedures[name] = (names, types, self.text(("procedures", name, "do"), name))
+        for name, fn in data.get("functions", {}).items():
+            self.claim(name, "function", ("functions", name))
+            names, types = _typed_params(fn.get("params", []), smap, ("functions", name, "params"), errors)
+            content.functions[name] = (names, types, self.text(("functions", name, "value"), name))
+        for name in data.get("phases", {}):
+            content.phases[name] = self.text(("phases", name), name)
+        for name in data.get("invariants", {}):
+            content.invariants[name] = self.text(("invariants", name), name)
+        for name, check in data.get("checks", {}).items():
+            if check["at"] == "turn_end" and not data["flow"].get("turn"):
+                self.fail(smap.pos(("checks", name, "at")), "this game has no turns (its flow has no `turn:`)",
+                          "check at `round_end` instead")
+            content.checks[name] = Check(check["at"], check.get("for", "table") == "each_player",
+                                         self.text(("checks", name, "holds"), name))
+
+    def result(self) -> None:
+        result = self.data.get("result", {})
+        if "score" in result:
+            self.content.score = self.text(("result", "score"), "score")
+        tiebreaks = result.get("tiebreak", [])
+        split = _split_by_yaml(tiebreaks, self.smap, ("result", "tiebreak"), self.errors)
+        for i in range(len(tiebreaks)):
+            if i not in split:  # a piece of an expression is not one: its error is the split
+                self.content.tiebreaks.append(self.text(("result", "tiebreak", i), f"tiebreak {i + 1}"))
+
+    def table(self) -> None:
+        table = self.data.get("table", {})
+        for label in table.get("figures", {}):
+            self.content.figures[label] = self.text(("table", "figures", label), f"figure {label}")
+        counters = self.model.counters
+        for i, name in enumerate(table.get("hide", [])):
+            if name not in counters:
+                self.fail(self.smap.pos(("table", "hide", i)), f"`{readable(name)}` is not a counter",
+                          did_you_mean(name, list(counters)))
+            self.content.hidden_counters.append(name)
+        for name, period in table.get("lasting", {}).items():
+            self.lasting(name)
+            self.content.lasting[name] = period
+        for zone, template in table.get("zones", {}).items():
+            self.listing(zone, template)
+            self.content.listings[zone] = template
+
+    def lasting(self, name: str) -> None:
+        lasts = self.model.counters.get(name)
+        at = self.smap.key_pos(("table", "lasting", name))
+        if lasts is None:
+            self.fail(at, f"`{readable(name)}` is not a counter", did_you_mean(name, list(self.model.counters)))
+        elif lasts.visibility != PUBLIC or lasts.public_while:
+            self.fail(at, f"`{readable(name)}` is not a public counter: only a counter everyone sees can last a turn, "
+                      "round or deal on the table",
+                      "leave it out of `lasting` (the table shows it whenever it is not at its start value)")
+
+    def listing(self, zone: str, template: str) -> None:
+        model = self.model
+        known = [*BUILTIN_PROPS, *model.prop_defaults]
+        if model.zone(zone) is None:
+            self.fail(self.smap.key_pos(("table", "zones", zone)), f"`{readable(zone)}` is not a zone",
+                      did_you_mean(zone, [z.name for z in model.zones]))
+        for name in re.findall(r"{([^{}]*)}", template):
+            if name not in known:
+                self.fail(self.smap.pos(("table", "zones", zone)), f"`{{{readable(name)}}}` is no property of the "
+                          "cards", did_you_mean(name, known) or "properties: " + ", ".join(known))
+
+    def report(self) -> None:
+        report = self.data.get("report", {})
+        if "by" in report:
+            self.content.report_by = self.text(("report", "by"), "report by")
+        counters = self.model.counters
+        for i, name in enumerate(report.get("per_round", [])):
+            listed = counters.get(name)
+            at = self.smap.pos(("report", "per_round", i))
+            if listed is not None and listed.type == "str":
+                self.fail(at, f"`{name}` is a text counter", "per_round reports the mean of number counters")
+            elif listed is None or listed.per_player:
+                self.fail(at, f"`{readable(name)}` is not a game counter",
+                          did_you_mean(name, [k for k, c in counters.items() if not c.per_player]))
+
+    def flow(self) -> None:
+        flow, phases = self.data["flow"], self.content.phases
+        for key in ("rounds", "deals"):
+            if isinstance(flow.get(key), dict) and "until" in flow[key]:
+                self.content.until[key] = self.text(("flow", key, "until"), f"{key} until")
+        for key in ("setup", "deal", "round", "turn", "after_deal", "after_last_round"):
+            for i, phase in enumerate(flow.get(key, [])):
+                if phase not in phases:
+                    self.fail(self.smap.pos(("flow", key, i)), f"unknown phase `{readable(phase)}`",
+                              did_you_mean(phase, phases) or "declare it under phases:")
+
+    def cards(self, folder: Path, budget: Budget) -> None:
+        listed, model = self.data["cards"], self.model
+        if len(listed) > MAX_CARD_FILES:
+            self.fail(self.smap.pos(("cards", MAX_CARD_FILES)), f"a game has at most {MAX_CARD_FILES} card files",
+                      "put more cards in each file")
+        model.card_files = [str(name) for name in listed[:MAX_CARD_FILES]]
+        for i, name in enumerate(listed[:MAX_CARD_FILES]):
+            if budget.bytes <= 0 or budget.values <= 0:
+                break  # the files read so far took the game's whole allowance, and that is reported
+            cited = self.smap.pos(("cards", i))
+            card_file = _card_file(folder, name, cited, self.errors)
+            if card_file is not None:
+                load_card_file(card_file, model, self.errors, cited, self.content.default_at, budget)
+        count_cards(model, self.errors)
 
 
 def unlisted_card_files(model: GameModel) -> list[Diagnostic]:
