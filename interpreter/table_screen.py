@@ -23,6 +23,8 @@ class Screen:
         self.last_counters: dict[str, Any] | None = None
         self.period_start: dict[str, dict[str, Any]] = {}
         self.round = 0  # the round of the screen being built (0: before a deal's first round)
+        # counters that only open others to every seat (`public_while`): a switch of the rules, no figure
+        self.switches = {c.public_while for c in t.m.game.model.counters.values() if c.public_while}
 
     def period_ends(self, line: dict[str, Any], now: tuple[int, int]) -> None:
         """A state line: the counters as its turn (and its round or deal, if over by now) ended, which is
@@ -159,11 +161,12 @@ class Screen:
         return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in names.items())
 
     def _meant(self, name: str, value: Any) -> bool:
-        """Is a counter worth a place on the screen? Not one the game's `table: hide` leaves out, not at its
-        start value (a counter a rule resets each turn or round is back there once its moment is over), and
-        not withheld from the seat (`?` all match long tells nothing)."""
+        """Is a counter worth a place on the screen? Not one the game's `table: hide` leaves out, nor a switch
+        that opens other counters (`public_while`: what it opens shows), not at its start value (a counter a
+        rule resets each turn or round is back there once its moment is over), and not withheld from the seat
+        (`?` all match long tells nothing)."""
         game = self.t.m.game
-        return value is not None and name not in game.hidden_counters \
+        return value is not None and name not in game.hidden_counters and name not in self.switches \
             and value != game.model.counters[name].initial_for(self.t.m.players)
 
     def _current(self, name: str, value: Any, p: int | None = None) -> bool:

@@ -110,7 +110,7 @@ def test_changed_counters_are_marked_and_unchanged_blocks_folded(capsys, monkeyp
     # load Cargo 5, no advantage; at the contract question the others' advantages raised the capacity
     code, out, _ = run(capsys, monkeypatch, "5\n1\nt\nq\n", "play", "overloaded", "--human", "0", "--seed", "3")
     assert code == 0
-    assert "  capacity 24 (+4) · contracts shown 1 (+1)\n" in out
+    assert "  capacity 24 (+4)\n" in out  # `contracts shown` opens the contracts: a switch, not shown
     assert re.search(r"^  P1 +hand 8 · advantages 1 \(\+1\) · score 0$", out, re.M)
     assert "more as on the last screen: t shows them" in out
     after_t = out[out.index("choice [1-2; ? help; q quit]: t"):]

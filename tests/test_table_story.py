@@ -103,6 +103,8 @@ def test_counters_not_at_their_start_value_only(capsys, monkeypatch):
     for screen in screens(out):
         assert not re.search(r"\b(weight|overloads|contracts shown|second thoughts|double stake) 0\b", screen)
         assert "accepted ?" not in screen
+        assert "contracts shown" not in screen  # it opens the contracts (`public_while`): they show, it does not
+    assert re.search(r"^  P[123] .*· accepted 1", out, re.M)  # the contracts it opened
 
 
 # ---- round summaries ----------------------------------------------------------------------------------
