@@ -218,6 +218,13 @@ def test_the_designer_page_shows_every_card_previews_undoes_and_steps_the_bots(s
     page.wait_for_function(f"document.getElementById('status').textContent.includes(' {last} decisions')")
     page.locator("#log li.decision button.rewind").first.click()
     page.wait_for_function("document.getElementById('status').textContent.includes(' 0 decisions')")
+    # the table as the bot's seat is sent it: the person's hand as backs
+    page.click('#see-as button[data-as="1"]')
+    page.wait_for_selector("#preview h2:has-text('What P1 is sent')")
+    assert page.locator('#preview [data-zone="hand@0"] .card.back').count() > 0
+    assert page.locator('#preview [data-zone="hand@0"] .card[data-card]').count() == 0
+    page.click('#see-as button[data-as=""]')
+    page.wait_for_selector("#now", state="visible")
     assert page.get_attribute("#download", "href").endswith("/log")
     page.click("#pause")
     page.wait_for_function("!document.getElementById('status').textContent.includes('bots paused')")

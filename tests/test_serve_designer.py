@@ -82,6 +82,14 @@ def test_the_designer_page_shows_every_card_and_only_its_own_token_reaches_it(cl
     assert client.get("/api/designer/" + answer["seats"]["0"].rsplit("/", 1)[1]).status_code == 404
     assert client.get("/d/nosuchtoken").status_code == 404
     assert client.get(seat_api("/t/" + token)).status_code == 404  # the designer's token is no seat's
+    # the designer sees the table as any seat does: the page that seat is sent, from its handle
+    assert client.get(api + "/seat/0").content == client.get(seat_api(answer["seats"]["0"])).content
+    as_bot = client.get(api + "/seat/1").json()
+    assert as_bot["seat"] == 1 and as_bot["view"]["zones"]["hand@1"] == [c.split("#")[0] for c in hand1]  # faces
+    hand0 = as_bot["view"]["zones"]["hand@0"]
+    assert hand0 and not any(isinstance(c, str) for c in hand0)  # the person's hand: backs
+    for bad in ("2", "-1", "x"):
+        assert client.get(api + "/seat/" + bad).status_code == 400
 
 
 def _play(client, api, page, moves):

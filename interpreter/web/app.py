@@ -11,7 +11,8 @@ nothing fetched from elsewhere) and a small JSON API.
     GET  /d/TOKEN               the table's designer page (its own token: every card; docs/serve.md)
     GET  /api/designer/TOKEN    the designer's page as JSON; POST …/act {seat, action}, …/step {count},
                                 …/pause {paused}, …/rewind {to}, …/undo, …/replay (the new rules);
-                                GET …/at/N (the state after N decisions), …/log (the match log, JSON Lines)
+                                GET …/at/N (the state after N decisions), …/seat/S (seat S's page, as
+                                that seat is sent it), …/log (the match log, JSON Lines)
     WS   /ws/designer/TOKEN     the designer's page, sent again at every change
 
 A bad request gets a status and `{"error": message}`; nothing a request sends shows a traceback.
@@ -124,6 +125,17 @@ def create_app(games: dict[str, Game], watch: float | None = None) -> Starlette:
             return _error(400, shown)
         return JSONResponse(shown, headers={"Cache-Control": "no-store"})
 
+    async def designer_seat(request: Request) -> Response:
+        table = designed(request.path_params["token"])
+        try:
+            seat = int(request.path_params["seat"])
+        except ValueError:
+            seat = -1
+        if not 0 <= seat < table.players:
+            return _error(400, f"the seat must be a number from 0 to {table.players - 1}")
+        body = await _threaded(_locked, table, lambda: table.page(seat))
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
     async def designer_log(request: Request) -> Response:
         table = designed(request.path_params["token"])
         body = await _threaded(_locked, table, table.log_bytes)
@@ -203,6 +215,7 @@ def create_app(games: dict[str, Game], watch: float | None = None) -> Starlette:
         Route("/api/designer/{token}", designer_state),
         Route("/api/designer/{token}/at/{n}", designer_at),
         Route("/api/designer/{token}/log", designer_log),
+        Route("/api/designer/{token}/seat/{seat}", designer_seat),
         Route("/api/designer/{token}/{what}", designer_do, methods=["POST"]),
         WebSocketRoute("/ws/designer/{token}", designer_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

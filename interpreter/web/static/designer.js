@@ -8,6 +8,7 @@ const previews = new Map();  // decisions made → the state then (the match's p
 let page = null;
 let shown = "";
 let hovered = null;
+let seeing = null;  // a seat whose page is shown instead of the true state (null: everything)
 
 function tableNodes(data, view) {
   // the zones and counters of a true state, in the seat page's layout (shared, then each seat's panel)
@@ -79,6 +80,7 @@ function renderQuestions() {
 
 function renderLog() {
   const log = document.getElementById("log");
+  if (hovered !== null) preview(null);  // the entry hovered goes with the old log (no mouseleave comes)
   log.replaceChildren(...page.log.map((entry) => {
     const at = "decision" in entry ? entry.decision : entry.at;
     const item = el("li", { "data-at": String(at) });
@@ -98,10 +100,32 @@ function renderLog() {
   log.scrollTop = log.scrollHeight;
 }
 
+async function seeAs(seat) {
+  // the page seat `seat` is sent (from its handle, as the seat's own page gets it), drawn in place of the truth
+  seeing = seat;
+  document.querySelectorAll("#see-as button.as").forEach((b) => {
+    b.classList.toggle("chosen", b.dataset.as === (seat === null ? "" : String(seat)));
+  });
+  if (seat === null) { preview(null); return; }
+  const response = await fetch(`${API}/seat/${seat}`);
+  if (!response.ok || seeing !== seat || hovered !== null) return;
+  const theirs = await response.json();
+  const nodes = tableNodes(theirs, theirs.view);
+  const question = theirs.asked ? `${theirs.prompt} (${theirs.options.map((o) => o.label).join(", ")})` : "not asked";
+  document.getElementById("preview").replaceChildren(el("h2", {}, `What P${seat} is sent — ${question}`),
+    nodes.counters, nodes.zones, el("div", { class: "seats" }, ...nodes.seats));
+  document.getElementById("now").hidden = true;
+}
+
 async function preview(at) {
   hovered = at;
   const box = document.getElementById("preview");
-  if (at === null) { box.replaceChildren(); document.getElementById("now").hidden = false; return; }
+  if (at === null) {
+    box.replaceChildren();
+    document.getElementById("now").hidden = false;
+    if (seeing !== null) seeAs(seeing);
+    return;
+  }
   if (!previews.has(at)) {
     const response = await fetch(`${API}/at/${at}`);
     if (!response.ok) return;
@@ -130,6 +154,14 @@ function render() {
   const links = Object.entries(page.links).map(([seat, link]) =>
     el("li", {}, `P${seat}'s page: `, el("a", { href: link, target: "_blank" }, new URL(link, window.location.href).href)));
   document.getElementById("links").replaceChildren(el("ul", {}, ...links));
+  const choices = document.getElementById("see-as");
+  if (choices.querySelectorAll("button.as").length !== page.players + 1) {
+    for (let s = 0; s < page.players; s++) {
+      const button = el("button", { type: "button", class: "as", "data-as": String(s) }, `P${s}`);
+      button.addEventListener("click", () => seeAs(s));
+      choices.append(button);
+    }
+  }
   renderRules();
   renderQuestions();
   const result = document.getElementById("result");
@@ -146,6 +178,7 @@ function render() {
   document.getElementById("shared").replaceChildren(...nodes.zones.childNodes);
   document.getElementById("seats").replaceChildren(...nodes.seats);
   renderLog();
+  if (seeing !== null && hovered === null) seeAs(seeing);
 }
 
 function show(text) {
@@ -182,4 +215,5 @@ document.getElementById("pause").addEventListener("click", () => send("pause", {
 document.getElementById("step-one").addEventListener("click", () => send("step", { count: 1 }));
 document.getElementById("step-many").addEventListener("click", () => send("step", { count: 10000 }));
 document.getElementById("undo").addEventListener("click", () => send("undo"));
+document.querySelector('#see-as button.as[data-as=""]').addEventListener("click", () => seeAs(null));
 live();
