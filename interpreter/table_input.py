@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -38,26 +39,29 @@ class Prompt:
         read = read or sys.stdin.readline
         labels = t.m.action_labels(seat)
         blocks = self._show(seat)
-        shown = self._option_order(seat, labels)  # shown[i]: the action of the i-th option on the screen
+        shown, copies = self._option_order(seat, labels)  # shown[i]: the action of the i-th option on the screen
         # a question with one option is asked all the same (being asked tells the others nothing):
         # say so, and let Enter take it
-        only = "" if len(labels) > 1 else " " + w["nothing" if labels[0] in ("none", "nobody") else "only"]
-        digits = len(str(len(labels)))
-        for i, label in enumerate((labels[k] for k in shown), 1):
-            text = self.option_text(label, seat)
+        only = "" if len(shown) > 1 else " " + w["nothing" if labels[0] in ("none", "nobody") else "only"]
+        digits = len(str(len(shown)))
+        for i, k in enumerate(shown, 1):
+            text = self.option_text(labels[k], seat)
+            if copies[i - 1] > 1:  # `Periwinkle ×3 — …`: copies in hand are one choice
+                name = t.cards.name(labels[k])
+                text = f"{name} ×{copies[i - 1]}{text[len(name):]}"
             room = t.width - digits - 6 - len(only)
             if len(text) > room:
                 text = text[: room - 1] + "…"
             print(f"  {i:>{digits}}) {text}{only}", file=out)
         while True:
-            print(w["ask_one" if only else "ask"].format(k=len(labels)), end="", file=out, flush=True)
+            print(w["ask_one" if only else "ask"].format(k=len(shown)), end="", file=out, flush=True)
             line = read()
             if not line:
                 raise InputEnded
             text = line.strip()
             if not (hasattr(sys.stdin, "isatty") and sys.stdin.isatty()):
                 print(text, file=out)  # typed input is not echoed from a pipe: show it, so the story reads on
-            if (text.isdigit() and 1 <= int(text) <= len(labels)) or (only and not text):
+            if (text.isdigit() and 1 <= int(text) <= len(shown)) or (only and not text):
                 return shown[int(text or 1) - 1]
             chosen = self._answer(text, seat, labels, shown, blocks)
             if chosen is not None:
@@ -100,7 +104,7 @@ class Prompt:
                     self._info(labels[k], f"{i}) ")
         elif asked:
             n = int(asked.group(1))
-            if 1 <= n <= len(labels) and t.cards.is_card(labels[shown[n - 1]]):
+            if 1 <= n <= len(shown) and t.cards.is_card(labels[shown[n - 1]]):
                 self._info(labels[shown[n - 1]])
             else:
                 print(w["no_card"].format(n=n), file=out)
@@ -111,7 +115,7 @@ class Prompt:
         elif by_name:  # copies of one card are the same choice
             return by_name[0]
         else:
-            print(w["bad_choice"].format(k=len(labels)), file=out)
+            print(w["bad_choice"].format(k=len(shown)), file=out)
         return None
 
     def option_text(self, label: str, seat: int) -> str:
@@ -136,10 +140,11 @@ class Prompt:
             return t.who(t.names.index(label)) if t.names.index(label) == seat else label
         return t.words[label] if label in ("none", "nobody") else label
 
-    def _option_order(self, seat: int, labels: list[str]) -> list[int]:
-        """The options in the order the screen lists them: cards all from the seat's own private zones (a
-        hand) in the game's card order, after the options that are not cards; any other question as
-        asked (a row, a chain: where a card lies is part of the choice)."""
+    def _option_order(self, seat: int, labels: list[str]) -> tuple[list[int], list[int]]:
+        """The options as the screen lists them, and how many copies each stands for: cards all from the
+        seat's own private zones (a hand) in the game's card order, after the options that are not cards,
+        copies of a card (alike to the seat: one label) once; any other question as asked, one by one (a
+        row, a chain: where a card lies is part of the choice)."""
         t = self.t
         private: set[str] = set()
         for zone, cards in t.m.view(seat)["zones"].items():
@@ -149,9 +154,13 @@ class Prompt:
                 private.update(c for c in cards if isinstance(c, str))
         cards = [i for i, label in enumerate(labels) if t.cards.is_card(label)]
         if not cards or any(labels[i] not in private for i in cards):
-            return list(range(len(labels)))
+            return list(range(len(labels))), [1] * len(labels)
         others = [i for i in range(len(labels)) if i not in set(cards)]
-        return others + sorted(cards, key=lambda i: t.cards.order(labels[i]))
+        first: dict[str, int] = {}
+        for i in sorted(cards, key=lambda i: t.cards.order(labels[i])):
+            first.setdefault(labels[i], i)
+        copies = Counter(labels[i] for i in cards)
+        return others + list(first.values()), [1] * len(others) + [copies[label] for label in first]
 
     def _info(self, cid: str, lead: str = "") -> None:
         for i, line in enumerate(self.t.cards.full(cid, self.t.words)):

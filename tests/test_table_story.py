@@ -345,6 +345,19 @@ def test_a_hand_passed_on_is_told_with_copies_counted(capsys, monkeypatch):
     assert "  P1 gets Periwinkle ×2, Sea Urchin, Starfish ×3, Sand Dollar from you\n" in out
 
 
+def test_copies_of_a_card_in_hand_are_one_option(capsys, monkeypatch):
+    # Low Tide, seed 2: the hand holds Periwinkle ×3 and Starfish ×3; picking any copy is the same choice
+    out = run(capsys, monkeypatch, "3\n?\n4\nq\n", "play", "low-tide", "--human", "0", "--seed", "2")
+    first = screens(out)[0]
+    assert re.findall(r"^  \d\) (.+?) —", first, re.M) == ["Periwinkle ×3", "Sea Urchin", "Starfish ×3",
+                                                           "Sand Dollar"]
+    assert "choice [1-4; ? help; q quit]: 3\nP0 picks Starfish\n" in out
+    second = screens(out)[1]  # the hand that came from P3: Sea Urchin ×3 among single cards
+    options = re.findall(r"^  (\d)\) (.+?) —", second, re.M)
+    assert ("2", "Sea Urchin ×3") in options and len(options) == 5
+    assert "\n2) Sea Urchin (kind: urchin)\n" in second  # `?`: each option's card once
+    assert "choice [1-5; ? help; q quit]: 4\n" in second
+
 def test_the_ring_lists_each_location_with_its_receiving(capsys, monkeypatch, tmp_path):
     out = run(capsys, monkeypatch, "q\n", "play", "sky-haulers", "--human", "0", "--seed", "7")
     ring = re.search(r"^  ring: (.*(?:\n      .*)*)", out, re.M).group(1)
