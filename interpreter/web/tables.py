@@ -9,6 +9,7 @@ give it byte-identical pages (`page_bytes`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import pickle
@@ -181,7 +182,8 @@ class Table:
         for i, (seat, action) in enumerate(decisions[:upto]):
             bot = self.lineup.bots[seat]
             if i >= mark and by_bot[i] and bot is not None and seat in self.match.to_act():
-                bot.choose(self.handles[seat])  # its generator draws as it did the first time
+                with contextlib.suppress(RuleError):  # (new rules may fail in the bot's own search)
+                    bot.choose(self.handles[seat])  # its generator draws as it did the first time
             try:
                 problem = self.match.apply(seat, action)
             except RuleError as err:
@@ -227,7 +229,12 @@ class Table:
                     break
                 bot = self.lineup.bots[s]
                 assert bot is not None
-                problem = self._apply(s, bot.choose(self.handles[s]), True)
+                try:
+                    action = bot.choose(self.handles[s])
+                except RuleError as err:  # the rules failed in the bot's search of what may come
+                    self.failure = f"the game's rules failed during play: {_unseeded(err)}"
+                    return made
+                problem = self._apply(s, action, True)
                 assert problem is None or self.failure is not None, problem
                 made += 1
         return made
