@@ -115,3 +115,26 @@ def test_the_table_tells_events_through_their_kinds(monkeypatch):
     text = out.getvalue()
     assert "P1 picked something" in text and "chose (hidden)" not in text
     assert "P3 handed you " in text and "you get" not in text
+
+
+def test_the_table_names_players_its_own_way_through_the_same_words():
+    """The table's teller names players as the game does and the person as `P0 (you)`, but a line about the
+    person themselves takes the second person, as in a seat's observations."""
+    import io
+
+    from interpreter.run.match import Match
+    from interpreter.table import Table
+    from interpreter.table_words import WORDS
+
+    m = Match(load_game("go-fish"), 3, 1, log=True)
+    out = {"type": "event", "event": "knock_out", "player": 0, "until": "deal"}
+    back = {"type": "event", "event": "back_in", "players": [0, 2]}
+    for lang, you, other, again in (
+            ("en", "you are knocked out of the deal", "P1 is knocked out of the match", "P0 (you), P2 back in"),
+            ("ru", "вы выбываете до конца раздачи", "P1 выбывает до конца партии", "P0 (вы), P2 снова в игре")):
+        teller = Table(m, io.StringIO(), WORDS[lang], 0).teller
+        assert events.SeatsChanged.told(out, teller) == you
+        assert events.SeatsChanged.told({**out, "player": 1, "until": "match"}, teller) == other
+        assert events.SeatsChanged.told(back, teller).startswith(again)
+    omniscient = Table(m, io.StringIO(), WORDS["en"], None).teller
+    assert events.SeatsChanged.told(out, omniscient) == "P0 is knocked out of the deal"
