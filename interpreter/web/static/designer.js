@@ -4,7 +4,7 @@
 // the bots paused or stepped, the match log to download, and the game's files as they change.
 const TOKEN = window.location.pathname.split("/").pop();
 const API = `/api/designer/${TOKEN}`;
-const previews = new Map();  // decisions made → the state then (the match's past does not change)
+const previews = new Map();  // decisions made → the state then (while the page stays as it is)
 let page = null;
 let shown = "";
 let hovered = null;
@@ -184,6 +184,7 @@ function render() {
 function show(text) {
   if (text === shown) return;
   shown = text;
+  previews.clear();  // a rewind or new rules change the past the previews were of
   page = JSON.parse(text);
   render();
 }
