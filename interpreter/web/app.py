@@ -112,7 +112,7 @@ def create_app(games: dict[str, Game], watch: float | None = None) -> Starlette:
     async def designer_do(request: Request) -> Response:
         table = designed(request.path_params["token"])
         data = await _body(request, empty=True)
-        return await _threaded(_designer_do, table, request.path_params["what"], data, games)
+        return await _threaded(_designer_do, table, request.path_params["what"], data)
 
     async def designer_at(request: Request) -> Response:
         table = designed(request.path_params["token"])
@@ -240,7 +240,7 @@ DESIGNER_ACTIONS = ("act", "step", "pause", "rewind", "undo", "replay")
 MOST_STEPS = 10_000  # the most bot decisions one step asks for
 
 
-def _designer_do(table: Table, what: str, data: dict[str, Any], games: dict[str, Game]) -> Response:
+def _designer_do(table: Table, what: str, data: dict[str, Any]) -> Response:
     """One of the designer's requests, the table's lock held: the designer's page after it, or a 409 that
     says why not (nothing changed)."""
     problem: str | None = None
