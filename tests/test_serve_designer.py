@@ -272,11 +272,13 @@ def test_reload_on_save_tells_the_designer_and_replays_the_decisions_on_the_new_
         told = client.get(dapi).json()["rules"]
         assert told["errors"] and told["errors"][0].startswith("game.yaml:15:"), told
         assert str(tmp_path) not in json.dumps(told)
+        assert client.get("/api/games").json()[0]["errors"] == told["errors"]  # the start page says so too
         assert client.get(api).json() == page
         # a good save: the same decisions on the new rules
         (folder / "game.yaml").write_text(GAME.replace("add 1 to my points", "add 2 to my points"))
         assert app.state.watcher.check() == ["tiny"]
         assert client.get(dapi).json()["rules"] == {"errors": None}
+        assert client.get("/api/games").json()[0]["errors"] is None
         replayed = client.post(dapi + "/replay").json()
         assert replayed["rules"] is None and replayed["decisions"] == made
         assert replayed["replayed"] == f"{made} of {made} decisions played again on the new rules"

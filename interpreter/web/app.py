@@ -3,7 +3,7 @@ nothing fetched from elsewhere) and a small JSON API.
 
     GET  /                      the games and a form for a new table
     GET  /t/TOKEN               a seat's table page (each person seat has its own unguessable token)
-    GET  /api/games             the games served: name, title, player counts
+    GET  /api/games             the games served: name, title, player counts, mistakes of a broken save
     POST /api/tables            a new table: {game, players, seed, seats: ["person" | BOT, …]} → the seats' links
     GET  /api/seat/TOKEN        the seat's page as JSON (`?since=TAG`: 204 while it is unchanged)
     POST /api/seat/TOKEN/act    {action: N}: the seat's answer → its page
@@ -164,7 +164,8 @@ def create_app(games: dict[str, Game], watch: float | None = None) -> Starlette:
 
     def list_games(request: Request) -> Response:
         return JSONResponse([{"name": name, "title": g.title, "min": g.min_players, "max": g.max_players,
-                              "default": g.default_players} for name, g in games.items()])
+                              "default": g.default_players, "errors": watcher.errors.get(name)}
+                             for name, g in games.items()])
 
     async def new_table(request: Request) -> Response:
         data = await _body(request)

@@ -70,7 +70,12 @@ async function start() {
   const select = document.getElementById("game");
   for (const g of games) {
     const count = g.min === g.max ? `${g.min} players` : `${g.min}–${g.max} players`;
-    list.append(el("li", {}, el("b", {}, g.title), ` (${g.name}): ${count}`));
+    const item = el("li", { "data-game": g.name }, el("b", {}, g.title), ` (${g.name}): ${count}`);
+    if (g.errors) {  // its files were saved with mistakes: its tables play on by the rules it had
+      item.append(el("div", { class: "error-list" }, "its files have mistakes (new tables use the rules before them):",
+        el("pre", {}, g.errors.join("\n"))));
+    }
+    list.append(item);
     select.append(el("option", { value: g.name }, g.title));
   }
   select.addEventListener("change", gameChosen);
