@@ -336,7 +336,6 @@ def test_sim_prints_the_partial_summary_and_the_error_when_a_worker_dies(monkeyp
     """`meeple sim --workers 2` with a worker killed: the finished matches' summary, then the error, exit 1."""
     import os
 
-    from interpreter import cli
     from interpreter.run import sim
 
     real = sim.run_chunk
@@ -348,7 +347,7 @@ def test_sim_prints_the_partial_summary_and_the_error_when_a_worker_dies(monkeyp
 
     parent = os.getpid()
     monkeypatch.setattr(sim, "run_chunk", dies_on_its_second_chunk)
-    monkeypatch.setattr(cli, "_cores", lambda: 2)
+    monkeypatch.setattr("interpreter.cli.matches._cores", lambda: 2)
     assert main(["sim", "overloaded", "-n", "200", "--workers", "2", "--json"]) == 1
     out, err = capsys.readouterr()
     partial = json.loads(out)

@@ -7,7 +7,6 @@ import shutil
 
 import pytest
 
-from interpreter import cli
 from interpreter.cli import main
 from interpreter.paths import data_dir
 
@@ -60,7 +59,7 @@ def test_replay_as_a_seat_outside_the_match_is_refused_before_replaying(tmp_path
 
 
 def test_sim_says_when_it_runs_fewer_workers_than_asked(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "_cores", lambda: 2)
+    monkeypatch.setattr("interpreter.cli.matches._cores", lambda: 2)
     code, out, err = run(capsys, "sim", "overloaded", "-n", "4", "--workers", "9", "--json")
     assert code == 0 and '"workers": 2' in out
     assert err.strip() == "meeple sim: --workers 9: this machine has 2 cores, so 2 workers run"

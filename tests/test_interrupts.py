@@ -115,7 +115,6 @@ def test_seed_ranges_name_the_seeds_that_finished():
 
 
 def test_a_worker_dying_before_any_match_finished_names_no_seed_range(monkeypatch, capsys):
-    from interpreter import cli
 
     real = sim.run_chunk
     parent = os.getpid()
@@ -126,7 +125,7 @@ def test_a_worker_dying_before_any_match_finished_names_no_seed_range(monkeypatc
         return real(*args)
 
     monkeypatch.setattr(sim, "run_chunk", dies_in_a_worker)
-    monkeypatch.setattr(cli, "_cores", lambda: 2)
+    monkeypatch.setattr("interpreter.cli.matches._cores", lambda: 2)
     assert main(["sim", "go-fish", "-n", "40", "--workers", "2"]) == 1
     out, err = capsys.readouterr()
     assert out == ""

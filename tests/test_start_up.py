@@ -32,13 +32,14 @@ def test_games_lists_a_bundled_game_from_its_game_yaml_alone(tmp_path, monkeypat
     """The listing reads only game.yaml's name, title and players: a game whose cards are broken is still
     listed (`validate` reports it), one whose game.yaml lacks its players is listed as broken."""
     from interpreter import cli, paths
+    from interpreter.cli import authoring
 
     for name, head in (("fine", "game: fine\ntitle: Fine Game\nplayers: {min: 2, max: 2}\ncards: [gone.yaml]\n"),
                        ("headless", "game: headless\ntitle: No Players\n")):
         (tmp_path / name).mkdir()
         (tmp_path / name / "game.yaml").write_text(head, encoding="utf-8")
     monkeypatch.setattr(paths, "data_dir", lambda folder: tmp_path)
-    monkeypatch.setattr(cli, "data_dir", lambda folder: tmp_path)
+    monkeypatch.setattr(authoring, "data_dir", lambda folder: tmp_path)
     assert cli.main(["games"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out == ["fine           Fine Game            2 players (default 2)",

@@ -1,0 +1,88 @@
+"""The `meeple` command: one module per group of commands (see CONTRACT.md for the outside).
+
+`authoring` (games, validate, test, cards, rules, compile; print and serve registered), `matches` (play, sim,
+duel), `checking` (check), `replay`, `balance` (report, compare); `common` holds what they share. `main` is the
+console entry point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+
+from .. import __version__
+from ..diagnostics import AuthoringError
+from ..interrupts import INTERRUPTED, second_ctrl_c_exits
+from ..run.runtime import RuleError
+from . import authoring, balance, checking, matches, replay
+from .common import CliError, _Parser
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "games": authoring.cmd_games,
+    "validate": authoring.cmd_validate,
+    "test": authoring.cmd_test,
+    "cards": authoring.cmd_cards,
+    "print": authoring.cmd_print,
+    "serve": authoring.cmd_serve,
+    "compile": authoring.cmd_compile,
+    "play": matches.cmd_play,
+    "sim": matches.cmd_sim,
+    "duel": matches.cmd_duel,
+    "replay": replay.cmd_replay,
+    "check": checking.cmd_check,
+    "report": balance.cmd_report,
+    "compare": balance.cmd_compare,
+    "rules": authoring.cmd_rules,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse tree of every subcommand, each group's from its module."""
+    parser = _Parser(prog="meeple", description="A rules-as-data engine for tabletop card games.")
+    parser.add_argument("--version", action="version", version=f"meeple {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for group in (authoring, matches, checking, replay, balance):
+        group.add_parsers(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the `meeple` command; returns the exit status (never raises, never prints a traceback)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 1
+    with second_ctrl_c_exits(keep=argv is None):  # a program or test calling main keeps its own Ctrl-C
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command; every failure is one message and an exit status."""
+    try:
+        return COMMANDS[args.command](args)
+    except CliError as err:
+        print(str(err) if err.located else f"meeple {args.command}: error: {err}", file=sys.stderr)
+    except AuthoringError as err:
+        for d in err.diagnostics:
+            print(d.render(), file=sys.stderr)
+    except RuleError as err:
+        print(f"meeple {args.command}: error: the game's rules failed during play: {err}", file=sys.stderr)
+    except KeyboardInterrupt as err:
+        print(f"\nmeeple {args.command}: {str(err) or 'interrupted'}", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as err:  # the system refused a file or folder named on the command line
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"meeple {args.command}: error: {where}{err.strerror or err}", file=sys.stderr)
+    except Exception as err:
+        print(f"meeple {args.command}: internal error (please report it): {type(err).__name__}: {err}",
+              file=sys.stderr)
+    return 1

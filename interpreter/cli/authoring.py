@@ -1,0 +1,366 @@
+"""The commands for a game's author: games, validate, test, cards, rules, compile; print and serve registered."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..diagnostics import AuthoringError, Diagnostic
+from ..paths import bundled_games, data_dir
+from .common import CliError, _game, _n, _write
+
+# Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the
+# DSL parser, the schema checker or Hypothesis.
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+
+def _listing(folder: Path) -> tuple[str, str, int, int, int] | None:
+    """A game's name, title and player counts (min, max, default) from its game.yaml alone, nothing
+    compiled (None if they cannot be read: `meeple validate` says why)."""
+    import yaml
+
+    try:
+        reader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)((folder / "game.yaml").read_text(encoding="utf-8"))
+        try:
+            data = reader.get_single_data()
+        finally:
+            reader.dispose()
+        players = data["players"]
+        name, title, low, high = data["game"], data["title"], players["min"], players["max"]
+        default = players.get("default", low)
+    except (OSError, UnicodeError, yaml.YAMLError, TypeError, KeyError, AttributeError):
+        return None
+    if not (isinstance(name, str) and isinstance(title, str)
+            and all(type(n) is int for n in (low, high, default)) and low <= default <= high):
+        return None
+    return name, title, low, high, default
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the bundled games with their player counts (read from each game.yaml, nothing compiled)."""
+    status = 0
+    for folder_name in bundled_games():
+        listing = _listing(data_dir("cards") / folder_name)
+        if listing is None:
+            print(f"{folder_name:<14} (broken: run `meeple validate {folder_name}`)")
+            status = 1
+            continue
+        name, title, low, high, default = listing
+        counts = f"{low}–{high} players" if low != high else _n(low, "player")
+        print(f"{name:<14} {title:<20} {counts} (default {default})")
+    return status
+
+
+
+def _copies(cards: list[tuple[int, bool]]) -> str:
+    """`23 cards, 20 copies + 10 per player`: the cards, and their copies ((count, each player) pairs)."""
+    shared = sum(count for count, each in cards if not each)
+    each = sum(count for count, each in cards if each)
+    if not each:
+        return f"{_n(len(cards), 'card')}, {_n(shared, 'copy', 'copies')}"
+    if not shared:
+        return f"{_n(len(cards), 'card')}, {_n(each, 'copy', 'copies')} per player"
+    return f"{_n(len(cards), 'card')}, {_n(shared, 'copy', 'copies')} + {each} per player"
+
+
+def _loaded(folder: Path, games: dict[Path, Game | AuthoringError]) -> Game | AuthoringError:
+    """A game folder, loaded once however many of its files are named."""
+    from ..game import load_game
+
+    key = folder.resolve()
+    if key not in games:
+        try:
+            games[key] = load_game(key)
+        except AuthoringError as err:
+            games[key] = err
+    return games[key]
+
+
+def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[str | None, list[Diagnostic]]:
+    """Validate one PATH (a folder, a game.yaml, a card or scenario file, or a bundled game's name):
+    ("ok: …" line or None, diagnostics)."""
+    from ..load.cards import cards_without_text, check_card_file
+    from ..load.loader import find_game, unlisted_card_files
+    from ..scenarios import FOLDER as SCENARIO_FOLDER
+    from ..scenarios import check_scenarios
+
+    path = Path(raw)
+    try:
+        exists = path.exists()
+    except OSError as err:  # a name the system refuses, e.g. too long
+        raise CliError(f"{raw}: {err.strerror or err}") from None
+    if not exists:
+        try:
+            path = find_game(raw)
+        except AuthoringError as err:
+            hint = err.diagnostics[0].hint
+            close = f"; {hint}" if hint and hint.startswith("did you mean") else ""
+            raise CliError(f"{raw}: no such file or folder, nor a bundled game{close}") from None
+    if path.is_dir():
+        if not (path / "game.yaml").is_file():
+            raise CliError(f"{raw}: not a game folder (it has no game.yaml)")
+        game = _loaded(path, games)
+        if isinstance(game, AuthoringError):
+            return None, game.diagnostics
+        scenarios, found = check_scenarios(game)
+        cards = _copies([(c.count, c.each_player) for c in game.model.cards])
+        tested = f"; {_n(len(scenarios), 'scenario')}" if scenarios else ""
+        return ((f"ok: {raw} ({cards}{tested})" if not found else None),
+                found + unlisted_card_files(game.model) + cards_without_text(game.model))
+    if path.parent.name == SCENARIO_FOLDER and (path.parent.parent / "game.yaml").is_file():
+        game = _loaded(path.parent.parent, games)
+        if isinstance(game, AuthoringError):
+            return None, game.diagnostics
+        scenarios, found = check_scenarios(game, [path])
+        return (f"ok: {raw} ({_n(len(scenarios), 'scenario')})" if not found else None), found
+    folder = path.parent if (path.parent / "game.yaml").is_file() else None
+    if folder is None:
+        copies, found = check_card_file(path)
+        return (f"ok: {raw} ({_copies(copies)})" if not found else None), found
+    game = _loaded(folder, games)
+    if isinstance(game, AuthoringError):
+        return None, game.diagnostics
+    if path.name == "game.yaml":
+        return f"ok: {raw} ({_copies([(c.count, c.each_player) for c in game.model.cards])})", []
+    mine = [(c.count, c.each_player) for c in game.model.cards if Path(c.pos.file).resolve() == path.resolve()]
+    if mine:
+        return f"ok: {raw} ({_copies(mine)})", [d for d in cards_without_text(game.model)
+                                                 if Path(d.pos.file).resolve() == path.resolve()]
+    copies, found = check_card_file(path)  # in the folder but not listed in game.yaml: check its shape only
+    unlisted = [d for d in unlisted_card_files(game.model) if Path(d.pos.file).resolve() == path.resolve()]
+    return (f"ok: {raw} ({_copies(copies)}; not listed in game.yaml)" if not found else None), found + unlisted
+
+
+def _as_json(d: Diagnostic | None, file: str = "", message: str = "") -> dict[str, Any]:
+    """One diagnostic as an object for editors and CI (line and col are null when a path is wrong)."""
+    if d is None:
+        return {"file": file, "line": None, "col": None, "severity": "error", "message": message, "hint": None}
+    return {"file": d.pos.file, "line": d.pos.line, "col": d.pos.col, "severity": d.severity, "message": d.message,
+            "hint": d.hint}
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check game folders, card and scenario files; print every diagnostic of every path (each once)."""
+    games: dict[Path, Game | AuthoringError] = {}
+    seen: set[tuple[str, str]] = set()
+    listed: list[dict[str, Any]] = []
+    errors = warnings = 0
+    failed = False
+    as_json = args.format == "json"
+    for raw in args.paths:
+        try:
+            ok, found = _validate_one(raw, games)
+        except CliError as err:
+            failed = True
+            if as_json:
+                listed.append(_as_json(None, raw, str(err).removeprefix(f"{raw}: ")))
+            else:
+                print(f"meeple validate: error: {err}", file=sys.stderr)
+            continue
+        if ok and not as_json:
+            print(ok)
+        failed = failed or not ok
+        for d in found:
+            if (str(d.pos), d.message) in seen:
+                continue
+            seen.add((str(d.pos), d.message))
+            if d.severity == "warning":
+                warnings += 1
+            else:
+                errors += 1
+            if as_json:
+                listed.append(_as_json(d))
+            else:
+                print(d.render(), file=sys.stderr)
+    if as_json:
+        print(json.dumps(listed, ensure_ascii=False))
+    elif errors or warnings:
+        counted = [_n(errors, "error")] * bool(errors) + [_n(warnings, "warning")] * bool(warnings)
+        print(f"{' and '.join(counted)} found", file=sys.stderr)
+    return 1 if failed else 0
+
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    """Run the game's scenario files: one line per scenario, failures at file:line, exit 1 on any."""
+    from ..scenarios import FOLDER as SCENARIO_FOLDER
+    from ..scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
+
+    game = _game(args.game)
+    folder = Path(game.model.root)
+    if not scenario_files(folder):
+        raise CliError(f"{game.name} has no scenarios: write them in {folder / SCENARIO_FOLDER}/*.yaml")
+    started = time.perf_counter()
+    scenarios, found = check_scenarios(game)
+    for d in found:
+        print(d.render(), file=sys.stderr)
+    sys.stderr.flush()
+    chosen = select(scenarios, args.k)
+    if not chosen and not found:
+        raise CliError(f"no scenario of {game.name} matches `{args.k}`")
+    failed = 0
+    for sc in chosen:
+        try:
+            play(sc)
+        except ScenarioFailure as failure:
+            failed += 1
+            print(f"FAIL  {sc.name} — {sc.rule}")
+            for pos, text in failure.problems:
+                print(f"  {pos.file}:{pos.line}: {text}")
+            print(textwrap.indent(failure.story, "    "))
+            continue
+        print(f"pass  {sc.name} — {sc.rule}")
+    elapsed = time.perf_counter() - started
+    if failed:
+        summary = f"{_n(len(chosen), 'scenario')}: {failed} failed, {len(chosen) - failed} passed"
+    else:
+        summary = f"{_n(len(chosen), 'scenario')}: all passed" if chosen else "no scenario ran"
+    bad = f"; {_n(len(found), 'error')} in scenario files" if found else ""
+    print(f"{summary}{bad} ({elapsed:.2f} s)")
+    return 1 if failed or found else 0
+
+
+
+def _card_words(card) -> list[str]:
+    """What a card says: its `text`, else each ability as `ability: DSL text` (lines kept)."""
+    if card.text:
+        return [" ".join(str(card.text).split())]
+    lines = []
+    for ability, (text, _, _) in card.abilities.items():
+        body = [line.rstrip() for line in str(text).strip().splitlines()]
+        lines.append(f"{ability}: {body[0] if body else ''}")
+        lines += [f"  {line}" for line in body[1:]]
+    return lines
+
+
+def _indent(text: str) -> int:
+    """How far a line of DSL text is indented, so that its wrapped rest lines up with it."""
+    return len(text) - len(text.lstrip(" "))
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    """Print (or write) the Python a game compiles to, each block headed by the YAML line it comes from."""
+    game = _game(args.game)
+    if args.output is None:
+        sys.stdout.write(game.python_source)
+        return 0
+    _write(game, ("-o", args.output), game.python_source.encode("utf-8"))
+    print(f"wrote {args.output}: {game.python_source.count(chr(10))} lines of Python for {game.name}")
+    return 0
+
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    """List a game's cards: id, name, count, kind and text, in columns that fit the terminal."""
+    game = _game(args.game)
+    cards = game.model.cards
+    rows = [(c.id, c.name, f"{c.count} each" if c.each_player else str(c.count), c.kind) for c in cards]
+    heads = ("id", "name", "count", "kind")
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
+    lead = sum(widths) + 2 * len(widths)
+    columns = shutil.get_terminal_size((100, 24)).columns
+    beside = columns - lead - 1 >= 30  # else the text goes under its row, indented
+    room = columns - lead - 1 if beside else max(20, columns - 5)
+
+    def line(cells: tuple[str, ...], text: str) -> str:
+        front = "  ".join(cell.rjust(w) if i == 2 else cell.ljust(w) for i, (cell, w) in
+                          enumerate(zip(cells, widths, strict=True)))
+        return f"{front}  {text}".rstrip()
+
+    print(line(heads, "text" if beside else ""))
+    for card, cells in zip(cards, rows, strict=True):
+        wrapped = [part for text in _card_words(card)
+                   for part in textwrap.wrap(text, room, subsequent_indent=" " * _indent(text)) or [""]]
+        if beside:
+            print(line(cells, wrapped[0] if wrapped else ""))
+            wrapped = wrapped[1:]
+        else:
+            print(line(cells, ""))
+        for more in wrapped:
+            print(" " * (lead if beside else 4) + more)
+    copies = _copies([(c.count, c.each_player) for c in cards])
+    print(f"{game.title}: {copies}")
+    if (Path(game.model.root) / "README.md").is_file():
+        print(f"The rules: meeple rules {args.game}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print the game's rules page."""
+    from ..rules import NoRulesPage, rules_page
+
+    try:
+        print(rules_page(args.game), end="")
+    except NoRulesPage as err:
+        raise CliError(str(err)) from None
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The playtest web page (interpreter/web/, docs/serve.md)."""
+    from ..web.command import run
+
+    return run(args, _game)
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    """Print-and-play sheets, or card images, of a game (interpreter/printing/command.py)."""
+    from ..printing import PrintError
+    from ..printing.command import run
+
+    try:
+        return run(args)
+    except PrintError as err:
+        raise CliError(str(err)) from None
+
+
+def add_parsers(sub: Any) -> None:
+    """games, validate, test, cards, print, serve, rules, compile."""
+    sub.add_parser("games", help="list the bundled games", description="List the bundled games.")
+
+    p = sub.add_parser("validate", help="check game folders and card files",
+                       description="Check game folders, game.yaml files and card files; exit 1 on any error.")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="a game folder or bundled game name, a game.yaml, a card file or a scenario file")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: print the diagnostics as one JSON list (file, line, col, severity, message, hint)")
+
+    p = sub.add_parser("test", help="run a game's rule scenarios",
+                       description="Run the scenario files in GAME/scenarios/*.yaml; exit 1 on any failure.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("-k", metavar="TEXT", help="only the scenarios whose name or file name contains TEXT")
+
+    p = sub.add_parser("cards", help="list a game's cards",
+                       description="List a game's cards: id, name, count, kind and text.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+
+    from ..printing.command import add_arguments as print_arguments
+
+    print_arguments(sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
+                                   description="Put every card of a game, in its count of copies, on sheets to "
+                                               "print at 100%, cut on the crop marks and play: a PDF of fronts and "
+                                               "backs, one card a page for a print shop, or PNG images."))
+
+    from ..web.command import add_arguments as serve_arguments
+
+    serve_arguments(sub.add_parser("serve", help="the playtest web page: play any seat against bots or friends",
+                                   description="Serve the playtest web page: a table of a game in the browser, "
+                                               "each seat a person (by its own link) or a bot."))
+
+    p = sub.add_parser("rules", help="print a game's rules page",
+                       description="Print a game's rules page (the README.md in its folder).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+
+    p = sub.add_parser("compile", help="print the Python a game compiles to",
+                       description="Print the Python a game compiles to, each block headed by the YAML "
+                                   "file:line it comes from (a traceback of a failing rule shows these lines).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of printing it")

@@ -1,0 +1,112 @@
+"""`meeple check`: property-testing a game with Hypothesis, then the leak check."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from .common import (
+    CHECK_LOG,
+    CliError,
+    _count,
+    _game,
+    _limit_args,
+    _n,
+    _outputs,
+    _players,
+    _replay_command,
+    _seed,
+    _some,
+    _write_log,
+)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Property-test a game with Hypothesis: its invariants, checks and the built-in properties, at every player
+    count (or --players); on failure, the shrunk match step by step and a log that replay re-runs."""
+    from ..check import NotDeterministic, chance_line, check_game, describe, story
+
+    game = _game(args.game).with_max_steps(args.max_steps)
+    if args.players is not None:
+        _players(game, args.players)
+    out = args.out or CHECK_LOG
+    _outputs(game, ("--out", out))
+    invariants = _n(len(game.invariants), "invariant")
+    if game.checks:
+        invariants += ", " + _n(len(game.checks), "check")
+    print(f"{game.title}: checking {invariants} and the built-in properties, {_n(args.examples, 'match', 'matches')} "
+          f"per player count (seed {args.seed})", flush=True)
+
+    def each(run) -> None:
+        if run.failure is None:
+            print(f"  {_n(run.players, 'player')}: {_n(run.examples, 'example')}, "
+                  f"{_n(run.decisions, 'decision')} checked, {run.seconds:.2f} s: every property holds", flush=True)
+
+    try:
+        runs = check_game(game, args.players, args.examples, args.seed, each=each)
+    except NotDeterministic as err:
+        raise CliError(str(err)) from None
+    failure = runs[-1].failure
+    if failure is None:
+        return _check_leaks(game, args)
+    run, played = runs[-1], failure.played
+    log = failure.log
+    _write_log(out, log, game)
+    print(f"  {_n(run.players, 'player')}: FAILED (after {_n(run.examples, 'example')}, shrunk, {run.seconds:.2f} s)")
+    print(f"property: {describe(failure.check, game)}")
+    print(f"failure:  {failure.message}")
+    chance = chance_line(played.chance or [])
+    print(f"the shrunk match: {_n(len(played.match.history), 'decision')}, {chance}")
+    for line in story(game, log):
+        print(f"  {line}")
+    print(f"its log: {out} (`{_replay_command(game, out)}` re-runs it)")
+    return 1
+
+
+def _check_leaks(game: Any, args: argparse.Namespace) -> int:
+    """The leak check, after the other properties: in random matches, a hidden answer or deal replaced
+    by another must not change what any other seat is shown, and a determinization must keep it."""
+    from ..leaks import check_leaks
+
+    if not args.leaks:
+        return 0
+    counts = game.player_counts(args.players)
+    seeds = range(args.seed, args.seed + args.leaks)
+    for n in counts:
+        started = time.perf_counter()
+        try:
+            report = check_leaks(game, players=n, seeds=seeds)
+        except AssertionError as leak:
+            print(f"  {_n(n, 'player')}: FAILED the leak check")
+            print("property: no seat is shown what the rules hide from it (a hidden answer or deal replaced by "
+                  "another changes nothing it sees)")
+            print(f"failure:  {leak}")
+            print(f"the match: `meeple play {args.game} --players {n} --seed S` plays it with the same random "
+                  f"bots (S and the decisions are above)")
+            return 1
+        print(f"  {_n(n, 'player')}: leak check of {_n(len(seeds), 'match', 'matches')}, "
+              f"{_n(report.points, 'point')} checked, {time.perf_counter() - started:.2f} s: nothing leaks"
+              + (f" ({_n(report.no_world, 'determinization')} found no world)" if report.no_world else ""),
+              flush=True)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """check."""
+    p = sub.add_parser("check", help="property-test a game with Hypothesis",
+                       description="Play Hypothesis-drawn matches (every decision and chance outcome drawn, so a "
+                                   "failure shrinks) and check the game's invariants at every decision, its "
+                                   "checks at the end of each turn, round or match, that no "
+                                   "rule fails, that every card lies in exactly one zone, that the match ends, "
+                                   "and that it replays the same; on failure print the shrunk match and write "
+                                   "its log, exit 1.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("--examples", type=_count, default=100, metavar="N",
+                   help="matches per player count (default 100)")
+    p.add_argument("--players", type=_count, help="check only this player count (default: each the game allows)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of Hypothesis's search (default 0; same seed, same run)")
+    p.add_argument("--out", metavar="FILE", help=f"where to write the log of a failure (default {CHECK_LOG})")
+    p.add_argument("--leaks", type=_some, default=2, metavar="N",
+                   help="then the leak check: N random matches per player count (default 2; 0: none)")
+    _limit_args(p)

@@ -1,0 +1,344 @@
+"""The commands that play matches: play (one, readable or JSON), sim (many, summarised), duel (bot A against B)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..run.runtime import RuleError
+from ..table import WORDS
+from .common import (
+    _ASCII_WHOLE,
+    BOTS_HELP,
+    CHECK_LOG,
+    CliError,
+    _count,
+    _game,
+    _limit_args,
+    _n,
+    _outputs,
+    _players,
+    _replay_command,
+    _seat,
+    _seed,
+    _write_log,
+)
+
+# Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the
+# DSL parser, the schema checker or Hypothesis.
+if TYPE_CHECKING:
+    from ..check import CheckFailed
+    from ..game import Game
+    from ..run.match import Match
+
+
+
+def _bot_kinds(kinds: str | None) -> list[str]:
+    """The bot names of `--bots` (`interpreter.bots`: `random`, `first`, `mc:N`, `ismcts:N`, …), each checked."""
+    from ..bots import BotNameError
+    from ..bots.lineup import names_for
+
+    try:
+        return names_for(kinds, None)
+    except BotNameError as err:
+        raise CliError(str(err)) from None
+
+
+def _bots(names: list[str], players: int, human: int | None) -> list[str]:
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise CliError(f"--bots names {len(names)} seats, but the match has {players} players")
+    if human is not None:
+        if human >= players:
+            raise CliError(f"--human {human}: seats are 0–{players - 1}")
+        names[human] = "human"
+    return names
+
+
+def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
+    """What one seat saw of a match, as JSON lines: a header, its observations, the result."""
+    lines: list[dict[str, Any]] = [{"type": "match", "game": m.game.name, "version": m.game.version,
+                                    "players": m.players, "seat": seat}]
+    lines.extend(m.information_state_json(seat)["observed"])
+    if m.over:
+        lines.append(m.result())
+    return lines
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
+    from ..bots.lineup import Lineup
+    from ..table import InputEnded, Quit, Table
+
+    game = _game(args.game).with_max_steps(args.max_steps)
+    kinds = _bot_kinds(args.bots)
+    players = args.players if args.players is not None else (len(kinds) if len(kinds) > 1 else None)
+    players = _players(game, players)
+    bots = _bots(kinds, players, args.human)
+    log_for: list[tuple[int, str]] = []
+    for seat_text, path in args.log_for or []:
+        if not _ASCII_WHOLE.fullmatch(seat_text) or int(seat_text) >= players:
+            raise CliError(f"--log-for: {seat_text!r} is not a seat of this match (0..{players - 1})")
+        log_for.append((int(seat_text), path))
+    _outputs(game, ("--log", args.log), *((f"--log-for {seat}", path) for seat, path in log_for))
+    words = WORDS[args.lang]
+    out = None if args.json else sys.stdout
+    human_out = sys.stderr if args.json else sys.stdout
+    m, failed = _started(game, players, args.seed, bots)
+    assert m.log is not None  # made with its log
+    if out is not None:
+        print(words["header"].format(title=game.title, n=players, players=_n(players, "player"), seed=args.seed),
+              file=out)
+    table = Table(m, out, words, args.human, prompt_out=human_out)
+    table.catch_up()
+    if failed is not None:  # the rules failed before the first decision
+        raise _kept(failed, m.log, game, args.log or FAILURE_LOG) from None
+    lineup = Lineup(bots, args.seed)
+    handles = [m.seat(s) for s in range(players)]
+    try:
+        while not m.over:
+            seats = m.to_act()
+            together = m.simultaneous
+            for seat in seats:
+                if seat == args.human:
+                    try:
+                        action = table.ask(seat)
+                    except Quit:
+                        print(words["quit"], file=human_out)
+                        return 0
+                    except InputEnded:
+                        raise CliError(words["eof"]) from None
+                else:
+                    table.asking(seat)
+                    bot = lineup.bots[seat]
+                    assert bot is not None
+                    thought = bot.stats.seconds
+                    action = bot.choose(handles[seat])
+                    if out is not None and bot.budget is not None:  # a search bot: how long it thought
+                        print(f"  [P{seat} {bot.name} · {bot.stats.seconds - thought:.2f} s]", file=out)
+                problem = m.apply(seat, action)
+                assert problem is None, problem
+                table.catch_up(together)
+    except RuleError as err:
+        table.catch_up()
+        raise _kept(err, m.log, game, args.log or FAILURE_LOG) from None
+    if args.log:
+        _write_log(args.log, m.log, game)
+    for seat, path in log_for:
+        _write_log(path, _seat_log(m, seat), game)
+    result = {"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
+              "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    table.final()
+    return 0
+
+
+
+def _progress_bar() -> Callable[[int, int], None] | None:
+    """A progress bar on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        end = "\r" + " " * (width + 30) + "\r" if done >= total else ""
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}{end}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+FAILURE_LOG = "rule-failure.jsonl"
+
+
+def _started(game: Game, players: int, seed: int, bots: list[str] | None) -> tuple[Match, RuleError | None]:
+    """A logged match run up to its first question, and the rules' failure if they failed before it: the
+    match and its log so far are in hand either way (a log is written of a failure during set-up too)."""
+    from ..run.match import Match
+
+    m = Match.__new__(Match)  # made before it runs, so that a failure while it starts leaves it in hand
+    try:
+        Match.__init__(m, game, players, seed, log=True, bots=bots)
+    except RuleError as err:
+        return m, err
+    return m, None
+
+
+def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: str) -> RuleError:
+    """Write the log of a match whose rules failed (up to the failure) and say where it is (or why not)."""
+    from ..logfile import LogError, write_log
+
+    if log is None:
+        return err
+    try:
+        write_log(path, log, game)
+    except LogError as why:
+        return RuleError(f"{err}; its log was not written: {why}", err.seed, err.decisions)
+    return RuleError(f"{err}; the match up to there is in {path} (`{_replay_command(game, path)}` re-runs it)",
+                     err.seed, err.decisions)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    """Many bot matches (random bots through the fast path); print a summary."""
+    from ..bots.lineup import Lineup
+    from ..check import CheckFailed
+    from ..run.sim import Interrupted, Watch, WorkerLost, run_many, seed_ranges
+
+    game = _game(args.game).with_max_steps(args.max_steps)
+    players = _players(game, args.players)
+    bots = _bots(_bot_kinds(args.bots), players, None)
+    workers = min(args.workers, args.n, _cores())
+    if args.workers > _cores():
+        print(f"meeple sim: --workers {args.workers}: this machine has {_n(_cores(), 'core')}, so "
+              f"{_n(workers, 'worker')} run", file=sys.stderr)
+    stopped: WorkerLost | Interrupted | None = None
+    watch: Watch | None = None
+    if args.check:
+        from ..check import watch_sim as watch
+    try:
+        summary = run_many(game, players, args.n, args.seed, workers, _progress_bar(), watch, bots)
+    except (Interrupted, WorkerLost) as err:
+        summary, stopped = err.summary, err
+    except CheckFailed as err:
+        raise _sim_check_failed(game, players, err) from None
+    except RuleError as err:
+        if err.seed is None:
+            raise
+        m, failed = _started(game, players, err.seed, bots)  # the failing match again, with its log
+        if failed is None:
+            try:
+                Lineup(bots, err.seed).play(m)
+            except RuleError as again:
+                failed = again
+        if failed is not None:
+            raise _kept(err, m.log, game, FAILURE_LOG) from None
+        raise
+    if args.json:
+        print(json.dumps(summary))
+    elif summary["games"]:  # else nothing finished: the message alone says so
+        seeds = stopped.seeds if stopped is not None else seed_ranges([(args.seed, args.seed + summary["games"])])
+        _print_summary(game, summary, seeds, players)
+    if isinstance(stopped, Interrupted):
+        raise stopped
+    if stopped is not None:
+        raise CliError(str(stopped))
+    return 0
+
+
+def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
+    """The match of a failed `sim --check` again, through the step API with its log: write the log, say why."""
+    from ..check import failure_log, sim_match
+
+    played = sim_match(game, players, err.seed)
+    if played.broken is None:  # not the same match: an engine fault, reported as such
+        return CliError(f"check failed in the match of seed {err.seed}: {err}, but not when that match is played "
+                        "again through the step API")
+    message = played.broken[1]
+    _write_log(CHECK_LOG, failure_log(played), game)
+    return CliError(f"check failed in the match of seed {err.seed} after {_n(len(played.match.history), 'decision')}: "
+                    f"{message}; its log is in {CHECK_LOG} "
+                    f"(`{_replay_command(game, CHECK_LOG)}` re-runs it)")
+
+
+def _print_summary(game: Game, s: dict[str, Any], seeds: str, players: int) -> None:
+    """The readable summary of `meeple sim` (`seeds`: those of the matches it sums up, in words)."""
+    print(f"{game.title}: {_n(s['games'], 'game')}, {_n(players, 'player')}, {seeds}")
+    bots = s.get("bots") or ["random"] * players
+    width = max(len(b) for b in bots) + 2 if any(b != "random" for b in bots) else 0  # each seat's bot, if named
+    print(f"  {'seat':<6}{'bot' if width else '':<{width}}{'wins':>8}{'win rate':>10}{'mean score':>12}")
+    for p in range(players):
+        print(f"  {'P' + str(p):<6}{bots[p] if width else '':<{width}}{s['wins_by_seat'][p]:>8}"
+              f"{s['win_rate_by_seat'][p]:>10.1%}{s['mean_scores'][p]:>12.2f}")
+    print(f"  mean turns {s['mean_turns']:.2f}, mean decisions {s['mean_decisions']:.2f}")
+    if s["win_rate_by_group"]:
+        print(f"  win rate by {s['report_by']}:")
+        for group, rate in s["win_rate_by_group"].items():
+            print(f"    {group:<24}{rate:>8.1%}")
+    for name, rate in s["per_round"].items():
+        print(f"  {name} per round: {rate:.1%}")
+    print(f"  ended at the round limit: {s['ended_by_round_limit']:.1%}")
+    if s["mean_counters"]:
+        means = ", ".join(f"{k} {v:.3f}" for k, v in s["mean_counters"].items())
+        print(f"  mean game counters at the end: {means}")
+    print(f"  {s['games_per_s']:.0f} games/s, {s['elapsed_s']:.2f} s, {_n(s['workers'], 'worker')}")
+
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    """Bot A against bot B, seats rotated: A's win rate and mean score with 95% intervals (bots/duel.py)."""
+    from ..bots.duel import duel, report
+
+    game = _game(args.game).with_max_steps(args.max_steps)
+    players = _players(game, args.players)
+    _bot_kinds(f"{args.a},{args.b}")
+    workers = min(args.workers, args.n, _cores())
+    if args.workers > _cores():
+        print(f"meeple duel: --workers {args.workers}: this machine has {_n(_cores(), 'core')}, so "
+              f"{_n(workers, 'worker')} run", file=sys.stderr)
+    figures = duel(game, args.a.strip(), args.b.strip(), args.n, players, args.seed,
+                   None if args.json else _progress_bar(), workers=workers)
+    print(json.dumps(figures) if args.json else report(game, figures))
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """play, sim, duel."""
+    p = sub.add_parser("play", help="play one match", description="Play one match (all bots by default).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
+    p.add_argument("--seed", type=_seed, default=0, help="the match seed (default 0)")
+    p.add_argument("--bots", metavar="KIND,...", help=BOTS_HELP)
+    p.add_argument("--human", type=_seat, metavar="SEAT", help="let a person play this seat (0-based)")
+    p.add_argument("--log", metavar="FILE", help="write the match log as JSON Lines")
+    p.add_argument("--log-for", nargs=2, action="append", metavar=("SEAT", "FILE"),
+                   help="also write what SEAT saw of the match (its information state) as JSON Lines")
+    p.add_argument("--json", action="store_true", help="print only the result as one JSON object")
+    p.add_argument("--lang", choices=sorted(WORDS), default="en", help="language of the CLI's own words")
+    _limit_args(p)
+
+    p = sub.add_parser("sim", help="many bot matches, summarised",
+                       description="Play many random-bot matches (seeds seed, seed+1, …) and summarise them.")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("-n", type=_count, required=True, metavar="N", help="number of matches")
+    p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the first match (default 0)")
+    p.add_argument("--workers", type=_count, default=1, metavar="W",
+                   help="processes to use (default 1; at most one per match and per core)")
+    p.add_argument("--bots", metavar="KIND,...", help=BOTS_HELP)
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    _limit_args(p)
+    p.add_argument("--check", action="store_true",
+                   help="check the game's invariants and that every card lies in one zone at every decision, "
+                        "and its checks where each says (slower); the first failure is written to "
+                        "check-failure.jsonl")
+
+    p = sub.add_parser("duel", help="bot A against bot B, seats rotated",
+                       description="Play bot A against bot B: game g has A at seat g %% P and B at the other "
+                                   "seats (seed S + g // P); print A's win rate (a shared win counts 1/k; Wilson "
+                                   "95%% interval) and mean score (95%% interval).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("a", metavar="A", help="bot A (e.g. ismcts:200)")
+    p.add_argument("b", metavar="B", help="bot B (e.g. random)")
+    p.add_argument("-n", type=_count, default=100, metavar="N", help="number of games (default 100)")
+    p.add_argument("--players", type=_count, help="number of players (default: the game's default)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the first deal (default 0)")
+    p.add_argument("--workers", type=_count, default=1, metavar="W",
+                   help="processes to use (default 1; at most one per game and per core; same figures)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    _limit_args(p)

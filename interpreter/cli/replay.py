@@ -1,0 +1,108 @@
+"""`meeple replay`: a logged match re-run and compared line by line, or a seat log shown."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any
+
+from .common import CliError, _game, _limit_args, _n, _seat
+
+if TYPE_CHECKING:
+    from ..run.match import Match
+
+
+
+def _short(line: Any) -> str:
+    """A log line (or a description) for a mismatch message, cut short if long."""
+    text = line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
+    return text if len(text) <= 400 else text[:399] + "…"
+
+
+SHOWN_CHARS = 2000
+"""The longest line of a seat log `replay` shows (the rest is cut, with `…`)."""
+
+
+def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) -> int:
+    """A seat log (`play --log-for`) is shown as that seat saw the match: it holds no seed and not what the
+    seat did not see, so there is nothing to re-run (the full log of `play --log` replays)."""
+    from ..load.source import readable
+    from ..run.information import describe
+
+    header = lines[0]
+    seat = header["seat"]
+    if asked is not None and asked != seat:
+        raise CliError(f"{file}:1: error: this is what P{seat} saw (a seat log); it holds nothing of what P{asked} "
+                       f"saw: replay the full log (`play --log`) with --as {asked}", located=True)
+    shown = []
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            if line.get("type") == "result":
+                shown.append(f"scores {list(line['scores'])}, winners {list(line['winners'])}")
+            else:
+                shown.append(describe(line, seat))
+        except (KeyError, TypeError, AttributeError, ValueError):  # a line of another shape than the engine writes
+            raise CliError(f"{file}:{number}: error: not an observation of a seat log: {_short(line)}",
+                           located=True) from None
+    print(f"{file} is what P{seat} saw of a {readable(header['game'])} match of {_n(header['players'], 'player')} "
+          "(a seat log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
+    for text in shown:  # the file may come from anyone: no control character of it reaches the terminal
+        print("  " + readable(text, SHOWN_CHARS))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Re-run a logged match from its seed and decisions (`replaying.replay_log`); every line must come out the
+    same. A seat log is shown as that seat saw it."""
+    from ..logfile import LogError, game_to_replay, is_seat_log, read_log
+    from ..replaying import ReplayFailed, replay_log
+
+    file = args.file
+    try:
+        expected = read_log(file)
+        header = expected[0]
+        if is_seat_log(header):
+            return _show_seat_log(file, expected, args.seat)
+        game = _game(game_to_replay(header, args.game, file)).with_max_steps(args.max_steps)
+    except LogError as err:
+        raise CliError(str(err), located=True) from None
+    if header["game"] != game.name:
+        raise CliError(f"{file}:1: error: this log is of `{header['game']}`, but --game {args.game} is `{game.name}`",
+                       located=True)
+    players = header.get("players")
+    if args.seat is not None and isinstance(players, int) and args.seat >= players:  # before replaying it all
+        raise CliError(f"--as {args.seat}: the match has seats 0..{players - 1}")
+    try:
+        done = replay_log(game, expected, file)
+    except ReplayFailed as err:
+        raise CliError(str(err), located=True) from None
+    note = " (the game's files changed since this log was written, but the match is the same)" if done.changed else ""
+    print(f"replay ok: {_n(done.events, 'event')}, {_n(done.decisions, 'decision')}, {done.ending}{note}")
+    if args.seat is not None:
+        _show_as(done.match, args.seat)
+    return 0
+
+
+def _show_as(m: Match, seat: int) -> None:
+    """The replayed match as `seat` saw it."""
+    from ..run.information import describe as observed
+
+    if seat >= m.players:
+        raise CliError(f"--as {seat}: the match has seats 0..{m.players - 1}")
+    print(f"as P{seat} saw it:")
+    for line in m.information_state_json(seat)["observed"]:
+        print("  " + observed(line, seat))
+    if m.over:
+        print(f"  scores {m.scores}, winners {m.winners}")
+
+def add_parsers(sub: Any) -> None:
+    """replay."""
+    p = sub.add_parser("replay", help="re-run a logged match and compare",
+                       description="Re-run a match log's decisions; every line must come out the same.")
+    p.add_argument("file", metavar="FILE", help="a JSON Lines log written by `meeple play --log`")
+    p.add_argument("--game", metavar="FOLDER",
+                   help="the game to replay against: a bundled name or a game folder (needed for games outside "
+                        "the bundle; a folder named in the log itself is never used)")
+    p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
+                   help="then show the match as that seat saw it (hidden cards by their backs)")
+    _limit_args(p)
