@@ -80,7 +80,7 @@ def _n(count: int, word: str, plural: str | None = None) -> str:
 def _game(name: str) -> Game:
     """Load a GAME argument; an unknown name is a one-line error, broken content an AuthoringError."""
     from ..game import load_game
-    from ..load.loader import find_game
+    from ..load.folder import find_game
 
     try:
         find_game(name)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..run.runtime import RuleError
-from ..table import WORDS
+from ..table_words import WORDS
 from .common import (
     _ASCII_WHOLE,
     BOTS_HELP,
