@@ -15,6 +15,20 @@ RETRIES = 2
 """Times a task is tried again on another worker when its worker dies (the scheduler also moves it on its own)."""
 
 
+LOCAL_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+"""How a LocalCluster started here runs: without the statistical profiler (it samples each worker's stack every
+10 ms for a dashboard nobody looks at here), and with its event-loop tick (20 ms by default) and system and memory
+monitors looking less often. Idle, Dask's defaults cost each worker about 38 ms of CPU a second and the scheduler
+and client here 50 ms; these about 5 and 11 (benchmarks/report.py), time taken from the matches on a busy
+machine. A running cluster keeps its own settings (the same keys in its workers' Dask configuration, e.g.
+`DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False`, do the same)."""
+
+
 class ClusterError(Exception):
     """A cluster that cannot be reached or used; the message says why."""
 
@@ -53,12 +67,15 @@ def connected(address: str) -> Iterator[Any]:
     """A `distributed.Client` of the cluster at `address` (`local:N`: a LocalCluster started here), closed at the
     end (the LocalCluster stopped)."""
     distributed = _dask()
+    import dask
+
     workers = local_workers(address)
     cluster = None
     try:
         if workers is not None:
-            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=50)
+            with dask.config.set(LOCAL_CONFIG):  # the workers are made with it (their nannies pass it on)
+                cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                   dashboard_address=None, silence_logs=50)
             client = distributed.Client(cluster)
         else:
             client = distributed.Client(address, timeout="20s")

@@ -284,6 +284,7 @@ def report(args: argparse.Namespace) -> int:
     with _Checkpoint(args.raw or args.resume, job, kept) as checkpoint, _Bars() as bars, \
             _cluster(args.cluster) as client:
         records, stopped = _play(job, args.n, args, checkpoint, bars, client)
+        main_seconds = time.perf_counter() - started
         skill_parts = _play_skill(game, players, rungs, args, checkpoint, bars, client) if not stopped else []
     elapsed = time.perf_counter() - started
     if not records:
@@ -293,7 +294,7 @@ def report(args: argparse.Namespace) -> int:
     figures["skill_ladder"] = _skill_section(args.skill, skill_parts, players, game.lowest_wins, args.width)
     played = sum(1 for r in checkpoint.records[len(kept):] if r.get("part", "") == "")
     figures["seconds"] = elapsed
-    figures["games_per_s"] = played / elapsed if elapsed > 0 else 0.0
+    figures["games_per_s"] = played / main_seconds if main_seconds > 0 else 0.0  # the report's own matches
     if stopped:
         figures["stopped"] = f"{stopped}: {len(records)} of {args.n} matches finished"
     _emit(game, figures, args)
