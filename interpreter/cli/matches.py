@@ -73,18 +73,13 @@ def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
     from ..bots.lineup import Lineup
-    from ..table import InputEnded, Quit, Table
+    from ..table import Table
 
     game = _game(args.game).with_max_steps(args.max_steps)
     kinds = _bot_kinds(args.bots)
-    players = args.players if args.players is not None else (len(kinds) if len(kinds) > 1 else None)
-    players = _players(game, players)
+    players = _players(game, args.players if args.players is not None else (len(kinds) if len(kinds) > 1 else None))
     bots = _bots(kinds, players, args.human)
-    log_for: list[tuple[int, str]] = []
-    for seat_text, path in args.log_for or []:
-        if not _ASCII_WHOLE.fullmatch(seat_text) or int(seat_text) >= players:
-            raise CliError(f"--log-for: {seat_text!r} is not a seat of this match (0..{players - 1})")
-        log_for.append((int(seat_text), path))
+    log_for = _log_for(args.log_for or [], players)
     _outputs(game, ("--log", args.log), *((f"--log-for {seat}", path) for seat, path in log_for))
     words = WORDS[args.lang]
     out = None if args.json else sys.stdout
@@ -98,32 +93,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     table.catch_up()
     if failed is not None:  # the rules failed before the first decision
         raise _kept(failed, m.log, game, args.log or FAILURE_LOG) from None
-    lineup = Lineup(bots, args.seed)
-    handles = [m.seat(s) for s in range(players)]
     try:
-        while not m.over:
-            seats = m.to_act()
-            together = m.simultaneous
-            for seat in seats:
-                if seat == args.human:
-                    try:
-                        action = table.ask(seat)
-                    except Quit:
-                        print(words["quit"], file=human_out)
-                        return 0
-                    except InputEnded:
-                        raise CliError(words["eof"]) from None
-                else:
-                    table.asking(seat)
-                    bot = lineup.bots[seat]
-                    assert bot is not None
-                    thought = bot.stats.seconds
-                    action = bot.choose(handles[seat])
-                    if out is not None and bot.budget is not None:  # a search bot: how long it thought
-                        print(f"  [P{seat} {bot.name} · {bot.stats.seconds - thought:.2f} s]", file=out)
-                problem = m.apply(seat, action)
-                assert problem is None, problem
-                table.catch_up(together)
+        if not _play_out(m, table, Lineup(bots, args.seed), args.human, out, words):
+            print(words["quit"], file=human_out)
+            return 0
     except RuleError as err:
         table.catch_up()
         raise _kept(err, m.log, game, args.log or FAILURE_LOG) from None
@@ -131,14 +104,65 @@ def cmd_play(args: argparse.Namespace) -> int:
         _write_log(args.log, m.log, game)
     for seat, path in log_for:
         _write_log(path, _seat_log(m, seat), game)
-    result = {"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
-              "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps({"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
+                          "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}))
         return 0
     table.final()
     return 0
 
+
+def _log_for(asked: list[list[str]], players: int) -> list[tuple[int, str]]:
+    """The (seat, file) pairs of `--log-for SEAT FILE`, each seat checked."""
+    found = []
+    for seat_text, path in asked:
+        if not _ASCII_WHOLE.fullmatch(seat_text) or int(seat_text) >= players:
+            raise CliError(f"--log-for: {seat_text!r} is not a seat of this match (0..{players - 1})")
+        found.append((int(seat_text), path))
+    return found
+
+
+def _play_out(m: Match, table: Any, lineup: Any, human: int | None, out: Any, words: dict[str, str]) -> bool:
+    """Play the match on to its end, the person's seat asked at the table and each other seat's bot given its
+    seat handle; False if the person left the match."""
+    handles = [m.seat(s) for s in range(m.players)]
+    while not m.over:
+        together = m.simultaneous
+        for seat in m.to_act():
+            if seat == human:
+                action = _asked(table, seat, words)
+            else:
+                action = _bot_answer(table, lineup, handles[seat], seat, out)
+            if action is None:
+                return False
+            problem = m.apply(seat, action)
+            assert problem is None, problem
+            table.catch_up(together)
+    return True
+
+
+def _asked(table: Any, seat: int, words: dict[str, str]) -> int | None:
+    """The person's answer at the table (None: they left the match)."""
+    from ..table import InputEnded, Quit
+
+    try:
+        return table.ask(seat)
+    except Quit:
+        return None
+    except InputEnded:
+        raise CliError(words["eof"]) from None
+
+
+def _bot_answer(table: Any, lineup: Any, handle: Any, seat: int, out: Any) -> int:
+    """A bot's answer for its seat (a search bot's thinking time shown)."""
+    table.asking(seat)
+    bot = lineup.bots[seat]
+    assert bot is not None
+    thought = bot.stats.seconds
+    action = bot.choose(handle)
+    if out is not None and bot.budget is not None:  # a search bot: how long it thought
+        print(f"  [P{seat} {bot.name} · {bot.stats.seconds - thought:.2f} s]", file=out)
+    return action
 
 
 def _progress_bar() -> Callable[[int, int], None] | None:
@@ -196,17 +220,13 @@ def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: st
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Many bot matches (random bots through the fast path); print a summary."""
-    from ..bots.lineup import Lineup
     from ..check import CheckFailed
     from ..run.sim import Interrupted, Watch, WorkerLost, run_many, seed_ranges
 
     game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
     bots = _bots(_bot_kinds(args.bots), players, None)
-    workers = min(args.workers, args.n, _cores())
-    if args.workers > _cores():
-        print(f"meeple sim: --workers {args.workers}: this machine has {_n(_cores(), 'core')}, so "
-              f"{_n(workers, 'worker')} run", file=sys.stderr)
+    workers = _sim_workers(args.workers, args.n)
     stopped: WorkerLost | Interrupted | None = None
     watch: Watch | None = None
     if args.check:
@@ -220,14 +240,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except RuleError as err:
         if err.seed is None:
             raise
-        m, failed = _started(game, players, err.seed, bots)  # the failing match again, with its log
-        if failed is None:
-            try:
-                Lineup(bots, err.seed).play(m)
-            except RuleError as again:
-                failed = again
-        if failed is not None:
-            raise _kept(err, m.log, game, FAILURE_LOG) from None
+        _failed_again(game, players, bots, err, err.seed)
         raise
     if args.json:
         print(json.dumps(summary))
@@ -239,6 +252,29 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if stopped is not None:
         raise CliError(str(stopped))
     return 0
+
+
+def _sim_workers(asked: int, matches: int) -> int:
+    """The worker processes `sim` runs: at most one per match and per core (said when fewer than asked)."""
+    workers = min(asked, matches, _cores())
+    if asked > _cores():
+        print(f"meeple sim: --workers {asked}: this machine has {_n(_cores(), 'core')}, so {_n(workers, 'worker')} run",
+              file=sys.stderr)
+    return workers
+
+
+def _failed_again(game: Game, players: int, bots: list[str], err: RuleError, seed: int) -> None:
+    """The match of a rule failing in `sim` played again with its log, kept as FAILURE_LOG (`_kept` raises)."""
+    from ..bots.lineup import Lineup
+
+    m, failed = _started(game, players, seed, bots)
+    if failed is None:
+        try:
+            Lineup(bots, seed).play(m)
+        except RuleError as again:
+            failed = again
+    if failed is not None:
+        raise _kept(err, m.log, game, FAILURE_LOG) from None
 
 
 def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
