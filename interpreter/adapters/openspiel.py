@@ -85,7 +85,10 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
             super().__init__(game_type, game_info, params or {})
 
         def new_initial_state(self) -> MeepleState:
-            return MeepleState(self)
+            cls = type(self)
+            if cls.start is None:  # every match starts alike (its chance to come): made once, copied after
+                cls.start = meeple.new_match(players=players, seed=0, explicit_chance=True)
+            return MeepleState(self, cls.start.clone())
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SeatObserver:
             if params:
@@ -94,6 +97,7 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
 
     encoding = Encoding(meeple, players)
     MeepleGame.meeple = meeple
+    MeepleGame.start = None
     MeepleGame.bounds = found
     MeepleGame.actions = actions
     MeepleGame.utility = scores
@@ -108,10 +112,9 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
 class MeepleState(pyspiel.State):
     """A state of a meeple match with explicit chance (the match itself is kept in `match`)."""
 
-    def __init__(self, game: Any, match: Any = None) -> None:
+    def __init__(self, game: Any, match: Any) -> None:
         super().__init__(game)
-        self.match = match if match is not None else type(game).meeple.new_match(
-            players=game.num_players(), seed=0, explicit_chance=True)
+        self.match = match
 
     # ---- who acts
     def current_player(self) -> int:
