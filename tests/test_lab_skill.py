@@ -140,3 +140,20 @@ def test_skill_matters_in_low_tide():
     records = backends.run(job, range(12), 2)
     r = rung_figures("ismcts:8", "random", records, 3, False, 0.04)
     assert r["better"] and r["index_ci"][0] > 0
+
+
+def test_ctrl_c_in_a_skill_rung_keeps_the_report_and_the_rungs_so_far(capsys, monkeypatch):
+    real_play = backends.play
+
+    def stop_in_the_second_rung(game, players, seed, bots):
+        if "mc:2" in bots and "mc:1" in bots and seed == 2:
+            raise KeyboardInterrupt
+        return real_play(game, players, seed, bots)
+
+    monkeypatch.setattr(backends, "play", stop_in_the_second_rung)
+    code, out, err = run(capsys, "report", KUHN, "-n", "4", "--skill", "mc:1", "--skill-n", "4", "--json")
+    assert code == 130
+    f = json.loads(out)
+    assert f["games"] == 4 and [r["n"] for r in f["skill_ladder"]["rungs"]] == [4, 2]
+    assert "interrupted in the skill rung mc:2 vs mc:1: 2 of its 4 matches finished" in f["stopped"]
+    assert "skill rung" in err and "Traceback" not in err

@@ -289,14 +289,18 @@ def report(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if not records:
         raise KeyboardInterrupt("interrupted; no match finished")
-    stopped = stopped or next((why for *_, why in skill_parts if why), "")
+    if stopped:
+        stopped = f"{stopped}: {len(records)} of {args.n} matches finished"
+    for a, b, rung, why in skill_parts:
+        if why:
+            stopped = f"{why} in the skill rung {a} vs {b}: {len(rung)} of its {args.skill_n} matches finished"
     figures = report_figures(game, records, players, bots, args.seed, args.width)
     figures["skill_ladder"] = _skill_section(args.skill, skill_parts, players, game.lowest_wins, args.width)
     played = sum(1 for r in checkpoint.records[len(kept):] if r.get("part", "") == "")
     figures["seconds"] = elapsed
     figures["games_per_s"] = played / main_seconds if main_seconds > 0 else 0.0  # the report's own matches
     if stopped:
-        figures["stopped"] = f"{stopped}: {len(records)} of {args.n} matches finished"
+        figures["stopped"] = stopped
     _emit(game, figures, args)
     if stopped:
         raise KeyboardInterrupt(figures["stopped"])
