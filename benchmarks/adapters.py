@@ -7,7 +7,10 @@ For each game at its default player count:
 - `explicit`: the same match with explicit chance, told the same outcomes one chance event at a time
   (ms), `events` how many, and µs per event;
 - `load`: `openspiel.load` (its probe matches included, ms); `sim test`: OpenSpiel's `random_sim_test`
-  of one match (s); `api`/`seed`: PettingZoo's `api_test` (1,000 cycles) and `seed_test` (s).
+  of one match (s); `resample`: `resample_from_infostate` at the first question after 10 decisions (ms, the
+  mean of 3); `ismcts`: one choice of OpenSpiel's ISMCTS bot there (16 simulations, 4 worlds, leaves worth
+  the same: the adapter's part of a search, s); `api`/`seed`: PettingZoo's `api_test` (1,000 cycles) and
+  `seed_test` (s).
 The OpenSpiel and PettingZoo columns need the `ai` extra; without it they read `-`.
 """
 
@@ -59,6 +62,31 @@ def told(game, players: int, drawn: list[int], history: list[tuple[int, int]]) -
     return time.perf_counter() - start
 
 
+def searched(spiel, decisions: int = 10) -> tuple[float, float]:
+    """At the first question with a choice after `decisions` decisions of a random match: the mean time of
+    `resample_from_infostate` (s) and of one ISMCTS choice (s)."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    class Level(mcts.Evaluator):
+        def evaluate(self, state):
+            return np.zeros(state.num_players())
+
+        def prior(self, state):
+            return [(a, 1 / len(state.legal_actions())) for a in state.legal_actions()]
+
+    state, rng = spiel.new_initial_state(), random.Random(0)
+    while state.is_chance_node() or len(state.history()) < decisions or len(state.legal_actions()) < 2:
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] or state.legal_actions()))
+    player = state.current_player()
+    resample = timed(lambda: [state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0))
+                              for k in range(3)]) / 3
+    bot = ismcts.ISMCTSBot(spiel, Level(), uct_c=2.0, max_simulations=16, max_world_samples=4,
+                           random_state=np.random.RandomState(0))
+    return resample, timed(lambda: bot.step(state))
+
+
 def timed(fn) -> float:
     start = time.perf_counter()
     fn()
@@ -78,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pyspiel = None
     print(f"{'game':14} {'seats':>5} {'seeded':>8} {'explicit':>9} {'events':>7} {'µs/event':>9} "
-          f"{'load':>7} {'sim test':>9} {'api':>6} {'seed':>6}")
+          f"{'load':>7} {'sim test':>9} {'resample':>9} {'ismcts':>7} {'api':>6} {'seed':>6}")
     for name in args.games.split(","):
         game = load_game(name)
         n = game.default_players
@@ -96,12 +124,13 @@ def main(argv: list[str] | None = None) -> int:
             spiel = openspiel.load(game, players=n)
             load = time.perf_counter() - start
             sim = timed(lambda spiel=spiel: pyspiel.random_sim_test(spiel, num_sims=1, serialize=False, verbose=False))
+            resample, search = searched(spiel)
             with contextlib.redirect_stdout(io.StringIO()):  # api_test tells its progress
                 api = timed(lambda g=game, k=n: api_test(pettingzoo.env(g, players=k), num_cycles=1000))
             seeds = timed(lambda g=game, k=n: seed_test(lambda: pettingzoo.env(g, players=k), num_cycles=200))
-            row += f" {1e3 * load:7.0f} {sim:9.2f} {api:6.2f} {seeds:6.2f}"
+            row += f" {1e3 * load:7.0f} {sim:9.2f} {1e3 * resample:9.0f} {search:7.2f} {api:6.2f} {seeds:6.2f}"
         else:
-            row += f" {'-':>7} {'-':>9} {'-':>6} {'-':>6}"
+            row += f" {'-':>7} {'-':>9} {'-':>9} {'-':>7} {'-':>6} {'-':>6}"
         print(row, flush=True)
     return 0
 

@@ -25,11 +25,13 @@ from . import belief, information
 
 
 class ChanceNeeded(Exception):
-    """The match asked for a chance outcome not given yet (never a rule failure: see `Outcomes`)."""
+    """The match asked for a chance outcome not given yet (never a rule failure: see `Outcomes`); `then`:
+    the numbers of outcomes of the events known to follow it at once (the rest of a shuffle's draws)."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, then: tuple[int, ...] = ()) -> None:
         super().__init__(f"a chance event of {n} outcomes")
         self.n = n
+        self.then = then
 
 
 class Outcomes:
@@ -51,6 +53,23 @@ class Outcomes:
 
     __call__ = _randbelow  # a chance function too (Match takes either)
 
+    def shuffled(self, cards: list[int]) -> list[int]:
+        """`cards` shuffled by the next k-1 outcomes, as `runtime.shuffle` draws them one by one (at i = k-1
+        … 1, swap card i with card j); if some are not given yet, ChanceNeeded for the first missing draw,
+        telling the draws after it (so a shuffle is not run again for each of its draws)."""
+        k, i = len(cards), self.used
+        have = len(self.given) - i
+        if have < k - 1:
+            raise ChanceNeeded(k - have, tuple(range(k - have - 1, 1, -1)))
+        order = list(cards)
+        given = self.given
+        for place in range(k - 1, 0, -1):
+            j = given[i]
+            i += 1
+            order[place], order[j] = order[j], order[place]
+        self.used = i
+        return order
+
     def __deepcopy__(self, memo: dict) -> Outcomes:
         return Outcomes(self.given, self.used)
 
@@ -59,8 +78,9 @@ class Outcomes:
 class Explicit:
     """What a match with explicit chance keeps: every outcome given so far (in the order drawn) and, at a
     pending event, its number of outcomes, the match before the step that reached it (None: the set-up)
-    and that step; `start` builds the match anew from its set-up, given outcomes. `live` marks a step
-    being run (its `apply` is the plain one)."""
+    and that step, and the numbers of outcomes of the events known to follow it (`then`: the rest of a
+    shuffle, told without running the step again); `start` builds the match anew from its set-up, given
+    outcomes. `live` marks a step being run (its `apply` is the plain one)."""
 
     given: tuple[int, ...]
     start: Callable[[tuple[int, ...]], Any]
@@ -68,6 +88,7 @@ class Explicit:
     before: Any = None
     step: tuple[int, int] | None = None
     live: bool = False
+    then: tuple[int, ...] = ()
 
     def reader(self, used: int) -> Outcomes:
         """The chance of a state thawed where `used` outcomes had been drawn."""
@@ -81,7 +102,7 @@ def started(start: Callable[[tuple[int, ...]], Any], given: tuple[int, ...] = ()
         m = start(given)
     except ChanceNeeded as need:
         m = start.blank()  # type: ignore[attr-defined]
-        m._explicit = Explicit(given, start, need.n)
+        m._explicit = Explicit(given, start, need.n, then=need.then)
         return m
     m._explicit = Explicit(given, start)
     return m
@@ -96,7 +117,7 @@ def step(m: Any, seat: int, action: int) -> Any:
     try:
         problem = m.apply(seat, action)
     except ChanceNeeded as need:
-        _pending(m, before, Explicit(ex.given, ex.start, need.n, before, (seat, action)))
+        _pending(m, before, Explicit(ex.given, ex.start, need.n, before, (seat, action), then=need.then))
         return None
     finally:
         if m._explicit.live:
@@ -135,6 +156,9 @@ def apply(m: Any, outcome: int) -> str | None:
     if not (isinstance(outcome, int) and 0 <= outcome < ex.n):
         return f"chance outcome {outcome!r} is not one of 0..{ex.n - 1}"
     given = (*ex.given, outcome)
+    if ex.then:  # the next draw of the same shuffle: nothing runs between the two
+        m._explicit = Explicit(given, ex.start, ex.then[0], ex.before, ex.step, then=ex.then[1:])
+        return None
     if ex.before is None:
         now = started(ex.start, given)
     else:  # the step again, on a fresh copy of the match before it; `m` already shows that match
@@ -144,7 +168,7 @@ def apply(m: Any, outcome: int) -> str | None:
         try:
             now.apply(*ex.step)
         except ChanceNeeded as need:
-            m._explicit = Explicit(given, ex.start, need.n, ex.before, ex.step)
+            m._explicit = Explicit(given, ex.start, need.n, ex.before, ex.step, then=need.then)
             return None
         now._explicit = Explicit(given, ex.start)
     m.__dict__.clear()
