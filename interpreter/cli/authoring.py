@@ -87,45 +87,77 @@ def _loaded(folder: Path, games: dict[Path, Game | AuthoringError]) -> Game | Au
 def _validate_one(raw: str, games: dict[Path, Game | AuthoringError]) -> tuple[str | None, list[Diagnostic]]:
     """Validate one PATH (a folder, a game.yaml, a card or scenario file, or a bundled game's name):
     ("ok: …" line or None, diagnostics)."""
-    from ..load.cards import cards_without_text, check_card_file
-    from ..load.loader import find_game, unlisted_card_files
+    from ..load.cards import check_card_file
     from ..scenarios import FOLDER as SCENARIO_FOLDER
-    from ..scenarios import check_scenarios
+
+    path = _validated_path(raw)
+    if path.is_dir():
+        if not (path / "game.yaml").is_file():
+            raise CliError(f"{raw}: not a game folder (it has no game.yaml)")
+        return _validate_folder(raw, path, games)
+    if path.parent.name == SCENARIO_FOLDER and (path.parent.parent / "game.yaml").is_file():
+        return _validate_scenario(raw, path, games)
+    if not (path.parent / "game.yaml").is_file():
+        copies, found = check_card_file(path)
+        return (f"ok: {raw} ({_copies(copies)})" if not found else None), found
+    return _validate_game_file(raw, path, games)
+
+
+def _validated_path(raw: str) -> Path:
+    """The file or folder a PATH argument names (a bundled game's name: its folder)."""
+    from ..load.folder import find_game
 
     path = Path(raw)
     try:
         exists = path.exists()
     except OSError as err:  # a name the system refuses, e.g. too long
         raise CliError(f"{raw}: {err.strerror or err}") from None
-    if not exists:
-        try:
-            path = find_game(raw)
-        except AuthoringError as err:
-            hint = err.diagnostics[0].hint
-            close = f"; {hint}" if hint and hint.startswith("did you mean") else ""
-            raise CliError(f"{raw}: no such file or folder, nor a bundled game{close}") from None
-    if path.is_dir():
-        if not (path / "game.yaml").is_file():
-            raise CliError(f"{raw}: not a game folder (it has no game.yaml)")
-        game = _loaded(path, games)
-        if isinstance(game, AuthoringError):
-            return None, game.diagnostics
-        scenarios, found = check_scenarios(game)
-        cards = _copies([(c.count, c.each_player) for c in game.model.cards])
-        tested = f"; {_n(len(scenarios), 'scenario')}" if scenarios else ""
-        return ((f"ok: {raw} ({cards}{tested})" if not found else None),
-                found + unlisted_card_files(game.model) + cards_without_text(game.model))
-    if path.parent.name == SCENARIO_FOLDER and (path.parent.parent / "game.yaml").is_file():
-        game = _loaded(path.parent.parent, games)
-        if isinstance(game, AuthoringError):
-            return None, game.diagnostics
-        scenarios, found = check_scenarios(game, [path])
-        return (f"ok: {raw} ({_n(len(scenarios), 'scenario')})" if not found else None), found
-    folder = path.parent if (path.parent / "game.yaml").is_file() else None
-    if folder is None:
-        copies, found = check_card_file(path)
-        return (f"ok: {raw} ({_copies(copies)})" if not found else None), found
-    game = _loaded(folder, games)
+    if exists:
+        return path
+    try:
+        return find_game(raw)
+    except AuthoringError as err:
+        hint = err.diagnostics[0].hint
+        close = f"; {hint}" if hint and hint.startswith("did you mean") else ""
+        raise CliError(f"{raw}: no such file or folder, nor a bundled game{close}") from None
+
+
+def _validate_folder(raw: str, path: Path, games: dict[Path, Game | AuthoringError]
+                     ) -> tuple[str | None, list[Diagnostic]]:
+    """A game folder: the game, its scenarios, its unlisted card files, its cards without text."""
+    from ..load.cards import cards_without_text
+    from ..load.loader import unlisted_card_files
+    from ..scenarios import check_scenarios
+
+    game = _loaded(path, games)
+    if isinstance(game, AuthoringError):
+        return None, game.diagnostics
+    scenarios, found = check_scenarios(game)
+    cards = _copies([(c.count, c.each_player) for c in game.model.cards])
+    tested = f"; {_n(len(scenarios), 'scenario')}" if scenarios else ""
+    return ((f"ok: {raw} ({cards}{tested})" if not found else None),
+            found + unlisted_card_files(game.model) + cards_without_text(game.model))
+
+
+def _validate_scenario(raw: str, path: Path, games: dict[Path, Game | AuthoringError]
+                       ) -> tuple[str | None, list[Diagnostic]]:
+    """A scenario file of a game folder, run against its game."""
+    from ..scenarios import check_scenarios
+
+    game = _loaded(path.parent.parent, games)
+    if isinstance(game, AuthoringError):
+        return None, game.diagnostics
+    scenarios, found = check_scenarios(game, [path])
+    return (f"ok: {raw} ({_n(len(scenarios), 'scenario')})" if not found else None), found
+
+
+def _validate_game_file(raw: str, path: Path, games: dict[Path, Game | AuthoringError]
+                        ) -> tuple[str | None, list[Diagnostic]]:
+    """game.yaml or a card file of a game folder (one game.yaml does not list: its shape only)."""
+    from ..load.cards import cards_without_text, check_card_file
+    from ..load.loader import unlisted_card_files
+
+    game = _loaded(path.parent, games)
     if isinstance(game, AuthoringError):
         return None, game.diagnostics
     if path.name == "game.yaml":
@@ -145,6 +177,14 @@ def _as_json(d: Diagnostic | None, file: str = "", message: str = "") -> dict[st
         return {"file": file, "line": None, "col": None, "severity": "error", "message": message, "hint": None}
     return {"file": d.pos.file, "line": d.pos.line, "col": d.pos.col, "severity": d.severity, "message": d.message,
             "hint": d.hint}
+
+
+def _show(d: Diagnostic, listed: list[dict[str, Any]] | None) -> None:
+    """One diagnostic on stderr, or into the JSON list."""
+    if listed is not None:
+        listed.append(_as_json(d))
+    else:
+        print(d.render(), file=sys.stderr)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -172,21 +212,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if (str(d.pos), d.message) in seen:
                 continue
             seen.add((str(d.pos), d.message))
-            if d.severity == "warning":
-                warnings += 1
-            else:
-                errors += 1
-            if as_json:
-                listed.append(_as_json(d))
-            else:
-                print(d.render(), file=sys.stderr)
+            warnings += d.severity == "warning"
+            errors += d.severity != "warning"
+            _show(d, listed if as_json else None)
     if as_json:
         print(json.dumps(listed, ensure_ascii=False))
     elif errors or warnings:
         counted = [_n(errors, "error")] * bool(errors) + [_n(warnings, "warning")] * bool(warnings)
         print(f"{' and '.join(counted)} found", file=sys.stderr)
     return 1 if failed else 0
-
 
 
 def cmd_test(args: argparse.Namespace) -> int:
