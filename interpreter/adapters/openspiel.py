@@ -110,11 +110,21 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
 
 
 class MeepleState(pyspiel.State):
-    """A state of a meeple match with explicit chance (the match itself is kept in `match`)."""
+    """A state of a meeple match with explicit chance (the match itself is kept in `match`). What it shows
+    (each seat's view, its string) is kept until the next action: OpenSpiel's checks ask for them again."""
 
     def __init__(self, game: Any, match: Any) -> None:
         super().__init__(game)
         self.match = match
+        self._views: dict[int, dict] = {}
+        self._text: str | None = None
+
+    def view(self, player: int) -> dict:
+        """What `player` sees now (`Seat.view`)."""
+        seen = self._views.get(player)
+        if seen is None:
+            seen = self._views[player] = self.match.seat(player).view()
+        return seen
 
     # ---- who acts
     def current_player(self) -> int:
@@ -139,6 +149,7 @@ class MeepleState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         m = self.match
+        self._views, self._text = {}, None
         problem = m.apply_chance(action) if m.chance_outcomes() else m.apply(m.to_act()[0], action)
         if problem is not None:
             raise ValueError(problem.reason)
@@ -183,10 +194,11 @@ class MeepleState(pyspiel.State):
         return other
 
     def __str__(self) -> str:
-        m = self.match
-        if m.over:
-            return json.dumps(m.result(), sort_keys=True)
-        return f"history {m.history}, to act {m.to_act()}, chance {len(m.chance_outcomes())}"
+        if self._text is None:
+            m = self.match
+            self._text = json.dumps(m.result(), sort_keys=True) if m.over else \
+                f"history {m.history}, to act {m.to_act()}, chance {len(m.chance_outcomes())}"
+        return self._text
 
 
 class SeatObserver:
@@ -204,7 +216,7 @@ class SeatObserver:
         if self.tensor is None:
             return
         if _started(state.match):
-            self.encoding.fill(self.tensor, state.match.seat(player).view())
+            self.encoding.fill(self.tensor, state.view(player))
         else:
             self.tensor.fill(0)
 
@@ -212,10 +224,9 @@ class SeatObserver:
         m = state.match
         if not _started(m):
             return ""  # the set-up waits for its first chance outcomes: nothing is seen yet
-        handle = m.seat(player)
         if self.perfect_recall:
-            return handle.information_state()
-        return json.dumps(handle.view(), sort_keys=True, default=str)
+            return m.seat(player).information_state()
+        return json.dumps(state.view(player), sort_keys=True, default=str)
 
 
 def _started(m: Any) -> bool:
