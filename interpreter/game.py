@@ -12,7 +12,7 @@ import copy
 import linecache
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from types import CodeType
@@ -23,7 +23,7 @@ from .diagnostics import AuthoringError, Diagnostic, Pos
 from .lang.compiled import Compiled
 from .limits import MAX_STEPS
 from .load.folder import find_game
-from .load.model import GameModel
+from .load.model import Flow, GameModel, Outcome, Report
 from .paths import data_dir
 from .run import runtime
 
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
 
 # The stages that compile a game (lang/, load/loader.py) are imported where a game is compiled, not with this
 # module: a game read from the compiled-game cache needs none of them.
-
-_FLOW_PARTS = ("setup", "deal", "round", "turn", "after_deal", "after_last_round")
-
 
 class DeclaredCheck(NamedTuple):
     """A compiled `checks:` entry: when (end | round_end | turn_end), for whom, and `holds(st, me)`."""
@@ -51,13 +48,12 @@ class Built:
     """What compiling a game folder makes, as plain data (what the compiled-game cache keeps): the model, the
     generated module and its tables, and what the `Game` reads of the flow, result, report and table sections."""
 
-    model: GameModel
+    model: GameModel  # the load stage's, with each counter's initial value at every player count worked out
     compiled: Compiled  # (its `starts`, which name the typed routines, are left out once the module compiled)
-    flow: dict[str, Any]  # the `flow:` section: phases by part, rounds, deals
-    flow_at: dict[str, str]  # where `flow.rounds` and `flow.deals` are written
+    flow: Flow
     asking_phases: set[str]  # phases that can ask a player (generators)
-    result: dict[str, Any]
-    report: dict[str, Any]
+    outcome: Outcome
+    report: Report
     tiebreaks: int
     figures: list[str]
     hidden_counters: list[str]
@@ -71,17 +67,19 @@ class Built:
     knocks_out: bool  # whether any statement can knock a player out
 
 
-def built(content: Content, program: Program, plan: Plan, compiled: Compiled) -> Built:
-    """The plain data a `Game` is made of, from the stages that compiled it."""
+def built(content: Content, made: Compilation) -> Built:
+    """The plain data a `Game` is made of, from the stages that compiled it (none of their values changed)."""
     from .lang.nodes import KNOCKS_OUT
 
+    program, plan = made.program, made.plan
     model = content.model
-    data = content.data
+    assert content.flow is not None  # (a game whose flow the schema refused does not compile)
+    counters = {name: replace(c, by_players=made.initials[name]) if name in made.initials else c
+                for name, c in model.counters.items()}
     return Built(
-        model=model, compiled=compiled, flow=data["flow"],
-        flow_at={k: str(content.smap.key_pos(("flow", k))) for k in ("rounds", "deals")},
+        model=replace(model, counters=counters, _setups={}), compiled=made.compiled, flow=content.flow,
         asking_phases={name for name, r in program.phases.items() if r in plan.asking},
-        result=data.get("result", {}), report=data.get("report", {}), tiebreaks=len(content.tiebreaks),
+        outcome=content.outcome, report=content.report, tiebreaks=len(content.tiebreaks),
         figures=list(content.figures), hidden_counters=list(content.hidden_counters), lasting=dict(content.lasting),
         listings=dict(content.listings), invariants=list(content.invariants),
         checks={name: (c.at, c.each_player) for name, c in content.checks.items()},
@@ -106,25 +104,25 @@ class Game:
         self.code_filename = filename  # the name the generated module was compiled under (as tracebacks show it)
         self._compiled = made.compiled
         flow = made.flow
-        self.flow = {k: [(namespace[f"phase_{p}"], p in made.asking_phases) for p in flow.get(k, [])]
-                     for k in _FLOW_PARTS}
+        self.flow = {k: [(namespace[f"phase_{p}"], p in made.asking_phases) for p in phases]
+                     for k, phases in flow.phases.items()}
         # rounds per deal and deals per match: (how many at most, whether that is a safety cap, until)
-        self.rounds, self.rounds_capped = _count(flow["rounds"])
+        self.rounds, self.rounds_capped = flow.rounds, flow.rounds_capped
         self.rounds_until = namespace.get("rounds_until")
-        self.deals, self.deals_capped = _count(flow.get("deals", 1))
+        self.deals, self.deals_capped = flow.deals, flow.deals_capped
         self.deals_until = namespace.get("deals_until")
-        self.has_deals = any(k in flow for k in ("deals", "deal", "after_deal"))
-        self.flow_at = dict(made.flow_at)  # (step limit)
+        self.has_deals = flow.has_deals
+        self.flow_at = dict(flow.at)  # (step limit)
         self.effects = made.effects  # what the game's statements can do to a match (lang/nodes.py: EFFECTS)
         self.knocks_out = made.knocks_out  # (a game that never knocks anyone out skips those tests)
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(made.tiebreaks)]
-        self.lowest_wins = made.result.get("wins", "highest") == "lowest"
-        self.out_can_win = made.result.get("knocked_out", "lose") == "score"
+        self.lowest_wins = made.outcome.lowest_wins
+        self.out_can_win = made.outcome.out_can_win
         self.report_by = namespace.get("report_by")
         self.bundled = Path(model.root).resolve().parent == data_dir("cards").resolve()
-        self.report_title = made.report.get("title", "group")
-        self.report_per_round = list(made.report.get("per_round", []))
+        self.report_title = made.report.title
+        self.report_per_round = list(made.report.per_round)
         # what the terminal table shows besides zones and counters (`table:`): figures per player, counters left out
         self.figures = [(label, namespace[f"figure_{i}"]) for i, label in enumerate(made.figures)]
         self.hidden_counters = set(made.hidden_counters)
@@ -187,14 +185,17 @@ class Game:
                      after_setup=after_setup, chance=chance)
 
 
-def _count(spec: Any) -> tuple[int, bool]:
-    """`rounds:` or `deals:` of the flow: how many at most, and whether that number is a safety cap."""
-    if isinstance(spec, dict):
-        return spec["at_most"], True
-    return spec, False
+class Compilation(NamedTuple):
+    """What stages 3–5 hand on: the typed program, its plan, the generated module, and each counter's initial
+    value at every player count where `initial` is an expression (counter → players → value)."""
+
+    program: Program
+    plan: Plan
+    compiled: Compiled
+    initials: dict[str, dict[int, int]]
 
 
-def compile_content(content: Content) -> tuple[Program, Plan, Compiled]:
+def compile_content(content: Content) -> Compilation:
     """Stages 3–5: parse every DSL text, resolve names and types into typed nodes, analyse and
     simplify them, and write the game's Python module. Raises AuthoringError with every mistake."""
     from .lang.analysis import analyse, function_order
@@ -210,11 +211,11 @@ def compile_content(content: Content) -> tuple[Program, Plan, Compiled]:
     _raise_if(program.errors)
     plan = analyse(program)
     simplify_program(program)
-    initial_values(program)
+    initials = initial_values(program)
     _raise_if(program.errors)
     compiled, errors = generate(program, plan)
     _raise_if(errors)
-    return program, plan, compiled
+    return Compilation(program, plan, compiled, initials)
 
 
 def _raise_if(errors: list[Diagnostic]) -> None:
@@ -297,14 +298,14 @@ def _compile(root: Path, filename: str) -> tuple[Built, CodeType]:
 
     content = load_content(root)
     try:
-        program, plan, compiled = compile_content(content)
+        made = compile_content(content)
     except MALFORMED:
         if content.errors:  # content the schema rejected, too broken to compile: report what was found
             raise AuthoringError(content.errors) from None
         raise
-    code = module_code(compiled, filename)
-    compiled.starts = []  # (the typed routines are not kept: a module that compiled needs them no more)
-    return built(content, program, plan, compiled), code
+    code = module_code(made.compiled, filename)
+    kept = replace(made.compiled, starts=[])  # (the typed routines are not kept: the module compiled)
+    return built(content, made._replace(compiled=kept)), code
 
 
 def _game_files(folder: Path) -> list[Path]:

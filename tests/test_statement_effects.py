@@ -61,7 +61,7 @@ def write_game(folder: Path, phases: str, cards: str = "") -> Path:
 
 
 def plan_of(folder: Path):
-    program, plan, _ = compile_content(load_content(folder))
+    program, plan, _, _ = compile_content(load_content(folder))
     return program, plan
 
 

@@ -71,7 +71,8 @@ class Program:
 def parse_program(content: Content) -> Program:
     """Parse every DSL text of the content (stage 3); syntax errors are collected in `errors`."""
     model = content.model
-    program = Program(model, most_rounds(content.data["flow"]), errors=list(content.errors))
+    rounds = content.flow.rounds if content.flow is not None else 1  # (the rounds of a deal, at most)
+    program = Program(model, rounds, errors=list(content.errors))
     errors = program.errors
     forms = _verbs(content, program)
 
@@ -127,12 +128,6 @@ def parse_program(content: Content) -> Program:
     return program
 
 
-def most_rounds(flow: dict) -> int:
-    """The rounds of a deal: `rounds: N`, or the safety cap of `rounds: {until, at_most: N}`."""
-    rounds = flow["rounds"]
-    return rounds["at_most"] if isinstance(rounds, dict) else rounds
-
-
 def table_checks_without_me(program: Program) -> None:
     """A check for the table is worked out once, for nobody: its text may not name `me` (nor say `my`,
     `opponents`…). Game functions it calls get `me` as nobody."""
@@ -160,7 +155,7 @@ def _verbs(content: Content, program: Program) -> dict[str, list[tuple[str, ...]
     forms: dict[str, list[tuple[str, ...]]] = {}
     reserved = keywords()
     for name, (_, _, text) in content.procedures.items():
-        for form in content.data["procedures"][name]["forms"]:
+        for form in content.forms.get(name, []):
             words = tuple(form.split())
             if not words:
                 continue  # the schema has reported it

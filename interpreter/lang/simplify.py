@@ -40,10 +40,11 @@ def simplify_program(program: Program) -> None:
             program.errors.append(too_deep(r))
 
 
-def initial_values(program: Program) -> None:
-    """Work out each counter's `initial` expression at every player count the game allows (a mistake
-    goes to `program.errors`, at its place in the YAML)."""
+def initial_values(program: Program) -> dict[str, dict[int, int]]:
+    """Each counter's `initial` expression worked out at every player count the game allows: counter → players
+    → value (a mistake goes to `program.errors`, at its place in the YAML)."""
     model = program.model
+    found: dict[str, dict[int, int]] = {}
     for name, r in program.initials.items():
         if r.value is None:
             continue  # it did not parse or resolve: reported already
@@ -69,7 +70,8 @@ def initial_values(program: Program) -> None:
                                                  f"seats are 0 to {players - 1}; none is -1"))
                 break
             values[players] = value
-        counter.by_players = values
+        found[name] = values
+    return found
 
 
 def _not_plain(e: n.Expr) -> n.Expr | None:

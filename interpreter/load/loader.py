@@ -12,7 +12,20 @@ from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, did_you_mean,
 from ..paths import bundled_games  # noqa: F401  (read from here too)
 from .cards import count_cards, load_card_file
 from .folder import _is_file, find_game  # noqa: F401  (find_game: read from here too)
-from .model import BUILTIN_PROPS, COUNTER_TYPES, PARAM_TYPES, PUBLIC, VISIBILITY, CounterDef, GameModel, ZoneDef
+from .model import (
+    BUILTIN_PROPS,
+    COUNTER_TYPES,
+    FLOW_PARTS,
+    PARAM_TYPES,
+    PUBLIC,
+    VISIBILITY,
+    CounterDef,
+    Flow,
+    GameModel,
+    Outcome,
+    Report,
+    ZoneDef,
+)
 from .schema import breaks_a_pattern, validate
 from .source import Budget, SourceMap, anchor, load_yaml, readable
 
@@ -64,6 +77,10 @@ class Content:
     listings: dict[str, str] = field(default_factory=dict)  # table.zones: zone → a template of card properties
     initials: dict[str, Text] = field(default_factory=dict)  # counters whose `initial` is an expression
     errors: list[Diagnostic] = field(default_factory=list)  # found so far; the DSL stage adds its own
+    flow: Flow | None = None  # the `flow:` section (None only where the schema found it broken)
+    outcome: Outcome = field(default_factory=Outcome)  # the `result:` section's rules
+    report: Report = field(default_factory=Report)  # the `report:` section's title and per_round
+    forms: dict[str, list[str]] = field(default_factory=dict)  # each procedure's forms, as written
     default_at: dict[str, Pos] = field(default_factory=dict)  # where each card property's default is
 
 
@@ -254,6 +271,7 @@ class _Sections:
         for name, proc in data.get("procedures", {}).items():
             names, types = _typed_params(proc.get("params", []), smap, ("procedures", name, "params"), errors)
             content.procedures[name] = (names, types, self.text(("procedures", name, "do"), name))
+            content.forms[name] = list(proc.get("forms", []))
         for name, fn in data.get("functions", {}).items():
             self.claim(name, "function", ("functions", name))
             names, types = _typed_params(fn.get("params", []), smap, ("functions", name, "params"), errors)
@@ -271,6 +289,8 @@ class _Sections:
 
     def result(self) -> None:
         result = self.data.get("result", {})
+        self.content.outcome = Outcome(result.get("wins", "highest") == "lowest",
+                                       result.get("knocked_out", "lose") == "score")
         if "score" in result:
             self.content.score = self.text(("result", "score"), "score")
         tiebreaks = result.get("tiebreak", [])
@@ -319,6 +339,7 @@ class _Sections:
 
     def report(self) -> None:
         report = self.data.get("report", {})
+        self.content.report = Report(report.get("title", "group"), tuple(report.get("per_round", [])))
         if "by" in report:
             self.content.report_by = self.text(("report", "by"), "report by")
         counters = self.model.counters
@@ -333,10 +354,15 @@ class _Sections:
 
     def flow(self) -> None:
         flow, phases = self.data["flow"], self.content.phases
+        rounds, rounds_capped = _count(flow.get("rounds", 1))
+        deals, deals_capped = _count(flow.get("deals", 1))
+        self.content.flow = Flow({part: tuple(flow.get(part, [])) for part in FLOW_PARTS}, rounds, rounds_capped,
+                                 deals, deals_capped, any(k in flow for k in ("deals", "deal", "after_deal")),
+                                 {k: str(self.smap.key_pos(("flow", k))) for k in ("rounds", "deals")})
         for key in ("rounds", "deals"):
             if isinstance(flow.get(key), dict) and "until" in flow[key]:
                 self.content.until[key] = self.text(("flow", key, "until"), f"{key} until")
-        for key in ("setup", "deal", "round", "turn", "after_deal", "after_last_round"):
+        for key in FLOW_PARTS:
             for i, phase in enumerate(flow.get(key, [])):
                 if phase not in phases:
                     self.fail(self.smap.pos(("flow", key, i)), f"unknown phase `{readable(phase)}`",
@@ -356,6 +382,13 @@ class _Sections:
             if card_file is not None:
                 load_card_file(card_file, model, self.errors, cited, self.content.default_at, budget)
         count_cards(model, self.errors)
+
+
+def _count(spec: Any) -> tuple[int, bool]:
+    """`rounds:` or `deals:` of the flow: how many at most, and whether that number is a safety cap."""
+    if isinstance(spec, dict):
+        return spec.get("at_most", 1), True
+    return spec, False
 
 
 def unlisted_card_files(model: GameModel) -> list[Diagnostic]:

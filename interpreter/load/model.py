@@ -124,6 +124,40 @@ class Setup:
         return tables
 
 
+FLOW_PARTS = ("setup", "deal", "round", "turn", "after_deal", "after_last_round")
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The `flow:` section: the phases of each part, and how many rounds a deal and deals a match have at most
+    (and whether that number is a safety cap: `{until, at_most}`)."""
+
+    phases: dict[str, tuple[str, ...]]  # part (FLOW_PARTS) → its phases, in order
+    rounds: int
+    rounds_capped: bool
+    deals: int
+    deals_capped: bool
+    has_deals: bool  # the flow speaks of deals (`deals`, `deal` or `after_deal`)
+    at: dict[str, str]  # `rounds`, `deals` → where the flow says it (`file:line:col`; a step limit names it)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The `result:` section's rules besides its texts: which way the score wins, whether a player knocked out
+    of the match is ranked."""
+
+    lowest_wins: bool = False
+    out_can_win: bool = False
+
+
+@dataclass(frozen=True)
+class Report:
+    """The `report:` section besides its `by` text: the name of its groups, the counters given per round."""
+
+    title: str = "group"
+    per_round: tuple[str, ...] = ()
+
+
 @dataclass
 class GameModel:
     """Names and numbers of a game; the compiler fills in the code."""
