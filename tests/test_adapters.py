@@ -156,14 +156,14 @@ def test_kuhn_poker_through_the_adapter_has_the_reference_exploitability_and_cfr
 
     game = kuhn_poker(tmp_path)
     assert exploitability.exploitability(game, policy.UniformRandomPolicy(game)) == pytest.approx(0.4583, abs=1e-4)
-    value, exploitable = cfr_value(game, 20)
-    assert value == pytest.approx(-1 / 18, abs=0.01) and exploitable < 0.02
+    value, exploitable = cfr_value(game, 20)  # −0.05603, exploitability 0.0101
+    assert value == pytest.approx(-1 / 18, abs=0.002) and exploitable < 0.015
 
 
 @pytest.mark.slow
 def test_cfr_reaches_kuhn_pokers_value(tmp_path):
-    value, exploitable = cfr_value(kuhn_poker(tmp_path), 300)
-    assert value == pytest.approx(-1 / 18, abs=0.002) and exploitable < 0.003
+    value, exploitable = cfr_value(kuhn_poker(tmp_path), 300)  # −0.0555572, exploitability 0.00043
+    assert value == pytest.approx(-1 / 18, abs=1e-4) and exploitable < 0.001
 
 
 def resampled(state, player: int, seed: int):
