@@ -200,65 +200,60 @@ class GameModel:
         """The numbered layout for `n` players (built once, then cached)."""
         if n in self._setups:
             return self._setups[n]
-        g, k = len(self.game_zones), len(self.player_zones)
-        zone_count = g + n * k
-        zone_names = [""] * zone_count
-        zone_owner = [-1] * zone_count
-        zone_face = [True] * zone_count
-        zone_vis = [0] * zone_count
-        zone_limit = [-1] * zone_count
-        zone_def = [0] * zone_count
+        zones = self._zone_tables(n)
+        cards = self._card_tables(n, len(zones["zone_names"]))
+        counters = sorted(self.counters.values(), key=lambda c: c.index)
+        setup = Setup(
+            n=n, **zones, **cards,
+            start_face=[zones["zone_face"][zi] for zi in cards["start_zone_of"]],
+            game_counters=[c.initial_for(n) for c in counters if not c.per_player],
+            player_counters=[c.initial_for(n) for c in counters if c.per_player],
+            orders=[tuple(list(range(s, n)) + list(range(s))) for s in range(n)],
+        )
+        self._setups[n] = setup
+        return setup
+
+    def _zone_tables(self, n: int) -> dict[str, Any]:
+        """Each zone instance's name, owner, face, visibility, limit and definition, for `n` players."""
+        zone_count = len(self.game_zones) + n * len(self.player_zones)
+        tables: dict[str, Any] = {"zone_names": [""] * zone_count, "zone_owner": [-1] * zone_count,
+                                   "zone_face": [True] * zone_count, "zone_vis": [0] * zone_count,
+                                   "zone_limit": [-1] * zone_count, "zone_def": [0] * zone_count}
         for zi, z in enumerate(self.zones):
-            seats = range(n) if z.per_player else [-1]
-            for s in seats:
+            for s in range(n) if z.per_player else [-1]:
                 i = self.zone_instance(z.name, s, n)
-                zone_names[i] = f"{z.name}@{s}" if z.per_player else z.name
-                zone_owner[i] = s
-                zone_face[i] = z.face_up
-                zone_vis[i] = z.visibility
-                zone_limit[i] = z.limit
-                zone_def[i] = zi
+                tables["zone_names"][i] = f"{z.name}@{s}" if z.per_player else z.name
+                for key, value in (("zone_owner", s), ("zone_face", z.face_up), ("zone_vis", z.visibility),
+                                   ("zone_limit", z.limit), ("zone_def", zi)):
+                    tables[key][i] = value
+        return tables
+
+    def _card_tables(self, n: int, zone_count: int) -> dict[str, Any]:
+        """Every copy of every card for `n` players, numbered: ids, names, definitions, property columns, where
+        each starts, its back."""
         names = list(self.prop_defaults)
-        card_ids: list[str] = []
-        face_ids: list[str] = []
-        card_names: list[str] = []
-        card_def: list[int] = []
+        t: dict[str, Any] = {"card_ids": [], "face_ids": [], "card_names": [], "card_def": [], "start_zone_of": [],
+                             "back": [], "start_zones": [[] for _ in range(zone_count)]}
         columns: list[list] = [[] for _ in range(len(BUILTIN_PROPS) + len(names))]
-        start_zones: list[list[int]] = [[] for _ in range(zone_count)]
-        zone_of: list[int] = []
-        back: list[tuple[int, ...]] = []
         prop_index = self.prop_index
         for di, d in enumerate(self.cards):
             for seat in range(n) if d.each_player else [-1]:
                 for copy in range(d.count):
-                    c = len(card_ids)
+                    c = len(t["card_ids"])
                     cid = d.id + (f"#{copy + 1}" if d.count > 1 else "") + (f"@{seat}" if seat >= 0 else "")
-                    card_ids.append(cid)
-                    face_ids.append(d.id + (f"@{seat}" if seat >= 0 else ""))
-                    card_names.append(d.name + (f" (P{seat})" if seat >= 0 else ""))
-                    card_def.append(di)
+                    t["card_ids"].append(cid)
+                    t["face_ids"].append(d.id + (f"@{seat}" if seat >= 0 else ""))
+                    t["card_names"].append(d.name + (f" (P{seat})" if seat >= 0 else ""))
+                    t["card_def"].append(di)
                     for i, value in enumerate((cid, d.name, d.kind, seat)):
                         columns[i].append(value)
                     for i, name in enumerate(names, len(BUILTIN_PROPS)):
                         columns[i].append(d.props.get(name, self.prop_defaults[name]))
                     zi = self.zone_instance(d.start, max(seat, 0), n)
-                    start_zones[zi].append(c)
-                    zone_of.append(zi)
-                    back.append(tuple(prop_index[b] for b in d.back))
+                    t["start_zones"][zi].append(c)
+                    t["start_zone_of"].append(zi)
+                    t["back"].append(tuple(prop_index[b] for b in d.back))
         for i, default in enumerate(["", "", "", -1] + [self.prop_defaults[x] for x in names]):
             columns[i].append(default)  # index -1: the property of "no card"
-        start_face = [zone_face[zone_of[c]] for c in range(len(card_ids))]
-        counters = sorted(self.counters.values(), key=lambda c: c.index)
-        setup = Setup(
-            n=n, card_ids=card_ids, card_names=card_names, card_def=card_def, props=tuple(columns),
-            start_zones=start_zones, start_zone_of=zone_of, start_face=start_face, zone_names=zone_names,
-            zone_owner=zone_owner, zone_face=zone_face, zone_vis=zone_vis, zone_limit=zone_limit,
-            zone_def=zone_def,
-            game_counters=[c.initial_for(n) for c in counters if not c.per_player],
-            player_counters=[c.initial_for(n) for c in counters if c.per_player],
-            orders=[tuple(list(range(s, n)) + list(range(s))) for s in range(n)],
-            back=back,
-            face_ids=face_ids,
-        )
-        self._setups[n] = setup
-        return setup
+        t["props"] = tuple(columns)
+        return t
