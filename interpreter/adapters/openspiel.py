@@ -109,6 +109,14 @@ def _game_class(short: str, meeple: Game, players: int, max_actions: int | None,
     return MeepleGame
 
 
+class _Shown(dict):
+    """A state's views by seat, kept until its next action. A copy of the state (pyspiel copies a state's
+    attributes one by one) shares them: it shows the same until one of the two acts and takes a new one."""
+
+    def __deepcopy__(self, memo: dict) -> _Shown:
+        return self
+
+
 class MeepleState(pyspiel.State):
     """A state of a meeple match with explicit chance (the match itself is kept in `match`). What it shows
     (each seat's view, its string) is kept until the next action: OpenSpiel's checks ask for them again."""
@@ -116,7 +124,7 @@ class MeepleState(pyspiel.State):
     def __init__(self, game: Any, match: Any) -> None:
         super().__init__(game)
         self.match = match
-        self._views: dict[int, dict] = {}
+        self._views = _Shown()
         self._text: str | None = None
 
     def view(self, player: int) -> dict:
@@ -149,7 +157,7 @@ class MeepleState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         m = self.match
-        self._views, self._text = {}, None
+        self._views, self._text = _Shown(), None
         problem = m.apply_chance(action) if m.chance_outcomes() else m.apply(m.to_act()[0], action)
         if problem is not None:
             raise ValueError(problem.reason)
