@@ -200,7 +200,7 @@ def compile_content(content: Content) -> Compilation:
     simplify them, and write the game's Python module. Raises AuthoringError with every mistake."""
     from .lang.analysis import analyse, function_order
     from .lang.compiler import generate
-    from .lang.program import parse_program, table_checks_without_me
+    from .lang.program import checks_draw_no_chance, parse_program, table_checks_without_me
     from .lang.resolve import resolve_program
     from .lang.simplify import initial_values, simplify_program
 
@@ -208,6 +208,7 @@ def compile_content(content: Content) -> Compilation:
     functions = function_order(program)
     resolve_program(program, functions)
     table_checks_without_me(program)
+    checks_draw_no_chance(program)
     _raise_if(program.errors)
     plan = analyse(program)
     simplify_program(program)

@@ -137,6 +137,28 @@ def table_checks_without_me(program: Program) -> None:
                                              "speaks of `me`", "add `for: each_player` to check it for every player"))
 
 
+def checks_draw_no_chance(program: Program) -> None:
+    """An invariant or a check is worked out by `check` and `sim --check` only: one that rolls or picks at random
+    would draw from the match's chance and play another match than the one it checks (and `replay`)."""
+    for r in program.extras:
+        if not r.pyname.startswith(("invariant_", "check_")) or r.value is None or "rng" not in r.value.reads():
+            continue
+        what = "invariant" if r.pyname.startswith("invariant_") else "check"
+        found = _drawing(r.value)
+        program.errors.append(Diagnostic((found.at if found is not None else None) or r.at.shifted(1, 1),
+                                         f"{what} `{r.label}` draws chance (a roll or a random pick), so checking it "
+                                         "would change the match it checks",
+                                         "roll in a phase and keep the result in a counter the check reads"))
+
+
+def _drawing(e: n.Expr) -> n.Expr | None:
+    """The innermost part of `e` that draws chance."""
+    for child in e.children():
+        if "rng" in child.reads():
+            return _drawing(child) or child
+    return e if "rng" in e.READS or getattr(e, "chance", False) else None
+
+
 def _names(node: object, var: n.Var | None) -> bool:
     """Does a typed expression use `var` (other than as the player a game function is called for)?"""
     if isinstance(node, n.Ref):
