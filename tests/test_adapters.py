@@ -1,7 +1,7 @@
 """The adapters pass their libraries' own checks on every bundled game: OpenSpiel's random simulation test
 and its ISMCTS bot (and CFR on Kuhn poker written as a meeple game), PettingZoo's API and seed tests. The
-default run gives each game a small budget (Hearts' whole match in OpenSpiel's test only under the slow
-marker); the slow marker runs the long versions."""
+default run gives each game a small budget (one match in OpenSpiel's test: Hearts' is the longest, ~8 s);
+the slow marker runs the long versions."""
 
 import pickle
 import random
@@ -81,7 +81,7 @@ def openspiel_checked(name, players: int, sims: int) -> None:
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("name, players", [game for game in GAMES if game[0] != "hearts"])
+@pytest.mark.parametrize("name, players", GAMES)
 def test_openspiel_random_simulation_test_passes(name, players):
     openspiel_checked(name, players, 1)
 
