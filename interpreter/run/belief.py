@@ -60,9 +60,9 @@ class _Misfit(Exception):
     """The world being played parts from what the seat observed; `reached`: how many of the seat's
     observations it matched first."""
 
-    def __init__(self, message: str, reached: int = 0, blocked: bool = False) -> None:
+    def __init__(self, message: str, reached: int = 0) -> None:
         super().__init__(message)
-        self.reached, self.blocked = reached, blocked
+        self.reached = reached
 
 
 class _Plan:
@@ -546,7 +546,7 @@ class _Replay:
         self.decisions = decisions
         self.faces = match.layout.face_ids
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
-        self.changed: int | None = None  # the first shuffle whose cards an unchecked mend changed
+        self.changed: int | None = None  # the first shuffle whose cards a mend changed
         self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
 
     def play(self, repairs: int, start: tuple | None = None):
@@ -558,6 +558,7 @@ class _Replay:
         in all)."""
         while True:
             world, d0 = start if start is not None else (self.start(), 0)
+            mended = False
             dealing = self.tr.dealing
             for d in range(d0, len(self.decisions)):
                 # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
@@ -576,21 +577,22 @@ class _Replay:
                     if repairs <= 0 or flat > _FLAT or prev is None:
                         raise misfit
                     repairs -= 1
-                    mend = self.repair(prev, d, reached, misfit.blocked)
+                    mend = self.repair(prev, d, reached)
                     if mend is None:
                         raise misfit
                     done, prev, now = mend
                     if done:
-                        world = prev
+                        world, mended = prev, True
                         break
                     flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
                     reached = now
-            if self.changed is None:
+            if not mended:
                 stream = self.source.stream
                 # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
                 self.stream_state = stream.getstate() if stream is not None else None
                 self.source.stream = None
                 return world
+            assert self.changed is not None
             start = self.resume(self.changed)
             self.changed = None
 
@@ -681,7 +683,7 @@ class _Replay:
         else:
             action = _labelled(world, ask, e[3])
         if action < 0:
-            raise _Misfit("the answer given is not an option here", world._verified, blocked=True)
+            raise _Misfit("the answer given is not an option here", world._verified)
         world.apply(who, action)
         reached = self.reached(world)
         if reached >= 0:
@@ -729,43 +731,58 @@ class _Replay:
             world = backup
         raise _Misfit("no answer of another player fits what the seat saw", furthest)
 
-    def repair(self, prev, d: int, reached: int, blocked: bool = False) -> tuple[bool, Any, int] | None:
-        """Look for a trade of cards the seat cannot tell apart (two cards dealt by one shuffle, one on a free
-        path now, the other down a free path of that shuffle) that, from that shuffle on, lets `prev` (the
-        world just before answer `d`) give the answer as the seat saw it; try each on a copy of `prev`
-        relabeled from its kept base. `blocked`: the answer was no option there; then the options the
-        player had instead (the cards that forbid it, as a card of the suit led forbids another) are first
-        traded all at once. The first trade that fits goes into the drawing: (True, the mended world after the
-        answer, -1). If none fits, the one that takes the seat's observations furthest (as far as `reached`,
-        where the answer failed, at least) does, to mend on from: (False, that world before the answer,
-        how far it reached). None if no trade does."""
+    def repair(self, prev, d: int, reached: int) -> tuple[bool, Any, int] | None:
+        """Look for two cards the seat cannot tell apart (dealt by one shuffle: one on a free path now,
+        first in a zone that answer `d` touches, the other down a free path of that shuffle) whose swap,
+        from that shuffle on, lets `prev` (the world just before answer `d`) give the answer as the seat
+        saw it; try each on a copy of `prev` relabeled from its kept base. The first that fits goes into
+        the drawing: (True, the mended world after the answer, -1). If none fits, the one that takes the
+        seat's observations furthest (as far as `reached`, where the answer failed, at least) does, to
+        mend on from: (False, that world before the answer, how far it reached). None if no swap does."""
         from .match import Match  # the match module uses this one
 
         if prev._base is None:
             return None
-        tr, faces = self.tr, self.faces
-        moves = self.candidates(prev, d, reached, blocked)
-        best: tuple[int, Any, Any, int, bool] = (reached, None, None, -1, False)
-        unchecked: tuple[list[int], Any, int] | None = None  # a trade that fits here, its answers since unchecked
-        checks = _CHECKS
+        tr, card, faces = self.tr, self.card, self.faces
+        alive, zone = tr.alive[d], tr.zone[d]
+        touched = self.touched(d, reached)
+        near: list[tuple[int, int, int]] = []  # first the cards of the zones the answer touched,
+        far: list[tuple[int, int, int]] = []  # then the others (a counter may tell of any hand)
+        dealt: dict[int, int] = {}  # card -> the last shuffle that dealt it, by then
+        for o, (kind, _, outgoing) in enumerate(tr.mixes):
+            if kind < 0 and outgoing[0] <= max(alive):
+                for t in outgoing:
+                    dealt[card[t]] = o
+        for r, s in enumerate(alive):
+            x = card[s]
+            o = dealt.get(x, -1)
+            if o < 0 or tr.need[s] is not None:
+                continue
+            by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
+            for t in tr.mixes[o][2]:
+                y = card[t]
+                if tr.need[t] is None and faces[y] != faces[x]:
+                    by_face.setdefault(faces[y], []).append(y)
+            (near if zone[r] in touched else far).extend((o, x, self.rng.choice(ys)) for ys in by_face.values())
+        self.rng.shuffle(near)
+        self.rng.shuffle(far)
+        pairs = near + far
+        told = self.want[reached] if 0 <= reached < len(self.want) else ""
+        named = _named_in(self.match.layout, told)
+        pairs.sort(key=lambda pair: pair[2] not in named)  # first the cards of faces the seat was told of
+        best: tuple[int, Any, Any, int] = (reached, None, None, -1)
         kept = self.card
         dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
-        for move in moves[:_PROBES]:
+        for o, x, y in pairs[:_PROBES]:
             if self.budget[0] <= 0:
                 break
             self.budget[0] -= 1
-            swapped: list[int] | None = kept
-            pi = list(range(len(faces)))
-            relabel = False
-            for o, x, y in move:
-                swapped = _swapped(tr, faces, swapped, o, x, y) if swapped is not None else None
-                if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
-                    relabel = True
-                    i, j = pi.index(x), pi.index(y)
-                    pi[i], pi[j] = y, x
+            swapped = _swapped(tr, faces, card, o, x, y)
             if swapped is None:
                 continue
-            o = min(o for o, _, _ in move)
+            pi = list(range(len(faces)))
+            if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
+                pi[x], pi[y] = y, x
             self.card = swapped  # a shuffle after the base deals the swapped drawing
             try:
                 probe = Match.relabeled(prev, pi, self.seat, None)
@@ -780,127 +797,20 @@ class _Replay:
                 after = self.step(probe, d)
             except _Misfit as misfit:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
-                    best = (misfit.reached, swapped, before, o, relabel)  # as far or further: a step on the way
+                    best = (misfit.reached, swapped, before, o)  # as far or further: a step on the way
                 continue
             except RuleError:
                 continue
             finally:
                 self.card = kept
-            if relabel or self.changed is not None:
-                # traded before the copy's base (now or by a mend on the way): the answers given between
-                # that shuffle and the base have not seen the traded cards; given again first, they may part
-                # earlier (then it is kept in case no trade passes, and the world played again is mended there)
-                if unchecked is None:
-                    unchecked = (swapped, after, o)
-                if checks <= 0:
-                    break
-                checks -= 1
-                self.card = swapped
-                deal = tr.mix_deal[o] if self.changed is None else min(self.changed, tr.mix_deal[o])
-                checked = self.verify(deal, d)
-                self.card = kept
-                if checked is None:
-                    continue
-                self.card, self.changed = swapped, None
-                return True, checked, -1
             self.card = swapped
+            self.mark(o)
             return True, after, -1
-        if unchecked is not None:
-            self.card = unchecked[0]
-            self.mark(unchecked[2])
-            return True, unchecked[1], -1
         if best[1] is None:
             return None
         self.card = best[1]
-        if best[4]:
-            self.mark(best[3])
+        self.mark(best[3])
         return False, best[2], best[0]
-
-    def candidates(self, prev, d: int, reached: int, blocked: bool) -> list[tuple[tuple[int, int, int], ...]]:
-        """The trades `repair` tries, in order: each a tuple of (shuffle, x, y), x and y traded from that
-        shuffle on."""
-        tr, card, faces, rng = self.tr, self.card, self.faces, self.rng
-        alive, zone = tr.alive[d], tr.zone[d]
-        touched = self.touched(d, reached)
-        # the cards of faces the seat was told of (of the answer, up to where the world parted), by how
-        # close to that point they were named
-        named: dict[int, int] = {}
-        for k in range(reached, min(prev._verified, reached) - 1, -1) if reached < len(self.want) else ():
-            for c in _named_in(self.match.layout, self.want[k]):
-                named.setdefault(c, reached - k)
-        who, owner = self.match.history[d][0], self.match.layout.zone_owner
-        # then the cards of the zones of the player answering, of the players' zones the answer touched, of
-        # the other zones it touched, and the others (a counter may tell of any hand)
-        rank: dict[int, int] = {}
-        later: dict[int, int] = {}  # a card further down its zone came there later: fewer answers since hang on it
-        dealt: dict[int, int] = {}  # card -> the last shuffle that dealt it, by then
-        for o, (kind, _, outgoing) in enumerate(tr.mixes):
-            if kind < 0 and outgoing[0] <= max(alive):
-                for t in outgoing:
-                    dealt[card[t]] = o
-        pairs: list[tuple[int, int, int]] = []
-        free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down free paths
-        for r, s in enumerate(alive):
-            x = card[s]
-            o = dealt.get(x, -1)
-            if o < 0 or tr.need[s] is not None:
-                continue
-            if o not in free:
-                free[o] = [card[t] for t in tr.mixes[o][2] if tr.need[t] is None]
-            by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
-            for y in free[o]:
-                if faces[y] != faces[x]:
-                    by_face.setdefault(faces[y], []).append(y)
-            zi = zone[r]
-            rank[x] = 0 if owner[zi] == who else 1 if zi in touched and owner[zi] >= 0 else 2 if zi in touched else 3
-            later[x] = -prev.st.zones[zi].index(x) if x in prev.st.zones[zi] else 0
-            # one card of each other face, every card of the faces the seat was told of
-            pairs.extend((o, x, y) for ys in by_face.values() for y in (ys if ys[0] in named else (rng.choice(ys),)))
-        rng.shuffle(pairs)
-        turn: dict[tuple[int, int], int] = {}  # (how close y was named, x) -> pairs of x so far: x's in turn
-        order = []
-        for _o, x, y in pairs:
-            n = named.get(y, len(self.want))
-            k = turn[n, x] = turn.get((n, x), -1) + 1
-            order.append((n, rank[x], k, later[x]))
-        # first the faces the seat was told of, closest first; then the cards of the answering player's zones
-        moves: list[tuple[tuple[int, int, int], ...]] = \
-            [(pair,) for _, pair in sorted(zip(order, pairs, strict=True), key=lambda kp: kp[0])]
-        ask = prev._ask_of(who) if blocked else None
-        if ask is not None and ask[2] == K_CARD:
-            # the options the player had instead, each traded for a card of the same shuffle out of its zones
-            xs = [x for x in ask[1] if x.__class__ is int and x in rank and rank[x] == 0]
-            mine = {c for zi, z in enumerate(prev.st.zones) if owner[zi] == who for c in z}
-            for _ in range(_BLOCKED if xs else 0):
-                move, used = [], set(xs)
-                for x in xs:
-                    o = dealt[x]
-                    ys = [y for y in free[o] if y not in used and y not in mine]
-                    if not ys:
-                        break
-                    y = rng.choice(ys)
-                    used.add(y)
-                    move.append((o, x, y))
-                else:
-                    moves.insert(0, tuple(move))
-        return moves
-
-    def verify(self, deal: int, d: int):
-        """The world played again along the drawing from the last copy kept before shuffle `deal`, up to and
-        including answer `d`, with no mends; None where it parts from what the seat observed."""
-        snaps = self.snaps[:]
-        start = self.resume(deal)
-        world, d0 = start if start is not None else (self.start(), 0)
-        try:
-            for k in range(d0, d + 1):
-                prev = world.clone() if k in self.tr.dealing else None
-                used = world.st.rng.used
-                world = self.step(world, k)
-                self.dealt(world, used, k, prev)
-        except (_Misfit, RuleError):
-            self.snaps = snaps
-            return None
-        return world
 
     def mark(self, o: int) -> None:
         """The drawing changed from mix `o` (a shuffle) on."""
@@ -946,8 +856,6 @@ def _named_in(layout, told: str) -> set[int]:
 
 
 _PROBES = 40  # swaps tried to mend one answer
-_BLOCKED = 8  # trades of all the options a player had instead, tried first where its answer was none of them
-_CHECKS = 10  # swaps that fit one answer, checked from their shuffle on (see `_Replay.repair`)
 _FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
 
 
