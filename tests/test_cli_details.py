@@ -38,7 +38,7 @@ def test_a_seat_log_is_shown_as_that_seat_saw_the_match(capsys, logs):
     code, out, err = run(capsys, "replay", seat)
     assert code == 0, err
     head, *shown = out.splitlines()
-    assert head.startswith(f"{seat} is what P1 saw of a go-fish match of 3 players (a seat log: it has no seed")
+    assert head.startswith(f"{seat} is what P1 saw of a match of go-fish for 3 players (a seat log: it has no seed")
     assert shown[-1].startswith("  scores ")
     code, out, _ = run(capsys, "replay", full, "--as", "1")
     assert code == 0

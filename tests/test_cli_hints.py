@@ -73,7 +73,7 @@ def test_replaying_a_seats_log_shows_it(tmp_path, capsys):
     capsys.readouterr()
     code, out, err = run(capsys, "replay", str(seat))
     assert code == 0 and err == ""
-    assert out.startswith(f"{seat} is what P1 saw of a overloaded match of 4 players (a seat log")
+    assert out.startswith(f"{seat} is what P1 saw of a match of overloaded for 4 players (a seat log")
     assert "unknown key" not in out and "missing required keys" not in out
 
 

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..table_words import WORDS
 from .common import CliError, _game, _limit_args, _n, _seat
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ SHOWN_CHARS = 2000
 """The longest line of a seat log `replay` shows (the rest is cut, with `…`)."""
 
 
-def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) -> int:
+def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None, lang: str = "en") -> int:
     """A seat log (`play --log-for`) is shown as that seat saw the match: it holds no seed and not what the
     seat did not see, so there is nothing to re-run (the full log of `play --log` replays)."""
     from ..load.source import readable
@@ -40,11 +41,11 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None) ->
             if line.get("type") == "result":
                 shown.append(f"scores {list(line['scores'])}, winners {list(line['winners'])}")
             else:
-                shown.append(describe(line, seat))
+                shown.append(describe(line, seat, lang))
         except (KeyError, TypeError, AttributeError, ValueError):  # a line of another shape than the engine writes
             raise CliError(f"{file}:{number}: error: not an observation of a seat log: {_short(line)}",
                            located=True) from None
-    print(f"{file} is what P{seat} saw of a {readable(header['game'])} match of {_n(header['players'], 'player')} "
+    print(f"{file} is what P{seat} saw of a match of {readable(header['game'])} for {_n(header['players'], 'player')} "
           "(a seat log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
     for text in shown:  # the file may come from anyone: no control character of it reaches the terminal
         print("  " + readable(text, SHOWN_CHARS))
@@ -62,7 +63,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         expected = read_log(file)
         header = expected[0]
         if is_seat_log(header):
-            return _show_seat_log(file, expected, args.seat)
+            return _show_seat_log(file, expected, args.seat, args.lang)
         game = _game(game_to_replay(header, args.game, file)).with_max_steps(args.max_steps)
     except LogError as err:
         raise CliError(str(err), located=True) from None
@@ -79,11 +80,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     note = " (the game's files changed since this log was written, but the match is the same)" if done.changed else ""
     print(f"replay ok: {_n(done.events, 'event')}, {_n(done.decisions, 'decision')}, {done.ending}{note}")
     if args.seat is not None:
-        _show_as(done.match, args.seat)
+        _show_as(done.match, args.seat, args.lang)
     return 0
 
 
-def _show_as(m: Match, seat: int) -> None:
+def _show_as(m: Match, seat: int, lang: str = "en") -> None:
     """The replayed match as `seat` saw it."""
     from ..run.information import describe as observed
 
@@ -91,7 +92,7 @@ def _show_as(m: Match, seat: int) -> None:
         raise CliError(f"--as {seat}: the match has seats 0..{m.players - 1}")
     print(f"as P{seat} saw it:")
     for line in m.information_state_json(seat)["observed"]:
-        print("  " + observed(line, seat))
+        print("  " + observed(line, seat, lang))
     if m.over:
         print(f"  scores {m.scores}, winners {m.winners}")
 
@@ -105,4 +106,6 @@ def add_parsers(sub: Any) -> None:
                         "the bundle; a folder named in the log itself is never used)")
     p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
                    help="then show the match as that seat saw it (hidden cards by their backs)")
+    p.add_argument("--lang", choices=sorted(WORDS), default="en",
+                   help="language of a seat's observations in words (--as, or a seat log)")
     _limit_args(p)
