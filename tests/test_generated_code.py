@@ -40,7 +40,8 @@ def test_zones_properties_and_counters_are_named(capsys):
 def test_only_procedures_something_calls_are_written(capsys):
     source = compiled(capsys, "hearts")
     assert "# procedure " in source  # inlined where it is used…
-    assert "def proc_" not in source  # …and never written on its own, where nothing would call it
+    written = re.findall(r"^def (proc_\w+)\(", source, re.M)
+    assert written and all(source.count(f"{name}(st, ") > 1 for name in written)  # …or written once and called
 
 
 GAME = """
@@ -85,3 +86,52 @@ def test_a_procedure_reaching_itself_is_written_once_and_fails_at_its_full_place
     line = GAME.lstrip().splitlines().index("        add 12 / (n - 1) to total") + 1
     assert str(err.value).startswith(f"{folder.resolve() / 'game.yaml'}:{line}:")
     assert "division by zero" in str(err.value)
+
+
+SHARED = """
+game: shared
+title: Shared
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+counters:
+  game:
+    total: 0
+zones:
+  hand: {owner: player, visibility: owner}
+procedures:
+  bump:
+    forms: [bump]
+    params: ["n"]
+    do: |
+      add n to total
+  twice:
+    forms: [bump twice]
+    do: |
+      bump 1
+      bump 1
+phases:
+  play: |
+    bump 1
+    bump 2
+    bump twice
+    if total > 100:
+      bump 3
+flow: {rounds: 2, turn: [play]}
+result: {score: total}
+"""
+
+
+def test_a_procedure_run_from_many_places_is_written_once_and_called(tmp_path):
+    from interpreter.lang.compiler import INLINED_SITES
+
+    (tmp_path / "game.yaml").write_text(SHARED.lstrip(), encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text("cards:\n  - {id: a, name: A, each_player: true, start: hand}\n",
+                                         encoding="utf-8")
+    game = load_game(tmp_path)
+    source = game.python_source
+    assert INLINED_SITES < 5  # `bump` is run from five places
+    assert source.count("def proc_bump(") == 1 and source.count("proc_bump(st, ") == 1 + 5  # written once, 5 calls
+    assert "enter(st" not in source  # it does not reach itself: no depth to count
+    assert "def proc_twice(" not in source and "# procedure twice (" in source  # two places: written in
+    m = game.new_match(players=2, seed=0)
+    assert m.over and m.result()["scores"] == [20, 20]  # 1 + 2 + 2 a turn, four turns

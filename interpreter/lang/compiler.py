@@ -61,6 +61,7 @@ class Writer:
         self._place_ids: dict[tuple[str, int, int], int] = {}
         self.constants: dict[str, int] = {}  # the named numbers the source uses (zones, properties, counters)
         self._constant_names = _constant_names(program.model)
+        self.shared = _shared(program)  # procedures written once and called, though they do not reach themselves
         self.out: list[tuple[str, Pos | None]] = []
         self.starts: list[tuple[int, Routine]] = []
         self.errors: list = []
@@ -273,8 +274,9 @@ class Writer:
         return self.program.procedures[name]
 
     def inlined(self, name: str) -> bool:
-        """Is a procedure written into its callers (all are, except those that reach themselves)?"""
-        return name not in self.plan.recursive
+        """Is a procedure written into its callers? Not one that reaches itself, nor one run from more than
+        INLINED_SITES places (written once and called: the module stays in proportion to the DSL)."""
+        return name not in self.plan.recursive and name not in self.shared
 
     def ability_asks(self, ability: str) -> bool:
         return ability in self.plan.asking_abilities
@@ -286,9 +288,12 @@ class Writer:
             head = "yield from " if proc in self.plan.asking else ""
             values = [who if isinstance(who, str) else self.some(who, "the player it runs for"),
                       *(a.emit(self) for a in args)]
-            self.line(f"enter(st, {self.place(self.at)})")  # a call that may reach itself: counted, and its depth
+            recursive = name in self.plan.recursive
+            if recursive:  # a call that may reach itself: counted, and its depth
+                self.line(f"enter(st, {self.place(self.at)})")
             self.line(f"{head}{proc.pyname}(st, {', '.join(values)})")
-            self.line("st.depth -= 1")
+            if recursive:
+                self.line("st.depth -= 1")
             return
         if not isinstance(who, str) and who.maybe_none:
             me = self.fresh("me")
@@ -444,6 +449,20 @@ def _assigned(body: list[n.Stmt]) -> set[n.Var]:
     for s in n.walk(body):
         out.update(s.sets())
     return out
+
+
+INLINED_SITES = 3
+"""The most places a procedure is written into; one run from more is written once and called."""
+
+
+def _shared(program: Program) -> set[str]:
+    """The procedures run from more than INLINED_SITES places of the game's texts."""
+    sites: dict[str, int] = {}
+    for r in [*program.functions.values(), *program.extras, *program.conditions, *program.actions()]:
+        for s in n.walk(r.body or []):
+            for name in s.procedures():
+                sites[name] = sites.get(name, 0) + 1
+    return {name for name, count in sites.items() if count > INLINED_SITES}
 
 
 def _constant_names(model: GameModel) -> dict[tuple[str, int], str]:
