@@ -70,22 +70,34 @@ class Program:
 
 def parse_program(content: Content) -> Program:
     """Parse every DSL text of the content (stage 3); syntax errors are collected in `errors`."""
-    model = content.model
     rounds = content.flow.rounds if content.flow is not None else 1  # (the rounds of a deal, at most)
-    program = Program(model, rounds, errors=list(content.errors))
-    errors = program.errors
-    forms = _verbs(content, program)
+    program = Program(content.model, rounds, errors=list(content.errors))
+    parsed = _Reader(program.errors, _verbs(content, program))
+    _statement_texts(content, program, parsed)
+    _card_texts(content, program, parsed)
+    _expression_texts(content, program, parsed)
+    return program
 
-    def parsed(text: Text, expression: bool = False) -> Tree | None:
+
+class _Reader:
+    """Parses one DSL text with the game's verbs: its tree, or None (its syntax errors collected)."""
+
+    def __init__(self, errors: list[Diagnostic], forms: dict[str, list[tuple[str, ...]]]) -> None:
+        self.errors, self.forms = errors, forms
+
+    def __call__(self, text: Text, expression: bool = False) -> Tree | None:
         try:
-            return parse(text.text, text.at, forms, expression)
+            return parse(text.text, text.at, self.forms, expression)
         except AuthoringError as err:
-            errors.extend(err.diagnostics)
+            self.errors.extend(err.diagnostics)
         except RecursionError:
-            errors.append(Diagnostic(text.at.shifted(1, 1), "this text nests too deeply to read",
-                                     "split it into procedures or functions"))
+            self.errors.append(Diagnostic(text.at.shifted(1, 1), "this text nests too deeply to read",
+                                          "split it into procedures or functions"))
         return None
 
+
+def _statement_texts(content: Content, program: Program, parsed: _Reader) -> None:
+    """Procedures, functions and phases."""
     for name, (params, types, text) in content.procedures.items():
         program.procedures[name] = Routine(f"proc_{name}", parsed(text), text.at, params, name, "proc", types)
     for name, (params, types, text) in content.functions.items():
@@ -93,6 +105,11 @@ def parse_program(content: Content) -> Program:
                                           types)
     for name, t in content.phases.items():
         program.phases[name] = Routine(f"phase_{name}", parsed(t), t.at, [], name, "phase")
+
+
+def _card_texts(content: Content, program: Program, parsed: _Reader) -> None:
+    """Each card's abilities (statements) and conditions (expressions)."""
+    model = content.model
     for di, card in enumerate(model.cards):
         for ability, (written, at, label) in card.abilities.items():
             if ability in model.conditions:
@@ -103,29 +120,32 @@ def parse_program(content: Content) -> Program:
             r = Routine(f"ability_{di}_{ability}", parsed(Text(written, at, label)), at, [], label, "ability", card=di,
                         ability=ability)
             program.abilities.setdefault(ability, []).append(r)
+
+
+def _expression_texts(content: Content, program: Program, parsed: _Reader) -> None:
+    """The game's other expressions: score, tiebreaks, report, table figures, initial values, invariants, the
+    flow's `until`s, checks."""
     extras = program.extras
+
+    def value(pyname: str, t: Text, label: str, returns: str, table: bool = False) -> Routine:
+        return Routine(pyname, parsed(t, True), t.at, [], label, "function", returns=returns, table=table)
+
     if content.score is not None:
-        extras.append(Routine("result_score", parsed(content.score, True), content.score.at, [], "score",
-                              "function", returns="num"))
+        extras.append(value("result_score", content.score, "score", "num"))
     for i, t in enumerate(content.tiebreaks):
-        extras.append(Routine(f"result_tiebreak_{i}", parsed(t, True), t.at, [], t.label, "function", returns="num"))
+        extras.append(value(f"result_tiebreak_{i}", t, t.label, "num"))
     if content.report_by is not None:
-        t = content.report_by
-        extras.append(Routine("report_by", parsed(t, True), t.at, [], "report by", "function", returns="text"))
+        extras.append(value("report_by", content.report_by, "report by", "text"))
     for i, t in enumerate(content.figures.values()):  # the table's figures, each as text (a card by name)
-        extras.append(Routine(f"figure_{i}", parsed(t, True), t.at, [], t.label, "function", returns="text"))
+        extras.append(value(f"figure_{i}", t, t.label, "text"))
     for name, t in content.initials.items():
-        program.initials[name] = Routine(f"initial_{name}", parsed(t, True), t.at, [], t.label, "function",
-                                         returns="num")
+        program.initials[name] = value(f"initial_{name}", t, t.label, "num")
     for name, t in content.invariants.items():
-        extras.append(Routine(f"invariant_{name}", parsed(t, True), t.at, [], name, "function", returns="bool"))
+        extras.append(value(f"invariant_{name}", t, name, "bool"))
     for key, t in content.until.items():
-        extras.append(Routine(f"{key}_until", parsed(t, True), t.at, [], t.label, "function", returns="bool"))
+        extras.append(value(f"{key}_until", t, t.label, "bool"))
     for name, check in content.checks.items():
-        t = check.text
-        extras.append(Routine(f"check_{name}", parsed(t, True), t.at, [], name, "function", returns="bool",
-                              table=not check.each_player))
-    return program
+        extras.append(value(f"check_{name}", check.text, name, "bool", table=not check.each_player))
 
 
 def table_checks_without_me(program: Program) -> None:
