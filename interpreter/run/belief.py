@@ -50,6 +50,7 @@ DEFAULT_TRIES = 20
 DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
 DEFAULT_PROBES = 3000  # swaps tried, in all, to mend the worlds of one draw
+THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
 class NoConsistentWorld(Exception):
@@ -60,9 +61,9 @@ class _Misfit(Exception):
     """The world being played parts from what the seat observed; `reached`: how many of the seat's
     observations it matched first."""
 
-    def __init__(self, message: str, reached: int = 0) -> None:
+    def __init__(self, message: str, reached: int = 0, blocked: Any = None) -> None:
         super().__init__(message)
-        self.reached = reached
+        self.reached, self.blocked = reached, blocked
 
 
 class _Plan:
@@ -546,7 +547,9 @@ class _Replay:
         self.decisions = decisions
         self.faces = match.layout.face_ids
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
-        self.changed: int | None = None  # the first shuffle whose cards a mend changed
+        self.changed: int | None = None  # the first shuffle whose cards a mend changed (and left unchecked)
+        self.thorough = False  # mends as `repair_thorough` looks for them (see `_drawn`)
+        self.traded: set[int] = set()  # the cards thorough mends have traded
         self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
 
     def play(self, repairs: int, start: tuple | None = None):
@@ -558,7 +561,6 @@ class _Replay:
         in all)."""
         while True:
             world, d0 = start if start is not None else (self.start(), 0)
-            mended = False
             dealing = self.tr.dealing
             for d in range(d0, len(self.decisions)):
                 # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
@@ -577,22 +579,22 @@ class _Replay:
                     if repairs <= 0 or flat > _FLAT or prev is None:
                         raise misfit
                     repairs -= 1
-                    mend = self.repair(prev, d, reached)
+                    mend = self.repair_thorough(prev, d, reached, misfit.blocked) if self.thorough else \
+                        self.repair(prev, d, reached)
                     if mend is None:
                         raise misfit
                     done, prev, now = mend
                     if done:
-                        world, mended = prev, True
+                        world = prev
                         break
                     flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
                     reached = now
-            if not mended:
+            if self.changed is None:
                 stream = self.source.stream
                 # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
                 self.stream_state = stream.getstate() if stream is not None else None
                 self.source.stream = None
                 return world
-            assert self.changed is not None
             start = self.resume(self.changed)
             self.changed = None
 
@@ -683,12 +685,24 @@ class _Replay:
         else:
             action = _labelled(world, ask, e[3])
         if action < 0:
-            raise _Misfit("the answer given is not an option here", world._verified)
+            raise _Misfit("the answer given is not an option here", world._verified, (who, options))
         world.apply(who, action)
         reached = self.reached(world)
         if reached >= 0:
-            raise _Misfit("the seat would see something else", reached)
+            raise _Misfit("the seat would see something else", reached,
+                          self.asked_instead(world, reached) if self.thorough else None)
         return world
+
+    def asked_instead(self, world, reached: int) -> tuple[int, list[Any]] | None:
+        """Where `world` parted from what the seat observed (its `reached`-th observation) by asking a player
+        to choose a card, that player and its options: the cards that let it choose where in the real match
+        it could not (as a playable card in a hand that had none). Else None."""
+        line = next(iter(_lines_from(world._seen[self.seat], reached)), "")
+        if '"type":"ask"' not in line:
+            return None
+        q = json.loads(line).get("who")
+        ask = world._ask_of(q) if q.__class__ is int else None
+        return (q, ask[1]) if ask is not None and ask[2] == K_CARD else None
 
     def reached(self, world) -> int:
         """-1 if the seat observed the same in `world` so far, else how many observations matched first.
@@ -812,6 +826,192 @@ class _Replay:
         self.mark(best[3])
         return False, best[2], best[0]
 
+    def repair_thorough(self, prev, d: int, reached: int, blocked: tuple[int, list[Any]] | None = None
+                        ) -> tuple[bool, Any, int] | None:
+        """Look for a trade of cards the seat cannot tell apart (two cards dealt by one shuffle, one on a free
+        path now, the other down a free path of that shuffle) that, from that shuffle on, lets `prev` (the
+        world just before answer `d`) give the answer as the seat saw it; try each on a copy of `prev`
+        relabeled from its kept base. `blocked`: (a player, its card options in the world) where the answer
+        was none of them, or where the world asked that player and the real match did not; those options
+        (the cards that forbid the answer, as a card of the suit led forbids another, or that let the
+        player choose where it had nothing to play) are first traded away all at once. The first trade that
+        fits goes into the drawing: (True, the mended world after the answer, -1). If none fits, the one
+        that takes the seat's observations furthest (as far as `reached`, where the answer failed, at
+        least) does, to mend on from: (False, that world before the answer, how far it reached). None if
+        no trade does."""
+        from .match import Match  # the match module uses this one
+
+        if prev._base is None:
+            return None
+        tr, faces = self.tr, self.faces
+        moves = self.candidates(prev, d, reached, blocked)
+        best: tuple[int, Any, Any, int, bool, list[int]] = (reached, None, None, -1, False, [])
+        # a trade that fits here, its answers since unchecked: the drawing, the world, the shuffle, the cards
+        unchecked: tuple[list[int], Any, int, list[int]] | None = None
+        checks = _CHECKS
+        kept = self.card
+        dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
+        for move in moves[:_PROBES]:
+            if self.budget[0] <= 0:
+                break
+            self.budget[0] -= 1
+            swapped: list[int] | None = kept
+            pi = list(range(len(faces)))
+            relabel = False
+            for o, x, y in move:
+                swapped = _swapped(tr, faces, swapped, o, x, y) if swapped is not None else None
+                if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
+                    relabel = True
+                    i, j = pi.index(x), pi.index(y)
+                    pi[i], pi[j] = y, x
+            if swapped is None:
+                continue
+            o = min(o for o, _, _ in move)
+            self.card = swapped  # a shuffle after the base deals the swapped drawing
+            try:
+                probe = Match.relabeled(prev, pi, self.seat, None)
+            except _Misfit:
+                probe = None
+            if probe is None:
+                self.card = kept
+                continue
+            probe._verified = min(prev._verified, probe._seen[self.seat].count)  # lines up to the base are kept
+            before = probe.clone()
+            try:
+                after = self.step(probe, d)
+            except _Misfit as misfit:
+                if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
+                    # as far or further: a step on the way
+                    best = (misfit.reached, swapped, before, o, relabel, [c for _, x, y in move for c in (x, y)])
+                continue
+            except RuleError:
+                continue
+            finally:
+                self.card = kept
+            if relabel or self.changed is not None:
+                # traded before the copy's base (now or by a mend on the way): the answers given between
+                # that shuffle and the base have not seen the traded cards; given again first, they may part
+                # earlier (then it is kept in case no trade passes, and the world played again is mended there)
+                if unchecked is None:
+                    unchecked = (swapped, after, o, [c for _, x, y in move for c in (x, y)])
+                if checks <= 0:
+                    break
+                checks -= 1
+                self.card = swapped
+                deal = tr.mix_deal[o] if self.changed is None else min(self.changed, tr.mix_deal[o])
+                checked = self.verify(deal, d)
+                self.card = kept
+                if checked is None:
+                    continue
+                self.card, self.changed = swapped, None
+                self.traded.update(c for _, x, y in move for c in (x, y))
+                return True, checked, -1
+            self.card = swapped
+            self.traded.update(c for _, x, y in move for c in (x, y))
+            return True, after, -1
+        if unchecked is not None:
+            self.card = unchecked[0]
+            self.traded.update(unchecked[3])
+            self.mark(unchecked[2])
+            return True, unchecked[1], -1
+        if best[1] is None:
+            return None
+        self.traded.update(best[5])
+        self.card = best[1]
+        if best[4]:
+            self.mark(best[3])
+        return False, best[2], best[0]
+
+    def candidates(self, prev, d: int, reached: int, blocked: tuple[int, list[Any]] | None
+                   ) -> list[tuple[tuple[int, int, int], ...]]:
+        """The trades `repair` tries, in order: each a tuple of (shuffle, x, y), x and y traded from that
+        shuffle on."""
+        tr, card, faces, rng = self.tr, self.card, self.faces, self.rng
+        alive, zone = tr.alive[d], tr.zone[d]
+        touched = self.touched(d, reached)
+        # the cards of faces the seat was told of (of the answer, up to where the world parted), by how
+        # close to that point they were named
+        named: dict[int, int] = {}
+        for k in range(reached, min(prev._verified, reached) - 1, -1) if reached < len(self.want) else ():
+            for c in _named_in(self.match.layout, self.want[k]):
+                named.setdefault(c, reached - k)
+        who, owner = self.match.history[d][0], self.match.layout.zone_owner
+        # then the cards of the zones of the player answering, of the players' zones the answer touched, of
+        # the other zones it touched, and the others (a counter may tell of any hand)
+        rank: dict[int, int] = {}
+        later: dict[int, int] = {}  # a card further down its zone came there later: fewer answers since hang on it
+        dealt: dict[int, int] = {}  # card -> the last shuffle that dealt it, by then
+        for o, (kind, _, outgoing) in enumerate(tr.mixes):
+            if kind < 0 and outgoing[0] <= max(alive):
+                for t in outgoing:
+                    dealt[card[t]] = o
+        pairs: list[tuple[int, int, int]] = []
+        free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down free paths
+        for r, s in enumerate(alive):
+            x = card[s]
+            o = dealt.get(x, -1)
+            if o < 0 or tr.need[s] is not None:
+                continue
+            if o not in free:
+                free[o] = [card[t] for t in tr.mixes[o][2] if tr.need[t] is None]
+            by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
+            for y in free[o]:
+                if faces[y] != faces[x]:
+                    by_face.setdefault(faces[y], []).append(y)
+            zi = zone[r]
+            rank[x] = 0 if owner[zi] == who else 1 if zi in touched and owner[zi] >= 0 else 2 if zi in touched else 3
+            later[x] = -prev.st.zones[zi].index(x) if x in prev.st.zones[zi] else 0
+            # one card of each other face, every card of the faces the seat was told of
+            pairs.extend((o, x, y) for ys in by_face.values() for y in (ys if ys[0] in named else (rng.choice(ys),)))
+        rng.shuffle(pairs)
+        # a card no player holds (still in a pile: no answer so far hung on it) is traded in first
+        owned = {c for zi, z in enumerate(prev.st.zones) if owner[zi] >= 0 for c in z}
+        traded = self.traded  # cards an earlier mend traded: trading them again would likely undo it
+        turn: dict[tuple[int, int], int] = {}  # (how close y was named, x) -> pairs of x so far: x's in turn
+        order = []
+        for _o, x, y in pairs:
+            n = named.get(y, len(self.want))
+            k = turn[n, x] = turn.get((n, x), -1) + 1
+            order.append((n, x in traded or y in traded, y in owned, rank[x], k, later[x]))
+        # first the faces the seat was told of, closest first; then the cards of the answering player's zones
+        moves: list[tuple[tuple[int, int, int], ...]] = \
+            [(pair,) for _, pair in sorted(zip(order, pairs, strict=True), key=lambda kp: kp[0])]
+        if blocked is not None:
+            # the options the player had instead, each traded for a card of the same shuffle out of its zones
+            q, options = blocked
+            mine = {c for zi, z in enumerate(prev.st.zones) if owner[zi] == q for c in z}
+            xs = [x for x in options if x.__class__ is int and x in rank and x in mine]
+            for _ in range(_BLOCKED if xs else 0):
+                move, used = [], set(xs)
+                for x in xs:
+                    o = dealt[x]
+                    ys = [y for y in free[o] if y not in used and y not in mine]
+                    if not ys:
+                        break
+                    y = rng.choice(ys)
+                    used.add(y)
+                    move.append((o, x, y))
+                else:
+                    moves.insert(0, tuple(move))
+        return moves
+
+    def verify(self, deal: int, d: int):
+        """The world played again along the drawing from the last copy kept before shuffle `deal`, up to and
+        including answer `d`, with no mends; None where it parts from what the seat observed."""
+        snaps = self.snaps[:]
+        start = self.resume(deal)
+        world, d0 = start if start is not None else (self.start(), 0)
+        try:
+            for k in range(d0, d + 1):
+                prev = world.clone() if k in self.tr.dealing else None
+                used = world.st.rng.used
+                world = self.step(world, k)
+                self.dealt(world, used, k, prev)
+        except (_Misfit, RuleError):
+            self.snaps = snaps
+            return None
+        return world
+
     def mark(self, o: int) -> None:
         """The drawing changed from mix `o` (a shuffle) on."""
         deal = self.tr.mix_deal[o]
@@ -856,6 +1056,8 @@ def _named_in(layout, told: str) -> set[int]:
 
 
 _PROBES = 40  # swaps tried to mend one answer
+_BLOCKED = 8  # trades of all the options a player had instead, tried first where its answer was none of them
+_CHECKS = 10  # swaps that fit one answer, checked from their shuffle on (see `_Replay.repair_thorough`)
 _FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
 
 
@@ -953,10 +1155,13 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
     faces = match.layout.face_ids
     problems: dict[str, int] = {}
     budget = [probes]
-    for _ in range(tries):
+    for k in range(tries + THOROUGH_TRIES):
+        if k == tries:  # the quick mends found none: mends checked from their shuffle on, with a budget of their own
+            budget = [probes]
         try:
             replay = _Replay(match, seat, tr, _assign_some(tr, faces, rng), rng, want, want_view,
                              belief.tracer.decisions, budget)
+            replay.thorough = k >= tries
             world = replay.play(repairs)
             if not replay.fits(world):
                 raise _Misfit("the seat would see something else now")
@@ -966,7 +1171,8 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
         belief.keep(replay, world, events)
         return world
     why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
-    raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries} drawings: {why}")
+    raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries + THOROUGH_TRIES} "
+                            f"drawings: {why}")
 
 
 def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
