@@ -475,6 +475,10 @@ class ExprResolver:
         if name not in AGGREGATES:
             self.fail(self.pos(tok), f"unknown function `{name}`",
                       did_you_mean(name, list(AGGREGATES) + list(self.functions)))
+        return self.number_function(tok, name, args, s) or self.aggregate(tok, name, args, s)
+
+    def number_function(self, tok: Token, name: str, args: list, s: Scope) -> n.Expr | None:
+        """`seat(p)`, `abs(x)`, `ring_distance(a, b, n)`; None for any other name."""
         if name == "seat":
             self.arity(tok, args, 1)
             return _retyped(self.expect(args[0], s, "player"), "num")
@@ -484,17 +488,16 @@ class ExprResolver:
         if name == "ring_distance":
             self.arity(tok, args, 3)
             return n.Helper("ring_distance", [self.expect(x, s, "num") for x in args], "num")
+        return None
+
+    def aggregate(self, tok: Token, name: str, args: list, s: Scope) -> n.Expr:
+        """`count`, `sum`, `any`, `max`, `min`, `highest`, `lowest`, `list` over a set of cards or players (named,
+        `c in POOL [where …]`, or bound to `it`), optionally of a value; `max(a, b)`, `min(a, b)` of numbers."""
         if not 1 <= len(args) <= 2:
             self.fail(self.pos(tok), f"`{name}` takes a set of cards or players and optionally a value of `it`")
         named = args[0].data == "named_pool"
         if named:  # `count(c in my hand where c.value > 3)`, `sum(c in my pile, c.value)`
-            word, base, *cond = args[0].children
-            if cond and cond[0] is not None:
-                pool = self.filtered(base, cond[0], s, word)
-                elem = "player" if pool.type == "players" else "card"
-            else:
-                pool, elem = self.pool(base, s)
-            var, inner = self.bind_it(s, elem, word)  # the name is checked even where nothing uses it
+            pool, elem, var, inner = self.named_pool(args[0], s)
         else:
             first = self.expr(args[0], s)
             if name in ("max", "min") and len(args) == 2 and first.type in ("num", "bool"):
@@ -514,6 +517,17 @@ class ExprResolver:
             value = self.coerce(value, "num", args[1])
         typ = {"highest": elem, "lowest": elem, "list": "list"}.get(name, "num")
         return n.Aggregate(name, pool, var, value, typ)
+
+    def named_pool(self, tree, s: Scope) -> tuple[n.Expr, str, n.Var, Scope]:
+        """`c in POOL [where …]`: the pool, its element type, the variable that names each, its scope."""
+        word, base, *cond = tree.children
+        if cond and cond[0] is not None:
+            pool = self.filtered(base, cond[0], s, word)
+            elem = "player" if pool.type == "players" else "card"
+        else:
+            pool, elem = self.pool(base, s)
+        var, inner = self.bind_it(s, elem, word)  # the name is checked even where nothing uses it
+        return pool, elem, var, inner
 
     def aggregate_plain(self, tok: Token, name: str, pool: n.Expr) -> n.Expr:
         if name == "count":
