@@ -79,6 +79,22 @@ def analyse(program: Program) -> Plan:
     plan = Plan()
     routines = [r for r in program.actions() if r.body is not None]
     usage = {r: _own_uses(r.body or []) for r in routines}
+    does, by_ability = _effects(program, routines, usage)
+    plan.does = {r: frozenset(effects) for r, effects in does.items()}
+    plan.effects = frozenset(e for effects in usage.values() for e in effects[0])
+    plan.asking = {r for r in routines if n.ASKS in does[r]}
+    plan.asking_abilities = {ability for ability, effects in by_ability.items() if n.ASKS in effects}
+    for ability in plan.asking_abilities:
+        plan.asking.update(program.abilities[ability])  # a `resolve` must treat every card's version alike
+    calls = {name: usage[r][1] if r in usage else set() for name, r in program.procedures.items()}
+    plan.recursive = {start for start in program.procedures if _reaches(start, calls)}
+    return plan
+
+
+def _effects(program: Program, routines: list[Routine], usage: dict) -> tuple[dict[Routine, set[str]],
+                                                                                 dict[str, set[str]]]:
+    """What each routine and each ability (every card's version) can do: its own statements' effects and those
+    of the procedures it runs and the abilities it resolves, to a fixpoint."""
     procedures = program.procedures
     does = {r: set(usage[r][0]) for r in routines}
     by_ability: dict[str, set[str]] = {ability: set() for ability in program.abilities}
@@ -97,21 +113,17 @@ def analyse(program: Program) -> Plan:
                 if not by_ability[ability].issuperset(does.get(v, _NONE)):
                     by_ability[ability] |= does[v]
                     changed = True
-    plan.does = {r: frozenset(effects) for r, effects in does.items()}
-    plan.effects = frozenset(e for effects in usage.values() for e in effects[0])
-    plan.asking = {r for r in routines if n.ASKS in does[r]}
-    plan.asking_abilities = {ability for ability, effects in by_ability.items() if n.ASKS in effects}
-    for ability in plan.asking_abilities:
-        plan.asking.update(program.abilities[ability])  # a `resolve` must treat every card's version alike
-    calls = {name: usage[r][1] if r in usage else set() for name, r in procedures.items()}
-    for start in procedures:
-        stack, seen = list(calls[start]), set()
-        while stack:
-            name = stack.pop()
-            if name == start:
-                plan.recursive.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                stack += calls[name]
-    return plan
+    return does, by_ability
+
+
+def _reaches(start: str, calls: dict[str, set[str]]) -> bool:
+    """Does procedure `start` run itself, directly or through others?"""
+    stack, seen = list(calls[start]), set()
+    while stack:
+        name = stack.pop()
+        if name == start:
+            return True
+        if name not in seen:
+            seen.add(name)
+            stack += calls[name]
+    return False
