@@ -83,32 +83,37 @@ def _not_plain(e: n.Expr) -> n.Expr | None:
 
 def _value(e: n.Expr, players: int) -> Any:
     """The value of a plain expression (see _not_plain) when `players` play."""
-    if isinstance(e, n.Const):
-        return e.value
-    if isinstance(e, n.PlayerCount):
-        return players
-    if isinstance(e, n.Retyped):
-        return _value(e.value, players)
-    if isinstance(e, n.Neg):
-        return -_value(e.value, players)
-    if isinstance(e, n.Not):
-        return not _value(e.value, players)
-    if isinstance(e, n.Cond):
-        return _value(e.then if _value(e.test, players) else e.other, players)
-    if isinstance(e, n.Logic):
-        left = _value(e.left, players)
-        return (left and _value(e.right, players)) if e.op == "and" else (left or _value(e.right, players))
-    if isinstance(e, n.Arith):
-        return _ARITH[e.op](_value(e.left, players), _value(e.right, players))
-    if isinstance(e, n.Compare):
-        return _COMPARE[e.op](_value(e.left, players), _value(e.right, players))
-    assert isinstance(e, n.Helper)  # the last plain kind
+    kind = next(k for k in type(e).__mro__ if k in _VALUES)
+    return _VALUES[kind](e, players)
+
+
+def _logic(e: Any, players: int) -> Any:
+    left = _value(e.left, players)
+    return (left and _value(e.right, players)) if e.op == "and" else (left or _value(e.right, players))
+
+
+def _helper(e: Any, players: int) -> Any:
     args = [_value(a, players) for a in e.args]
     if e.name == "floordiv":
         return args[0] // args[1]
     if e.name == "mod":
         return args[0] % args[1]
     return _HELPERS[e.name](*args)
+
+
+# The value of each plain kind of expression (_PLAIN), by its class.
+_VALUES: dict[type, Callable[[Any, int], Any]] = {
+    n.Const: lambda e, players: e.value,
+    n.PlayerCount: lambda e, players: players,
+    n.Retyped: lambda e, players: _value(e.value, players),
+    n.Neg: lambda e, players: -_value(e.value, players),
+    n.Not: lambda e, players: not _value(e.value, players),
+    n.Cond: lambda e, players: _value(e.then if _value(e.test, players) else e.other, players),
+    n.Logic: _logic,
+    n.Arith: lambda e, players: _ARITH[e.op](_value(e.left, players), _value(e.right, players)),
+    n.Compare: lambda e, players: _COMPARE[e.op](_value(e.left, players), _value(e.right, players)),
+    n.Helper: _helper,
+}
 
 
 def _within(value: Any) -> Any:
