@@ -140,22 +140,35 @@ def fold(e: n.Expr) -> n.Expr:
     for f in fields(e):
         if f.name not in ("at", "var"):
             setattr(e, f.name, _within(getattr(e, f.name)))
-    at = e.at
-    if isinstance(e, n.Arith) and _const(e.left, "num") and _const(e.right, "num"):
-        return n.Const(_ARITH[e.op](e.left.value, e.right.value), "num", at=at)
-    if isinstance(e, n.Neg) and _const(e.value, "num"):
-        return n.Const(-e.value.value, "num", at=at)
-    if isinstance(e, n.Not) and _const(e.value, "bool"):
-        return n.Const(not e.value.value, "bool", at=at)
-    if isinstance(e, n.Compare) and _const(e.left) and _const(e.right) and e.left.type == e.right.type:
-        return n.Const(_COMPARE[e.op](e.left.value, e.right.value), "bool", at=at)
-    if isinstance(e, n.Cond) and _const(e.test, "bool"):
-        return e.then if e.test.value else e.other
-    if isinstance(e, n.Logic) and _const(e.left, "bool"):
-        # Python's own rule: `true and X` is X, `false and X` is false (and the mirror for `or`).
+    folding = next((_FOLDS[k] for k in type(e).__mro__ if k in _FOLDS), None)
+    folded = folding(e) if folding is not None else None
+    return e if folded is None else folded
+
+
+def _fold_helper(e: Any) -> n.Expr | None:
+    if e.name in _HELPERS and all(_const(a, "num") for a in e.args):
+        return n.Const(_HELPERS[e.name](*(a.value for a in e.args if _const(a))), "num", at=e.at)
+    return None
+
+
+def _fold_logic(e: Any) -> n.Expr | None:
+    # Python's own rule: `true and X` is X, `false and X` is false (and the mirror for `or`).
+    if _const(e.left, "bool"):
         return e.right if e.left.value == (e.op == "and") else e.left
-    if isinstance(e, n.Helper) and e.name in _HELPERS and all(_const(a, "num") for a in e.args):
-        return n.Const(_HELPERS[e.name](*(a.value for a in e.args if _const(a))), "num", at=at)
-    if isinstance(e, n.IsSome) and _const(e.value) and e.value.type in ("none", "card", "player"):
-        return n.Const((e.value.value < 0) if e.negate else (e.value.value >= 0), "bool", at=at)
-    return e
+    return None
+
+
+# How each kind of expression folds once its parts are folded: a simpler expression, or None (as it is).
+_FOLDS: dict[type, Callable[[Any], n.Expr | None]] = {
+    n.Arith: lambda e: n.Const(_ARITH[e.op](e.left.value, e.right.value), "num", at=e.at)
+    if _const(e.left, "num") and _const(e.right, "num") else None,
+    n.Neg: lambda e: n.Const(-e.value.value, "num", at=e.at) if _const(e.value, "num") else None,
+    n.Not: lambda e: n.Const(not e.value.value, "bool", at=e.at) if _const(e.value, "bool") else None,
+    n.Compare: lambda e: n.Const(_COMPARE[e.op](e.left.value, e.right.value), "bool", at=e.at)
+    if _const(e.left) and _const(e.right) and e.left.type == e.right.type else None,
+    n.Cond: lambda e: (e.then if e.test.value else e.other) if _const(e.test, "bool") else None,
+    n.Logic: _fold_logic,
+    n.Helper: _fold_helper,
+    n.IsSome: lambda e: n.Const((e.value.value < 0) if e.negate else (e.value.value >= 0), "bool", at=e.at)
+    if _const(e.value) and e.value.type in ("none", "card", "player") else None,
+}
