@@ -145,11 +145,12 @@ class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
     __slots__ = ("alive", "chosen", "dealing", "deals", "end", "left", "marks", "mix_deal", "mixes", "need",
-                 "origin", "picks", "zone")
+                 "origin", "picks", "sighted", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
         self.need: list[Any] = []  # the face a path must carry (None: free)
+        self.sighted: dict[int, int] = {}  # path -> the last event at which the seat saw its card (not the set-up)
         # (kind, incoming, outgoing paths): kind -1 a shuffle, else a choice from a hand (in order), kind
         # the place of the card that left
         self.mixes: list[tuple[int, list[int], list[int]]] = []
@@ -205,8 +206,9 @@ class _Tracer:
                 return face[c]
             return vis == OWNER and t.zone_owner[zi] == seat and face[c]
 
-        def saw(c: int) -> None:
+        def saw(c: int, at: int) -> None:
             tr.need[seg[c]] = faces[c]
+            tr.sighted[seg[c]] = at
 
         def renew(c: int) -> int:
             seg[c] = tr.path(None)
@@ -249,7 +251,7 @@ class _Tracer:
             if kind == MOVE:
                 _, c, src, at, dst, to, up, before, after = e
                 if (before | after) & bit:
-                    saw(c)
+                    saw(c, i)
                 if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != seat and not after & bit:
                     chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
                     tr.left.update(d for d, _ in waiting[c])
@@ -263,7 +265,7 @@ class _Tracer:
                     release(src)
                     release(dst)
                 if after & bit:
-                    saw(c)
+                    saw(c, i)
             elif kind == SHUFFLE:
                 zi, order = e[1], e[2]
                 zones[zi] = list(order)
@@ -278,15 +280,15 @@ class _Tracer:
                 c, before, after = e[1], e[5], e[6]
                 face[c] = e[4]
                 if (before | after) & bit:
-                    saw(c)
+                    saw(c, i)
             elif kind == SHOW:
                 if e[2] == seat or e[5] & bit:
-                    saw(e[1])
+                    saw(e[1], i)
             elif kind == ASK:
                 if e[1] == seat and e[3] == K_CARD:
                     for x in e[4]:
                         if x.__class__ is str and x in self.ids:
-                            saw(self.ids[x])
+                            saw(self.ids[x], i)
             elif kind == DECIDE:
                 _, who, _, answer, seen, zi, _ = e
                 self.decisions.append(e)
@@ -296,13 +298,13 @@ class _Tracer:
                 tr.marks.append(i)
                 if zi >= 0:
                     if who == seat and seen & bit:
-                        saw(answer)
+                        saw(answer, i)
                     waiting.setdefault(answer, []).append((len(tr.picks) - 1, who))
         tr.end = len(events)
         st = match.st
         for c in range(len(faces)):
             if seen_by(st, c) & bit:
-                saw(c)
+                saw(c, tr.end)
         return tr
 
 
@@ -673,10 +675,12 @@ class _Replay:
         if ask is None:
             raise _Misfit(f"P{who} is not asked here", world._verified)
         options = ask[1]
-        if ask[2] == K_CARD and pick >= 0 and (who == self.seat or tr.need[pick] is not None or pick in tr.chosen
-                                               or d in tr.left):
-            # the card its path carries: a card that left a hand unseen is one of those of its back there,
-            # as the drawing has it (the only one, where the seat tells it by its back)
+        if ask[2] == K_CARD and pick >= 0 and (who == self.seat or tr.sighted.get(pick, -1) >= tr.marks[d]
+                                               or pick in tr.chosen or d in tr.left):
+            # the card its path carries: one the seat saw at or after the answer (so it knows which was
+            # chosen), or one that left a hand unseen, one of those of its back there, as the drawing has it
+            # (the only one, where the seat tells it by its back). A card whose face the seat knew only before
+            # (a hand it knew all of) is no sign of which was chosen: that answer is drawn anew below
             action = options.index(card[pick]) if card[pick] in options else -1
         elif who != self.seat and (e[2] or pick >= 0):
             # another seat's secret answer, or its pick of a card the seat did not see that stays where it
@@ -1245,10 +1249,22 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
             cards = [card[t] for t in outgoing if card[t] not in seen]
             if len({faces[c] for c in cards}) > 1:
                 free[o] = cards
-    if not free:
-        return belief.world
     shuffles = list(free)
+    others = any(who != seat for who, _ in match.history)  # answers of other seats, drawn anew by a proposal
     for _ in range(moves):
+        if others and (not shuffles or rng.random() < 0.5):
+            # the other seats' answers since the last shuffle drawn anew (their secret picks, where nothing
+            # the seat saw tells them): the kept world's answers are not held for good
+            replay = belief.replay(match, seat, tr, belief.card, rng, want, want_view)
+            try:
+                world = replay.play(0, replay.resume(len(tr.deals)))
+            except (_Misfit, RuleError):
+                continue
+            if replay.fits(world):
+                belief.keep(replay, world, belief.events)
+            continue
+        if not shuffles:
+            break
         o = rng.choice(shuffles)
         x, y = rng.sample(free[o], 2)
         if faces[x] == faces[y]:
