@@ -77,34 +77,15 @@ def _card(raw: dict, where: tuple, defaults: dict, smap: SourceMap, model: GameM
     _claim(card["id"], smap.pos((*where, "id")), ids, errors)
     props = {k: v for k, v in card.items() if k not in CARD_KEYS}
     for k, value in props.items():
-        if k not in model.prop_defaults:
-            errors.append(Diagnostic(smap.key_pos(origin(k)), f"unknown card property `{readable(k)}`",
-                                     did_you_mean(k, model.prop_defaults) or
-                                     "declare it with a default under properties: in game.yaml"))
-        elif kind_of(value) != kind_of(model.prop_defaults[k]):
-            kind = kind_of(model.prop_defaults[k])
-            at = default_at[k]
-            hint = f"the default of `{k}` ({at.file}:{at.line}) sets its kind for every card"
-            if isinstance(value, list):
-                hint = f"a card property holds one value, not a list; {hint}"
-            errors.append(Diagnostic(
-                smap.pos(origin(k)), f"`{k}` must be {kind}, like its default, not {kind_of(value)}", hint))
+        errors += _property_mistakes(k, value, smap.key_pos(origin(k)), smap.pos(origin(k)), model, default_at)
     for k in card.get("back", []):
         if k not in model.prop_defaults and k not in BUILTIN_PROPS:
             errors.append(Diagnostic(smap.pos(origin("back")), f"unknown card property `{readable(k)}` in back",
                                      did_you_mean(k, model.prop_defaults)))
     start = card.get("start")
     each = bool(card.get("each_player", False))
-    if start is None:
-        errors.append(Diagnostic(smap.pos(where), f"card `{readable(card['id'])}` has no start zone",
-                                 "add `start: <zone>` to the card or to defaults"))
-    elif start not in model.game_zones and start not in model.player_zones:
-        errors.append(Diagnostic(smap.pos(origin("start")), f"unknown zone `{readable(start)}`",
-                                 did_you_mean(start, list(model.game_zones) + list(model.player_zones))))
-    elif start in model.player_zones and not each:
-        errors.append(Diagnostic(smap.pos(origin("start")),
-                                 f"`{readable(start)}` belongs to each player, but this card is not `each_player`",
-                                 "start it in a shared zone, or set each_player: true"))
+    start_at = smap.pos(origin("start")) if start is not None else None
+    errors += _start_mistakes(card, start, each, smap.pos(where), start_at, model)
     abilities = {}
     merged = {**defaults.get("abilities", {}), **raw.get("abilities", {})}  # a card adds to defaults
     for name, text in merged.items():
@@ -119,6 +100,39 @@ def _card(raw: dict, where: tuple, defaults: dict, smap: SourceMap, model: GameM
         count=card.get("count", 1), each_player=each, start=start or "", back=list(card.get("back", [])),
         props=props, abilities=abilities, pos=smap.pos(where), text=card.get("text", ""),
     )
+
+
+def _property_mistakes(k: str, value: Any, key_at: Pos, at: Pos, model: GameModel,
+                       default_at: dict[str, Pos]) -> list[Diagnostic]:
+    """What is wrong with a card's property `k` (its key at `key_at`, its value at `at`): unknown, or of another
+    kind than its default."""
+    if k not in model.prop_defaults:
+        return [Diagnostic(key_at, f"unknown card property `{readable(k)}`",
+                           did_you_mean(k, model.prop_defaults) or
+                           "declare it with a default under properties: in game.yaml")]
+    kind = kind_of(model.prop_defaults[k])
+    if kind_of(value) == kind:
+        return []
+    where = default_at[k]
+    hint = f"the default of `{k}` ({where.file}:{where.line}) sets its kind for every card"
+    if isinstance(value, list):
+        hint = f"a card property holds one value, not a list; {hint}"
+    return [Diagnostic(at, f"`{k}` must be {kind}, like its default, not {kind_of(value)}", hint)]
+
+
+def _start_mistakes(card: dict, start: Any, each: bool, card_at: Pos, start_at: Pos | None,
+                    model: GameModel) -> list[Diagnostic]:
+    """What is wrong with a card's start zone: none, unknown, or a player's zone for a card not each player's."""
+    if start is None or start_at is None:
+        return [Diagnostic(card_at, f"card `{readable(card['id'])}` has no start zone",
+                           "add `start: <zone>` to the card or to defaults")]
+    if start not in model.game_zones and start not in model.player_zones:
+        return [Diagnostic(start_at, f"unknown zone `{readable(start)}`",
+                           did_you_mean(start, list(model.game_zones) + list(model.player_zones)))]
+    if start in model.player_zones and not each:
+        return [Diagnostic(start_at, f"`{readable(start)}` belongs to each player, but this card is not `each_player`",
+                           "start it in a shared zone, or set each_player: true")]
+    return []
 
 
 def _claim(card_id: str, at: Pos, ids: dict[str, Pos], errors: list[Diagnostic]) -> None:
