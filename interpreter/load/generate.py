@@ -70,6 +70,25 @@ def expand(gen: dict, path: tuple, smap: SourceMap, defaults: dict[str, Any] | N
 def _variables(gen: dict, path: tuple, smap: SourceMap, room: tuple[int, int],
                found: list[Diagnostic]) -> dict[str, list[tuple[Any, str]]]:
     """Each variable's values, each with its name (from `names:`, else the value as text)."""
+    made, (left, limit) = math.prod(_sizes(gen, path, smap, found)), room
+    if made > left:
+        whole = made > limit
+        found.append(Diagnostic(
+            smap.key_pos((*path, "each")),
+            f"this generator makes {made:,} cards, " + (f"more than the {limit:,} a game may have" if whole
+                                                        else f"and with them the game has more than {limit:,}"),
+            "narrow the ranges and lists of `each`" if whole else f"a game has at most {limit:,} cards"))
+    if found:
+        return {}
+    names = gen.get("names", {})
+    _check_names(gen, names, path, smap, found)
+    return {var: [(v, _text(names.get(var, {}).get(_text(v), v))) for v in _values(spec)]
+            for var, spec in gen["each"].items()}
+
+
+def _sizes(gen: dict, path: tuple, smap: SourceMap, found: list[Diagnostic]) -> list[int]:
+    """How many values each variable of `each` takes (an empty range, or a name taken by a derived one, is a
+    mistake)."""
     sizes = []
     for var, spec in gen["each"].items():
         if isinstance(spec, dict):
@@ -85,17 +104,11 @@ def _variables(gen: dict, path: tuple, smap: SourceMap, room: tuple[int, int],
             if base != var and base in gen["each"]:
                 found.append(Diagnostic(smap.key_pos((*path, "each", var)), f"variable `{var}` has the name of "
                                         f"`{{{var}}}`, the {derived} of `{base}`", "rename the variable"))
-    made, (left, limit) = math.prod(sizes), room
-    if made > left:
-        whole = made > limit
-        found.append(Diagnostic(
-            smap.key_pos((*path, "each")),
-            f"this generator makes {made:,} cards, " + (f"more than the {limit:,} a game may have" if whole
-                                                        else f"and with them the game has more than {limit:,}"),
-            "narrow the ranges and lists of `each`" if whole else f"a game has at most {limit:,} cards"))
-    if found:
-        return {}
-    names = gen.get("names", {})
+    return sizes
+
+
+def _check_names(gen: dict, names: dict, path: tuple, smap: SourceMap, found: list[Diagnostic]) -> None:
+    """Each table of `names:` is of a variable of `each`, and names only its values."""
     for var, table in names.items():
         if var not in gen["each"]:
             found.append(Diagnostic(smap.key_pos((*path, "names", var)), f"`names` has a table for `{readable(var)}`,"
@@ -108,8 +121,6 @@ def _variables(gen: dict, path: tuple, smap: SourceMap, room: tuple[int, int],
                 close = did_you_mean(key, values) if isinstance(spec, list) else None  # a number is not a typo
                 found.append(Diagnostic(smap.key_pos((*path, "names", var, key)),
                                         f"`{readable(key)}` is not a value of `{var}`", close or _listed(spec)))
-    return {var: [(v, _text(names.get(var, {}).get(_text(v), v))) for v in _values(spec)]
-            for var, spec in gen["each"].items()}
 
 
 def _values(spec: dict | list) -> list | range:
