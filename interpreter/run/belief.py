@@ -540,7 +540,8 @@ class _Replay:
 
     def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
                  want_view: str, decisions: list[tuple], budget: list[int] | None = None,
-                 source: _Source | None = None, snaps: list[_Snap] | None = None) -> None:
+                 source: _Source | None = None, snaps: list[_Snap] | None = None, opened: _Snap | None = None
+                 ) -> None:
         self.match, self.seat, self.bit, self.tr, self.rng = match, seat, 1 << seat, tr, rng
         self.want, self.want_view = want, want_view
         self.plan = _Plan(tr.deals[:], card)
@@ -553,6 +554,10 @@ class _Replay:
         self.thorough = False  # mends as `repair_thorough` looks for them (see `_drawn`)
         self.traded: set[int] = set()  # the cards thorough mends have traded
         self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
+        # the first answer to a question still open in the match, and a copy of the world before it (so that
+        # a world carried on past its closing draws the answers to it again from there: see `before`)
+        self.open_at = len(match.history) - len(match._answers) if match._answers else None
+        self.opened = opened
 
     def play(self, repairs: int, start: tuple | None = None):
         """The world, or `_Misfit`: played from `start` (a world before answer d, as `(world, d)`; None:
@@ -568,6 +573,7 @@ class _Replay:
                 # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
                 prev = world.clone() if repairs > 0 or d in dealing else None
                 used = world.st.rng.used
+                self.opening(world, prev, used, d)
                 try:
                     world = self.step(world, d)
                     self.dealt(world, used, d, prev)
@@ -614,6 +620,7 @@ class _Replay:
             if ask is None:
                 raise _Misfit(f"P{who} is not asked here")
             prev, used = world.clone() if d in self.tr.dealing else None, world.st.rng.used
+            self.opening(world, prev, used, d)
             if e[5] >= 0:  # a card: the one this drawing puts where the old one lay
                 value = e[3]
                 for deal, x, y in swaps:
@@ -636,6 +643,25 @@ class _Replay:
             if prev is None:
                 raise _Misfit("a shuffle the real match did not have")
             self.snaps.append(_Snap(used, d, prev))
+
+    def opening(self, world, prev, used: int, d: int) -> None:
+        """Before answer `d`: if it opens the question still open in the match, keep a copy of `world`."""
+        if d == self.open_at:
+            self.opened = _Snap(used, d, prev.clone() if prev is not None else world.clone())
+
+    def before(self, d: int, deal: int | None) -> tuple | None:
+        """Where to play again from to give answer `d` and those after anew, the drawing changed from shuffle
+        `deal` on (None: not changed): the last copy kept before both, on this drawing's chance (None: the
+        start)."""
+        self.snaps = [snap for snap in self.snaps if snap.d <= d and (deal is None or snap.used <= deal)]
+        opened = self.opened
+        if opened is not None and opened.d <= d and (deal is None or opened.used <= deal) and \
+                (not self.snaps or opened.d > self.snaps[-1].d):
+            return _rechanced(opened.world, self.plan, self.source), opened.d
+        if not self.snaps:
+            return None
+        snap = self.snaps.pop()  # taken again when that answer is given again
+        return _rechanced(snap.world, self.plan, self.source), snap.d
 
     def resume(self, deal: int) -> tuple | None:
         """Where to play again from after the drawing changed from shuffle `deal` on: the last copy kept
@@ -1074,7 +1100,7 @@ class _Belief:
     fits, the world, its chance as drawn (`source`), and copies of it before each answer that dealt a
     shuffle (`snaps`)."""
 
-    __slots__ = ("card", "events", "mixes", "snaps", "source", "stream", "tracer", "world")
+    __slots__ = ("card", "events", "mixes", "open", "opened", "snaps", "source", "stream", "tracer", "world")
 
     def __init__(self, tracer: _Tracer) -> None:
         self.tracer = tracer
@@ -1084,16 +1110,19 @@ class _Belief:
         self.source: _Source | None = None
         self.stream: tuple | None = None  # the real generator's state where the world's chance stopped
         self.snaps: list[_Snap] = []
+        self.open: int | None = None  # the first answer to a question still open when the world was kept
+        self.opened: _Snap | None = None  # a copy of the world before that answer
 
     def replay(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
                want_view: str, budget: list[int] | None = None) -> _Replay:
         """A replay along `card` that goes on from the last world: its chance as drawn, its copies."""
         assert self.source is not None and self.stream is not None, "a world was kept"
         return _Replay(match, seat, tr, card, rng, want, want_view, self.tracer.decisions, budget,
-                       source=_source_after(self.source, self.stream), snaps=self.snaps)
+                       source=_source_after(self.source, self.stream), snaps=self.snaps, opened=self.opened)
 
     def keep(self, replay: _Replay, world, events: int) -> None:
         self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
+        self.opened = replay.opened
         self.events, self.mixes, self.stream = events, len(replay.tr.mixes), replay.stream_state
 
 
@@ -1142,6 +1171,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
         world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
     if world is None:
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
+    belief.open = len(match.history) - len(match._answers) if match._answers else None
     world = world.clone()
     world.log = None
     world.__dict__.pop("_verified", None)
@@ -1206,6 +1236,10 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
         replay = belief.replay(match, seat, tr, card, rng, want, want_view, budget)
         start = replay.resume(changed) if changed is not None else \
             (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
+        if not attempt and belief.open is not None and (start is None or start[1] > belief.open):
+            # a question was open when the world was kept: the others' answers to it were drawn knowing
+            # nothing of what closing it showed; they are drawn again, from a copy before it
+            start = replay.before(belief.open, changed)
         try:
             if attempt:
                 start = replay.again(start, belief.world, swaps)
