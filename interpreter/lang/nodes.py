@@ -738,6 +738,18 @@ class Not(Expr):
 # ---- aggregates and calls ------------------------------------------------------------------------------
 
 
+# An aggregate's code by its kind: of a property of each card (a C loop over the property's column)…
+_OF_PROPERTY = {"sum": "sum({mapped})", "any": "any({mapped})", "max": "max({mapped}, default=0)",
+                "min": "min({mapped}, default=0)", "highest": "max({pool}, key={prop}, default=-1)",
+                "lowest": "min({pool}, key={prop}, default=-1)", "list": "list({mapped})"}
+# …and of any value of `it`.
+_OF_VALUE = {"count": "sum(1 for {v} in {pool} if {value})", "any": "any({value} for {v} in {pool})",
+             "sum": "sum({value} for {v} in {pool})", "max": "max(({value} for {v} in {pool}), default=0)",
+             "min": "min(({value} for {v} in {pool}), default=0)",
+             "highest": "max({pool}, key=lambda {v}: {value}, default=-1)",
+             "lowest": "min({pool}, key=lambda {v}: {value}, default=-1)", "list": "[{value} for {v} in {pool}]"}
+
+
 @dataclass(eq=False)
 class Aggregate(Expr):
     """count/any/sum/max/min/highest/lowest/list over a pool, with `it` bound to `var` in `value`."""
@@ -753,31 +765,12 @@ class Aggregate(Expr):
         if iterates(self.value, w.call_iterates) or not isinstance(self.pool, Filter | OwnedCards):
             # (a filter or the cards of several players charge as they are made)
             pool = charged(w, self.pool, pool, self.value, self.at)
-        kind = self.kind
-        if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var:
+        if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var \
+                and self.kind in _OF_PROPERTY:
             # a property of each card (`sum(table, it.value)`): looked up by a C loop, no Python per card
             prop = f"{w.alias('P')}[{w.constant('prop', self.value.index)}].__getitem__"
-            mapped = f"map({prop}, {pool})"
-            if kind in ("sum", "any"):
-                return f"{kind}({mapped})"
-            if kind in ("max", "min"):
-                return f"{kind}({mapped}, default=0)"
-            if kind in ("highest", "lowest"):
-                return f"{'max' if kind == 'highest' else 'min'}({pool}, key={prop}, default=-1)"
-            if kind == "list":
-                return f"list({mapped})"
-        if kind == "count":
-            return f"sum(1 for {v} in {pool} if {value})"
-        if kind == "any":
-            return f"any({value} for {v} in {pool})"
-        if kind == "sum":
-            return f"sum({value} for {v} in {pool})"
-        if kind in ("max", "min"):
-            return f"{kind}(({value} for {v} in {pool}), default=0)"
-        if kind in ("highest", "lowest"):
-            fn = "max" if kind == "highest" else "min"
-            return f"{fn}({pool}, key=lambda {v}: {value}, default=-1)"
-        return f"[{value} for {v} in {pool}]"
+            return _OF_PROPERTY[self.kind].format(mapped=f"map({prop}, {pool})", pool=pool, prop=prop)
+        return _OF_VALUE.get(self.kind, _OF_VALUE["list"]).format(v=v, pool=pool, value=value)
 
     @property
     def maybe_none(self) -> bool:
