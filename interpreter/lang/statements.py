@@ -10,8 +10,9 @@ The compound statements (if, loops) are in blocks.py. How to add one: docs/archi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from lark import Tree
 
@@ -140,37 +141,56 @@ def _choice(r: Resolver, s: Tree, scope: Scope) -> Choice:
     _, chooser, choice, question = s.children
     who = r.me(scope) if chooser.data == "chooser_me" else r.expect(chooser.children[0], scope, "player")
     prompt = r.question(token(question), scope) if question is not None else None
-    kind, ch = choice.data, choice.children
-    if kind == "choose_card":
-        return Choice(who, Options(r.expect(ch[0], scope, "cards")), K_CARD, prompt, "card")
-    if kind in ("choose_up_to", "choose_exactly"):
-        count = r.expect(ch[0], scope, "num")
-        cards = r.expect(ch[-1], scope, "cards")
-        if kind == "choose_up_to" and isinstance(count, n.Const) and count.value == 1:
-            return Choice(who, Options(cards, decline=True), K_CARD, prompt, "card")
-        return Choice(who, Options(cards), K_CARD, prompt, "cards", count, kind == "choose_up_to")
-    if kind == "choose_player":
-        return Choice(who, Options(r.expect(ch[0], scope, "players")), K_PLAYER, prompt, "player")
-    if kind == "choose_opponent":
-        return Choice(who, Options(n.Opponents(who)), K_PLAYER, prompt, "player")
-    if kind == "choose_any_player":
-        return Choice(who, Options(n.AllPlayers()), K_PLAYER, prompt, "player")
-    if kind == "choose_yes_no":
-        return Choice(who, FixedOptions([True, False]), K_BOOL, prompt, "bool")
-    if kind == "choose_option":
-        guarded = [(plain_string(token(o.children[0])),
-                    r.condition(o.children[1], scope) if len(o.children) > 1 and o.children[1] is not None else None)
-                   for o in ch]
-        if all(test is None for _, test in guarded):  # known when the game is compiled
-            return Choice(who, FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, "str")
-        return Choice(who, GuardedOptions(guarded), K_TEXT, prompt, "str")
-    if kind == "choose_number":
-        low, high = (r.expect(x, scope, "num") for x in ch[:2])
-        if isinstance(low, n.Const) and isinstance(high, n.Const) and high.value - low.value >= MAX_OPTIONS:
-            r.fail(r.pos(ch[0]), f"`a number from {low.value} to {high.value}` offers {high.value - low.value + 1:,} "
-                   f"options, more than the {MAX_OPTIONS:,} a choice may have")
-        return Choice(who, NumberRange(low, high, at=r.pos(ch[0])), K_NUMBER, prompt, "num")
-    raise AssertionError(kind)
+    return _CHOICES[choice.data](r, choice, scope, who, prompt)
+
+
+def _choose_cards(r: Resolver, choice: Tree, scope: Scope, who: n.Expr, prompt: Any) -> Choice:
+    """`up to N cards from …`, `N cards from …` (up to one: a card or none)."""
+    ch, up_to = choice.children, choice.data == "choose_up_to"
+    count = r.expect(ch[0], scope, "num")
+    cards = r.expect(ch[-1], scope, "cards")
+    if up_to and isinstance(count, n.Const) and count.value == 1:
+        return Choice(who, Options(cards, decline=True), K_CARD, prompt, "card")
+    return Choice(who, Options(cards), K_CARD, prompt, "cards", count, up_to)
+
+
+def _choose_option(r: Resolver, choice: Tree, scope: Scope, who: n.Expr, prompt: Any) -> Choice:
+    """`one of "a", "b" if …`: texts, each maybe offered only when its condition holds."""
+    guarded = [(plain_string(token(o.children[0])),
+                r.condition(o.children[1], scope) if len(o.children) > 1 and o.children[1] is not None else None)
+               for o in choice.children]
+    if all(test is None for _, test in guarded):  # known when the game is compiled
+        return Choice(who, FixedOptions([o for o, _ in guarded]), K_TEXT, prompt, "str")
+    return Choice(who, GuardedOptions(guarded), K_TEXT, prompt, "str")
+
+
+def _choose_number(r: Resolver, choice: Tree, scope: Scope, who: n.Expr, prompt: Any) -> Choice:
+    """`a number from LOW to HIGH`."""
+    ch = choice.children
+    low, high = (r.expect(x, scope, "num") for x in ch[:2])
+    if isinstance(low, n.Const) and isinstance(high, n.Const) and high.value - low.value >= MAX_OPTIONS:
+        r.fail(r.pos(ch[0]), f"`a number from {low.value} to {high.value}` offers {high.value - low.value + 1:,} "
+               f"options, more than the {MAX_OPTIONS:,} a choice may have")
+    return Choice(who, NumberRange(low, high, at=r.pos(ch[0])), K_NUMBER, prompt, "num")
+
+
+# What a player may be asked to choose, by grammar rule: the choice it makes.
+_CHOICES: dict[str, Callable[[Resolver, Tree, Scope, n.Expr, Any], Choice]] = {
+    "choose_card": lambda r, c, scope, who, prompt: Choice(who, Options(r.expect(c.children[0], scope, "cards")),
+                                                           K_CARD, prompt, "card"),
+    "choose_up_to": _choose_cards,
+    "choose_exactly": _choose_cards,
+    "choose_player": lambda r, c, scope, who, prompt: Choice(who, Options(r.expect(c.children[0], scope, "players")),
+                                                             K_PLAYER, prompt, "player"),
+    "choose_opponent": lambda r, c, scope, who, prompt: Choice(who, Options(n.Opponents(who)), K_PLAYER, prompt,
+                                                               "player"),
+    "choose_any_player": lambda r, c, scope, who, prompt: Choice(who, Options(n.AllPlayers()), K_PLAYER, prompt,
+                                                                 "player"),
+    "choose_yes_no": lambda r, c, scope, who, prompt: Choice(who, FixedOptions([True, False]), K_BOOL, prompt,
+                                                             "bool"),
+    "choose_option": _choose_option,
+    "choose_number": _choose_number,
+}
 
 
 @statement("let_choice")
