@@ -150,11 +150,10 @@ KNOWN_CYCLES = {
     frozenset({"interpreter.lang.analysis", "interpreter.lang.blocks", "interpreter.lang.compiler",
                "interpreter.lang.expressions", "interpreter.lang.nodes", "interpreter.lang.program",
                "interpreter.lang.resolve", "interpreter.lang.statements"}),
-    # game.new_match makes matches, and an unpickled match finds its game through game.loaded_game (run.match,
-    # and the belief, chance and seat modules it and they import): to go when a pickled match carries its Game
-    # (Game.__reduce__ loads it again by folder) and run/ names no module above it.
-    frozenset({"interpreter.game", "interpreter.run.belief", "interpreter.run.chance", "interpreter.run.match",
-               "interpreter.run.seat"}),
+    # Within the run stage: a match draws worlds (belief), is told its chance (chance) and hands out seat handles
+    # (seat), and each of those makes or replays matches (Match). A pickled match carries its Game (which
+    # pickles as its folder), so run/ no longer names the game module above it.
+    frozenset({"interpreter.run.belief", "interpreter.run.chance", "interpreter.run.match", "interpreter.run.seat"}),
     # Running on a cluster needs the batch runner, which starts the cluster.
     frozenset({"interpreter.lab.backends", "interpreter.lab.cluster"}),
 }

@@ -280,7 +280,7 @@ class Match:
         # the seats' lines are rendered again; the last worlds drawn are drawn again
         for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept"):
             state.pop(name, None)
-        state["game"] = self.game.model.root  # the compiled game is not saved: its folder is loaded again
+        # the game pickles as its folder: unpickled, it is the game loaded in this process (the folder not read)
         if self.over:
             state["now"] = self.st.freeze()
         else:  # the base holds the rest
@@ -291,14 +291,11 @@ class Match:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        from ..game import loaded_game  # the pipeline, on demand: a saved match names its game's folder
-
         if "explicit" in state:
             chance.retold(self, *state["explicit"])
             return
         now = state.pop("now")
         self.__dict__.update(state)
-        self.game = loaded_game(state["game"])  # the game loaded in this process, if any: the folder is not read
         self.layout = self.game.model.setup(self.players)
         self._seen = [information.new_cache() for _ in range(self.players)]  # rendered again when asked for
         self._resume(now)
@@ -615,13 +612,10 @@ class ExplicitStart:
         return Match(self.game, self.players, self.seed, chance=chance.Outcomes(given), **self.options)
 
     def __getstate__(self) -> tuple:
-        return self.game.model.root, self.players, self.seed, self.options  # the game by its folder, as Match
+        return self.game, self.players, self.seed, self.options  # the game pickles as its folder
 
     def __setstate__(self, state: tuple) -> None:
-        from ..game import loaded_game
-
-        root, self.players, self.seed, self.options = state
-        self.game = loaded_game(root)
+        self.game, self.players, self.seed, self.options = state
 
     def blank(self) -> Match:
         """A stand-in for the match while its set-up waits for a chance outcome: no state, nobody to act."""
