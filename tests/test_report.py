@@ -278,7 +278,8 @@ def test_a_worker_elsewhere_plays_from_the_game_files_sent_with_the_job(overload
     monkeypatch.setattr(backends.tempfile, "gettempdir", lambda: str(tmp_path))
     assert backends.play_batch(away, [0, 1]) == here
     assert (tmp_path / f"meeple-lab-{job.digest}" / "game.yaml").is_file()
-    assert [p.name for p in tmp_path.iterdir()] == [f"meeple-lab-{job.digest}"]  # no staging folder left
+    ours = [p.name for p in tmp_path.iterdir() if p.name.startswith("meeple-lab-")]  # (a parser may cache there too)
+    assert ours == [f"meeple-lab-{job.digest}"]  # no staging folder left
 
 
 def test_a_worker_process_that_dies_is_one_message_and_the_finished_matches_are_kept(tmp_path, capsys, monkeypatch):
