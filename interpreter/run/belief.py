@@ -527,7 +527,7 @@ def _rechanced(world, plan: _Plan, source: _Source):
 def _source_after(source: _Source, state: tuple) -> _Source:
     """A world's chance as drawn so far (`source`), able to go on: a copy of the real match's generator
     at the same point (`state`, kept by the match's belief), for a world played on from one drawn before."""
-    stream = random.Random()
+    stream = random.Random.__new__(random.Random)  # its state set at once, not seeded from the system first
     stream.setstate(state)
     other = _Source(stream)
     other.events = source.events[:]

@@ -635,7 +635,7 @@ def explicit_match(game, players: int, seed: int, **options: Any) -> Match:
 
 def _chance(state: tuple) -> random.Random:
     """A chance generator in a given state."""
-    rng = random.Random()
+    rng = random.Random.__new__(random.Random)  # not seeded from the system first: its state is set at once
     rng.setstate(state)
     return rng
 
