@@ -51,9 +51,9 @@ def test_replay_as_a_seat_outside_the_match_is_refused_before_replaying(tmp_path
     def no_replay(*args, **kwargs):
         raise AssertionError("the match was replayed before --as was checked")
 
-    import interpreter.check
+    import interpreter.replaying  # where replay starts a match (patched there: its own name for it)
 
-    monkeypatch.setattr(interpreter.check, "begin", no_replay)
+    monkeypatch.setattr(interpreter.replaying, "begin", no_replay)
     code, out, err = run(capsys, "replay", str(log), "--as", "9")
     assert code == 1 and out == "" and err.strip() == "meeple replay: error: --as 9: the match has seats 0..3"
 
