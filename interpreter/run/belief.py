@@ -783,8 +783,6 @@ class _Replay:
         the drawing: (True, the mended world after the answer, -1). If none fits, the one that takes the
         seat's observations furthest (as far as `reached`, where the answer failed, at least) does, to
         mend on from: (False, that world before the answer, how far it reached). None if no swap does."""
-        from .match import Match  # the match module uses this one
-
         if prev._base is None:
             return None
         tr, card, faces = self.tr, self.card, self.faces
@@ -815,7 +813,6 @@ class _Replay:
         named = _named_in(self.match.layout, told)
         pairs.sort(key=lambda pair: pair[2] not in named)  # first the cards of faces the seat was told of
         best: tuple[int, Any, Any, int] = (reached, None, None, -1)
-        kept = self.card
         dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
         for o, x, y in pairs[:_PROBES]:
             if self.budget[0] <= 0:
@@ -827,26 +824,14 @@ class _Replay:
             pi = list(range(len(faces)))
             if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
                 pi[x], pi[y] = y, x
-            self.card = swapped  # a shuffle after the base deals the swapped drawing
-            try:
-                probe = Match.relabeled(prev, pi, self.seat, None)
-            except _Misfit:
-                probe = None
-            if probe is None:
-                self.card = kept
+            tried = self.tried(prev, d, swapped, pi)
+            if tried is None:
                 continue
-            probe._verified = min(prev._verified, probe._seen[self.seat].count)  # lines up to the base are kept
-            before = probe.clone()
-            try:
-                after = self.step(probe, d)
-            except _Misfit as misfit:
+            before, after, misfit = tried
+            if misfit is not None:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
                     best = (misfit.reached, swapped, before, o)  # as far or further: a step on the way
                 continue
-            except RuleError:
-                continue
-            finally:
-                self.card = kept
             self.card = swapped
             self.mark(o)
             return True, after, -1
@@ -869,8 +854,6 @@ class _Replay:
         that takes the seat's observations furthest (as far as `reached`, where the answer failed, at
         least) does, to mend on from: (False, that world before the answer, how far it reached). None if
         no trade does."""
-        from .match import Match  # the match module uses this one
-
         if prev._base is None:
             return None
         tr, faces = self.tr, self.faces
@@ -897,27 +880,15 @@ class _Replay:
             if swapped is None:
                 continue
             o = min(o for o, _, _ in move)
-            self.card = swapped  # a shuffle after the base deals the swapped drawing
-            try:
-                probe = Match.relabeled(prev, pi, self.seat, None)
-            except _Misfit:
-                probe = None
-            if probe is None:
-                self.card = kept
+            tried = self.tried(prev, d, swapped, pi)
+            if tried is None:
                 continue
-            probe._verified = min(prev._verified, probe._seen[self.seat].count)  # lines up to the base are kept
-            before = probe.clone()
-            try:
-                after = self.step(probe, d)
-            except _Misfit as misfit:
+            before, after, misfit = tried
+            if misfit is not None:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
                     # as far or further: a step on the way
                     best = (misfit.reached, swapped, before, o, relabel, [c for _, x, y in move for c in (x, y)])
                 continue
-            except RuleError:
-                continue
-            finally:
-                self.card = kept
             if relabel or self.changed is not None:
                 # traded before the copy's base (now or by a mend on the way): the answers given between
                 # that shuffle and the base have not seen the traded cards; given again first, they may part
@@ -1041,6 +1012,32 @@ class _Replay:
             self.snaps = snaps
             return None
         return world
+
+    def tried(self, prev, d: int, swapped: list[int], pi: list[int]) -> tuple[Any, Any, _Misfit | None] | None:
+        """`prev` (the world before answer `d`) relabeled by `pi` from its kept base, the drawing `swapped` dealt
+        by its shuffles after the base, and the answer given: (the copy before the answer, the world after it
+        or None, where it parted from what the seat observed or None); None where the answers since the base
+        no longer fit or the rules fail."""
+        from .match import Match  # the match module uses this one
+
+        kept, self.card = self.card, swapped
+        try:
+            try:
+                probe = Match.relabeled(prev, pi, self.seat, None)
+            except _Misfit:
+                return None
+            if probe is None:
+                return None
+            probe._verified = min(prev._verified, probe._seen[self.seat].count)  # lines up to the base are kept
+            before = probe.clone()
+            try:
+                return before, self.step(probe, d), None
+            except _Misfit as misfit:
+                return before, None, misfit
+            except RuleError:
+                return None
+        finally:
+            self.card = kept
 
     def mark(self, o: int) -> None:
         """The drawing changed from mix `o` (a shuffle) on."""
