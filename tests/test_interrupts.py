@@ -131,3 +131,22 @@ def test_a_worker_dying_before_any_match_finished_names_no_seed_range(monkeypatc
     assert out == ""
     assert err == "meeple sim: error: a worker process died (killed, or out of memory); 0 matches finished " \
                   "(40 did not)\n"
+
+
+def test_a_duel_whose_worker_dies_says_so_without_a_traceback(monkeypatch, capsys):
+    from interpreter.bots import duel
+
+    real = duel._play_games
+    parent = os.getpid()
+
+    def dies_in_a_worker(*args):
+        if os.getpid() != parent:
+            os._exit(9)
+        return real(*args)
+
+    monkeypatch.setattr(duel, "_play_games", dies_in_a_worker)
+    monkeypatch.setattr("interpreter.cli.matches._cores", lambda: 2)
+    assert main(["duel", "go-fish", "random", "first", "-n", "8", "--workers", "2"]) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err
+    assert err.startswith("meeple duel: error: a worker process died after 0 of 8 games (killed, or out of memory?)")

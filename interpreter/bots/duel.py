@@ -14,6 +14,7 @@ import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from ..game import load_game
@@ -24,6 +25,10 @@ if TYPE_CHECKING:
     from ..game import Game
 
 Z = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
+
+
+class WorkerLost(Exception):
+    """A worker process of a duel died (killed, out of memory): its games are lost, and so are the figures."""
 
 
 def wilson(successes: float, n: int) -> tuple[float, float]:
@@ -116,7 +121,11 @@ def duel(game: Game, a: str, b: str, n: int, players: int, seed: int = 0,
                        first for first, stop in _chunks(n, workers)}
             for future in as_completed(futures):
                 done(futures[future], future.result())
-        except BaseException:  # Ctrl-C, a lost worker or a failing rule: the other games are of no use
+        except BrokenProcessPool:  # a worker was killed: the figures need every game
+            stop_pool(pool)
+            raise WorkerLost(f"a worker process died after {played} of {n} games (killed, or out of memory?); "
+                             "no figures: run again, with fewer --workers if memory is short") from None
+        except BaseException:  # Ctrl-C or a failing rule: the other games are of no use
             stop_pool(pool)
             raise
         pool.shutdown()

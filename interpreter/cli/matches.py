@@ -318,7 +318,7 @@ def _print_summary(game: Game, s: dict[str, Any], seeds: str, players: int) -> N
 
 def cmd_duel(args: argparse.Namespace) -> int:
     """Bot A against bot B, seats rotated: A's win rate and mean score with 95% intervals (bots/duel.py)."""
-    from ..bots.duel import duel, report
+    from ..bots.duel import WorkerLost, duel, report
 
     game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
@@ -327,8 +327,11 @@ def cmd_duel(args: argparse.Namespace) -> int:
     if args.workers > _cores():
         print(f"meeple duel: --workers {args.workers}: this machine has {_n(_cores(), 'core')}, so "
               f"{_n(workers, 'worker')} run", file=sys.stderr)
-    figures = duel(game, args.a.strip(), args.b.strip(), args.n, players, args.seed,
-                   None if args.json else _progress_bar(), workers=workers)
+    try:
+        figures = duel(game, args.a.strip(), args.b.strip(), args.n, players, args.seed,
+                       None if args.json else _progress_bar(), workers=workers)
+    except WorkerLost as err:
+        raise CliError(str(err)) from None
     print(json.dumps(figures) if args.json else report(game, figures))
     return 0
 
