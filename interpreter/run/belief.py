@@ -658,18 +658,20 @@ class _Replay:
         if opened is not None and opened.d <= d and (deal is None or opened.used <= deal) and \
                 (not self.snaps or opened.d > self.snaps[-1].d):
             return _rechanced(opened.world, self.plan, self.source), opened.d
-        if not self.snaps:
-            return None
-        snap = self.snaps.pop()  # taken again when that answer is given again
-        return _rechanced(snap.world, self.plan, self.source), snap.d
+        return self.last()
 
     def resume(self, deal: int) -> tuple | None:
         """Where to play again from after the drawing changed from shuffle `deal` on: the last copy kept
         before the answer that dealt it, on this drawing's chance (None: the start)."""
         self.snaps = [snap for snap in self.snaps if snap.used <= deal]
+        return self.last()
+
+    def last(self) -> tuple | None:
+        """The last copy kept, taken off the list (it is taken again when its answer is given again), on
+        this drawing's chance; None: the start."""
         if not self.snaps:
             return None
-        snap = self.snaps.pop()  # taken again when that answer is given again
+        snap = self.snaps.pop()
         return _rechanced(snap.world, self.plan, self.source), snap.d
 
     @property
