@@ -17,9 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
 from interpreter.game import load_game
-from interpreter.lab.backends import make_job, run
+from interpreter.lab.backends import run
 from interpreter.lab.command import DEFAULT_N
 from interpreter.lab.figures import report_figures
+from interpreter.lab.jobs import make_job
 from interpreter.lab.page import html_page
 from interpreter.load.loader import bundled_games
 
@@ -54,7 +55,7 @@ def _game_row(name: str, n: int, workers: int) -> None:
 
 def _timed_batch(job, task):
     """A task that also says the CPU time its matches took (the work itself, apart from what carries it)."""
-    from interpreter.lab.backends import play_batch
+    from interpreter.lab.jobs import play_batch
 
     start = time.thread_time()
     records = play_batch(job, task)

@@ -154,8 +154,6 @@ KNOWN_CYCLES = {
     # (seat), and each of those makes or replays matches (Match). A pickled match carries its Game (which
     # pickles as its folder), so run/ no longer names the game module above it.
     frozenset({"interpreter.run.belief", "interpreter.run.chance", "interpreter.run.match", "interpreter.run.seat"}),
-    # Running on a cluster needs the batch runner, which starts the cluster.
-    frozenset({"interpreter.lab.backends", "interpreter.lab.cluster"}),
 }
 
 

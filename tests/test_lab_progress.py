@@ -5,7 +5,7 @@ import json
 import sys
 
 from interpreter.cli import main
-from interpreter.lab import backends, command
+from interpreter.lab import command, jobs
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -33,7 +33,7 @@ def test_the_raw_file_is_written_while_a_match_is_still_being_played(tmp_path, c
     """A slow match holds up the run: the checkpoint's thread writes what finished before it meanwhile."""
     raw = tmp_path / "raw.jsonl"
     seen_during_match_3 = []
-    real_play = backends.play
+    real_play = jobs.play
 
     def slow_at_3(game, players, seed, bots):
         if seed == 3:
@@ -47,7 +47,7 @@ def test_the_raw_file_is_written_while_a_match_is_still_being_played(tmp_path, c
 
     monkeypatch.setattr(command, "CHECKPOINT_SECONDS", 0.05)
     monkeypatch.setattr(command, "CHECKPOINT_POLL", 0.01)
-    monkeypatch.setattr(backends, "play", slow_at_3)
+    monkeypatch.setattr(jobs, "play", slow_at_3)
     assert run(capsys, "report", "crazy-eights", "-n", "6", "--raw", str(raw), "--json")[0] == 0
     assert seen_during_match_3 == [[0, 1, 2]]
     assert len(raw.read_text().splitlines()) == 1 + 6

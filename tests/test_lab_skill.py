@@ -7,7 +7,7 @@ import json
 import pytest
 
 from interpreter.cli import main
-from interpreter.lab import backends
+from interpreter.lab import backends, jobs
 from interpreter.lab.collect import BotError
 from interpreter.lab.command import TIME_FIELDS
 from interpreter.lab.skill import ladder, rung_figures, skill_figures
@@ -91,8 +91,8 @@ def test_skill_rungs_are_extended_from_the_raw_file_without_playing_a_match_twic
     argv = ("report", KUHN, "-n", "4", "--skill", "mc:2", "--json")
     assert run(capsys, *argv, "--skill-n", "3", "--raw", str(raw))[0] == 0
     played = []
-    real_play = backends.play
-    monkeypatch.setattr(backends, "play", lambda game, players, seed, bots: played.append((seed, bots)) or
+    real_play = jobs.play
+    monkeypatch.setattr(jobs, "play", lambda game, players, seed, bots: played.append((seed, bots)) or
                         real_play(game, players, seed, bots))
     code, extended, _ = run(capsys, *argv, "--skill-n", "5", "--resume", str(raw))
     assert code == 0 and sorted(seed for seed, _ in played) == [3, 3, 3, 4, 4, 4]  # two more a rung, no main match
@@ -123,8 +123,8 @@ def test_a_bad_skill_bot_is_one_clear_message(capsys, skill, message):
 
 
 def test_jobs_that_differ_only_in_their_bots_or_part_have_different_keys(overloaded):
-    job = backends.make_job(overloaded, 4, ["random"] * 4, 0)
-    other = backends.make_job(overloaded, 4, ["mc:2"] + ["random"] * 3, 0, rotate=True, part="mc:2 vs random")
+    job = jobs.make_job(overloaded, 4, ["random"] * 4, 0)
+    other = jobs.make_job(overloaded, 4, ["mc:2"] + ["random"] * 3, 0, rotate=True, part="mc:2 vs random")
     assert job.digest == other.digest and job.key != other.key  # a cluster keeps results by key
     assert not job.heavy and other.heavy
     assert backends.batches(range(3), 2, heavy=True) == [[0], [1], [2]]  # a search bot's match: a task of its own
@@ -136,21 +136,21 @@ def test_skill_matters_in_overloaded(overloaded):
     the fair 25% (12 matches here; 40 gave 47.5% [32.9%, 62.5%], a skill index of +0.30 [+0.11, +0.50])."""
     from interpreter.lab.skill import seating
 
-    job = backends.make_job(overloaded, 4, seating("ismcts:8", "random", 4), 0, True, "ismcts:8 vs random")
+    job = jobs.make_job(overloaded, 4, seating("ismcts:8", "random", 4), 0, True, "ismcts:8 vs random")
     records = backends.run(job, range(12))
     r = rung_figures("ismcts:8", "random", records, 4, False, 0.04)
     assert r["better"] and r["index_ci"][0] > 0
 
 
 def test_ctrl_c_in_a_skill_rung_keeps_the_report_and_the_rungs_so_far(capsys, monkeypatch):
-    real_play = backends.play
+    real_play = jobs.play
 
     def stop_in_the_second_rung(game, players, seed, bots):
         if "mc:2" in bots and "mc:1" in bots and seed == 2:
             raise KeyboardInterrupt
         return real_play(game, players, seed, bots)
 
-    monkeypatch.setattr(backends, "play", stop_in_the_second_rung)
+    monkeypatch.setattr(jobs, "play", stop_in_the_second_rung)
     code, out, err = run(capsys, "report", KUHN, "-n", "4", "--skill", "mc:1", "--skill-n", "4", "--json")
     assert code == 130
     f = json.loads(out)

@@ -8,7 +8,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.cli import main
-from interpreter.lab import backends, stats
+from interpreter.lab import backends, jobs, stats
 from interpreter.lab.collect import play
 from interpreter.lab.command import TIME_FIELDS
 from interpreter.run.sim import simulate
@@ -96,7 +96,7 @@ def test_a_record_holds_each_round_leader_and_the_cards_of_each_seat(overloaded)
 
 
 def test_records_do_not_depend_on_the_worker_count(overloaded):
-    job = backends.make_job(overloaded, 4, ["random", "first", "random", "first"], 11)
+    job = jobs.make_job(overloaded, 4, ["random", "first", "random", "first"], 11)
     one = backends.run(job, range(60), workers=1)
     two = backends.run(job, range(60), workers=2)
     assert one == two
@@ -149,8 +149,8 @@ def test_a_run_extended_from_its_raw_file_plays_only_the_missing_matches(tmp_pat
     raw = tmp_path / "raw.jsonl"
     assert run(capsys, "report", "low-tide", "-n", "20", "--raw", str(raw), "--json")[0] == 0
     played = []
-    real_play = backends.play
-    monkeypatch.setattr(backends, "play", lambda game, players, seed, bots: played.append(seed) or
+    real_play = jobs.play
+    monkeypatch.setattr(jobs, "play", lambda game, players, seed, bots: played.append(seed) or
                         real_play(game, players, seed, bots))
     code, extended, _ = run(capsys, "report", "low-tide", "-n", "35", "--resume", str(raw), "--json")
     assert code == 0 and played == list(range(20, 35))
@@ -168,14 +168,14 @@ def test_a_raw_file_of_another_run_is_refused(tmp_path, capsys):
 
 
 def test_ctrl_c_reports_the_matches_that_finished(capsys, monkeypatch):
-    real_play = backends.play
+    real_play = jobs.play
 
     def stop_at_45(game, players, seed, bots):
         if seed == 45:
             raise KeyboardInterrupt
         return real_play(game, players, seed, bots)
 
-    monkeypatch.setattr(backends, "play", stop_at_45)
+    monkeypatch.setattr(jobs, "play", stop_at_45)
     code, out, err = run(capsys, "report", "overloaded", "-n", "200", "--json")
     assert code == 130
     f = json.loads(out)
@@ -219,7 +219,7 @@ def test_holm_keeps_only_what_stays_significant_among_many():
 
 
 def test_rotated_bots_sit_in_every_seat_in_turn(overloaded):
-    job = backends.make_job(overloaded, 4, ["first", "random", "random", "random"], 0, rotate=True)
+    job = jobs.make_job(overloaded, 4, ["first", "random", "random", "random"], 0, rotate=True)
     records = backends.run(job, range(8))
     assert [r["bots"].index("first") for r in records] == [0, 1, 2, 3, 0, 1, 2, 3]
 
@@ -271,12 +271,12 @@ def test_card_figures_count_seats_with_and_without_the_card(overloaded):
 
 
 def test_a_worker_elsewhere_plays_from_the_game_files_sent_with_the_job(overloaded, tmp_path, monkeypatch):
-    job = backends.make_job(overloaded, 4, ["random"] * 4, 0)
-    here = backends.play_batch(job, [0, 1])
-    away = backends.Job(str(tmp_path / "not-here"), job.files, 4, job.bots, job.max_steps, 0)
-    monkeypatch.setattr(backends, "_GAMES", {})
-    monkeypatch.setattr(backends.tempfile, "gettempdir", lambda: str(tmp_path))
-    assert backends.play_batch(away, [0, 1]) == here
+    job = jobs.make_job(overloaded, 4, ["random"] * 4, 0)
+    here = jobs.play_batch(job, [0, 1])
+    away = jobs.Job(str(tmp_path / "not-here"), job.files, 4, job.bots, job.max_steps, 0)
+    monkeypatch.setattr(jobs, "_GAMES", {})
+    monkeypatch.setattr(jobs.tempfile, "gettempdir", lambda: str(tmp_path))
+    assert jobs.play_batch(away, [0, 1]) == here
     assert (tmp_path / f"meeple-lab-{job.digest}" / "game.yaml").is_file()
     ours = [p.name for p in tmp_path.iterdir() if p.name.startswith("meeple-lab-")]  # (a parser may cache there too)
     assert ours == [f"meeple-lab-{job.digest}"]  # no staging folder left
@@ -285,14 +285,14 @@ def test_a_worker_elsewhere_plays_from_the_game_files_sent_with_the_job(overload
 def test_a_worker_process_that_dies_is_one_message_and_the_finished_matches_are_kept(tmp_path, capsys, monkeypatch):
     import os
 
-    real_play = backends.play
+    real_play = jobs.play
 
     def die_at_45(game, players, seed, bots):
         if seed == 45:
             os._exit(9)  # as a worker killed by the system would end
         return real_play(game, players, seed, bots)
 
-    monkeypatch.setattr(backends, "play", die_at_45)
+    monkeypatch.setattr(jobs, "play", die_at_45)
     raw = tmp_path / "raw.jsonl"
     code, _, err = run(capsys, "report", "crazy-eights", "-n", "100", "--workers", "2", "--raw", str(raw))
     assert code == 1 and "a worker process died" in err and "Traceback" not in err

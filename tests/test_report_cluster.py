@@ -37,8 +37,9 @@ def test_a_worker_killed_mid_run_is_retried_and_reported():
     import signal
 
     from interpreter import load_game
-    from interpreter.lab.backends import make_job, run
+    from interpreter.lab.backends import run
     from interpreter.lab.cluster import connected
+    from interpreter.lab.jobs import make_job
 
     job = make_job(load_game("hearts"), 4, ["random"] * 4, 0)
     told: list[str] = []

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .backends import Job, play_batch
 from .collect import Record
+from .jobs import Job, play_batch
 
 RETRIES = 2
 """Times a task is tried again on another worker when its worker dies (the scheduler also moves it on its own)."""

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..game import Game
-    from .backends import Job
     from .collect import Record
+    from .jobs import Job
 
 DEFAULT_N = 1000
 DEFAULT_SKILL_N = 100
@@ -268,8 +268,8 @@ def _play(job: Job, n: int, args: argparse.Namespace, checkpoint: _Checkpoint, b
 def report(args: argparse.Namespace) -> int:
     """`meeple report`: play, work out the figures, print or write them."""
     from ..files import check_targets
-    from .backends import make_job
     from .figures import report_figures
+    from .jobs import make_job
 
     game = _load(args.game, args.max_steps)
     players, bots = _setting(game, args)
@@ -326,7 +326,7 @@ def _play_skill(game: Game, players: int, rungs: list[tuple[str, str]], args: ar
                 checkpoint: _Checkpoint, bars: _Bars, client: Any) -> list[tuple[str, str, list[Record], str]]:
     """Each skill rung's matches (the same seeds as the main matches, A seated one place further each match), until
     one is stopped: (A, B, records, why it stopped or "")."""
-    from .backends import make_job
+    from .jobs import make_job
     from .skill import part, seating
 
     out = []
@@ -447,7 +447,7 @@ def _cluster(address: str | None) -> Iterator[Any]:
 
 def compare(args: argparse.Namespace) -> int:
     """`meeple compare`: the same seeds and bots on two versions of a game; paired differences."""
-    from .backends import make_job
+    from .jobs import make_job
     from .pairs import compare_figures
     from .tables import compare_text
 
