@@ -107,21 +107,29 @@ def _check_match(game, n: int, seed: int, every: int, deals: int, determinize: i
         if point % every == 0:
             for seat in range(n):  # the seat in turn sees the others' answers played on
                 report.answers += _check_answers(m, seat, rng, seat == point % n)
-        if point == 1:  # before anyone answered: every seat, both ways
-            for seat in range(n):
-                report.deals += _check_deal(m, seat, rng, since)
-                report.chance += _check_chance(m, seat, rng, since, True)
-        elif deals and point % deals == 0:  # then a seat in turn, a deal and chance by turns
-            turn = point // deals
-            if turn % 2:
-                report.chance += _check_chance(m, turn // 2 % n, rng, since, False)
-            else:
-                report.deals += _check_deal(m, turn // 2 % n, rng, since)
+        _check_other_worlds(m, point, deals, rng, since, report)
         if determinize and point % determinize == 0 and drawn < worlds:
             drawn += 1
             _check_determinize(m, rng.randrange(n), rng, report)
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))
+
+
+def _check_other_worlds(m: Match, point: int, deals: int, rng: random.Random, since: list[Match],
+                        report: LeakReport) -> None:
+    """At the first point every seat, both ways (a hidden deal swapped, chance drawn another way); then at every
+    `deals`-th point a seat in turn, a deal and chance by turns."""
+    n = m.players
+    if point == 1:  # before anyone answered
+        for seat in range(n):
+            report.deals += _check_deal(m, seat, rng, since)
+            report.chance += _check_chance(m, seat, rng, since, True)
+    elif deals and point % deals == 0:
+        turn = point // deals
+        if turn % 2:
+            report.chance += _check_chance(m, turn // 2 % n, rng, since, False)
+        else:
+            report.deals += _check_deal(m, turn // 2 % n, rng, since)
 
 
 # ---- hidden answers ---------------------------------------------------------------------------------
@@ -345,13 +353,16 @@ def _check_determinize(m: Match, seat: int, rng: random.Random, report: LeakRepo
         return
     except Exception as err:  # anything else is a failure of determinize, not an internal error of the check
         raise AssertionError(f"{_where(m)}: determinize({seat}) failed: {err!r}") from err
-    assert d.view(seat) == view and d.information_state(seat) == want, (
-        f"{_where(m)}: determinize({seat}) changed what P{seat} sees")
+    if d.view(seat) != view or d.information_state(seat) != want:  # (raised, not asserted: checked under -O too)
+        raise AssertionError(f"{_where(m)}: determinize({seat}) changed what P{seat} sees")
     for _ in range(3):  # and play goes on legally from there
         if d.over:
             break
         for p in d.to_act():
-            assert d.apply(p, rng.randrange(len(d.legal_actions(p)))) is None
+            problem = d.apply(p, rng.randrange(len(d.legal_actions(p))))
+            if problem is not None:
+                raise AssertionError(f"{_where(m)}: after determinize({seat}), P{p}'s legal action was refused: "
+                                     f"{problem}")
     report.determinized += 1
 
 
@@ -401,25 +412,32 @@ class _Followed:
                 self.lost.add(zone)
             cards.remove(gone) if gone in cards else cards.pop()
 
+    def _moved(self, d: dict, card: str | None) -> None:
+        self._take(d["from"], d.get("from_at"), card)
+        zone = d["to"]
+        if "to_at" in d and self._follows(zone):
+            self.zones[zone].insert(d["to_at"] - 1, card)
+        else:
+            self.zones[zone].append(card)
+            if self.sees_order[zone]:
+                self.lost.add(zone)
+
+    def _turned(self, d: dict, card: str | None) -> None:
+        """A card flipped or shown at a place of a zone the seat follows."""
+        cards = self.zones[d["zone"]]
+        if not 0 < d["at"] <= len(cards):
+            self.errors.append(f"{card or 'a hidden card'} in {d['zone']} at place {d['at']}, of {len(cards)}")
+        elif card is not None:
+            cards[d["at"] - 1] = card
+
     def _feed(self, line: str) -> None:
         d = json.loads(line)
         kind = d.get("event")
         card = d["card"] if isinstance(d.get("card"), str) else None
         if kind == "move":
-            self._take(d["from"], d.get("from_at"), card)
-            zone = d["to"]
-            if "to_at" in d and self._follows(zone):
-                self.zones[zone].insert(d["to_at"] - 1, card)
-            else:
-                self.zones[zone].append(card)
-                if self.sees_order[zone]:
-                    self.lost.add(zone)
+            self._moved(d, card)
         elif kind in ("flip", "show") and "at" in d and self._follows(d["zone"]):
-            cards = self.zones[d["zone"]]
-            if not 0 < d["at"] <= len(cards):
-                self.errors.append(f"{card or 'a hidden card'} in {d['zone']} at place {d['at']}, of {len(cards)}")
-            elif card is not None:
-                cards[d["at"] - 1] = card
+            self._turned(d, card)
         elif kind == "shuffle":
             self.zones[d["zone"]] = [None] * len(self.zones[d["zone"]])
             self.lost.discard(d["zone"])
@@ -428,6 +446,18 @@ class _Followed:
         for zone in self.lost & {d.get("from"), d.get("zone")}:
             if not self.zones[zone]:
                 self.lost.discard(zone)  # emptied: followed again
+
+    def _zone_problems(self, zone: str, shown: list | dict) -> list[str]:
+        """Where a zone of the view (its cards, or only their count) is not what the observations put there."""
+        cards = self.zones[zone]
+        count = shown["count"] if isinstance(shown, dict) else len(shown)
+        if count != len(cards):
+            return [f"{zone} holds {count} cards, the observations {len(cards)}"]
+        if not (self._follows(zone) and isinstance(shown, list)):
+            return []
+        return [f"{zone} shows {y} at place {at + 1}, where the observations put {x}"
+                for at, (x, y) in enumerate(zip(cards, shown, strict=True))
+                if x is not None and isinstance(y, str) and x != y]
 
     def check(self, m: Match) -> None:
         lines = observed(m, self.seat)
@@ -438,18 +468,10 @@ class _Followed:
         view = m.view(self.seat)
         problems, self.errors = self.errors, []
         for zone, shown in view["zones"].items():
-            cards = self.zones[zone]
-            count = shown["count"] if isinstance(shown, dict) else len(shown)
-            if count != len(cards):
-                problems.append(f"{zone} holds {count} cards, the observations {len(cards)}")
-            elif self._follows(zone) and isinstance(shown, list):
-                for at, (x, y) in enumerate(zip(cards, shown, strict=True)):
-                    if x is not None and isinstance(y, str) and x != y:
-                        problems.append(f"{zone} shows {y} at place {at + 1}, where the observations put {x}")
+            problems += self._zone_problems(zone, shown)
         if self.table is not None:
-            for key in ("round", "turn", "first", "active", "counters"):
-                if self.table[key] != view[key]:
-                    problems.append(f"{key} is {view[key]!r}, the last table seen {self.table[key]!r}")
+            problems += [f"{key} is {view[key]!r}, the last table seen {self.table[key]!r}"
+                         for key in ("round", "turn", "first", "active", "counters") if self.table[key] != view[key]]
         if problems:
             raise AssertionError(f"leak in {_where(m)}:\n  P{self.seat}'s view is not what its observations "
                                  f"imply (the state changed where nobody was told):\n    " + "\n    ".join(problems))
@@ -463,33 +485,41 @@ def _compare(m: Match, seat: int, a: Match, b: Match, start: int, what: str, fre
     """The first difference in what `seat` observed since line `start` must be one the rules show (or,
     from line `free` on, an answer of another seat, which may answer differently in the two; with
     `chance`, where the two matches' chance differs, a roll or a place in a zone whose order it knows)."""
+    lenient = getattr(m, "_lenient", False)
     la, lb = observed(a, seat), observed(b, seat)
-    if getattr(m, "_lenient", False):
+    if lenient:
         la, lb = la[:start] + _no_asks(la[start:], seat), lb[:start] + _no_asks(lb[start:], seat)
-    for i in range(start, min(len(la), len(lb))):
-        if la[i] == lb[i]:
-            continue
-        if _copy_apart(la[i]) == _copy_apart(lb[i]) or _same_look(m, la, lb, i, seat):
-            raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
-        if _shown_by_rules(m, la, lb, i, seat) or (chance and _chance_shown(m, la[i], lb[i], seat)):
-            return  # the rules show it (in one of the matches at least): the seat may tell them apart
-        if free is not None and i >= free and '"type":"decision"' in la[i] and f'"who":{seat}}}' not in la[i]:
-            return
-        raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
+    i = next((i for i in range(start, min(len(la), len(lb))) if la[i] != lb[i]), None)
+    if i is not None:
+        _excuse_line(m, seat, la, lb, i, what, free, chance)
+        return
     if len(la) != len(lb):
         i = min(len(la), len(lb))
         if _shown_by_rules(m, la, lb, i, seat):
             return
-        if getattr(m, "_lenient", False):
+        if lenient:
             return  # one match may wait for a question the other did not ask
         raise AssertionError(_leak(m, seat, what, f"observation {i + 1}",
                                    la[i] if i < len(la) else "(nothing)", lb[i] if i < len(lb) else "(nothing)"))
     va, vb = a.view(seat), b.view(seat)
-    if getattr(m, "_lenient", False):
+    if lenient:
         va, vb = {**va, "to_act": None}, {**vb, "to_act": None}
     if va != vb:
         detail = "; ".join(f"{k}: {_diff(va[k], vb[k])}" for k in va if va[k] != vb[k])
         raise AssertionError(_leak(m, seat, what, "the view", detail, "(as above)"))
+
+
+def _excuse_line(m: Match, seat: int, la: list[str], lb: list[str], i: int, what: str, free: int | None,
+                 chance: bool) -> None:
+    """The first line `i` where the two matches differ for the seat: a leak (raised) unless the rules show it,
+    or it is another seat's free answer, or (with `chance`) chance shown as the rules show it."""
+    if _copy_apart(la[i]) == _copy_apart(lb[i]) or _same_look(m, la, lb, i, seat):
+        raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
+    if _shown_by_rules(m, la, lb, i, seat) or (chance and _chance_shown(m, la[i], lb[i], seat)):
+        return  # the rules show it (in one of the matches at least): the seat may tell them apart
+    if free is not None and i >= free and '"type":"decision"' in la[i] and f'"who":{seat}}}' not in la[i]:
+        return
+    raise AssertionError(_leak(m, seat, what, f"observation {i + 1}", la[i], lb[i]))
 
 
 _COPY = re.compile(r"#[0-9]+(?=[\"@])")

@@ -1,15 +1,17 @@
 """Nobody sees what they should not: the leak check passes on the bundled games, finds each of the ways a
 seat once learned more than the rules allow when that way is put back, and each leak it once missed."""
 
+import ast
 import json
 import random
 import re
 import shutil
 import textwrap
+from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
+from interpreter import leaks, load_game
 from interpreter.leaks import check_leaks
 from interpreter.run import information, runtime
 from interpreter.run.information import ordered_for
@@ -652,3 +654,40 @@ def test_determinize_where_who_is_asked_in_secret_hangs_on_a_hidden_card(tmp_pat
                 assert d.information_state(seat) == m.information_state(seat)
             for p in m.to_act():
                 m.apply(p, bot.pick(len(m.legal_actions(p))))
+
+
+# ---- the check itself holds under `python -O` -------------------------------------------------------------
+
+
+def test_the_leak_check_has_no_assert_statement_that_python_O_would_drop():
+    """Its moves and its comparisons are plain statements that raise AssertionError: under `python -O`
+    an `assert` vanishes, with any move made inside it."""
+    tree = ast.parse(Path(leaks.__file__).read_text())
+    assert [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Assert)] == []
+
+
+def owner_bids(tmp_path):
+    return write_game(tmp_path, BIDS % ", visibility: owner, public_while: bids_open", BID_CARDS)
+
+
+def test_a_determinized_world_that_shows_the_seat_something_else_is_found(tmp_path, monkeypatch):
+    def moved_on(m, seat, rng):
+        world = m.clone()
+        for p in world.to_act():
+            world.apply(p, 0)
+        return world
+
+    monkeypatch.setattr(Match, "determinize", moved_on)
+    with pytest.raises(AssertionError, match=r"determinize\(\d\) changed what P\d sees"):
+        check_leaks(owner_bids(tmp_path), players=2, seeds=range(1), determinize=1, worlds=1)
+
+
+def test_a_determinized_world_that_refuses_a_legal_action_is_found(tmp_path, monkeypatch):
+    def refusing(m, seat, rng):
+        world = m.clone()
+        world.apply = lambda p, action: "refused"
+        return world
+
+    monkeypatch.setattr(Match, "determinize", refusing)
+    with pytest.raises(AssertionError, match=r"after determinize\(\d\), P\d's legal action was refused: refused"):
+        check_leaks(owner_bids(tmp_path), players=2, seeds=range(1), determinize=1, worlds=1)
