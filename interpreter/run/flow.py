@@ -9,7 +9,6 @@ the step API, `sim` and any bot drive by sending answers.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from .runtime import DealOver, GameOver, RuleError, State, back_in, out_of_steps
@@ -46,187 +45,271 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
 
     `mark(cursor)` is called just before each phase that asks starts, with a cursor at that phase and
     the state as the phase will find it: a point the match can start again from. (The place is kept in
-    locals while the flow runs; a Cursor is made only for `mark`.)
+    a `_Walk` while the flow runs; a Cursor is made only for `mark`.)
 
     `ended(st, part)` is called at the end of every turn (TURN) and of every round that runs its course
-    (ROUND), where the state snapshot is written (the checks of `checks:`)."""
-    flow = game.flow
-    deal_counters, deal_player_counters = game.resets["deal"]
-    round_counters, round_player_counters = game.resets["round"]
-    turn_counters, turn_player_counters = game.resets["turn"]
-    initial, player_initial = st.layout.game_counters, st.layout.player_counters  # at this player count
-    turns, rounds, until = flow["turn"], game.rounds, game.rounds_until
-    circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
-    knocks = game.knocks_out  # (a game that never knocks anyone out skips those tests)
-    round_steps = 1 + (st.n if turns else 0)  # a round and its turns, charged as steps when it begins
-    part, deal, rnd, first, seat, phase, capped = cur.part, cur.deal, cur.round, cur.first, cur.seat, cur.phase, \
-        cur.capped
+    (ROUND), where the state snapshot is written (the checks of `checks:`).
+
+    This loop runs the phases of one part after another (a deal's, a round's, a turn's…) and is the only
+    generator between the driver and a phase; where the flow goes next is `_Walk`'s to say."""
+    walk = _Walk(game, st, cur, after_setup, ended)
+    phases: list | None = walk.start()
     try:
-        if part == SETUP:
-            if phase < 0:
-                st.active, phase = st.first, 0
-            phases = flow["setup"]
+        while phases is not None:
             try:
-                yield from _phases(st, phases, phase, mark, lambda i: Cursor(SETUP, 0, 0, 0, i))
-            except DealOver as over:
-                raise _no_deal(over, "in set-up") from None
-            if after_setup is not None:
-                after_setup(st)
-            part, deal, phase = DEAL, 1, -1
-        while part < AFTER:
-            try:
-                if part == DEAL:
-                    if phase < 0:
-                        st.steps -= 1
-                        if st.steps < 0:
-                            out_of_steps(st, game.flow_at["deals"])
-                        st.deal, st.round, capped = deal, 0, False
-                        for k in deal_counters:
-                            st.gc[k] = initial[k]
-                        for k in deal_player_counters:
-                            st.pc[k] = [player_initial[k]] * st.n
-                        if st.out != st.gone:
-                            back_in(st)
-                        st.active, phase = st.first, 0
-                    phases = flow["deal"]
-                    for i in range(phase, len(phases)):
-                        fn, asks = phases[i]
-                        if asks:
-                            if mark is not None:
-                                mark(Cursor(DEAL, 0, 0, 0, i, deal))
-                            yield from fn(st)
-                        else:
-                            fn(st)
-                        if knocks and st.out and len(st.orders[0]) <= 1:
-                            raise DealOver  # one player is left in: the deal ends with this phase
-                    part, rnd, phase = ROUND, 1, -1
-                if part in (ROUND, TURN):
-                    phases = flow["round"]
-                    while rnd <= rounds:
-                        if part == ROUND:
-                            if phase < 0:
-                                if until is not None and until(st, st.first):
-                                    break
-                                st.steps -= round_steps
-                                if st.steps < 0:
-                                    out_of_steps(st, game.flow_at["rounds"])
-                                st.round = rnd
-                                st.rounds_played += 1
-                                for k in round_counters:
-                                    st.gc[k] = initial[k]
-                                for k in round_player_counters:
-                                    st.pc[k] = [player_initial[k]] * st.n
-                                st.active, phase = st.first, 0
-                            for i in range(phase, len(phases)):
-                                fn, asks = phases[i]
-                                if asks:
-                                    if mark is not None:
-                                        mark(Cursor(ROUND, rnd, 0, 0, i, deal))
-                                    yield from fn(st)
-                                else:
-                                    fn(st)
-                                if knocks and st.out and len(st.orders[0]) <= 1:
-                                    raise DealOver
-                            if turns:
-                                part, first, seat, phase = TURN, st.first, 0, -1
-                            elif st.log.__class__ is list:  # a kept log (not a watched match's quiet one)
-                                st.log.append(snapshot(st, game.has_deals))
-                        if part == TURN:
-                            order = circle[first]
-                            while seat < len(order):
-                                if phase < 0:
-                                    p = order[seat]
-                                    if knocks and st.out >> p & 1:  # knocked out: no turn
-                                        seat += 1
-                                        continue
-                                    st.active = p
-                                    st.turn += 1
-                                    for k in turn_counters:
-                                        st.gc[k] = initial[k]
-                                    for k in turn_player_counters:
-                                        st.pc[k] = [player_initial[k]] * st.n
-                                    phase = 0
-                                for i in range(phase, len(turns)):
-                                    fn, asks = turns[i]
-                                    if asks:
-                                        if mark is not None:
-                                            mark(Cursor(TURN, rnd, first, seat, i, deal))
-                                        yield from fn(st)
-                                    else:
-                                        fn(st)
-                                    if knocks and st.out and len(st.orders[0]) <= 1:
-                                        raise DealOver
-                                if st.log.__class__ is list:
-                                    st.log.append(snapshot(st, game.has_deals))
-                                if ended is not None:
-                                    ended(st, TURN)
-                                seat, phase = seat + 1, -1
-                                if until is not None and until(st, st.first):
-                                    break
-                            else:
-                                if ended is not None:
-                                    ended(st, ROUND)
-                                part, rnd, phase = ROUND, rnd + 1, -1
-                                continue
-                            if ended is not None:
-                                ended(st, ROUND)
-                            break  # the rounds' condition holds after a turn
-                        if ended is not None:
-                            ended(st, ROUND)
-                        part, rnd, phase = ROUND, rnd + 1, -1
+                knocks = walk.knocks
+                for i in range(walk.phase, len(phases)):
+                    fn, asks = phases[i]
+                    if asks:
+                        if mark is not None:
+                            mark(walk.cursor(i))
+                        yield from fn(st)
                     else:
-                        capped = game.rounds_capped  # the deal's rounds ran to their number, or to the cap
-                    part, phase = AFTER_DEAL, -1
-            except DealOver:  # `end the deal`, or a phase ended with one player left in
-                part, phase = AFTER_DEAL, -1
-            if phase < 0:
-                st.active, phase = st.first, 0
-            phases = flow["after_deal"]
-            with contextlib.suppress(DealOver):  # the deal is over already: its other after-deal phases are skipped
-                yield from _phases(st, phases, phase, mark,
-                                   lambda i, d=deal, c=capped: Cursor(AFTER_DEAL, 0, 0, 0, i, d, c))
-            if game.has_deals and st.log.__class__ is list:
-                st.log.append(snapshot(st, True))  # the deal as it ends (scored)
-            if st.gone and st.n - bin(st.gone).count("1") <= 1:
-                part = AFTER  # one player (or none) is left in the match
-            elif game.deals_until is not None and game.deals_until(st, st.first):
-                part = AFTER
-            elif deal >= game.deals:
-                part, capped = AFTER, capped or game.deals_capped
-            else:
-                part, deal, phase = DEAL, deal + 1, -1
-            if part == AFTER:
-                phase = -1
-        if part == AFTER:
-            if phase < 0:
-                st.active, phase = st.first, 0
-            phases = flow["after_last_round"]
-            try:
-                yield from _phases(st, phases, phase, mark, lambda i, d=deal, c=capped: Cursor(AFTER, 0, 0, 0, i, d, c))
-            except DealOver as over:
-                raise _no_deal(over, "after the last round") from None
+                        fn(st)
+                    if knocks and st.out and len(st.orders[0]) <= 1:
+                        raise DealOver  # one player is left in: the deal ends with this phase
+                phases = walk.next()
+            except DealOver as over:  # `end the deal`, or a phase ended with one player left in
+                phases = walk.deal_over(over)
     except GameOver as over:
         return (over.winners if over.winners is not None else []), False  # ended by the rules
-    return None, capped
+    return None, walk.capped
+
+
+class _Walk:
+    """Where the flow is and where it goes next: each method that begins a part (set-up, a deal, a round,
+    a turn, the after-deal and after-last-round phases) does what entering it does (counters reset, steps
+    charged, the active player set) and returns that part's phases, to run from `phase`; `next` is told
+    that they ran to their end; None: the flow is over. (A part resumed from a Cursor is not entered again.)"""
+
+    __slots__ = (
+        "after_setup",
+        "capped",
+        "circle",
+        "deal",
+        "deal_resets",
+        "ended",
+        "first",
+        "flow",
+        "game",
+        "knocks",
+        "knocks_out",
+        "part",
+        "phase",
+        "rnd",
+        "round_resets",
+        "round_steps",
+        "rounds",
+        "seat",
+        "st",
+        "turn_resets",
+        "turns",
+        "until",
+    )
+
+    def __init__(self, game, st: State, cur: Cursor, after_setup, ended) -> None:
+        self.game, self.st, self.after_setup, self.ended = game, st, after_setup, ended
+        self.flow = game.flow
+        self.turns = self.flow["turn"]
+        self.rounds, self.until = game.rounds, game.rounds_until
+        self.circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
+        self.round_steps = 1 + (st.n if self.turns else 0)  # a round and its turns, charged as steps when it begins
+        resets = game.resets  # the counters a deal, a round, a turn resets as it begins
+        self.deal_resets, self.round_resets, self.turn_resets = resets["deal"], resets["round"], resets["turn"]
+        self.part, self.deal, self.rnd, self.first, self.seat, self.phase, self.capped = \
+            cur.part, cur.deal, cur.round, cur.first, cur.seat, cur.phase, cur.capped
+        self.knocks_out = game.knocks_out  # (a game that never knocks anyone out skips those tests)
+        self.knocks = False  # whether the part under way ends the deal when one player is left in
+
+    def cursor(self, i: int) -> Cursor:
+        """The place of phase `i` of the part under way, for `mark`."""
+        part = self.part
+        if part == TURN:
+            return Cursor(TURN, self.rnd, self.first, self.seat, i, self.deal)
+        if part == ROUND:
+            return Cursor(ROUND, self.rnd, 0, 0, i, self.deal)
+        if part == DEAL:
+            return Cursor(DEAL, 0, 0, 0, i, self.deal)
+        if part == SETUP:
+            return Cursor(SETUP, 0, 0, 0, i)
+        return Cursor(part, 0, 0, 0, i, self.deal, self.capped)
+
+    # ---- the parts, begun
+    def start(self) -> list:
+        """The phases to run first: those of the cursor's part, entered unless the cursor is inside it."""
+        part = self.part
+        self.knocks = DEAL <= part <= TURN and self.knocks_out
+        if self.phase < 0:
+            return _BEGIN[part](self)
+        return self.flow[_PHASES[part]]
+
+    def setup(self) -> list:
+        self.part, self.phase, self.knocks = SETUP, 0, False
+        self.st.active = self.st.first
+        return self.flow["setup"]
+
+    def begin_deal(self) -> list:
+        st = self.st
+        self.part, self.phase, self.knocks = DEAL, 0, self.knocks_out
+        st.steps -= 1
+        if st.steps < 0:
+            out_of_steps(st, self.game.flow_at["deals"])
+        st.deal, st.round, self.capped = self.deal, 0, False
+        counters, player_counters = self.deal_resets
+        if counters or player_counters:
+            _reset(st, counters, player_counters)
+        if st.out != st.gone:
+            back_in(st)
+        st.active = st.first
+        return self.flow["deal"]
+
+    def begin_round(self) -> list:
+        """The next round's phases, or (its number past the rounds', or the rounds' condition holding) the
+        after-deal phases."""
+        st = self.st
+        if self.rnd > self.rounds:
+            self.capped = self.game.rounds_capped  # the deal's rounds ran to their number, or to the cap
+            return self.after_deal()
+        self.part, self.knocks = ROUND, self.knocks_out
+        if self.until is not None and self.until(st, st.first):
+            return self.after_deal()
+        st.steps -= self.round_steps
+        if st.steps < 0:
+            out_of_steps(st, self.game.flow_at["rounds"])
+        st.round = self.rnd
+        st.rounds_played += 1
+        counters, player_counters = self.round_resets
+        if counters or player_counters:
+            _reset(st, counters, player_counters)
+        st.active = st.first
+        self.phase = 0
+        return self.flow["round"]
+
+    def begin_turn(self) -> list:
+        """The next turn's phases (a knocked-out seat has none), or the next round's once every seat had its turn."""
+        st = self.st
+        order = self.circle[self.first]
+        seat = self.seat
+        if self.knocks:
+            while seat < len(order) and st.out >> order[seat] & 1:  # knocked out: no turn
+                seat += 1
+            self.seat = seat
+        if seat >= len(order):
+            if self.ended is not None:
+                self.ended(st, ROUND)
+            self.rnd += 1
+            return self.begin_round()
+        self.part, self.phase, self.knocks = TURN, 0, self.knocks_out
+        st.active = order[seat]
+        st.turn += 1
+        counters, player_counters = self.turn_resets
+        if counters or player_counters:
+            _reset(st, counters, player_counters)
+        return self.turns
+
+    def after_deal(self) -> list:
+        self.part, self.phase, self.knocks = AFTER_DEAL, 0, False
+        self.st.active = self.st.first
+        return self.flow["after_deal"]
+
+    def after(self) -> list:
+        self.part, self.phase, self.knocks = AFTER, 0, False
+        self.st.active = self.st.first
+        return self.flow["after_last_round"]
+
+    # ---- a part's phases ran to their end
+    def next(self) -> list | None:
+        """The phases to run next, the part under way having run its phases to their end."""
+        part = self.part
+        if part == TURN:
+            return self.turn_done()
+        if part == ROUND:
+            return self.round_done()
+        if part == DEAL:
+            self.rnd = 1
+            return self.begin_round()
+        if part == AFTER_DEAL:
+            return self.deal_done()
+        if part == SETUP:
+            if self.after_setup is not None:
+                self.after_setup(self.st)
+            self.deal = 1
+            return self.begin_deal()
+        return None
+
+    def round_done(self) -> list:
+        st = self.st
+        if self.turns:
+            self.first, self.seat = st.first, 0
+            return self.begin_turn()
+        if st.log.__class__ is list:  # a kept log (not a watched match's quiet one)
+            st.log.append(snapshot(st, self.game.has_deals))
+        if self.ended is not None:
+            self.ended(st, ROUND)
+        self.rnd += 1
+        return self.begin_round()
+
+    def turn_done(self) -> list:
+        st = self.st
+        if st.log.__class__ is list:
+            st.log.append(snapshot(st, self.game.has_deals))
+        if self.ended is not None:
+            self.ended(st, TURN)
+        self.seat += 1
+        if self.until is not None and self.until(st, st.first):
+            if self.ended is not None:
+                self.ended(st, ROUND)
+            return self.after_deal()  # the rounds' condition holds after a turn
+        return self.begin_turn()
+
+    def deal_done(self) -> list:
+        """After a deal's after-deal phases: the next deal's phases, or the after-last-round phases."""
+        st, game = self.st, self.game
+        if game.has_deals and st.log.__class__ is list:
+            st.log.append(snapshot(st, True))  # the deal as it ends (scored)
+        if st.gone and st.n - bin(st.gone).count("1") <= 1:
+            return self.after()  # one player (or none) is left in the match
+        if game.deals_until is not None and game.deals_until(st, st.first):
+            return self.after()
+        if self.deal >= game.deals:
+            self.capped = self.capped or game.deals_capped
+            return self.after()
+        self.deal += 1
+        return self.begin_deal()
+
+    def deal_over(self, over: DealOver) -> list | None:
+        """The phases to run once `end the deal` (or a knock-out) stopped the part under way."""
+        part = self.part
+        if part == SETUP:
+            raise _no_deal(over, "in set-up") from None
+        if part == AFTER:
+            raise _no_deal(over, "after the last round") from None
+        if part == AFTER_DEAL:
+            return self.deal_done()  # the deal is over already: its other after-deal phases are skipped
+        return self.after_deal()
+
+
+_BEGIN = {SETUP: _Walk.setup, DEAL: _Walk.begin_deal, ROUND: _Walk.begin_round, TURN: _Walk.begin_turn,
+          AFTER_DEAL: _Walk.after_deal, AFTER: _Walk.after}
+_PHASES = {SETUP: "setup", DEAL: "deal", ROUND: "round", TURN: "turn", AFTER_DEAL: "after_deal",
+           AFTER: "after_last_round"}
+
+
+def _reset(st: State, counters: list[int], player_counters: list[int]) -> None:
+    """Counters back to their initial values at this player count (those a deal, a round or a turn resets as it
+    begins): game counters by index, and player counters by index for every seat."""
+    gc, initial = st.gc, st.layout.game_counters
+    for k in counters:
+        gc[k] = initial[k]
+    pc, player_initial, n = st.pc, st.layout.player_counters, st.n
+    for k in player_counters:
+        pc[k] = [player_initial[k]] * n
 
 
 def _no_deal(over: DealOver, where: str) -> RuleError:
     """A deal ending where no deal is played: a rule failure, placed at the statement that raised it."""
     return RuleError(f"`end the deal` {where}, where no deal is played: it belongs in the phases of a deal "
                      "(deal, round, turn, after_deal)").with_traceback(over.__traceback__)
-
-
-def _phases(st: State, phases: list, start: int, mark, at):
-    """Run `phases` from index `start` (the once-a-match and once-a-deal parts; the rounds and turns run
-    theirs inline, being the hot path). `at(i)`: the cursor of phase i, for `mark`."""
-    for i in range(start, len(phases)):
-        fn, asks = phases[i]
-        if asks:
-            if mark is not None:
-                mark(at(i))
-            yield from fn(st)
-        else:
-            fn(st)
 
 
 def snapshot(st: State, deals: bool = False) -> dict[str, Any]:
