@@ -49,7 +49,7 @@ a scenario whose expectations do not hold raises ScenarioFailure (an AssertionEr
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -288,14 +288,19 @@ class _Checker:
                 self.seat((*path, key, k), seat)
         for key in ("face_up", "face_down"):
             self.card_list((*path, key), expect.get(key) or [])
+        self.by_seat(path, expect)
+        scores = expect.get("scores")
+        if scores is not None and len(scores) != self.n:
+            self.error((*path, "scores"), f"give one score by seat: {self.n}, not {len(scores)}")
+
+
+    def by_seat(self, path: DataPath, expect: dict) -> None:
+        """The expectations keyed by seat: `options`, and the cards of `sees` and `unseen`."""
         for key in ("options", "sees", "unseen"):
             for seat, value in (expect.get(key) or {}).items():
                 self.seat((*path, key, seat), seat, on_key=True)
                 if key != "options":
                     self.card_list((*path, key, seat), value)
-        scores = expect.get("scores")
-        if scores is not None and len(scores) != self.n:
-            self.error((*path, "scores"), f"give one score by seat: {self.n}, not {len(scores)}")
 
 
 # ---- playing a scenario -----------------------------------------------------------------------------
@@ -401,114 +406,183 @@ def counter(m: Match, name: str) -> int | list[int]:
     raise AssertionError(f"no counter {name!r}; counters: {', '.join(known)}")
 
 
-def check(m: Match, expect: dict) -> Iterator[tuple[DataPath, str]]:
-    """Every expectation of an `expect` block that fails: (its path inside the block, what differed)."""
-    for zone, want in (expect.get("zones") or {}).items():
+Findings = Iterator[tuple[DataPath, str]]
+"""What an expectation found wrong: each (its path inside the expectation, what differed)."""
+
+
+def _zones(m: Match, zones: dict | None) -> Findings:
+    for zone, want in (zones or {}).items():
         have = zone_cards(m, zone)
         if have != list(want):
-            yield ("zones", zone), f"zone {zone}: expected {want}, have {have}"
-    for zone, want in (expect.get("holds") or {}).items():
+            yield (zone,), f"zone {zone}: expected {want}, have {have}"
+
+
+def _holds(m: Match, zones: dict | None) -> Findings:
+    for zone, want in (zones or {}).items():
         have = zone_cards(m, zone)
         if sorted(have) != sorted(want):
-            yield ("holds", zone), f"zone {zone}: expected the cards {sorted(want)} in any order, have {have}"
-    for zone, want in (expect.get("sizes") or {}).items():
+            yield (zone,), f"zone {zone}: expected the cards {sorted(want)} in any order, have {have}"
+
+
+def _sizes(m: Match, zones: dict | None) -> Findings:
+    for zone, want in (zones or {}).items():
         have = zone_cards(m, zone)
         if len(have) != want:
-            yield ("sizes", zone), f"zone {zone}: expected {want} cards, have {len(have)}: {have}"
-    for name, want in (expect.get("counters") or {}).items():
+            yield (zone,), f"zone {zone}: expected {want} cards, have {len(have)}: {have}"
+
+
+def _counters(m: Match, counters: dict | None) -> Findings:
+    for name, want in (counters or {}).items():
         value = counter(m, name)
         if value != want:
-            yield ("counters", name), f"counter {name}: expected {want}, have {value}"
+            yield (name,), f"counter {name}: expected {want}, have {value}"
+
+
+def _say(m: Match, texts: list | None) -> Findings:
     sentences = says(m)
-    for k, text in enumerate(expect.get("say") or []):
+    for k, text in enumerate(texts or []):
         if not any(text in s for s in sentences):
-            yield ("say", k), f"no say sentence contains {text!r}"
-    for k, text in enumerate(expect.get("not_say") or []):
+            yield (k,), f"no say sentence contains {text!r}"
+
+
+def _not_say(m: Match, texts: list | None) -> Findings:
+    sentences = says(m)
+    for k, text in enumerate(texts or []):
         found = [s for s in sentences if text in s]
         if found:
-            yield ("not_say", k), f"say sentences contain {text!r}: {found}"
-    if "to_act" in expect and m.to_act() != list(expect["to_act"]):
-        yield ("to_act",), f"to act: expected {expect['to_act']}, have {m.to_act()}"
-    for seat, want in (expect.get("options") or {}).items():
+            yield (k,), f"say sentences contain {text!r}: {found}"
+
+
+def _to_act(m: Match, seats: list) -> Findings:
+    if m.to_act() != list(seats):
+        yield (), f"to act: expected {seats}, have {m.to_act()}"
+
+
+def _options(m: Match, options: dict | None) -> Findings:
+    for seat, want in (options or {}).items():
         have = m.action_labels(int(seat))
         if have != [str(x) for x in want] and m.option_ids(int(seat)) != [str(x) for x in want]:  # or by card id
-            yield ("options", seat), f"options of seat {seat}: expected {want}, have {have}"
-    if "invalid" in expect:
-        yield from _check_invalid(m, expect["invalid"])
-    ids = {cid: c for c, cid in enumerate(m.layout.card_ids)}
-    for key, up in (("face_up", True), ("face_down", False)):
-        for k, cid in enumerate(expect.get(key) or []):
-            if m.st.face[ids[cid]] != up:
-                yield (key, k), f"{cid} lies face {'down' if up else 'up'}, expected face {'up' if up else 'down'}"
-    for key, seen in (("sees", True), ("unseen", False)):
-        for seat, cards in (expect.get(key) or {}).items():
-            mask = 1 << int(seat)
-            for k, cid in enumerate(cards):
-                if bool(seen_by(m.st, ids[cid]) & mask) != seen:
-                    yield (key, seat, k), f"seat {seat} {'cannot' if seen else 'can'} see {cid}"
-    if "over" in expect and m.over != expect["over"]:
-        yield ("over",), f"match over: expected {expect['over']}, have {m.over}"
-    for key in ("winners", "scores"):
-        if key in expect:
-            if not m.over:
-                yield (key,), f"{key}: the match is not over"
-            elif getattr(m, key) != expect[key]:
-                yield (key,), f"{key}: expected {expect[key]}, have {getattr(m, key)}"
+            yield (seat,), f"options of seat {seat}: expected {want}, have {have}"
 
 
-def _check_invalid(m: Match, inv: dict) -> Iterator[tuple[DataPath, str]]:
+def _invalid(m: Match, inv: dict) -> Findings:
     """An action the match must refuse, without changing anything."""
     before = (m.to_act(), [list(z) for z in m.st.zones], len(m.history))
     result = m.apply(inv["who"], inv["action"])
     what = f"seat {inv['who']} action {inv['action']!r}"
     if not isinstance(result, Invalid):
-        yield ("invalid",), f"{what}: expected the match to refuse it, but it was played"
+        yield (), f"{what}: expected the match to refuse it, but it was played"
     elif "code" in inv and result.code != inv["code"]:
-        yield ("invalid", "code"), f"{what}: expected code {inv['code']}, got {result.code} ({result.reason})"
+        yield ("code",), f"{what}: expected code {inv['code']}, got {result.code} ({result.reason})"
     if (m.to_act(), [list(z) for z in m.st.zones], len(m.history)) != before:
-        yield ("invalid",), "an invalid action changed the match"
+        yield (), "an invalid action changed the match"
+
+
+def _lying(up: bool) -> Callable[[Match, list | None], Findings]:
+    def lying(m: Match, cards: list | None) -> Findings:
+        ids = {cid: c for c, cid in enumerate(m.layout.card_ids)}
+        for k, cid in enumerate(cards or []):
+            if m.st.face[ids[cid]] != up:
+                yield (k,), f"{cid} lies face {'down' if up else 'up'}, expected face {'up' if up else 'down'}"
+    return lying
+
+
+def _seen(seen: bool) -> Callable[[Match, dict | None], Findings]:
+    def by_seat(m: Match, cards_by_seat: dict | None) -> Findings:
+        ids = {cid: c for c, cid in enumerate(m.layout.card_ids)}
+        for seat, cards in (cards_by_seat or {}).items():
+            mask = 1 << int(seat)
+            for k, cid in enumerate(cards):
+                if bool(seen_by(m.st, ids[cid]) & mask) != seen:
+                    yield (seat, k), f"seat {seat} {'cannot' if seen else 'can'} see {cid}"
+    return by_seat
+
+
+def _over(m: Match, over: bool) -> Findings:
+    if m.over != over:
+        yield (), f"match over: expected {over}, have {m.over}"
+
+
+def _at_the_end(key: str) -> Callable[[Match, Any], Findings]:
+    def at_the_end(m: Match, want: Any) -> Findings:
+        if not m.over:
+            yield (), f"{key}: the match is not over"
+        elif getattr(m, key) != want:
+            yield (), f"{key}: expected {want}, have {getattr(m, key)}"
+    return at_the_end
+
+
+EXPECTATIONS: dict[str, Callable[[Match, Any], Findings]] = {
+    "zones": _zones, "holds": _holds, "sizes": _sizes, "counters": _counters, "say": _say, "not_say": _not_say,
+    "to_act": _to_act, "options": _options, "invalid": _invalid, "face_up": _lying(True),
+    "face_down": _lying(False), "sees": _seen(True), "unseen": _seen(False), "over": _over,
+    "winners": _at_the_end("winners"), "scores": _at_the_end("scores"),
+}
+"""Each key of an `expect` block and its check, in the order they are checked (`invalid` plays an action the
+match must refuse, so what comes before it sees the match as it was)."""
+
+
+def check(m: Match, expect: dict) -> Findings:
+    """Every expectation of an `expect` block that fails: (its path inside the block, what differed)."""
+    for key, expectation in EXPECTATIONS.items():
+        if key in expect:
+            for path, text in expectation(m, expect[key]):
+                yield (key, *path), text
+
+
+class _Playthrough:
+    """A scenario being played: the match, the decisions made and what is being played or checked (a
+    failure's position)."""
+
+    def __init__(self, sc: Scenario) -> None:
+        self.sc = sc
+        self.made: list[str] = []
+        self.m: Match | None = None
+        self.at: tuple[str | int, ...] = ("name",)
+
+    def fail(self, problems: list[tuple[Pos, str]]) -> ScenarioFailure:
+        return ScenarioFailure(self.sc, problems, story(self.m, self.made) if self.m is not None else "")
+
+    def verify(self, expect: dict, *path: str | int) -> None:
+        assert self.m is not None  # verified once it is made
+        problems = [(self.sc.pos(*path, *sub), text) for sub, text in check(self.m, expect)]
+        if problems:
+            raise self.fail(problems)
+
+    def step(self, j: int, step: dict) -> None:
+        """Decision step `j`: an expect block, or one decision (of one seat or several, in turn)."""
+        assert self.m is not None  # stepped once it is made
+        self.at = ("decisions", j)
+        if "expect" in step:
+            self.verify(step["expect"], "decisions", j, "expect")
+            return
+        seats, labels = step["who"], step["pick"]
+        if not isinstance(seats, list):
+            seats, labels = [seats], [labels]
+        for who, label in zip(seats, labels, strict=True):
+            try:
+                decide(self.m, who, str(label))
+            except AssertionError as err:
+                raise self.fail([(self.sc.pos("decisions", j), str(err))]) from None
+            self.made.append(f"P{who}: {label}")
 
 
 def play(sc: Scenario) -> Match:
     """Play one scenario and check its expectations; returns the match, or raises ScenarioFailure."""
     data = sc.data
-    made: list[str] = []
-    m: Match | None = None
-    at: tuple[str | int, ...] = ("name",)  # what is being played or checked, for a failure's position
-
-    def fail(problems: list[tuple[Pos, str]]) -> ScenarioFailure:
-        return ScenarioFailure(sc, problems, story(m, made) if m is not None else "")
-
-    def verify(expect: dict, *path: str | int) -> None:
-        assert m is not None  # verified once it is made
-        problems = [(sc.pos(*path, *sub), text) for sub, text in check(m, expect)]
-        if problems:
-            raise fail(problems)
-
+    run = _Playthrough(sc)
     try:
-        m = ScenarioMatch(sc.game, sc.players, data.get("seed", 0), data)
+        m = run.m = ScenarioMatch(sc.game, sc.players, data.get("seed", 0), data)
         for j, step in enumerate(data.get("decisions") or []):
-            at = ("decisions", j)
-            if "expect" in step:
-                verify(step["expect"], "decisions", j, "expect")
-                continue
-            seats, labels = step["who"], step["pick"]
-            if not isinstance(seats, list):
-                seats, labels = [seats], [labels]
-            for who, label in zip(seats, labels, strict=True):
-                try:
-                    decide(m, who, str(label))
-                except AssertionError as err:
-                    raise fail([(sc.pos("decisions", j), str(err))]) from None
-                made.append(f"P{who}: {label}")
-        at = ("expect",)
-        verify(data.get("expect") or {}, "expect")
+            run.step(j, step)
+        run.at = ("expect",)
+        run.verify(data.get("expect") or {}, "expect")
     except (RuleError, ScriptError) as err:
         what = "the game's rules failed" if isinstance(err, RuleError) else "the chance script does not fit"
-        raise fail([(sc.pos(*at), f"{what}: {err}")]) from None
+        raise run.fail([(sc.pos(*run.at), f"{what}: {err}")]) from None
     script = getattr(m.st.rng, "script", None)
     if script:
-        raise fail([(sc.pos("chance"), f"scripted chance outcomes {script} were never used")])
+        raise run.fail([(sc.pos("chance"), f"scripted chance outcomes {script} were never used")])
     return m
 
 
