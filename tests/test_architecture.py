@@ -144,12 +144,6 @@ def test_no_stage_imports_a_later_one():
 # Import cycles still to be broken, each a strongly connected set of modules; a cycle not listed fails, and so
 # does a listed one that is gone (take it off the list).
 KNOWN_CYCLES = {
-    # Each node class resolves and writes itself, so nodes and the statement classes name the Resolver and
-    # the Writer for their type hints, which name the nodes: to go when code is written by a visitor over
-    # the nodes (the nodes as data, as jinja2's CodeGenerator does it).
-    frozenset({"interpreter.lang.analysis", "interpreter.lang.blocks", "interpreter.lang.compiler",
-               "interpreter.lang.expressions", "interpreter.lang.nodes", "interpreter.lang.program",
-               "interpreter.lang.resolve", "interpreter.lang.statements"}),
     # Within the run stage: a match draws worlds (belief), is told its chance (chance) and hands out seat handles
     # (seat), and each of those makes or replays matches (Match). A pickled match carries its Game (which
     # pickles as its folder), so run/ no longer names the game module above it.

@@ -5,450 +5,404 @@ with the YAML `file:line` it comes from; every DSL statement is headed by its ow
 function that can ask a player something is a generator: it yields an ask `(seat, options, kind,
 prompt)` (or `(-1, [asks])` for a simultaneous choice) and receives the chosen option. Beside the
 source, the writer keeps which DSL place each generated line was written for (`Compiled.anchors`).
+
+The code is written by a visitor over the nodes, as jinja2's CodeGenerator writes its templates: a
+`visit_<Class>` method per statement class here, per expression class in write_expressions.py, on the
+writer's craft in writer.py; the nodes are data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from contextlib import ExitStack
 
-from ..diagnostics import Diagnostic, Pos, source_line
-from ..limits import MAX_NUMBER, UNCHARGED
-from ..load.model import GameModel
+from ..limits import MAX_LOOP, UNCHARGED
 from . import nodes as n
 from .analysis import Plan
+from .blocks import ForCards, ForPlayers, If, Repeat, Visit, While
 from .compiled import Compiled
-from .program import Program, Routine
-from .resolve import too_deep
+from .program import Program
+from .statements import (
+    Assign,
+    Call,
+    EndDeal,
+    EndGame,
+    Flip,
+    KnockOut,
+    Let,
+    LetChoice,
+    Move,
+    Nothing,
+    Resolve,
+    Say,
+    Show,
+    Shuffle,
+    Stop,
+)
+from .write_expressions import ExpressionWriter, Worked
 
-# Short local names for the parts of the state that generated code reads, bound only where used.
-STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
-               "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face", "KN": "st.known"}
-_BLANK = {"num": "0", "bool": "False", "card": "-1", "player": "-1", "none": "-1"}
-
-
-@dataclass(eq=False)
-class Frame:
-    """One Python function being written: its lines, and what goes at its top once they are known."""
-
-    depth: int  # indentation of its body
-    lines: list[tuple[str, Pos | None]] = field(default_factory=list)
-    inits: list[tuple[str, n.Var]] = field(default_factory=list)  # `let` names first set here
-    outer: list[str] = field(default_factory=list)  # names of enclosing functions it sets (nonlocal)
-
-
-@dataclass
-class Layer:
-    """The Python names of one text's variables where it is written (an inlined procedure body gets
-    a layer of its own, so the same body inlined twice has distinct names)."""
-
-    names: dict[int, tuple[str, Frame]] = field(default_factory=dict)
-    bindings: list[str] = field(default_factory=list)  # lines that set its `me` and parameters
+WHILE_BOUND = MAX_LOOP
 
 
-class Writer:
-    """Writes Python for nodes: lines, indentation, fresh names, and the line → DSL place table."""
+class CodeGenerator(ExpressionWriter):
+    """Writes each kind of statement node as Python lines (and, through ExpressionWriter, each value)."""
 
-    def __init__(self, program: Program, plan: Plan) -> None:
-        self.program = program
-        self.plan = plan
-        self.root = str(Path(program.model.root).resolve())
-        self.prompts: list[str] = []
-        self._prompt_ids: dict[str, int] = {}
-        self.places: list[Pos] = []
-        self._place_ids: dict[tuple[str, int, int], int] = {}
-        self.constants: dict[str, int] = {}  # the named numbers the source uses (zones, properties, counters)
-        self._constant_names = _constant_names(program.model)
-        self.shared = _shared(program)  # procedures written once and called, though they do not reach themselves
-        self.out: list[tuple[str, Pos | None]] = []
-        self.starts: list[tuple[int, Routine]] = []
-        self.errors: list = []
-        model = program.model
-        self.cards = sum(d.count * (model.max_players if d.each_player else 1) for d in model.cards)
-        self.free = False  # writing a sentence of the log: nothing charged
-        self._iterating: dict[tuple[str, str], bool] = {}  # functions and conditions: do they run over a list?
-        self._begin(None)
+    def visit_Let(self, node: Let) -> None:
+        name = self.bind(node.var)
+        self.line(f"{name} = {self.expr(node.value)}")
+        self.bound(name, node.value)
 
-    def _begin(self, at) -> None:
-        self.frames = [Frame(1)]
-        self.layers = [Layer()]
-        self.depth = 1
-        self.tmp = 0
-        self.aliases: set[str] = set()
-        self.at = at
-        self.kind: str | None = None  # the kind of routine being written (phase, ability, …)
-        self.sure = {"me", "this"}  # Python names that are never none (a parameter given `me`, …)
-        self.commented: tuple | None = None
+    def visit_LetChoice(self, node: LetChoice) -> None:
+        c = node.choice
+        if c.count is not None:  # several cards, asked one at a time
+            who = self.some(c.who, "the player who chooses")
+            args = f"{who}, {self.expr(c.options)}, {self.expr(c.count)}, {c.up_to}, {self.prompt(c.prompt)}, " \
+                f"{self.place(self.at)}"
+            self.line(f"{self.bind(node.var)} = yield from choose_cards({args})")
+            return
+        who = self.some(c.who, "the player who chooses")
+        self.ask(who, self.expr(c.options), c.kind, self.prompt(c.prompt), self.bind(node.var))
 
-    # ---- lines
-    def line(self, text: str) -> None:
-        self.frames[-1].lines.append(("    " * self.depth + text, self.at))
-
-    @contextmanager
-    def indent(self) -> Iterator[None]:
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
-
-    def relative(self, file: str) -> str:
-        """A file of the game as the generated code names it: relative to the game folder."""
-        return file[len(self.root) + 1:] if file.startswith(self.root + "/") else file
-
-    def where(self, at: Pos) -> str:
-        """`file:line` of a DSL place, the file relative to the game folder."""
-        return f"{self.relative(at.file)}:{at.line}"
-
-    def place(self, at: Pos | None) -> str:
-        """Code for the DSL place an error at run time names: `AT[k]`, an entry of the game's table of places
-        (its files relative to the game folder in the source, the module is given them whole when it is
-        loaded), so that the source is the same wherever the game folder lies. No place: the empty text."""
-        if at is None:
-            return "''"
-        key = (self.relative(at.file), at.line, at.col)
-        k = self._place_ids.get(key)
-        if k is None:
-            k = self._place_ids[key] = len(self.places)
-            self.places.append(Pos(*key))
-        return f"AT[{k}]"
-
-    def constant(self, kind: str, index: int) -> str:
-        """The name the source gives a zone's (or a player zone's first) number, a card property's column or
-        a counter's slot (`kind`: zone, stride, prop, counter, player_counter); defined at the module's top."""
-        name = self._constant_names[kind, index]
-        self.constants[name] = index
-        return name
-
-    # ---- names
-    def fresh(self, stem: str) -> str:
-        self.tmp += 1
-        return f"_{stem}_{self.tmp}"  # the separator keeps `p1` + 1 apart from `p` + 11
-
-    def alias(self, name: str) -> str:
-        """The short local name of a state part (bound at the top of the routine)."""
-        self.aliases.add(name)
-        return name
-
-    def _lookup(self, var: n.Var) -> tuple[str, Frame] | None:
-        for layer in reversed(self.layers):
-            hit = layer.names.get(id(var))
-            if hit is not None:
-                return hit
-        return None
-
-    def _name(self, var: n.Var) -> str:
-        py = self.fresh("i" if var.kind == "it" else "v_" + var.name)
-        frame = self.frames[-1]
-        self.layers[-1].names[id(var)] = (py, frame)
-        if var.kind == "let":
-            frame.inits.append((py, var))  # read before it is set on every path: starts blank
-        return py
-
-    def ref(self, var: n.Var) -> str:
-        """The Python name of a variable, to read it."""
-        hit = self._lookup(var)
-        return hit[0] if hit is not None else self._name(var)
-
-    def bind(self, var: n.Var) -> str:
-        """The Python name of a variable, to set it (from a nested function: declared nonlocal)."""
-        hit = self._lookup(var)
-        if hit is None:
-            return self._name(var)
-        py, frame = hit
-        if frame is not self.frames[-1] and py not in self.frames[-1].outer:
-            self.frames[-1].outer.append(py)
-        return py
-
-    def prompt(self, text: str | n.Text | None) -> str:
-        """A choice's question as the ask carries it: the index of a fixed text in the game's prompt
-        table; a question with `{…}` parts: (the index of the question as written, which is what the
-        other seats see, and the code that writes the sentence for the asked seat)."""
-        if isinstance(text, n.Text):
-            return f"({self.prompt(text.written)}, {text.emit(self)})"
-        text = text or ""
-        if text not in self._prompt_ids:
-            self._prompt_ids[text] = len(self.prompts)
-            self.prompts.append(text)
-        return str(self._prompt_ids[text])
-
-    # ---- statements
-    def block(self, body: list[n.Stmt]) -> None:
-        if not body:
-            self.line("pass")
-        for s in body:
-            self.statement(s)
-
-    def suite(self, body: list[n.Stmt]) -> None:
-        with self.indent():
-            self.block(body)
-
-    def statement(self, s: n.Stmt) -> None:
-        """One statement, headed by its DSL line (once per line)."""
-        saved, self.at = self.at, s.at
-        if s.at is not None and (s.at.file, s.at.line) != self.commented:
-            self.commented = (s.at.file, s.at.line)
-            text = source_line(s.at.file, s.at.line)
-            self.line(f"# {self.where(s.at)}" + (f"  {text.strip()}" if text and text.strip() else ""))
-        try:
-            s.emit(self)
-        finally:
-            self.at = saved
-
-    def spend(self, count: str, at: Pos | None) -> None:
-        """Charge `count` steps (loop rounds) to the match, which stops past its step limit (cheap: once
-        per loop, not per round; only a `while` pays each round)."""
-        self.line(f"st.steps -= {count}")
-        self.line(f"if st.steps < 0: out_of_steps(st, {self.place(at)})")
-
-    def charge(self, items: str, at: Pos | None) -> str:
-        """Code of the list `items`, charged as steps (one an element) as it is worked out (not in a
-        sentence of the log, which a quiet match never works out: see statements.Say)."""
-        return items if self.free else f"charge(st, {items}, {self.place(at or self.at)})"
-
-    def call_iterates(self, call: n.Expr) -> bool:
-        """Whether working out a game function, or a declared condition of the cards, runs over a list
-        (or calls what does)."""
-        if isinstance(call, n.FunctionCall):
-            key = ("function", call.pyname)
-            texts = [f for f in self.program.functions.values() if f.pyname == call.pyname]
+    def visit_Assign(self, node: Assign) -> None:
+        t, value = node.target, node.value
+        lhs = self.bind(t.var) if isinstance(t, n.Ref) else self.expr(t)
+        if isinstance(t, n.StateField):  # the first player: the seat whose turn order the rounds follow
+            self.line(f"{lhs} = {self.some(value, 'the first player')}")
+        elif node.floor is not None:
+            self.line(f"{lhs} = max({node.floor}, {self.expr(value)})")
+        elif isinstance(value, n.Arith) and value.left is t:  # `add`/`subtract`: changed in place
+            self.line(f"{lhs} {value.op}= {self.expr(value.right)}")
         else:
-            assert isinstance(call, n.CardCondition)
-            name = list(self.program.model.conditions)[call.index]
-            key, texts = ("condition", name), [r for r in self.program.conditions if r.ability == name]
-        if key not in self._iterating:
-            self._iterating[key] = not texts or any(r.value is None or n.iterates(r.value, self.call_iterates)
-                                                    for r in texts)
-        return self._iterating[key]
+            self.line(f"{lhs} = {self.expr(value)}")
+        if not isinstance(t, n.StateField):
+            self.bound(lhs, value, node.floor)
 
-    def may_be_long(self, items: n.Expr, bounded: bool) -> bool:
-        """Whether a list may hold more than UNCHARGED elements (`bounded`: at most one of each card)."""
-        return items.type != "players" and not (bounded and self.cards <= UNCHARGED)
-
-    def bound(self, name: str, value: n.Expr, floor: int | None = None) -> None:
-        """After a number `value` is stored in `name` (kept at or above `floor`): stop it past MAX_NUMBER
-        either way (a comparison; one side only where it can only grow or shrink; none where the value is
-        a stored number or a literal already)."""
-        if value.type != "num" or isinstance(value, n.Ref | n.GameCounter | n.PlayerCounter | n.CardProp | n.Length):
+    def visit_Move(self, node: Move) -> None:
+        place = node.place if isinstance(node.place, int) else self.expr(node.place)
+        zone = self.expr(node.zone)
+        if node.source is not None:
+            assert node.count is not None  # given with its source
+            source, count = self.expr(node.source), self.expr(node.count)
+            self.line(f"move_cards(st, {source}, {count}, {zone}, {place}, {node.facing})")
             return
-        where = self.place(self.at)
-        if isinstance(value, n.Arith) and value.left is value.right:
-            pass  # (not a change by a constant)
-        elif isinstance(value, n.Arith) and value.op in "+-" and isinstance(value.right, n.Const) and \
-                isinstance(value.left, n.GameCounter | n.PlayerCounter | n.Ref):  # `add 2 to …`: one way only
-            grows = (value.right.value >= 0) == (value.op == "+")
-            test = f"{name} > {MAX_NUMBER}" if grows or floor is not None else f"{name} < {-MAX_NUMBER}"
-            self.line(f"if {test}: too_big({name}, {where})")
-            return
-        if not isinstance(value, n.Const):
-            test = f"{name} > {MAX_NUMBER}" if floor is not None else f"not {-MAX_NUMBER} <= {name} <= {MAX_NUMBER}"
-            self.line(f"if {test}: too_big({name}, {where})")
-        elif abs(value.value) > MAX_NUMBER:  # a literal worked out before play
-            self.errors.append(Diagnostic(value.at or self.at, f"{value.value:,} is past the limit of {MAX_NUMBER:,} "
-                                          "(2**63 - 1) either way that a counter, a name or a score may keep"))
+        assert node.cards is not None  # without a source, the cards are given
+        if node.cards.type == "card" and node.limit is not None and node.limit < 0 and place in (0, -1):
+            self._inline_Move(node, place)
+        elif node.cards.type in ("card", "none"):
+            self.line(f"move(st, {self.expr(node.cards)}, {zone}, {place}, {node.facing})")
+        else:
+            self.line(f"move_all(st, {self.expr(node.cards)}, {zone}, {place}, {node.facing})")
 
-    def some(self, value: n.Expr, what: str) -> str:
-        """A player or card that must not be none here: checked where it may be none (a RuleError at
-        run time), refused before play where it always is."""
-        code = value.emit(self)
-        if not value.maybe_none or code in self.sure:
-            return code
-        at = value.at or self.at
-        if isinstance(value, n.Const):
-            self.errors.append(Diagnostic(at, f"{what} cannot be none"))
-        tested = value.emit_or(self, f"need(-1, {what!r}, {self.place(at)})")
-        if tested is not None:  # e.g. the top card of a zone: the call only when the zone is empty
-            return tested
-        if value.cheap:  # a name: tested in place, the call only when it fails
-            return f"({code} if {code} >= 0 else need({code}, {what!r}, {self.place(at)}))"
-        return f"need({code}, {what!r}, {self.place(at)})"
-
-    def ask(self, who: str, options: str, kind: int, prompt: str, target: str) -> None:
-        """Yield a choice: always, even with one option, so that being asked tells the others nothing."""
-        self.line(f"{target} = yield ({who}, {options}, {kind}, {prompt})")
-
-    # ---- procedures and abilities
-    def procedure(self, name: str) -> Routine:
-        return self.program.procedures[name]
-
-    def inlined(self, name: str) -> bool:
-        """Is a procedure written into its callers? Not one that reaches itself, nor one run from more than
-        INLINED_SITES places (written once and called: the module stays in proportion to the DSL)."""
-        return name not in self.plan.recursive and name not in self.shared
-
-    def ability_asks(self, ability: str) -> bool:
-        return ability in self.plan.asking_abilities
-
-    def invoke(self, name: str, who: str | n.Expr, args: list[n.Expr]) -> None:
-        """Run a procedure for player `who` (a Python name or a node): inlined, or called if recursive."""
-        proc = self.procedure(name)
-        if not self.inlined(name):
-            head = "yield from " if proc in self.plan.asking else ""
-            values = [who if isinstance(who, str) else self.some(who, "the player it runs for"),
-                      *(a.emit(self) for a in args)]
-            recursive = name in self.plan.recursive
-            if recursive:  # a call that may reach itself: counted, and its depth
-                self.line(f"enter(st, {self.place(self.at)})")
-            self.line(f"{head}{proc.pyname}(st, {', '.join(values)})")
-            if recursive:
-                self.line("st.depth -= 1")
-            return
-        if not isinstance(who, str) and who.maybe_none:
-            me = self.fresh("me")
-            self.line(f"{me} = {self.some(who, 'the player it runs for')}")
-            who = me
-        layer = self.inline_layer(proc, who, args)
-        for text in layer.bindings:
-            self.line(text)
-        with self.entered(layer):
-            self.body_of(proc)
-
-    def inline_layer(self, proc: Routine, who: str | n.Expr, args: list[n.Expr]) -> Layer:
-        """Names for an inlined procedure's `me` and parameters, and the lines that set them (a plain
-        name or a constant is used as it is, where the body never sets that parameter)."""
-        layer = Layer()
-        frame = self.frames[-1]
-        assert proc.body is not None and proc.me is not None  # an inlined procedure is resolved
-        assigned = _assigned(proc.body)
-        for var, value in [(proc.me, who), *zip(proc.param_vars, args, strict=True)]:
-            code = value if isinstance(value, str) else value.emit(self)
-            plain = isinstance(value, str | n.Ref | n.Const)
-            if plain and var not in assigned:
-                layer.names[id(var)] = (code, frame)
-                if isinstance(value, str) or not value.maybe_none:
-                    self.sure.add(code)
-                continue
-            py = self.fresh("me" if var.kind == "me" else "a_" + var.name)
-            layer.names[id(var)] = (py, frame)
-            layer.bindings.append(f"{py} = {code}")
-        return layer
-
-    @contextmanager
-    def entered(self, layer: Layer) -> Iterator[None]:
-        """Write inside an inlined body (its names in `layer`)."""
-        self.layers.append(layer)
-        try:
-            yield
-        finally:
-            self.layers.pop()
-
-    def body_of(self, proc: Routine) -> None:
-        """The statements of an inlined procedure, headed by where it comes from."""
-        self.heading(proc)
-        assert proc.body is not None  # an inlined procedure is resolved
-        self.block(proc.body)
-
-    def heading(self, proc: Routine) -> None:
-        self.line(f"# procedure {proc.label} ({self.where(proc.at.shifted(1, 1))})")
-        self.commented = None
-
-    @contextmanager
-    def function(self, head: str, params: list[n.Var]) -> Iterator[None]:
-        """A nested Python function (`def …:`) written here, taking `params`; its own `let` names
-        start inside it, names of the functions around it that it sets are declared nonlocal."""
-        self.line(head)
-        frame = Frame(self.depth + 1)
-        saved = [(var, hit) for var in params if (hit := self._lookup(var)) is not None]
-        assert len(saved) == len(params)  # the caller has bound each one
-        for var, (py, _) in saved:
-            self.layers[-1].names[id(var)] = (py, frame)
-        self.frames.append(frame)
-        depth = self.depth
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth = depth
-            self.frames.pop()
-            self.frames[-1].lines += self._assemble(frame, [])
-            for var, hit in saved:
-                self.layers[-1].names[id(var)] = hit
-
-    def _assemble(self, frame: Frame, head: list[str]) -> list[tuple[str, Pos | None]]:
-        pad = "    " * frame.depth
-        top = [pad + text for text in head]
-        if frame.outer:
-            top.append(f"{pad}nonlocal {', '.join(frame.outer)}")
-        top += [f"{pad}{py} = {_BLANK.get(var.type, 'None')}" for py, var in frame.inits]
-        at = frame.lines[0][1] if frame.lines else self.at
-        return [(text, at) for text in top] + frame.lines
-
-    # ---- routines
-    def rehearse(self, r: Routine) -> None:
-        """Work through a routine as `routine` would, for its mistakes, and keep nothing of what it wrote."""
-        out, starts, constants = len(self.out), len(self.starts), dict(self.constants)
-        places, place_ids, prompts, prompt_ids = len(self.places), dict(self._place_ids), len(self.prompts), \
-            dict(self._prompt_ids)
-        self.routine(r)
-        del self.out[out:], self.starts[starts:], self.places[places:], self.prompts[prompts:]
-        self.constants, self._place_ids, self._prompt_ids = constants, place_ids, prompt_ids
-
-    def routine(self, r: Routine) -> None:
-        """Write one routine as one Python function (a text Python cannot nest that deep is reported)."""
-        self._begin(r.at.shifted(1, 1))
-        self.kind = r.kind
-        layer = self.layers[0]
-        layer.names[id(r.me)] = ("me", self.frames[0])
-        if r.this is not None:
-            layer.names[id(r.this)] = ("this", self.frames[0])
-        for var in r.param_vars:
-            layer.names[id(var)] = ("a_" + var.name, self.frames[0])
-        head = {"ability": "st, me, this", "condition": "st, me, this", "phase": "st"}.get(r.kind, "st, me")
-        params = "".join(f", a_{p}" for p in r.params)
-        try:
-            if not r.statements:
-                assert r.value is not None  # written only once resolved
-                if r.pyname == "result_score":  # a score is logged: kept within MAX_NUMBER too
-                    self.line(f"score = {r.value.emit(self)}")
-                    self.bound("score", r.value)
-                    self.line("return score")
-                else:
-                    self.line(f"return {r.value.emit(self)}")
+    def _inline_Move(self, node: Move, place: int) -> None:
+        """The common case written out in place (one card, a zone without a limit, an end): the
+        same steps as runtime.move, without a call."""
+        assert node.cards is not None and isinstance(node.zone, n.GameZone | n.PlayerZone)  # a named zone
+        up = node.face_up if node.facing < 0 else node.facing == 1
+        ZO, Z, KN, F = (self.alias(a) for a in ("ZO", "Z", "KN", "F"))
+        if isinstance(node.cards, n.Ref):
+            c = self.expr(node.cards)
+        else:
+            c = self.fresh("c")
+            self.line(f"{c} = {self.expr(node.cards)}")
+        src = self.fresh("s")
+        self.line(f"if {c} >= 0:")
+        with self.indent():
+            if isinstance(node.zone, n.GameZone):
+                dst = self.expr(node.zone)
+                self.line(f"{src} = {ZO}[{c}]")
             else:
-                assert r.body is not None
-                if r.kind == "phase":
-                    self.line("me = st.active")
-                self.block(r.body)
-                if r in self.plan.asking:
-                    self.line("if False: yield")  # a generator even where no ask is written
-        except RecursionError:
-            self.errors.append(too_deep(r))
+                dst = self.fresh("d")
+                self.line(f"{src} = {ZO}[{c}]; {dst} = {self.expr(node.zone)}")
+            if up:
+                self.line(f"if st.log is not None: leaving(st, {c}, {src}); {KN}[{c}] = 0")
+            else:
+                owner = node.zone.owner
+                mine = f" | (1 << {self.expr(owner)})" if owner is not None else ""
+                self.line(f"if st.log is not None: leaving(st, {c}, {src}); {KN}[{c}] = kept_sight(st, {c}){mine}")
+            self.line(f"{Z}[{src}].remove({c})")
+            self.line(f"{Z}[{dst}].insert(0, {c})" if place == 0 else f"{Z}[{dst}].append({c})")
+            self.line(f"{ZO}[{c}] = {dst}; {F}[{c}] = {up}")
+            self.line(f"if st.log is not None: moved(st, {c}, {src}, {dst})")
+
+    def visit_Shuffle(self, node: Shuffle) -> None:
+        self.line(f"shuffle(st, {self.expr(node.zone)})")
+
+    def visit_Flip(self, node: Flip) -> None:
+        cards = self.expr(node.cards)
+        if node.cards.type == "card":
+            self.line(f"flip(st, {cards}, {node.up})")
+        elif node.up:
+            # Turning face up needs no bookkeeping of who knows what: written out in place. Turning
+            # moves no card, so the list is read as it is.
+            c, F, KN = self.fresh("c"), self.alias("F"), self.alias("KN")
+            self.line(f"for {c} in {self.charge(cards, node.at) if self.may_be_long(node.cards, True) else cards}:")
+            self.line(f"    if not {F}[{c}]:")
+            self.line(f"        {F}[{c}] = True; {KN}[{c}] = 0")
+            self.line(f"        if st.log is not None: st.event('flip', card=st.layout.card_ids[{c}], face='up')")
+        else:
+            self.line(f"flip_all(st, {cards}, {node.up})")
+
+    def visit_Show(self, node: Show) -> None:
+        player = self.some(node.who, "the player to show to")
+        if node.cards.type == "card":
+            self.line(f"show(st, {self.expr(node.cards)}, {player})")
+        else:
+            c = self.fresh("c")
+            cards = self.expr(node.cards)
+            self.line(f"for {c} in {self.charge(cards, node.at) if self.may_be_long(node.cards, True) else cards}: "
+                   f"show(st, {c}, {player})")
+
+    def visit_Say(self, node: Say) -> None:
+        # A value that may fail is worked out whether or not the match is logged (a sentence must not
+        # change the match: it fails either way; chance in a text is refused before play), and so are
+        # the steps of the lists it runs over (in a game of more than UNCHARGED cards); the text waits
+        # for a log.
+        parts: list[n.Expr] = []
+        for part in node.text.parts:
+            zones = n.zones_run_over(part.value) if isinstance(part, n.Format) and self.cards > UNCHARGED else []
+            if zones:  # what it runs over charged as a quiet match would (without working out the text)
+                for zone, at in zones:
+                    code = self.expr(zone)
+                    self.line(f"if len({code}) > {UNCHARGED}: {self.charge(code, at)}")
+            if isinstance(part, n.Format) and (part.value.risky or n.nests(part.value) or zones is None):
+                name = self.fresh("t")
+                self.line(f"{name} = {self.expr(part.value)}")
+                part = n.Format(Worked(name, part.value.type), at=part.at)
+            parts.append(part)
+        self.free = True  # the rest is worked out in a logged match only: charged, it would make it run otherwise
+        try:
+            self.line(f"if st.log is not None: say(st, {self.expr(n.Text(parts))})")
+        finally:
+            self.free = False
+
+    def visit_Nothing(self, node: Nothing) -> None:
+        self.line("pass")
+
+    def visit_Stop(self, node: Stop) -> None:
+        self.line("break")
+
+    def visit_EndGame(self, node: EndGame) -> None:
+        if node.winners is None:
+            self.line("raise GameOver(None)")
+        elif node.winners.type == "player":
+            self.line(f"raise GameOver([{self.some(node.winners, 'the winner')}])")
+        else:
+            self.line(f"raise GameOver(list({self.expr(node.winners)}))")
+
+    def visit_EndDeal(self, node: EndDeal) -> None:
+        self.line("raise DealOver()")
+
+    def visit_KnockOut(self, node: KnockOut) -> None:
+        self.line(f"knock_out(st, {self.some(node.who, 'the player to knock out')}, {node.for_deal})")
+
+    def visit_Call(self, node: Call) -> None:
+        if not node.each:
+            self.invoke(node.proc, node.who, node.args)
             return
-        frame = self.frames[0]
-        used = sorted(self.aliases)
-        prologue = ["; ".join(f"{a} = {STATE_NAMES[a]}" for a in used)] if used else []
-        start = r.at.shifted(1, 1)
-        self.starts.append((len(self.out) + 1, r))
-        self.out.append((f"# {self.where(start)}  {r.kind} {r.label}", start))
-        self.out.append((f"def {r.pyname}({head}{params}):", start))
-        self.out += self._assemble(frame, prologue)
-        self.out.append(("", None))
+        p, seats = self.fresh("p"), self.fresh("seats")
+        self.line(f"{seats} = {self.expr(node.who)}")
+        self.spend(f"len({seats})", node.at)
+        self.line(f"for {p} in {seats}:")
+        with self.indent():
+            self.invoke(node.proc, p, node.args)
 
-    def footer(self) -> list[str]:
-        """The module's last lines: the named numbers the routines use (read when they run, so after them is
-        early enough) and the table of DSL places `AT` (as a comment: the module is given it when loaded)."""
-        tail = ["", "# The numbers named above: zones (a player's zone: that of the first seat), properties, counters,",
-                "# abilities and conditions."]
-        tail += [f"{name} = {index}" for (_, index), name in self._constant_names.items() if name in self.constants]
-        if self.places:
-            tail += ["", "# AT[k]: the DSL place (file:line:col, the file in the game folder) a failure names."]
-            tail += [f"# AT[{k}] = {p}" for k, p in enumerate(self.places)]
-        return tail
+    def visit_Resolve(self, node: Resolve) -> None:
+        c, f = self.fresh("c"), self.fresh("f")
+        self.line(f"{c} = {self.expr(node.card)}")
+        table = f"ABILITIES[{self.constant('ability', node.index)}]"
+        self.line(f"{f} = {table}[{self.alias('CD')}[{c}]] if {c} >= 0 else None")
+        head = "yield from " if self.ability_asks(node.ability) else ""
+        if self.kind != "ability":
+            self.line(f"if {f} is not None: {head}{f}(st, {self.expr(node.me)}, {c})")
+            return
+        self.line(f"if {f} is not None:")  # an ability resolving one may reach itself: counted, and its depth
+        self.line(f"    enter(st, {self.place(node.at)})")
+        self.line(f"    {head}{f}(st, {self.expr(node.me)}, {c})")
+        self.line("    st.depth -= 1")
 
-    def compiled(self) -> Compiled:
-        lines = [*self.out, *((text, None) for text in self.footer())]
-        return Compiled("\n".join(text for text, _ in lines) + "\n", [at for _, at in lines], self.prompts,
-                        self.starts, self.places, dict(self.constants))
+    def visit_If(self, node: If) -> None:
+        for i, (cond, body) in enumerate(node.branches):
+            self.line(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:")
+            self.suite(body)
+        if node.orelse is not None:
+            self.line("else:")
+            self.suite(node.orelse)
+
+    def visit_ForPlayers(self, node: ForPlayers) -> None:
+        if node.simultaneous:
+            if not self._choice_first(node):
+                self._each_a_generator(node)
+            return
+        v, seats = self.bind(node.var), self.fresh("seats")
+        self.line(f"{seats} = {self.expr(node.pool)}")
+        self.spend(f"len({seats})", node.at)
+        self.line(f"for {v} in {seats}:")
+        if node.where is not None:
+            self.line(f"    if not ({self.expr(node.where)}): continue")
+        self.suite(node.body)
+
+    def visit_ForCards(self, node: ForCards) -> None:
+        cards, own = self.expr(node.cards), self.fresh("cards")  # a copy unless made for the loop: the body may move
+        # its cards
+        self.line(f"{own} = {cards if node.cards.FRESH else f'list({cards})'}")
+        self.spend(f"len({own})", node.at)
+        self.line(f"for {self.bind(node.var)} in {own}:")
+        self.suite(node.body)
+
+    def visit_Visit(self, node: Visit) -> None:
+        var, seen, zv = self.bind(node.var), self.fresh("seen"), self.fresh("z")
+        self.line(f"{seen} = set(); {zv} = {self.alias('Z')}[{self.expr(node.zone)}]")
+        self.spend(f"len({zv})", node.at)
+        self.line("while True:")
+        self.line(f"    {var} = next((x for x in {zv} if x not in {seen}), -1)")
+        self.line(f"    if {var} < 0: break")
+        self.line(f"    {seen}.add({var})")
+        self.suite(node.body)
+
+    def visit_Repeat(self, node: Repeat) -> None:
+        if isinstance(node.count, n.Const):  # checked before play
+            if node.count.value > 0:
+                self.spend(str(node.count.value), node.at)
+            self.line(f"for _ in range({node.count.value}):")
+            self.suite(node.body)
+            return
+        times = self.fresh("n")
+        self.line(f"{times} = {self.expr(node.count)}")
+        self.line(f"if {times} > {MAX_LOOP}: too_many_rounds({times}, {self.place(node.at)})")
+        self.line(f"if {times} > 0:")
+        with self.indent():
+            self.spend(times, node.at)
+            self.line(f"for _ in range({times}):")
+            self.suite(node.body)
+
+    def visit_While(self, node: While) -> None:
+        limit = self.expr(node.bound) if node.bound is not None else str(WHILE_BOUND)
+        self.line(f"for {self.fresh('w')} in range({limit}):")
+        self.line(f"    if not ({self.expr(node.cond)}): break")
+        with self.indent():
+            self.spend("1", node.at)
+        self.suite(node.body)
+        if node.bound is None:
+            self.line(f"else: check_loop({WHILE_BOUND}, {self.place(node.at)})")
 
 
-def _assigned(body: list[n.Stmt]) -> set[n.Var]:
-    """Variables a body sets (a procedure parameter set in its body needs a copy of its own)."""
-    out: set[n.Var] = set()
-    for s in n.walk(body):
-        out.update(s.sets())
-    return out
+    def _choice_plan(self, each: ForPlayers) -> tuple[list, LetChoice, list[n.Stmt]] | None:
+        """When each body *starts* with its choice (maybe inside inlined procedures whose player and
+        values cannot change meanwhile): the procedures on the way in (each with the statements that
+        follow it), the choice, and what follows the choice."""
+        route: list[tuple[Call, object, list[n.Stmt]]] = []
+        body = each.body
+        while body and isinstance(body[0], Call):
+            call = body[0]
+            if call.each or not self.inlined(call.proc) or not all(x.steady for x in [call.who, *call.args]):
+                return None
+            proc = self.procedure(call.proc)
+            route.append((call, proc, body[1:]))
+            body = proc.body or []  # (an inlined procedure is resolved: it has one)
+        if not body or not isinstance(body[0], LetChoice) or body[0].choice.count is not None:
+            return None
+        return route, body[0], body[1:]
+
+
+    def _choice_first(self, each: ForPlayers) -> bool:
+        """The common case, without nested generators: collect every player's options, ask once, then
+        run the bodies in turn order (each player's procedure values computed again, to the same)."""
+        plan = self._choice_plan(each)
+        if plan is None:
+            return False
+        route, let, rest = plan
+        var = self.bind(each.var)
+        seats, asks, answers, answer = (self.fresh(x) for x in ("seats", "asks", "ans", "a"))
+        if each.where is not None:
+            self.line(f"{seats} = [{var} for {var} in {self.expr(each.pool)} if {self.expr(each.where)}]")
+        else:
+            self.line(f"{seats} = {self.expr(each.pool)}")  # a list of seats is never changed in place
+        self.spend(f"len({seats})", each.at)
+        self.line(f"{asks} = []")
+        self.line(f"for {var} in {seats}:")
+        layers = []
+        with self.indent(), ExitStack() as inside:
+            for call, proc, _ in route:
+                layer = self.inline_layer(proc, call.who, call.args)
+                layers.append(layer)
+                for text in layer.bindings:
+                    self.line(text)
+                inside.enter_context(self.entered(layer))
+            c = let.choice
+            who = self.some(c.who, "the player who chooses")
+            self.line(f"{asks}.append(({who}, {self.expr(c.options)}, {c.kind}, {self.prompt(c.prompt)}))")
+        if not _own_choice(each, route, let):
+            self.line(f"if {asks}: one_ask_each({asks}, {self.place(let.at)})")
+        self.line(f"{answers} = (yield (-1, {asks})) if {asks} else ()")  # every seat of the loop is asked
+        self.line(f"for {var}, {answer} in zip({seats}, {answers}):")
+        with self.indent():
+            self._then(route, layers, 0, lambda: self._answered(let, rest, answer))
+        return True
+
+
+    def _then(self, route: list, layers: list, i: int, innermost) -> None:
+        """The second pass, from the `i`-th procedure in: set its player and values, write what follows
+        inside it, then what follows its call (outside it)."""
+        if i == len(route):
+            innermost()
+            return
+        _, proc, after = route[i]
+        for text in layers[i].bindings:
+            self.line(text)
+        with self.entered(layers[i]):
+            self.heading(proc)
+            self._then(route, layers, i + 1, innermost)
+        if after:
+            self.block(after)
+
+
+    def _answered(self, let: LetChoice, rest: list[n.Stmt], answer: str) -> None:
+        self.line(f"{self.bind(let.var)} = {answer}")
+        if rest:
+            self.block(rest)
+
+
+    def _each_a_generator(self, each: ForPlayers) -> None:
+        """The general case: each player's body is a generator of its own, run to its first ask; the
+        first asks go out together; then each body is finished in turn order (asking on its own)."""
+        var = self.bind(each.var)
+        fn, gens, asks, g, a = (self.fresh(x) for x in ("simul", "gens", "asks", "g", "a"))
+        with self.function(f"def {fn}({var}):", [each.var]):
+            self.block(each.body)
+            self.line("if False: yield")
+        seats = self.fresh("seats")
+        self.line(f"{seats} = {self.expr(each.pool)}")
+        self.spend(f"len({seats})", each.at)
+        self.line(f"{gens} = []; {asks} = []")
+        self.line(f"for {var} in {seats}:")
+        if each.where is not None:
+            self.line(f"    if not ({self.expr(each.where)}): continue")
+        self.line(f"    {g} = {fn}({var})")
+        self.line("    try:")
+        self.line(f"        {asks}.append(next({g})); {gens}.append({g})")
+        self.line("    except StopIteration: pass")
+        self.line(f"if {gens}:")
+        self.line(f"    one_ask_each({asks}, {self.place(each.at)})")
+        self.line(f"    {a} = yield (-1, {asks})")
+        self.line(f"    for {g}, {a} in zip({gens}, {a}):")
+        self.line("        try:")
+        self.line("            while True:")
+        self.line(f"                {a} = yield {g}.send({a})")
+        self.line("        except StopIteration: pass")
+
+
+
+
+def _own_choice(each: ForPlayers, route: list, let: LetChoice) -> bool:
+    """Is the chooser each seat of the loop itself (through the procedures on the way in)? Then no
+    seat can be asked twice (a list of seats never repeats one)."""
+    seat = each.var
+    for call, proc, _ in route:
+        if not (isinstance(call.who, n.Ref) and call.who.var is seat):
+            return False
+        seat = proc.me
+    return isinstance(let.choice.who, n.Ref) and let.choice.who.var is seat
+
+
 
 
 INLINED_SITES = 3
@@ -465,26 +419,11 @@ def _shared(program: Program) -> set[str]:
     return {name for name, count in sites.items() if count > INLINED_SITES}
 
 
-def _constant_names(model: GameModel) -> dict[tuple[str, int], str]:
-    """The Python name of each number the source may use: zones (a player's zone: that of the first seat),
-    the count of zones each player has, card properties, counters, abilities and conditions."""
-    g = len(model.game_zones)
-    names = {("stride", len(model.player_zones)): "PLAYER_ZONES"}
-    names |= {("zone", i): f"ZONE_{name}" for name, i in model.game_zones.items()}
-    names |= {("zone", g + i): f"ZONE_{name}" for name, i in model.player_zones.items()}
-    names |= {("prop", i): f"PROP_{name}" for name, i in model.prop_index.items()}
-    for c in model.counters.values():
-        names["player_counter" if c.per_player else "counter", c.index] = f"COUNTER_{c.name}"
-    names |= {("ability", i): f"ABILITY_{name}" for i, name in enumerate(model.abilities)}
-    names |= {("condition", i): f"CONDITION_{name}" for i, name in enumerate(model.conditions)}
-    return names
-
-
 def generate(program: Program, plan: Plan) -> tuple[Compiled, list]:
     """The Python module of a resolved, analysed program (and the errors of texts too deep to write). A
     procedure written into its callers is not written on its own (nothing would call it); it is still
     worked through, for the mistakes only writing finds."""
-    w = Writer(program, plan)
+    w = CodeGenerator(program, plan, _shared(program))
     order = [*program.functions.values(), *program.extras, *program.conditions, *program.actions()]
     for r in order:
         if r.body is None and r.value is None:

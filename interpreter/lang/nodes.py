@@ -1,26 +1,19 @@
 """The typed intermediate form: what name/type resolution hands to simplification and code generation.
 
-Every node carries its DSL type and the place in the YAML it came from (`at`). Expression nodes say how
-they are written in Python (`emit`, given the code writer) and answer the questions code generation
-asks of them (is it a literal, a local, which parts of the state it reads), so that no decision is
-ever made by looking at emitted text. Statement nodes live in `statements.py`, one class per statement.
+Nodes are data (as jinja2's nodes.py): every node carries its DSL type and the place in the YAML it came from
+(`at`), and answers the questions code generation asks of it (is it a literal, a local, which parts of the
+state it reads), so that no decision is ever made by looking at emitted text. They know nothing of how they
+are resolved (resolve.py, expressions.py) nor written (compiler.py, write_expressions.py). Statement nodes live
+in `statements.py` and `blocks.py`, one class per statement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..diagnostics import Pos
-from ..limits import UNCHARGED
-
-if TYPE_CHECKING:
-    from lark import Tree
-
-    from .compiler import Writer
-    from .expressions import Scope
-    from .resolve import Resolver
 
 # Parts of a match's state an expression may read. A value reading none of MUTABLE is the same
 # whenever it is computed within one statement (it only depends on locals and constants).
@@ -37,6 +30,12 @@ class Var:
     name: str
     kind: str  # me | this | param | let | loop | it
     type: str
+
+
+class Writes(Protocol):
+    """What a node asks of the code writer that writes it (compiler.CodeGenerator is one)."""
+
+    def expr(self, node: Expr) -> str: ...
 
 
 @dataclass(eq=False)
@@ -57,8 +56,9 @@ class Expr(Node):
         @property
         def type(self) -> str: ...
 
-    def emit(self, w: Writer) -> str:
-        raise NotImplementedError
+    def emit(self, w: Writes) -> str:
+        """Its Python code, written by `w` (what a statement class that writes itself calls for its parts)."""
+        return w.expr(self)
 
     def children(self) -> list[Expr]:
         return [getattr(self, f.name) for f in fields(self) if isinstance(getattr(self, f.name), Expr)]
@@ -90,11 +90,6 @@ class Expr(Node):
         """A card or player that may be none (where one is needed, the code writer checks it)."""
         return False
 
-    def emit_or(self, w: Writer, fallback: str) -> str | None:
-        """Code of this card or player with `fallback` (code that raises) where it would be none, if it
-        has a form that tests for none anyway (else None: the writer checks the value it gives)."""
-        return None
-
 
 # ---- leaves -----------------------------------------------------------------------------------------
 
@@ -105,9 +100,6 @@ class Const(Expr):
 
     value: Any
     type: str
-
-    def emit(self, w: Writer) -> str:
-        return repr(self.value)
 
     @property
     def cheap(self) -> bool:
@@ -128,9 +120,6 @@ class Ref(Expr):
     var: Var
     type: str
 
-    def emit(self, w: Writer) -> str:
-        return w.ref(self.var)
-
     @property
     def cheap(self) -> bool:
         return True
@@ -147,9 +136,6 @@ class StateField(Expr):
     field: str  # round | turn | deal | first | active
     type: str
 
-    def emit(self, w: Writer) -> str:
-        return f"st.{self.field}"
-
     def reads(self) -> frozenset[str]:
         return frozenset({self.field})
 
@@ -160,9 +146,6 @@ class PlayerCount(Expr):
 
     type: ClassVar[str] = "num"
     READS: ClassVar[frozenset[str]] = frozenset({"out"})
-
-    def emit(self, w: Writer) -> str:
-        return "len(st.orders[0])"
 
 
 # The seat tables (`st.orders`, `st.others`, `st.after`, `st.before`) leave out the players knocked out;
@@ -176,9 +159,6 @@ class AllPlayers(Expr):
     type: ClassVar[str] = "players"
     READS: ClassVar[frozenset[str]] = frozenset({"first", "out"})
 
-    def emit(self, w: Writer) -> str:
-        return "st.orders[st.first]"
-
 
 @dataclass(eq=False)
 class Opponents(Expr):
@@ -188,9 +168,6 @@ class Opponents(Expr):
     type: ClassVar[str] = "players"
     READS: ClassVar[frozenset[str]] = frozenset({"out"})
 
-    def emit(self, w: Writer) -> str:
-        return f"st.others[{w.some(self.who, 'the player')}]"
-
 
 @dataclass(eq=False)
 class SeatsFrom(Expr):
@@ -199,9 +176,6 @@ class SeatsFrom(Expr):
     who: Expr
     type: ClassVar[str] = "players"
     READS: ClassVar[frozenset[str]] = frozenset({"out"})
-
-    def emit(self, w: Writer) -> str:
-        return f"st.orders[{w.some(self.who, 'the player to start from')}]"
 
 
 @dataclass(eq=False)
@@ -213,9 +187,6 @@ class Neighbour(Expr):
     type: ClassVar[str] = "player"
     READS: ClassVar[frozenset[str]] = frozenset({"out"})
 
-    def emit(self, w: Writer) -> str:
-        return f"st.{'after' if self.step > 0 else 'before'}[{w.some(self.who, 'the player to count from')}]"
-
 
 @dataclass(eq=False)
 class IsOut(Expr):
@@ -225,18 +196,12 @@ class IsOut(Expr):
     type: ClassVar[str] = "bool"
     READS: ClassVar[frozenset[str]] = frozenset({"out"})
 
-    def emit(self, w: Writer) -> str:
-        return f"is_out(st, {self.who.emit(w)})"
-
 
 @dataclass(eq=False)
 class GameCounter(Expr):
     index: int
     type: str
     READS: ClassVar[frozenset[str]] = frozenset({"gc"})
-
-    def emit(self, w: Writer) -> str:
-        return f"{w.alias('G')}[{w.constant('counter', self.index)}]"
 
     @property
     def maybe_none(self) -> bool:
@@ -249,10 +214,6 @@ class PlayerCounter(Expr):
     who: Expr
     type: str
     READS: ClassVar[frozenset[str]] = frozenset({"pc"})
-
-    def emit(self, w: Writer) -> str:
-        who = w.some(self.who, 'the player of this counter')
-        return f"{w.alias('PC')}[{w.constant('player_counter', self.index)}][{who}]"
 
     @property
     def maybe_none(self) -> bool:
@@ -274,9 +235,6 @@ class GameZone(Expr):
     @property
     def owner(self) -> Expr | None:
         return None
-
-    def emit(self, w: Writer) -> str:
-        return w.constant("zone", self.index)
 
     @property
     def cheap(self) -> bool:
@@ -301,10 +259,6 @@ class PlayerZone(Expr):
     def owner(self) -> Expr:
         return self.who
 
-    def emit(self, w: Writer) -> str:
-        who = w.some(self.who, f'the player of `{self.name} of …`')
-        return f"({who} * {w.constant('stride', self.stride)} + {w.constant('zone', self.base)})"
-
     @property
     def cheap(self) -> bool:
         return self.who.cheap
@@ -316,9 +270,6 @@ class Retyped(Expr):
 
     value: Expr
     type: str
-
-    def emit(self, w: Writer) -> str:
-        return self.value.emit(w)
 
     @property
     def cheap(self) -> bool:
@@ -340,9 +291,6 @@ class ZoneCards(Expr):
     type: ClassVar[str] = "cards"
     READS: ClassVar[frozenset[str]] = frozenset({"zones"})
 
-    def emit(self, w: Writer) -> str:
-        return f"{w.alias('Z')}[{self.zone.emit(w)}]"
-
 
 @dataclass(eq=False)
 class Filter(Expr):
@@ -353,31 +301,6 @@ class Filter(Expr):
     test: Expr
     type: str
     FRESH: ClassVar[bool] = True
-
-    def lazy(self, w: Writer) -> str:
-        """The generator inside the brackets (to stop at the first match)."""
-        v = w.ref(self.var)
-        base = self.base.emit(w)
-        if not isinstance(self.base, OwnedCards):  # (charged as it is made)
-            base = charged(w, self.base, base, self.test, self.at)
-        return f"{v} for {v} in {base} if {self.test.emit(w)}"
-
-    def emit(self, w: Writer) -> str:
-        return f"[{self.lazy(w)}]"
-
-
-def charged(w: Writer, pool: Expr, code: str, each: Expr, at: Pos | None) -> str:
-    """The code of `pool` (`code`) as an aggregate or `where` runs over it, working out `each` for every
-    element: charged as steps, one an element, where `each` runs over something itself or calls what may
-    (nested work multiplies); else only where the list may hold more than UNCHARGED (the cards of a
-    game of more cards, a list made longer), and then only when it does (a short one costs little)."""
-    if iterates(each, w.call_iterates):
-        return w.charge(code, at)
-    if w.free or not w.may_be_long(pool, _bounded(pool)):
-        return code
-    if pool.cheap or (isinstance(pool, ZoneCards) and pool.zone.cheap):
-        return f"({code} if len({code}) <= {UNCHARGED} else {w.charge(code, at)})"
-    return w.charge(code, at)
 
 
 def iterates(value: Expr, calls: Callable[[Expr], bool] | None = None) -> bool:
@@ -420,17 +343,17 @@ def _walk(value: Expr) -> list[Expr]:
     return [value, *(d for c in value.children() for d in _walk(c))]
 
 
-def _bounded(pool: Expr) -> bool:
+def bounded(pool: Expr) -> bool:
     """A list of cards no longer than the game has cards (each card at most once)."""
     return isinstance(pool, ZoneCards | OwnedCards | Single) or \
-        (isinstance(pool, Filter | Copy) and _bounded(pool.base if isinstance(pool, Filter) else pool.items))
+        (isinstance(pool, Filter | Copy) and bounded(pool.base if isinstance(pool, Filter) else pool.items))
 
 
 def _mentions(value: Expr, var: Var) -> bool:
     return (isinstance(value, Ref) and value.var is var) or any(_mentions(c, var) for c in value.children())
 
 
-def _property_equals(f: Filter) -> tuple[int, Expr] | None:
+def property_equals(f: Filter) -> tuple[int, Expr] | None:
     """(property index, value) of a filter `where it.p == value` (either way round) whose value does not
     depend on the card tested and is the same however often it is worked out; else None."""
     test = f.test
@@ -449,31 +372,6 @@ class FirstCard(Expr):
 
     cards: Expr
     type: ClassVar[str] = "card"
-
-    def emit(self, w: Writer) -> str:
-        cards = self.cards
-        if isinstance(cards, Filter):
-            found = _property_equals(cards)
-            if found is not None and isinstance(cards.base, ZoneCards) and cards.base.zone.cheap:
-                # `the first card of a zone where it.p == value`: the value worked out once (a zone with
-                # cards works it out at least once anyway), the search a plain loop
-                index, value = found
-                z = cards.base.emit(w)
-                pool = charged(w, cards.base, z, cards.test, cards.at)
-                column = f"{w.alias('P')}[{w.constant('prop', index)}]"
-                return f"(first_with({pool}, {column}, {value.emit(w)}) if {z} else -1)"
-            return f"next(({cards.lazy(w)}), -1)"
-        if isinstance(cards, ZoneCards) and cards.zone.cheap:
-            z = cards.emit(w)
-            return f"({z}[0] if {z} else -1)"
-        return f"top({cards.emit(w)})"
-
-    def emit_or(self, w: Writer, fallback: str) -> str | None:
-        cards = self.cards
-        if isinstance(cards, ZoneCards) and cards.zone.cheap:
-            z = cards.emit(w)
-            return f"({z}[0] if {z} else {fallback})"
-        return None
 
     @property
     def maybe_none(self) -> bool:
@@ -510,10 +408,6 @@ class Helper(Expr):
     def maybe_none(self) -> bool:
         return self.type in _ONE
 
-    def emit(self, w: Writer) -> str:
-        args = [a.emit(w) for a in self.args]
-        return f"{self.name}({', '.join(['st', *args] if self.with_state else args)})"
-
 
 @dataclass(eq=False)
 class Copy(Expr):
@@ -522,9 +416,6 @@ class Copy(Expr):
     items: Expr
     type: str
     FRESH: ClassVar[bool] = True
-
-    def emit(self, w: Writer) -> str:
-        return f"list({self.items.emit(w)})"
 
 
 @dataclass(eq=False)
@@ -535,9 +426,6 @@ class Single(Expr):
     type: str
     FRESH: ClassVar[bool] = True
 
-    def emit(self, w: Writer) -> str:
-        return f"[{self.item.emit(w)}]"
-
 
 @dataclass(eq=False)
 class Concat(Expr):
@@ -546,18 +434,11 @@ class Concat(Expr):
     type: ClassVar[str] = "cards"
     FRESH: ClassVar[bool] = True
 
-    def emit(self, w: Writer) -> str:
-        cards = f"[*{self.left.emit(w)}, *{self.right.emit(w)}]"  # (may grow past the game's cards: charged)
-        return w.charge(cards, self.at) if w.may_be_long(self, False) else cards
-
 
 @dataclass(eq=False)
 class Length(Expr):
     items: Expr
     type: ClassVar[str] = "num"
-
-    def emit(self, w: Writer) -> str:
-        return f"len({self.items.emit(w)})"
 
 
 @dataclass(eq=False)
@@ -571,11 +452,6 @@ class OwnedCards(Expr):
     FRESH: ClassVar[bool] = True
     READS: ClassVar[frozenset[str]] = frozenset({"zones"})
 
-    def emit(self, w: Writer) -> str:
-        q, c = w.ref(self.var), w.fresh("c")
-        cards = f"[{c} for {q} in {self.players.emit(w)} for {c} in {w.alias('Z')}[{self.zone.emit(w)}]]"
-        return w.charge(cards, self.at) if w.may_be_long(self, True) else cards
-
 
 @dataclass(eq=False)
 class OwnedCounters(Expr):
@@ -585,10 +461,6 @@ class OwnedCounters(Expr):
     players: Expr
     type: ClassVar[str] = "list"
     READS: ClassVar[frozenset[str]] = frozenset({"pc"})
-
-    def emit(self, w: Writer) -> str:
-        q = w.fresh("q")
-        return f"[{w.alias('PC')}[{w.constant('player_counter', self.index)}][{q}] for {q} in {self.players.emit(w)}]"
 
 
 # ---- card facts -----------------------------------------------------------------------------------------
@@ -602,18 +474,12 @@ class CardProp(Expr):
     card: Expr
     type: str
 
-    def emit(self, w: Writer) -> str:
-        return f"{w.alias('P')}[{w.constant('prop', self.index)}][{w.some(self.card, 'the card of this property')}]"
-
 
 @dataclass(eq=False)
 class FaceUp(Expr):
     card: Expr
     type: ClassVar[str] = "bool"
     READS: ClassVar[frozenset[str]] = frozenset({"face"})
-
-    def emit(self, w: Writer) -> str:
-        return f"st.face[{w.some(self.card, 'the card')}]"
 
 
 @dataclass(eq=False)
@@ -623,9 +489,6 @@ class Holder(Expr):
     card: Expr
     type: ClassVar[str] = "player"
     READS: ClassVar[frozenset[str]] = frozenset({"zone_of"})
-
-    def emit(self, w: Writer) -> str:
-        return f"st.layout.zone_owner[st.zone_of[{w.some(self.card, 'the card')}]]"
 
     @property
     def maybe_none(self) -> bool:  # the holder of a card on the table
@@ -642,13 +505,6 @@ class CardCondition(Expr):
     type: ClassVar[str] = "bool"
     READS: ClassVar[frozenset[str]] = frozenset({"call"})
 
-    def emit(self, w: Writer) -> str:
-        c = self.card.emit(w)
-        if self.card.maybe_none:  # worked out once, then asked
-            condition = w.constant("condition", self.index)
-            return f"ask_condition(CONDITIONS[{condition}], st, {self.me.emit(w)}, {w.some(self.card, 'the card')})"
-        return f"CONDITIONS[{w.constant('condition', self.index)}][{w.alias('CD')}[{c}]](st, {self.me.emit(w)}, {c})"
-
 
 # ---- arithmetic and logic ------------------------------------------------------------------------------
 
@@ -657,9 +513,6 @@ class CardCondition(Expr):
 class Neg(Expr):
     value: Expr
     type: ClassVar[str] = "num"
-
-    def emit(self, w: Writer) -> str:
-        return f"(-{self.value.emit(w)})"
 
 
 @dataclass(eq=False)
@@ -671,9 +524,6 @@ class Arith(Expr):
     right: Expr
     type: ClassVar[str] = "num"
 
-    def emit(self, w: Writer) -> str:
-        return f"({self.left.emit(w)} {self.op} {self.right.emit(w)})"
-
 
 @dataclass(eq=False)
 class Compare(Expr):
@@ -681,9 +531,6 @@ class Compare(Expr):
     left: Expr
     right: Expr
     type: ClassVar[str] = "bool"
-
-    def emit(self, w: Writer) -> str:
-        return f"({self.left.emit(w)} {self.op} {self.right.emit(w)})"
 
 
 @dataclass(eq=False)
@@ -694,9 +541,6 @@ class IsSome(Expr):
     negate: bool = False
     type: ClassVar[str] = "bool"
 
-    def emit(self, w: Writer) -> str:
-        return f"({self.value.emit(w)} {'<' if self.negate else '>='} 0)"
-
 
 @dataclass(eq=False)
 class Logic(Expr):
@@ -704,9 +548,6 @@ class Logic(Expr):
     left: Expr
     right: Expr
     type: ClassVar[str] = "bool"
-
-    def emit(self, w: Writer) -> str:
-        return f"({self.left.emit(w)} {self.op} {self.right.emit(w)})"
 
 
 @dataclass(eq=False)
@@ -718,9 +559,6 @@ class Cond(Expr):
     other: Expr
     type: str
 
-    def emit(self, w: Writer) -> str:
-        return f"({self.then.emit(w)} if {self.test.emit(w)} else {self.other.emit(w)})"
-
     @property
     def maybe_none(self) -> bool:
         return self.then.maybe_none or self.other.maybe_none
@@ -731,23 +569,8 @@ class Not(Expr):
     value: Expr
     type: ClassVar[str] = "bool"
 
-    def emit(self, w: Writer) -> str:
-        return f"(not {self.value.emit(w)})"
-
 
 # ---- aggregates and calls ------------------------------------------------------------------------------
-
-
-# An aggregate's code by its kind: of a property of each card (a C loop over the property's column)…
-_OF_PROPERTY = {"sum": "sum({mapped})", "any": "any({mapped})", "max": "max({mapped}, default=0)",
-                "min": "min({mapped}, default=0)", "highest": "max({pool}, key={prop}, default=-1)",
-                "lowest": "min({pool}, key={prop}, default=-1)", "list": "list({mapped})"}
-# …and of any value of `it`.
-_OF_VALUE = {"count": "sum(1 for {v} in {pool} if {value})", "any": "any({value} for {v} in {pool})",
-             "sum": "sum({value} for {v} in {pool})", "max": "max(({value} for {v} in {pool}), default=0)",
-             "min": "min(({value} for {v} in {pool}), default=0)",
-             "highest": "max({pool}, key=lambda {v}: {value}, default=-1)",
-             "lowest": "min({pool}, key=lambda {v}: {value}, default=-1)", "list": "[{value} for {v} in {pool}]"}
 
 
 @dataclass(eq=False)
@@ -759,18 +582,6 @@ class Aggregate(Expr):
     var: Var
     value: Expr
     type: str
-
-    def emit(self, w: Writer) -> str:
-        v, pool, value = w.ref(self.var), self.pool.emit(w), self.value.emit(w)
-        if iterates(self.value, w.call_iterates) or not isinstance(self.pool, Filter | OwnedCards):
-            # (a filter or the cards of several players charge as they are made)
-            pool = charged(w, self.pool, pool, self.value, self.at)
-        if isinstance(self.value, CardProp) and isinstance(self.value.card, Ref) and self.value.card.var is self.var \
-                and self.kind in _OF_PROPERTY:
-            # a property of each card (`sum(table, it.value)`): looked up by a C loop, no Python per card
-            prop = f"{w.alias('P')}[{w.constant('prop', self.value.index)}].__getitem__"
-            return _OF_PROPERTY[self.kind].format(mapped=f"map({prop}, {pool})", pool=pool, prop=prop)
-        return _OF_VALUE.get(self.kind, _OF_VALUE["list"]).format(v=v, pool=pool, value=value)
 
     @property
     def maybe_none(self) -> bool:
@@ -794,9 +605,6 @@ class FunctionCall(Expr):
     def reads(self) -> frozenset[str]:
         return super().reads() | {"rng"} if self.chance else super().reads()
 
-    def emit(self, w: Writer) -> str:
-        return f"{self.pyname}(st, {', '.join(a.emit(w) for a in self.children())})"
-
     @property
     def maybe_none(self) -> bool:
         return self.type in _ONE
@@ -809,9 +617,6 @@ class Format(Expr):
     value: Expr
     type: ClassVar[str] = "str"
 
-    def emit(self, w: Writer) -> str:
-        return f"fmt(st, {self.value.type!r}, {self.value.emit(w)})"
-
 
 @dataclass(eq=False)
 class Text(Expr):
@@ -823,11 +628,6 @@ class Text(Expr):
 
     def children(self) -> list[Expr]:
         return list(self.parts)
-
-    def emit(self, w: Writer) -> str:
-        if not self.parts:
-            return "''"
-        return "''.join((" + ", ".join(p.emit(w) for p in self.parts) + ",))"
 
 
 # What running a statement can do to a match, by itself (what the procedures it runs and the abilities it
@@ -863,11 +663,6 @@ class Stmt(Node):
     def asks(self) -> bool:
         return ASKS in self.does()
 
-    @classmethod
-    def resolve(cls, r: Resolver, s: Tree, scope: Scope) -> Stmt:
-        """The statement that the grammar rule `s` writes (each registered class defines it)."""
-        raise NotImplementedError
-
     def blocks(self) -> list[list[Stmt]]:
         """The statement lists nested in this one (bodies, branches)."""
         return []
@@ -883,9 +678,6 @@ class Stmt(Node):
     def sets(self) -> list[Var]:
         """The variables it sets (directly)."""
         return []
-
-    def emit(self, w: Writer) -> None:
-        raise NotImplementedError
 
 
 def walk(body: list[Stmt]):
