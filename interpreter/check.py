@@ -23,7 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -294,17 +294,7 @@ def play(game: Any, players: int, seed: int, decide: Callable[[int], int], *,
     declared checks at the end of each turn, round and of the match, and the match stops at the first
     failure, a rule failing, or `cap` decisions (each a `broken` property); without, a rule failing
     raises RuleError. `stop_after` stops the match early (and is not a failure)."""
-    outcomes: list[int] | None = None
-    answer = None
-    if chance is not None:
-        outcomes = []
-        ask, keep = chance, outcomes.append
-
-        def answer(n: int) -> int:  # a closure, not an object: a match's snapshots copy it as it is
-            k = ask(n)
-            keep(k)
-            return k
-
+    answer, outcomes = _recording(chance)
     m, stopped = begin(game, players, seed, log=log, chance=answer,
                        ended=stop_at_failed_checks(game) if checks else None)
     played = Played(m, outcomes, stopped)
@@ -313,20 +303,7 @@ def play(game: Any, players: int, seed: int, decide: Callable[[int], int], *,
             return played
         if m.failure is not None:
             raise m.failure
-        while True:
-            if checks:
-                played.broken = broken_now(game, m.st)
-                if played.broken is None and m.over:
-                    played.broken = broken_checks(game, m.st, END)
-                if played.broken is not None:
-                    return played
-            if m.over or (stop_after is not None and len(m.history) >= stop_after):
-                return played
-            if len(m.history) >= cap:
-                played.broken = ENDS, _not_ended(m)
-                return played
-            for seat in m.to_act():
-                m.apply(seat, decide(len(m.legal_actions(seat))))
+        played.broken = _play_on(game, m, decide, checks, cap, stop_after)
     except Stopped as stop:
         played.broken = stop.broken
     except RuleError as err:
@@ -334,6 +311,41 @@ def play(game: Any, players: int, seed: int, decide: Callable[[int], int], *,
             raise
         played.broken = RULES, str(err)
     return played
+
+
+def _recording(chance: Callable[[int], int] | None) -> tuple[Callable[[int], int] | None, list[int] | None]:
+    """`chance` with each outcome it gives kept, in order, in the list returned with it (None, None: no
+    chance function)."""
+    if chance is None:
+        return None, None
+    outcomes: list[int] = []
+    ask, keep = chance, outcomes.append
+
+    def answer(n: int) -> int:  # a closure, not an object: a match's snapshots copy it as it is
+        k = ask(n)
+        keep(k)
+        return k
+
+    return answer, outcomes
+
+
+def _play_on(game: Any, m: Match, decide: Callable[[int], int], checks: bool, cap: int,
+             stop_after: int | None) -> Broken | None:
+    """Play the match on to its end, `stop_after` decisions or the first property that fails (with
+    `checks`), or to `cap` decisions (a failure); the property that failed, if one did."""
+    while True:
+        if checks:
+            broken = broken_now(game, m.st)
+            if broken is None and m.over:
+                broken = broken_checks(game, m.st, END)
+            if broken is not None:
+                return broken
+        if m.over or (stop_after is not None and len(m.history) >= stop_after):
+            return None
+        if len(m.history) >= cap:
+            return ENDS, _not_ended(m)
+        for seat in m.to_act():
+            m.apply(seat, decide(len(m.legal_actions(seat))))
 
 
 def replays(game: Any, played: Played) -> Broken | None:
@@ -553,12 +565,62 @@ def sim_match(game: Any, players: int, seed: int) -> Played:
 # ---- the story of a failed match -------------------------------------------------------------------
 
 
-@dataclass
-class _Group:
-    """Consecutive log events of one kind that read as one line (a deal of several cards)."""
+class _Grouped:
+    """Consecutive log events of one kind that read as one line (a deal of several cards), written into
+    `lines` once another kind of line comes."""
 
-    key: tuple = ()
-    cards: list[str] = field(default_factory=list)
+    def __init__(self, lines: list[str], width: int) -> None:
+        self.lines, self.width = lines, width
+        self.key: tuple = ()
+        self.cards: list[str] = []
+
+    def add(self, key: tuple, card: str) -> None:
+        if key != self.key:
+            self.flush()
+            self.key = key
+        self.cards.append(card)
+
+    def flush(self) -> None:
+        if self.cards:
+            width, cards = self.width, self.cards
+            shown = ", ".join(cards[:width]) + (", …" if len(cards) > width else "")
+            count = f" ({len(cards)} cards)" if len(cards) > width else ""
+            kind, *rest = self.key
+            if kind == "move":
+                source, target, face = rest
+                self.lines.append(f"  {source} → {target} ({face}): {shown}{count}")
+            else:
+                self.lines.append(f"  turned face {rest[0]}: {shown}{count}")
+        self.key, self.cards = (), []
+
+
+Names = Callable[[int], str]
+
+_EVENT_WORDS: dict[str, Callable[[dict[str, Any], Names], str]] = {
+    "say": lambda line, names: str(line.get("text")),
+    "shuffle": lambda line, names: f"  chance: {line.get('zone')} is shuffled",
+    "roll": lambda line, names: f"  chance: a d{line.get('sides')} rolls {line.get('result')}",
+    "show": lambda line, names: f"  {line.get('card')} is shown to {names(line.get('to', -1))}",
+}
+"""The events told in words of their own; any other event is told by its fields."""
+
+
+def _in_words(line: dict[str, Any], names: Names) -> str | None:
+    """One log line (not a move or a flip) in words; None for a line the story leaves out."""
+    kind, event = line.get("type"), line.get("event")
+    if kind == "decision":
+        return f"{names(line['who'])} chooses {line['label']}  (option {line['choice'] + 1} of {line['options']})"
+    if event in _EVENT_WORDS:
+        return _EVENT_WORDS[event](line, names)
+    if kind == "event":
+        rest = ", ".join(f"{k} {v}" for k, v in line.items() if k not in ("type", "event"))
+        return f"  {event}: {rest}"
+    if kind == "result":
+        winners = ", ".join(names(p) for p in line["winners"]) or "nobody"
+        return f"the match ends: scores {line['scores']}, won by {winners}"
+    if kind == "error":
+        return f"FAILS HERE: {line['message']}"
+    return None
 
 
 def story(game: Any, log: list[dict[str, Any]], width: int = 8) -> list[str]:
@@ -566,56 +628,19 @@ def story(game: Any, log: list[dict[str, Any]], width: int = 8) -> list[str]:
     game's `say` sentences, chance (shuffles, rolls) and where cards went; the failure last."""
     names = game.model.setup(log[0]["players"]).player_name if log else str
     lines: list[str] = []
-    group = _Group()
-
-    def flush() -> None:
-        if group.cards:
-            shown = ", ".join(group.cards[:width]) + (", …" if len(group.cards) > width else "")
-            count = f" ({len(group.cards)} cards)" if len(group.cards) > width else ""
-            kind, *rest = group.key
-            if kind == "move":
-                source, target, face = rest
-                lines.append(f"  {source} → {target} ({face}): {shown}{count}")
-            else:
-                lines.append(f"  turned face {rest[0]}: {shown}{count}")
-        group.key, group.cards = (), []
-
-    def add(key: tuple, card: str) -> None:
-        if key != group.key:
-            flush()
-            group.key = key
-        group.cards.append(card)
-
+    group = _Grouped(lines, width)
     for line in log[1:]:
-        kind = line.get("type")
-        event = line.get("event")
+        kind, event = line.get("type"), line.get("event")
         if kind == "event" and event == "move":
-            add(("move", line.get("from"), line.get("to"), line.get("face")), str(line.get("card")))
-            continue
-        if kind == "event" and event == "flip":
-            add(("flip", line.get("face")), str(line.get("card")))
-            continue
-        flush()
-        if kind == "decision":
-            lines.append(f"{names(line['who'])} chooses {line['label']}  (option {line['choice'] + 1} of "
-                         f"{line['options']})")
-        elif event == "say":
-            lines.append(str(line.get("text")))
-        elif event == "shuffle":
-            lines.append(f"  chance: {line.get('zone')} is shuffled")
-        elif event == "roll":
-            lines.append(f"  chance: a d{line.get('sides')} rolls {line.get('result')}")
-        elif event == "show":
-            lines.append(f"  {line.get('card')} is shown to {names(line.get('to', -1))}")
-        elif kind == "event":
-            rest = ", ".join(f"{k} {v}" for k, v in line.items() if k not in ("type", "event"))
-            lines.append(f"  {event}: {rest}")
-        elif kind == "result":
-            winners = ", ".join(names(p) for p in line["winners"]) or "nobody"
-            lines.append(f"the match ends: scores {line['scores']}, won by {winners}")
-        elif kind == "error":
-            lines.append(f"FAILS HERE: {line['message']}")
-    flush()
+            group.add(("move", line.get("from"), line.get("to"), line.get("face")), str(line.get("card")))
+        elif kind == "event" and event == "flip":
+            group.add(("flip", line.get("face")), str(line.get("card")))
+        else:
+            group.flush()
+            words = _in_words(line, names)
+            if words is not None:
+                lines.append(words)
+    group.flush()
     return lines
 
 
