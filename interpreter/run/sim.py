@@ -50,60 +50,106 @@ def simulate(game: Game, players: int, seed: int, watch: Watch | None = None,
     `watch`, if given, looks at the state before every decision and at the end.
     """
     game.check_players(players)
-    choose: Callable[[int], int] | None = None
-    if bots is not None and any(name != "random" for name in bots):
-        from ..bots.lineup import Lineup  # the bots stand above this stage: asked for only when named
-
-        decided = iter(Lineup(bots, seed).play(Match(game, players, seed)).history)
-        choose = lambda n: next(decided)[1]  # noqa: E731
+    choose = _lineup_choices(game, players, seed, bots)
     st = State(game.model.setup(players), players, seed, None, game.max_steps)
     st.table_counters = game.counter_names
-    bot = random_bot(seed)
-    pick = bot.pick if choose is None else choose  # as `play_random` picks
-    bits = bot.getrandbits  # …which, with two options or more, is `getrandbits(k)` until below n: written out below
-    ended = None
-    if watch is not None and any(c.at != "end" for c in game.checks.values()):
-        def ended(st: State, part: int) -> None:
-            watch(game, st, seed, decisions, "turn_end" if part == TURN else "round_end")
-    flow = run_flow(game, st, Cursor(), None, None, ended)
+    if watch is None and choose is None:
+        declared, capped = _play_random(game, st, seed)
+    else:
+        declared, capped = _play_watched(game, st, seed, watch, choose)
+    if watch is not None:
+        watch(game, st, seed, st.decisions, "end")
+    try:
+        scores, winners = finish(game, st, declared)
+        groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
+    except RULE_FAILURES as err:
+        raise rule_error(game, err, seed, st.decisions) from err
+    return Outcome(scores, winners, st.turn or st.rounds_played, st.decisions, list(st.gc), capped, st.rounds_played,
+                   groups)
+
+
+def _lineup_choices(game: Game, players: int, seed: int, bots: list[str] | None) -> Callable[[int], int] | None:
+    """For bots other than all random: the match played through the step API by the lineup, its decisions
+    handed out again in order by the `choose(n)` returned. None for random bots."""
+    if bots is None or all(name == "random" for name in bots):
+        return None
+    from ..bots.lineup import Lineup  # the bots stand above this stage: asked for only when named
+
+    decided = iter(Lineup(bots, seed).play(Match(game, players, seed)).history)
+    return lambda n: next(decided)[1]
+
+
+def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bool]:
+    """Play the flow to its end with random bots and nothing watching: the hot loop of `sim`. Returns what
+    `run_flow` returns; the decisions made are left in `st.decisions`.
+
+    Each pick is `random_bot(seed).pick(n)` written out: with two options or more, `getrandbits(k)` until
+    below n (`Random._randbelow`), so the bots' stream is the one `play_random` draws from."""
+    bits = random_bot(seed).getrandbits
+    flow = run_flow(game, st, Cursor())
     send = flow.send
     decisions = 0
     try:
         ask = next(flow)
         while True:
-            if watch is not None:
-                watch(game, st, seed, decisions)
             if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
-                asks = ask[1]
-                decisions += len(asks)
-                ask = send([a[1][pick(len(a[1]))] for a in asks])
+                answers = []
+                for one in ask[1]:
+                    options = one[1]
+                    n = len(options)
+                    r = 0
+                    if n > 1:
+                        k = n.bit_length()
+                        r = bits(k)
+                        while r >= n:
+                            r = bits(k)
+                    answers.append(options[r])
+                decisions += len(answers)
+                ask = send(answers)
             else:
                 options = ask[1]
-                decisions += 1
                 n = len(options)
                 r = 0
-                if choose is not None:
-                    r = choose(n)
-                elif n > 1:
+                if n > 1:
                     k = n.bit_length()
                     r = bits(k)
                     while r >= n:
                         r = bits(k)
+                decisions += 1
                 ask = send(options[r])
     except StopIteration as stop:
-        declared, capped = stop.value
+        st.decisions = decisions
+        return stop.value
     except RULE_FAILURES as err:
         raise rule_error(game, err, seed, decisions) from err
-    st.decisions = decisions
-    if watch is not None:
-        watch(game, st, seed, decisions, "end")
+
+
+def _play_watched(game: Game, st: State, seed: int, watch: Watch | None,
+                  choose: Callable[[int], int] | None) -> tuple[list[int] | None, bool]:
+    """Play the flow to its end with `watch` looking at every decision (and at the ends of turns and rounds the
+    game's checks ask for), the decisions from `choose` if given, else from random bots; see `_play_random`."""
+    pick = random_bot(seed).pick if choose is None else choose  # as `play_random` picks
+    ended = None
+    if watch is not None and any(c.at != "end" for c in game.checks.values()):
+        def ended(st: State, part: int) -> None:
+            watch(game, st, seed, st.decisions, "turn_end" if part == TURN else "round_end")
+    flow = run_flow(game, st, Cursor(), None, None, ended)
     try:
-        scores, winners = finish(game, st, declared)
-        groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
+        ask = next(flow)
+        while True:
+            if watch is not None:
+                watch(game, st, seed, st.decisions)
+            if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
+                asks = ask[1]
+                st.decisions += len(asks)
+                ask = flow.send([a[1][pick(len(a[1]))] for a in asks])
+            else:
+                st.decisions += 1
+                ask = flow.send(ask[1][pick(len(ask[1]))])
+    except StopIteration as stop:
+        return stop.value
     except RULE_FAILURES as err:
-        raise rule_error(game, err, seed, decisions) from err
-    return Outcome(scores, winners, st.turn or st.rounds_played, decisions, list(st.gc), capped, st.rounds_played,
-                   groups)
+        raise rule_error(game, err, seed, st.decisions) from err
 
 
 @dataclass(slots=True)
@@ -216,13 +262,22 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
     def partial() -> dict[str, Any]:
         return summary(game, tally, seed, workers, time.perf_counter() - started, bots)
 
-    if workers <= 1:
-        try:
+    try:
+        if workers <= 1:
             for args in chunks:
                 done(_run_chunk_args(args), (args[2], args[3]))
-        except KeyboardInterrupt:
-            raise Interrupted(partial(), finished, n) from None
-        return partial()
+        else:
+            _run_pooled(chunks, workers, done)
+    except BrokenProcessPool:  # a worker was killed (out of memory, kill -9): report what the others finished
+        raise WorkerLost(partial(), finished, n) from None
+    except KeyboardInterrupt:
+        raise Interrupted(partial(), finished, n) from None
+    return partial()
+
+
+def _run_pooled(chunks: list[tuple], workers: int, done: Callable[[Tally, tuple[int, int]], None]) -> None:
+    """Run `chunks` in a pool of `workers` processes, `done(tally, seeds)` as each finishes. Whatever stops it
+    (a dead worker, Ctrl-C, a rule failing: the other chunks are then of no use) stops the pool at once."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
@@ -230,18 +285,10 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
         futures = {pool.submit(_run_chunk_args, args): (args[2], args[3]) for args in chunks}
         for future in as_completed(futures):
             done(future.result(), futures[future])
-    except BrokenProcessPool:
-        # a worker was killed (out of memory, kill -9): report what the others finished
-        stop_pool(pool)
-        raise WorkerLost(partial(), finished, n) from None
-    except KeyboardInterrupt:
-        stop_pool(pool)
-        raise Interrupted(partial(), finished, n) from None
-    except BaseException:  # a rule failed: the other chunks are of no use
+    except BaseException:
         stop_pool(pool)
         raise
     pool.shutdown()
-    return partial()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
