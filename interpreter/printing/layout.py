@@ -236,29 +236,33 @@ def crop_marks(trims: list[Rect], bleed: float, width: float, height: float) -> 
     shortened where another card's bleed or the paper's edge comes first, and left out if shorter than
     SHORTEST_MARK (the same cut line is then marked at the sheet's edge)."""
     boxes = [t.grown(bleed) for t in trims]
-    gap, longest, shortest = MARK_GAP * MM, MARK_LENGTH * MM, SHORTEST_MARK * MM
-    edge = 1.0 * MM  # no mark nearer the paper's edge than this
     marks: list[Line] = []
     for trim, own in zip(trims, boxes, strict=True):
         for x in (trim.x, trim.right):
-            # down from under the card, up from over it
-            for start, sign in ((own.y - gap, -1), (own.top + gap, 1)):
-                room = (start - edge) if sign < 0 else (height - edge - start)
-                for b in boxes:
-                    if b is not own and b.x - gap <= x <= b.right + gap:
-                        room = min(room, _free(start, sign, b.y, b.top, gap))
-                length = min(longest, room)
-                if length >= shortest:
-                    marks.append((x, start, x, start + sign * length))
+            marks += _line_marks(own, boxes, x, True, height)
         for y in (trim.y, trim.top):
-            for start, sign in ((own.x - gap, -1), (own.right + gap, 1)):
-                room = (start - edge) if sign < 0 else (width - edge - start)
-                for b in boxes:
-                    if b is not own and b.y - gap <= y <= b.top + gap:
-                        room = min(room, _free(start, sign, b.x, b.right, gap))
-                length = min(longest, room)
-                if length >= shortest:
-                    marks.append((start, y, start + sign * length, y))
+            marks += _line_marks(own, boxes, y, False, width)
+    return marks
+
+
+def _line_marks(own: Rect, boxes: list[Rect], at: float, vertical: bool, size: float) -> list[Line]:
+    """The marks of one trim line of the card whose bleed box is `own` (`at`: the x of a vertical line, the y of a
+    horizontal one; `size`: the paper's size along it): down from under the card and up from over it (left of it
+    and right of it)."""
+    gap, longest, shortest = MARK_GAP * MM, MARK_LENGTH * MM, SHORTEST_MARK * MM
+    edge = 1.0 * MM  # no mark nearer the paper's edge than this
+    low, high = (own.y, own.top) if vertical else (own.x, own.right)
+    marks: list[Line] = []
+    for start, sign in ((low - gap, -1), (high + gap, 1)):
+        room = (start - edge) if sign < 0 else (size - edge - start)
+        for b in boxes:
+            along, across = ((b.y, b.top), (b.x, b.right)) if vertical else ((b.x, b.right), (b.y, b.top))
+            if b is not own and across[0] - gap <= at <= across[1] + gap:
+                room = min(room, _free(start, sign, along[0], along[1], gap))
+        length = min(longest, room)
+        if length >= shortest:
+            end = start + sign * length
+            marks.append((at, start, at, end) if vertical else (start, at, end, at))
     return marks
 
 

@@ -151,18 +151,7 @@ def print_spec(content: Content) -> PrintSpec:
     for a name that is no property, zone or colour the game has."""
     data = content.data.get("print") or {}
     model = content.model
-    smap = content.smap
-    defaults = dict(model.prop_defaults)
-    known = list(BUILTIN) + list(defaults)
-    errors: list[Diagnostic] = []
-
-    def check_template(path: tuple, template: str) -> None:
-        for name in PLACEHOLDER.findall(template):
-            if name not in known:
-                hint = did_you_mean(name, known) or "properties: " + ", ".join(known)
-                errors.append(Diagnostic(smap.pos(("print", *path)), f"`{{{name}}}` is no property of the cards",
-                                         hint))
-
+    read = _SpecReader(content)
     kinds = list(dict.fromkeys(c.kind for c in model.cards))
     title = data.get("title", "{name}")
     type_line = data.get("type", "{kind}" if len(kinds) > 1 else "")
@@ -172,44 +161,77 @@ def print_spec(content: Content) -> PrintSpec:
     for path, template in [(("title",), title), (("type",), type_line), (("text",), text),
                            *[(("corners", i), t) for i, t in enumerate(corners)],
                            *[(("stats", i), t) for i, t in enumerate(stats or ())]]:
-        check_template(path, template)
-    labels: dict[str, dict[str, str]] = {}
-    for name, shown in (data.get("labels") or {}).items():
-        if name not in known:
-            errors.append(Diagnostic(smap.key_pos(("print", "labels", name)), f"`{name}` is no property of the cards",
-                                     did_you_mean(name, known)))
-        labels[name] = {_key(k): str(v) for k, v in shown.items()}
-    hide = frozenset(data.get("hide", ()))
-    for i, name in enumerate(data.get("hide", ())):
-        if name not in defaults:
-            errors.append(Diagnostic(smap.pos(("print", "hide", i)), f"`{name}` is no declared property",
-                                     did_you_mean(name, list(defaults))))
-    colour_by = data.get("color_by", "kind")
-    if colour_by not in known:
-        errors.append(Diagnostic(smap.pos(("print", "color_by")), f"`{colour_by}` is no property of the cards",
-                                 did_you_mean(colour_by, known)))
-        colour_by = "kind"
-    values = list(dict.fromkeys(str(card.props.get(colour_by, defaults.get(colour_by, "")))
-                                if colour_by not in BUILTIN else str(getattr(card, colour_by))
-                                for card in model.cards))
-    colours = {v: KIND_COLOURS[i % len(KIND_COLOURS)] for i, v in enumerate(values)}
-    colours.update({_key(k): v for k, v in (data.get("colors") or {}).items()})
-    starts = list(dict.fromkeys(c.start for c in model.cards))
-    backs: dict[str, BackDesign] = {}
-    given = data.get("backs") or {}
-    for zone in given:
-        if zone not in starts:
-            errors.append(Diagnostic(smap.key_pos(("print", "backs", zone)),
-                                     f"no card starts in `{zone}`: `backs` names the zones cards start in",
-                                     did_you_mean(zone, starts) or "zones cards start in: " + ", ".join(starts)))
-    for i, zone in enumerate(starts):
-        design = given.get(zone) or {}
-        label = design.get("label", "" if len(starts) == 1 else words(zone))
-        backs[zone] = BackDesign(str(label), design.get("color", BACK_COLOURS[i % len(BACK_COLOURS)]))
-    if errors:
-        raise AuthoringError(errors)
+        read.template(path, template)
+    labels = read.labels(data.get("labels") or {})
+    hide = read.hide(data.get("hide", ()))
+    colour_by, colours = read.colours(data.get("color_by", "kind"), data.get("colors") or {})
+    backs = read.backs(data.get("backs") or {})
+    if read.errors:
+        raise AuthoringError(read.errors)
     return PrintSpec(data.get("size"), title, type_line, corners, stats, text, labels, colour_by, colours, backs,
-                     hide, model.title, defaults)
+                     hide, model.title, read.defaults)
+
+
+class _SpecReader:
+    """The parts of a `print:` section read one by one, each mistake kept (at its place in game.yaml)."""
+
+    def __init__(self, content: Content) -> None:
+        self.model, self.smap = content.model, content.smap
+        self.defaults = dict(self.model.prop_defaults)
+        self.known = list(BUILTIN) + list(self.defaults)
+        self.errors: list[Diagnostic] = []
+
+    def template(self, path: tuple, template: str) -> None:
+        for name in PLACEHOLDER.findall(template):
+            if name not in self.known:
+                hint = did_you_mean(name, self.known) or "properties: " + ", ".join(self.known)
+                self.errors.append(Diagnostic(self.smap.pos(("print", *path)),
+                                              f"`{{{name}}}` is no property of the cards", hint))
+
+    def labels(self, given: dict[str, dict]) -> dict[str, dict[str, str]]:
+        labels: dict[str, dict[str, str]] = {}
+        for name, shown in given.items():
+            if name not in self.known:
+                self.errors.append(Diagnostic(self.smap.key_pos(("print", "labels", name)),
+                                              f"`{name}` is no property of the cards", did_you_mean(name, self.known)))
+            labels[name] = {_key(k): str(v) for k, v in shown.items()}
+        return labels
+
+    def hide(self, names: Any) -> frozenset[str]:
+        for i, name in enumerate(names):
+            if name not in self.defaults:
+                self.errors.append(Diagnostic(self.smap.pos(("print", "hide", i)), f"`{name}` is no declared property",
+                                              did_you_mean(name, list(self.defaults))))
+        return frozenset(names)
+
+    def colours(self, colour_by: str, given: dict) -> tuple[str, dict[str, str]]:
+        """The property the cards are coloured by, and the colour of each of its values."""
+        if colour_by not in self.known:
+            self.errors.append(Diagnostic(self.smap.pos(("print", "color_by")),
+                                          f"`{colour_by}` is no property of the cards",
+                                          did_you_mean(colour_by, self.known)))
+            colour_by = "kind"
+        values = list(dict.fromkeys(str(card.props.get(colour_by, self.defaults.get(colour_by, "")))
+                                    if colour_by not in BUILTIN else str(getattr(card, colour_by))
+                                    for card in self.model.cards))
+        colours = {v: KIND_COLOURS[i % len(KIND_COLOURS)] for i, v in enumerate(values)}
+        colours.update({_key(k): v for k, v in given.items()})
+        return colour_by, colours
+
+    def backs(self, given: dict) -> dict[str, BackDesign]:
+        """The back of each zone cards start in: its label and colour."""
+        starts = list(dict.fromkeys(c.start for c in self.model.cards))
+        for zone in given:
+            if zone not in starts:
+                hint = did_you_mean(zone, starts) or "zones cards start in: " + ", ".join(starts)
+                message = f"no card starts in `{zone}`: `backs` names the zones cards start in"
+                self.errors.append(Diagnostic(self.smap.key_pos(("print", "backs", zone)), message, hint))
+        backs: dict[str, BackDesign] = {}
+        for i, zone in enumerate(starts):
+            design = given.get(zone) or {}
+            label = design.get("label", "" if len(starts) == 1 else words(zone))
+            backs[zone] = BackDesign(str(label), design.get("color", BACK_COLOURS[i % len(BACK_COLOURS)]))
+        return backs
 
 
 def _key(value: Any) -> str:
