@@ -217,22 +217,7 @@ def _applied(last: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         if key == CHANGES:
             continue
         if key == "zones":
-            zones = dict(last.get("zones", {}))
-            for name, change in value.items():
-                if name not in zones:
-                    raise _Refused(f"zone `{name}` is not in the state line before")
-                if isinstance(zones[name], dict):
-                    if not isinstance(change, dict) or "at" in change:
-                        raise _Refused(f"zone `{name}` is a zone of each player: its changes go by seat")
-                    seats = dict(zones[name])
-                    for seat, one in change.items():
-                        if seat not in seats:
-                            raise _Refused(f"zone `{name}` has no seat {seat} in the state line before")
-                        seats[seat] = _spliced(seats[seat], one, f"zone `{name}` of seat {seat}")
-                    zones[name] = seats
-                else:
-                    zones[name] = _spliced(zones[name], change, f"zone `{name}`")
-            value = zones
+            value = _zones_applied(dict(last.get("zones", {})), value)
         elif key == "counters":
             value = dict(last.get("counters", {})) | value
         elif key == "face_down":
@@ -241,6 +226,26 @@ def _applied(last: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     if "face_down" not in whole and "face_down" in last:
         whole["face_down"] = last["face_down"]
     return {k: whole[k] for k in last if k in whole} | whole  # the keys in the order a whole line has them
+
+
+def _zones_applied(zones: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`zones` (a copy of the last state line's, changed here) with each zone's splice applied (by seat for a
+    zone of each player)."""
+    for name, change in changes.items():
+        if name not in zones:
+            raise _Refused(f"zone `{name}` is not in the state line before")
+        if not isinstance(zones[name], dict):
+            zones[name] = _spliced(zones[name], change, f"zone `{name}`")
+            continue
+        if not isinstance(change, dict) or "at" in change:
+            raise _Refused(f"zone `{name}` is a zone of each player: its changes go by seat")
+        seats = dict(zones[name])
+        for seat, one in change.items():
+            if seat not in seats:
+                raise _Refused(f"zone `{name}` has no seat {seat} in the state line before")
+            seats[seat] = _spliced(seats[seat], one, f"zone `{name}` of seat {seat}")
+        zones[name] = seats
+    return zones
 
 
 def _spliced(old: Any, change: Any, what: str) -> list[Any]:

@@ -64,6 +64,21 @@ def summary_text(f: dict[str, Any]) -> str:
     out.append("  mean score by seat: " + ", ".join(f"P{s['seat']} {ci_num(s)}" for s in f["scores"]))
     out.append(f"  margin of victory {ci_num(f['margin'])}; lead changes {ci_num(f['lead_changes'])}; "
                f"the leader at half-time wins {ci_pct(f['leader_at_half'])}")
+    out += _detail_lines(f)
+    e = f["enough"]
+    widest = max((r["width"] for r in e["figures"] if r["unit"] == "rate"), default=0.0)
+    out.append(f"  enough matches? the widest rate interval is {100 * widest:.1f} points; for "
+               f"{100 * e['target_width']:.0f} points every figure needs -n {e['suggested_n']:,}")
+    if "stopped" in f:
+        out.append(f"  {f['stopped']}")
+    out.append(f"  {f['games_per_s']:.3g} matches/s, {f['seconds']:.2f} s")
+    return "\n".join(out)
+
+
+def _detail_lines(f: dict[str, Any]) -> list[str]:
+    """The report's figures past the seats, the lengths and the scores: per round, game counters, win rate by
+    group, skill, the skill ladder and the cards that go most with winning or losing."""
+    out: list[str] = []
     for name, fig in f["per_round"].items():
         out.append(f"  {name} per round: {pct(fig['per_round'])} ({fig['rounds']} rounds)")
     if f["counters"]:
@@ -76,25 +91,22 @@ def summary_text(f: dict[str, Any]) -> str:
         out.append("  skill (win rate by bot, against the fair share):")
         for s in f["skill"]:
             out.append(f"    {s['bot']:<16} {ci_pct(s)}  edge {pct(s['edge'])}  n={s['n']}")
-    out += skill_lines(f.get("skill_ladder"))
-    strong = strongest_cards(f)
-    if strong:
-        out.append("  cards that go most with winning or losing "
-                   "(win rate when chosen, or in own zones at the end, minus when not):")
-        for r in strong:
-            card = r["card"]
-            low, high = r["ci"]
-            mark = "real" if r["real"] else "noise"
-            out.append(f"    {card['name']:<24} {r['what']:<7} {100 * r['diff']:+.1f} points "
-                       f"[{100 * low:+.1f}, {100 * high:+.1f}] {mark}{'  (thin)' if card['thin'] else ''}")
-    e = f["enough"]
-    widest = max((r["width"] for r in e["figures"] if r["unit"] == "rate"), default=0.0)
-    out.append(f"  enough matches? the widest rate interval is {100 * widest:.1f} points; for "
-               f"{100 * e['target_width']:.0f} points every figure needs -n {e['suggested_n']:,}")
-    if "stopped" in f:
-        out.append(f"  {f['stopped']}")
-    out.append(f"  {f['games_per_s']:.3g} matches/s, {f['seconds']:.2f} s")
-    return "\n".join(out)
+    return out + skill_lines(f.get("skill_ladder")) + _card_lines(strongest_cards(f))
+
+
+def _card_lines(strong: list[dict[str, Any]]) -> list[str]:
+    """The cards that go most with winning or losing, one a line (none: no line)."""
+    if not strong:
+        return []
+    out = ["  cards that go most with winning or losing "
+           "(win rate when chosen, or in own zones at the end, minus when not):"]
+    for r in strong:
+        card = r["card"]
+        low, high = r["ci"]
+        mark = "real" if r["real"] else "noise"
+        out.append(f"    {card['name']:<24} {r['what']:<7} {100 * r['diff']:+.1f} points "
+                   f"[{100 * low:+.1f}, {100 * high:+.1f}] {mark}{'  (thin)' if card['thin'] else ''}")
+    return out
 
 
 def rung_line(r: dict[str, Any]) -> str:
