@@ -36,3 +36,20 @@ def test_matches_share_no_state(overloaded):
     play_random(overloaded, 4, seed=6)
     again = play_random(overloaded, 4, seed=5)
     assert a.result() == again.result() and a.history == again.history
+
+
+def test_a_shuffle_draws_as_random_shuffle_does():
+    """A zone's shuffle (its draws written out, a run of places at a time) gives the order `random.shuffle`
+    gives from the same generator, and leaves the generator where it leaves it: the chance stream of a
+    seed is Python's own, whatever the zone's size."""
+    import random
+
+    from interpreter.run.runtime import _fisher_yates
+
+    for size in (0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 52, 100):
+        for seed in range(4):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            cards, expected = list(range(size)), list(range(size))
+            _fisher_yates(cards, ours.getrandbits)
+            theirs.shuffle(expected)
+            assert cards == expected and ours.getstate() == theirs.getstate(), (size, seed)

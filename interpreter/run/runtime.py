@@ -357,16 +357,20 @@ def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> Non
 
 
 def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
-    """Move each card of a list (not a zone's own) in order; a quiet match moves many to an end of a zone
-    at once, each zone they leave rebuilt in one pass (`move` one by one would take time quadratic in
-    the cards moved)."""
-    if len(cards) < 16 or (place != TOP and place != BOTTOM) or (st.log is not None
-                                                                 and not _move_watched(st, cards, zi, place, face)):
+    """Move each card of a list (not a zone's own) in order; many cards to an end of a zone are moved at once,
+    each zone they leave rebuilt in one pass (`move` one by one would take time quadratic in the cards moved)."""
+    if len(cards) < 16 or (place != TOP and place != BOTTOM):
         for c in cards:
             move(st, c, zi, place, face)
-        return
-    if st.log is not None:
-        return  # moved, watched and logged
+    elif st.log is None:
+        _move_quiet(st, cards, zi, place, face)
+    elif not _move_watched(st, cards, zi, place, face):
+        for c in cards:
+            move(st, c, zi, place, face)
+
+
+def _move_quiet(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
+    """`_move_each` to an end of a zone in a quiet match (nobody's knowledge kept)."""
     limit = st.layout.zone_limit[zi]
     zone_of = st.zone_of
     size = len(st.zones[zi])
@@ -409,8 +413,38 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
     t = st.layout
     if t.zone_limit[zi] >= 0:
         return False
-    zone_of, zones, vis = st.zone_of, st.zones, t.zone_vis
     moved = [c for c in cards if c >= 0]
+    found = _places(st, moved, zi, place)
+    if found is None:
+        return False
+    left, srcs, ats, tos = found
+    zones, known = st.zones, st.known
+    hands = {src: zones[src][:] for src in left if t.zone_vis[src] == OWNER}  # the hands left, as they were
+    was = {d: known[d] for hand_cards in hands.values() for d in hand_cards}
+    up = t.zone_face[zi] if face < 0 else face == 1
+    if up:  # face up, its zone decides who sees it
+        for c in moved:
+            known[c] = 0
+    else:
+        for c in moved:
+            landed_face_down(st, c, zi)
+    _rebuild(st, moved, left, zi, place, up)
+    for src, hand_before in hands.items():
+        _hand_lapses(st, src, hand_before, [c for c, s in zip(moved, srcs, strict=True) if s == src], was)
+    if st.watch is not None:
+        st.watch.moved_many(st, moved, srcs, ats, zi, tos)
+    if st.log.__class__ is list:
+        st.log.extend(Moved.logs(t, moved, srcs, zi, up))
+    return True
+
+
+def _places(st: State, moved: list[int], zi: int, place: int
+            ) -> tuple[list[int], list[int], list[int], list[int]] | None:
+    """Where each card of `moved` comes from and goes, were they moved one by one to an end (`place`) of zone
+    `zi`: the zones left (each once, in order), and per card its zone, its place there as it goes (the cards of
+    that zone taken before it lay above it) and its place in `zi` as it lands. None if that is not plain (see
+    `_move_watched`)."""
+    zone_of, zones, vis = st.zone_of, st.zones, st.layout.zone_vis
     places: dict[int, tuple[dict[int, int], list[int]]] = {}  # a zone left: each card's place, [cards taken, last]
     srcs: list[int] = []
     ats: list[int] = []
@@ -421,12 +455,12 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
         got = places.get(src)
         if got is None:
             if src == zi and vis[zi] == OWNER:
-                return False  # a hand put in another order: its owner's glimpses lapse card by card
+                return None  # a hand put in another order: its owner's glimpses lapse card by card
             got = places[src] = ({d: i for i, d in enumerate(zones[src])}, [0, -1])
         i = got[0][c]
         taken = got[1]
         if i <= taken[1]:
-            return False  # taken out of order (or twice): each place would need a search
+            return None  # taken out of order (or twice): each place would need a search
         at = i - taken[0]  # the cards of this zone taken before it lay above it
         if src != zi:
             size += 1
@@ -437,35 +471,22 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
         tos.append(0 if place == TOP else size - 1)
         taken[0] += 1
         taken[1] = i
-    up = t.zone_face[zi] if face < 0 else face == 1
-    known = st.known
-    hands = {src: zones[src][:] for src in places if vis[src] == OWNER}  # the hands left, as they were
-    was = {d: known[d] for hand_cards in hands.values() for d in hand_cards}
-    if up:  # face up, its zone decides who sees it
-        for c in moved:
-            known[c] = 0
-    else:
-        for c in moved:
-            landed_face_down(st, c, zi)
-    dest = zones[zi]
+    return list(places), srcs, ats, tos
+
+
+def _rebuild(st: State, moved: list[int], left: list[int], zi: int, place: int, up: bool) -> None:
+    """The zones `left` without the cards `moved`, and zone `zi` with them at its `place` end, face `up`."""
+    zones, zone_of, faces = st.zones, st.zone_of, st.face
     going = set(moved)
-    for src in places:
+    for src in left:
         if src != zi:
             zones[src][:] = [d for d in zones[src] if d not in going]
-    rest = [d for d in dest if d not in going] if zi in places else dest[:]
+    dest = zones[zi]
+    rest = [d for d in dest if d not in going] if zi in left else dest[:]
     dest[:] = [*moved[::-1], *rest] if place == TOP else [*rest, *moved]
     for c in moved:
         zone_of[c] = zi
-    faces = st.face
-    for c in moved:
         faces[c] = up
-    for src, hand_before in hands.items():
-        _hand_lapses(st, src, hand_before, [c for c, s in zip(moved, srcs, strict=True) if s == src], was)
-    if st.watch is not None:
-        st.watch.moved_many(st, moved, srcs, ats, zi, tos)
-    if st.log.__class__ is list:
-        st.log.extend(Moved.logs(t, moved, srcs, zi, up))
-    return True
 
 
 def _hand_lapses(st: State, src: int, hand_before: list[int], left: list[int], was: dict[int, int]) -> None:
@@ -473,38 +494,44 @@ def _hand_lapses(st: State, src: int, hand_before: list[int], left: list[int], w
     the hand before, `was`: who knew each of its cards then), as `leaving` and `lapse` have it card by card: a seat
     that did not know a card that left forgets the first copy of it (same face) it knew there, and a seat
     that does not see a card where it went loses sight of every card still there. Per seat in one pass."""
-    t = st.layout
-    owner = t.zone_owner[src]
-    faces, known, still = t.face_ids, st.known, st.zones[src]
+    owner = st.layout.zone_owner[src]
+    known, still = st.known, st.zones[src]
     for s in range(st.n):
         bit = 1 << s
         if s == owner or not any(known[d] & bit for d in still):
             continue  # the owner keeps sight of its hand; a seat that knows none of the cards left has nothing to lose
-        knows = {d for d in hand_before if was[d] & bit}
-        copies: dict[str, list[int]] = {}  # the cards it knows, by face, in the hand's order
-        for d in hand_before:
-            if d in knows:
-                copies.setdefault(faces[d], []).append(d)
-        first = dict.fromkeys(copies, 0)  # per face, where the first it may still know is
-        forgot = set()
-        lost = False
-        for c in left:
-            if c in knows:
-                knows.discard(c)
-            elif faces[c] in copies:
-                q, i = copies[faces[c]], first[faces[c]]
-                while i < len(q) and q[i] not in knows:
-                    i += 1
-                first[faces[c]] = i
-                if i < len(q):
-                    knows.discard(q[i])
-                    forgot.add(q[i])
-            if not seen_by(st, c) & bit:
-                lost = True
-                break
+        lost, forgot = _seat_lapses(st, bit, hand_before, left, was)
         for d in still:
             if known[d] & bit and (lost or d in forgot):
                 known[d] &= ~bit
+
+
+def _seat_lapses(st: State, bit: int, hand_before: list[int], left: list[int], was: dict[int, int]
+                 ) -> tuple[bool, set[int]]:
+    """For one seat (`bit`) of `_hand_lapses`: whether it loses sight of the whole hand (a card went where it
+    does not see it), and the cards it forgets (a first copy it knew of each card that left unknown to it)."""
+    faces = st.layout.face_ids
+    knows = {d for d in hand_before if was[d] & bit}
+    copies: dict[str, list[int]] = {}  # the cards it knows, by face, in the hand's order
+    for d in hand_before:
+        if d in knows:
+            copies.setdefault(faces[d], []).append(d)
+    first = dict.fromkeys(copies, 0)  # per face, where the first it may still know is
+    forgot: set[int] = set()
+    for c in left:
+        if c in knows:
+            knows.discard(c)
+        elif faces[c] in copies:
+            q, i = copies[faces[c]], first[faces[c]]
+            while i < len(q) and q[i] not in knows:
+                i += 1
+            first[faces[c]] = i
+            if i < len(q):
+                knows.discard(q[i])
+                forgot.add(q[i])
+        if not seen_by(st, c) & bit:
+            return True, forgot
+    return False, forgot
 
 
 def shuffle(st: State, zi: int) -> None:
@@ -513,18 +540,13 @@ def shuffle(st: State, zi: int) -> None:
     cards = st.zones[zi]
     if len(cards) > 1:
         st.chance_used += len(cards) - 1
-        if st.rng.__class__ is random.Random:  # its `_randbelow(n)`, written out: getrandbits(k) until below n
-            bits = st.rng.getrandbits
-            for i in range(len(cards) - 1, 0, -1):
-                k = (i + 1).bit_length()
-                j = bits(k)
-                while j > i:
-                    j = bits(k)
-                cards[i], cards[j] = cards[j], cards[i]
-        elif hasattr(st.rng, "shuffled"):  # a determinized world deals the order it was given
-            cards[:] = st.rng.shuffled(cards)
+        rng = st.rng
+        if rng.__class__ is random.Random:
+            _fisher_yates(cards, rng.getrandbits)
+        elif hasattr(rng, "shuffled"):  # a determinized world deals the order it was given
+            cards[:] = rng.shuffled(cards)
         else:
-            below = st.rng._randbelow
+            below = rng._randbelow
             for i in range(len(cards) - 1, 0, -1):
                 j = below(i + 1)
                 cards[i], cards[j] = cards[j], cards[i]
@@ -536,6 +558,22 @@ def shuffle(st: State, zi: int) -> None:
             st.watch.shuffled(st, zi)
         if st.log.__class__ is list:
             st.log.append(Shuffled.log(st.layout, zi))
+
+
+def _fisher_yates(cards: list[int], bits: Any) -> None:
+    """Shuffle `cards` in place with `Random._randbelow(i + 1)` for i from the last place down, written out:
+    `bits(k)` until at most i, with k the bit length of i + 1, the same for every i of a run between powers
+    of two (the same stream as `random.shuffle`, with no call per draw)."""
+    top = len(cards) - 1
+    while top > 0:
+        k = (top + 1).bit_length()
+        low = (1 << (k - 1)) - 1  # the least i with this k
+        for i in range(top, low - 1, -1):
+            j = bits(k)
+            while j > i:
+                j = bits(k)
+            cards[i], cards[j] = cards[j], cards[i]
+        top = low - 1
 
 
 def flip(st: State, c: int, up: bool) -> None:
