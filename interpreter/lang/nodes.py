@@ -10,7 +10,7 @@ in `statements.py` and `blocks.py`, one class per statement.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..diagnostics import Pos
@@ -21,7 +21,7 @@ MUTABLE = frozenset({"zones", "gc", "pc", "face", "known", "zone_of", "round", "
                      "call", "deal", "out"})
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, frozen=True)
 class Var:
     """A name bound in a DSL text: `me`, `this`, a parameter, a `let`, a loop variable or `it`.
 
@@ -40,7 +40,16 @@ class Writes(Protocol):
 
 @dataclass(eq=False)
 class Node:
+    """A typed node: made and completed by the resolver, then frozen (`freeze`); a later stage that wants another
+    node makes a new one (`dataclasses.replace`)."""
+
     at: Pos | None = field(default=None, kw_only=True)
+    frozen: ClassVar[bool] = False  # set on each node by `freeze`
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.frozen:
+            raise AttributeError(f"a {type(self).__name__} is frozen once resolved: make a new node, not `.{name} =`")
+        object.__setattr__(self, name, value)
 
 
 @dataclass(eq=False)
@@ -678,6 +687,20 @@ class Stmt(Node):
     def sets(self) -> list[Var]:
         """The variables it sets (directly)."""
         return []
+
+
+def freeze(value: Any) -> None:
+    """Freeze every node in `value` (a node, or a list, tuple or dataclass holding nodes), nested ones too."""
+    if isinstance(value, Node):
+        if value.frozen:
+            return
+        object.__setattr__(value, "frozen", True)
+    if isinstance(value, list | tuple):
+        for v in value:
+            freeze(v)
+    elif is_dataclass(value) and not isinstance(value, type | Var):
+        for f in fields(value):
+            freeze(getattr(value, f.name))
 
 
 def walk(body: list[Stmt]):

@@ -25,9 +25,23 @@ class Resolver(StatementResolver):
         super().__init__(program.model, program.functions, program.rounds, program.procedures, program.verbs)
 
     def routine(self, r: Routine) -> None:
-        """Resolve one routine (its errors are collected; a broken routine is left without a body)."""
+        """Resolve one routine (its errors are collected; a broken routine is left without a body). A `let`
+        variable whose type is found only at a later `let` (none, then a card or a player) has it from the
+        start: the routine is resolved once more with the types found, so every reference has it."""
+        errors = len(self.errors)
+        self.decided, self.widened = {}, {}
+        self._routine(r)
+        if self.widened:
+            del self.errors[errors:]
+            self.decided, self.widened = self.widened, {}
+            self._routine(r)
+            assert not self.widened  # every type was decided
+
+    def _routine(self, r: Routine) -> None:
         self.at = r.at
         self.loops = 0
+        self.lets = []
+        r.body = r.value = None
         scope = Scope(None)
         assert r.tree is not None  # only a text that parsed is resolved
         r.me = scope.define(n.Var("me", "me", "player"))
@@ -56,10 +70,12 @@ class Resolver(StatementResolver):
 
 def resolve_program(program: Program, functions: list[Routine]) -> None:
     """Resolve every routine that parsed: the functions first, in the given order (each after those
-    it uses, whose result types it needs), then the rest; errors go to `program.errors`."""
+    it uses, whose result types it needs), then the rest; errors go to `program.errors`. The typed nodes are
+frozen once their routine is resolved."""
     r = Resolver(program)
     for routine in [*functions, *program.initials.values(), *program.extras, *program.conditions,
                     *program.actions()]:
         if routine.tree is not None:
             r.routine(routine)
+            n.freeze([routine.body, routine.value])
     program.errors += r.errors

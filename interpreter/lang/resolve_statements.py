@@ -53,6 +53,9 @@ class StatementResolver(ExprResolver):
         self.procedures = procedures
         self.verbs = verbs
         self.loops = 0  # loops open around the statement being resolved, in the current text
+        self.lets: list[n.Var] = []  # the variables the current text's `let`s made, in order
+        self.widened: dict[int, str] = {}  # a `let` variable first none, then let as a card or player: its type
+        self.decided: dict[int, str] = {}  # the types of the current text's variables found when it was resolved
 
     def block(self, stmts, scope: Scope) -> list[n.Stmt]:
         out: list[n.Stmt] = []
@@ -114,10 +117,14 @@ class StatementResolver(ExprResolver):
         if found is not None and found.type == typ:
             return found
         if found is not None and {found.type, typ} in ({"none", "card"}, {"none", "player"}):
-            # `let c = none` then `let c = a card…`: one variable, of the type that is not none
-            found.type = typ if typ != "none" else found.type
+            # `let c = none` then `let c = a card…`: one variable, of the type that is not none. Its type is
+            # decided before any reference to it is made: found only now, the text is resolved again with it.
+            if found.type == "none":
+                self.widened[self.lets.index(found)] = typ
             return found
-        return root.define(n.Var(name, "let", typ))
+        made = n.Var(name, "let", self.decided.get(len(self.lets), typ) if typ == "none" else typ)
+        self.lets.append(made)
+        return root.define(made)
 
 
     def stmt_let(self, s: Tree, scope: Scope) -> Let:

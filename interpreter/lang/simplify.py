@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, TypeGuard
 
 from ..diagnostics import Diagnostic
@@ -28,16 +28,19 @@ _PLAIN_HELPERS = frozenset({"max", "min", "abs", "floordiv", "mod"})
 
 
 def simplify_program(program: Program) -> None:
-    """Fold the constants of every resolved routine, in place (a text nesting too deeply to fold is an error
-    at its place, like one too deep to resolve or to write)."""
+    """Fold the constants of every resolved routine: each is given new nodes where a part folds, and the nodes it
+    was resolved to are left as they were (a node met twice folds to one node, so parts shared stay shared). A
+    text nesting too deeply to fold is an error at its place, like one too deep to resolve or to write."""
+    folding = _Folding()
     for r in [*program.functions.values(), *program.extras, *program.conditions, *program.actions()]:
         try:
             if r.value is not None:
-                r.value = fold(r.value)
+                r.value = folding.fold(r.value)
             if r.body is not None:
-                r.body = _within(r.body)
+                r.body = folding.within(r.body)
         except RecursionError:
             program.errors.append(too_deep(r))
+        n.freeze([r.body, r.value])
 
 
 def initial_values(program: Program) -> dict[str, dict[int, int]]:
@@ -116,33 +119,51 @@ _VALUES: dict[type, Callable[[Any, int], Any]] = {
 }
 
 
-def _within(value: Any) -> Any:
-    """`value` with every expression inside it folded (statements and other parts are updated in place)."""
-    if isinstance(value, n.Expr):
-        return fold(value)
-    if isinstance(value, list):
-        return [_within(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_within(v) for v in value)
-    if isinstance(value, n.Stmt | Choice):
-        for f in fields(value):
-            if f.name != "at":
-                setattr(value, f.name, _within(getattr(value, f.name)))
-    return value
+class _Folding:
+    """One pass of folding over a program: a node met again gives what it gave the first time."""
+
+    def __init__(self) -> None:
+        self.done: dict[int, tuple[n.Expr, n.Expr]] = {}  # id of a node met → (that node, what it folded to)
+
+    def within(self, value: Any) -> Any:
+        """`value` with every expression inside it folded: itself where nothing in it folds, else a new value."""
+        if isinstance(value, n.Expr):
+            return self.fold(value)
+        if isinstance(value, list | tuple):
+            parts = [self.within(v) for v in value]
+            if all(new is old for new, old in zip(parts, value, strict=True)):
+                return value
+            return parts if isinstance(value, list) else tuple(parts)
+        if isinstance(value, n.Stmt | Choice):
+            return self.rebuilt(value)
+        return value
+
+    def rebuilt(self, node: Any) -> Any:
+        """The node with its parts folded (itself, if none folds; its variables are kept)."""
+        changes = {}
+        for f in fields(node):
+            if f.name not in ("at", "var"):
+                old = getattr(node, f.name)
+                new = self.within(old)
+                if new is not old:
+                    changes[f.name] = new
+        return replace(node, **changes) if changes else node
+
+    def fold(self, e: n.Expr) -> n.Expr:
+        """The expression with its constant parts computed."""
+        met = self.done.get(id(e))
+        if met is not None:
+            return met[1]
+        parts = self.rebuilt(e)
+        folding = next((_FOLDS[k] for k in type(parts).__mro__ if k in _FOLDS), None)
+        folded = folding(parts) if folding is not None else None
+        out = parts if folded is None else folded
+        self.done[id(e)] = (e, out)
+        return out
 
 
 def _const(e: n.Expr, typ: str | None = None) -> TypeGuard[n.Const]:
     return isinstance(e, n.Const) and (typ is None or e.type == typ)
-
-
-def fold(e: n.Expr) -> n.Expr:
-    """The expression with its constant parts computed."""
-    for f in fields(e):
-        if f.name not in ("at", "var"):
-            setattr(e, f.name, _within(getattr(e, f.name)))
-    folding = next((_FOLDS[k] for k in type(e).__mro__ if k in _FOLDS), None)
-    folded = folding(e) if folding is not None else None
-    return e if folded is None else folded
 
 
 def _fold_helper(e: Any) -> n.Expr | None:

@@ -86,7 +86,7 @@ class NumberRange(n.Expr):
 
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, frozen=True)
 class Choice:
     """The parts of one choice: who, the options, how to label them."""
 
