@@ -200,9 +200,9 @@ def test_a_bot_never_plays_in_the_true_match(monkeypatch):
         touched.append(self)
         return apply(self, s, a)
 
-    def spy_rollout(world, pick):
+    def spy_rollout(world, pick, spend=False):
         touched.append(world)
-        return rollout(world, pick)
+        return rollout(world, pick, spend)
 
     monkeypatch.setattr(Match, "apply", spy_apply)
     monkeypatch.setattr(bots_base, "rollout", spy_rollout)

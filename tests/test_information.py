@@ -36,6 +36,26 @@ def test_the_information_state_grows_with_what_the_seat_observes_and_ends_with_i
     assert after != before and after.split("\n")[:-1][: len(before.split("\n")) - 1] == before.split("\n")[:-1]
 
 
+@pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("sky-haulers", 2)])
+def test_the_information_state_since_a_count_of_lines_is_its_tail(name, players):
+    # what a search keys its tree by: the lines after the first `start`, then the view
+    from interpreter.run.information import information_since, observation_count
+
+    m = load_game(name).new_match(players=players, seed=5)
+    bot, tails = random_bot(5), set()
+    while not m.over:
+        for seat in m.to_act():
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+        if len(m.history) % 5 == 0:
+            for seat in range(players):
+                whole, count = m.information_state(seat), observation_count(m, seat)
+                for start in {0, count // 2, count}:
+                    tail = information_since(m, seat, start)
+                    assert whole.endswith(tail) and whole[: len(whole) - len(tail)].count("\n") == 1 + start
+                    tails.add(tail)
+    assert len(tails) > 20
+
+
 def test_a_secret_answer_is_no_part_of_another_seats_information_state():
     m = load_game("overloaded").new_match(players=3, seed=0)
     assert m.simultaneous  # the loads are chosen together

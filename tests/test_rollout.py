@@ -54,6 +54,10 @@ def test_a_rollout_ends_as_the_step_api_does_with_the_same_choices(name, players
             last = rollout(m, lambda n: n - 1)  # any pick(n) -> int
             assert (last.scores, last.winners, last.decisions) == stepped(m, lambda n: n - 1)
             assert m.history == history and m.view(0) == view, "the match is left as it was"
+            spent = m.clone()
+            spent.legal_actions()  # a copy in use (its flow rebuilt), played on in place and used up
+            assert rollout(spent, random_bot(k), spend=True) == got
+            assert spent.to_act() == [] and rollout(m.clone(), random_bot(k), spend=True) == got
 
 
 @pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("hearts", 4), ("go-fish", 2)])

@@ -196,11 +196,13 @@ class Payoff:
         return (mean - self.low) / span if span > 0 else 0.5
 
 
-def play_out(world: Match, bot: Bot, payoff: Payoff, action: int | None = None, place: int = 0) -> float | None:
+def play_out(world: Match, bot: Bot, payoff: Payoff, action: int | None = None, place: int = 0,
+             spend: bool = False) -> float | None:
     """The raw payoff of `world` played on to its end by uniform random play with the bot's generator, the
     world itself left as it was (None if the rules fail in that world: the iteration is skipped and
     counted). With `action`, the pending question's seat at `place` among those still to answer it (in
-    the order asked) answers `action` first: the quiet path, without rebuilding the world for the step API."""
+    the order asked) answers `action` first: the quiet path, without rebuilding the world for the step API.
+    `spend`: the world is a copy made for this iteration, played on in place and used up (`rollout`)."""
     if action is None:
         chooser: Callable[[int], int] | RandomBot = bot.rng
     else:
@@ -211,7 +213,7 @@ def play_out(world: Match, bot: Bot, payoff: Payoff, action: int | None = None, 
             calls[0] += 1
             return action if calls[0] == place + 1 else pick(n)
     try:
-        end = rollout(world, chooser)
+        end = rollout(world, chooser, spend)
     except RuleError:
         bot.stats.failed += 1
         return None

@@ -2,14 +2,17 @@
 OpenSpiel's `ismcts.py` is the reference).
 
 One tree per decision, its nodes keyed by the searching seat's information state: two worlds the seat
-cannot tell apart at a point share the node. Each iteration takes a drawn world (a new determinization,
+cannot tell apart at a point share the node. (The key is the information state less what every world
+of the search shares, the observations up to the decision searched: `information_since`, equal exactly
+when the whole strings are, at the cost of what is new since rather than of the match so far.) Each iteration takes a drawn world (a new determinization,
 or one drawn before: see `Worlds`) and walks down the tree choosing the seat's actions by UCB1, where an
 action's exploration term counts the visits in which it was available (availability counts: an action
 legal in only some worlds is not starved), the other seats playing uniformly at random and chance drawn
 by the world's own generator. An action tried fewer than `expand` times is played out from its node at
 once, on the quiet path (OpenSpiel expands at the first visit; waiting a few visits saves stepping into
 the world through the step API, which costs more than a whole play-out); past that, the first
-information set not in the tree is added and the world played out from there at random. The payoff
+information set not in the tree is added and the world played out from there at random (the copy
+stepped into is played on in place, not rebuilt for the play-out). The payoff
 (scaled to [0, 1]) is added along the path, and the most visited action at the root is played.
 """
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ..run.information import information_since, observation_count
 from .base import Bot, Budget, Clock, Payoff, Worlds, play_out, step
 
 if TYPE_CHECKING:
@@ -69,8 +73,9 @@ class InformationSetMCTS(Bot):
         me = handle.seat
         place = handle.to_act().index(me)
         root = Node(n)
-        tree: dict[str, Node] = {handle.information_state(): root}
+        tree: dict[str, Node] = {}
         payoff: Payoff | None = None
+        seen = -1  # how many observation lines the seat has here (alike in every world drawn)
         i = 0
         while clock.more(i):
             world = pool.next(i)
@@ -79,7 +84,10 @@ class InformationSetMCTS(Bot):
                 break
             if payoff is None:
                 payoff = Payoff(me, self.payoff, world.game.lowest_wins)
-            self._iterate(world, me, place, root, tree, payoff)
+                seen = observation_count(world, me)
+                tree[information_since(world, me, seen)] = root
+            assert observation_count(world, me) == seen, "a world the seat can tell from the match"
+            self._iterate(world, me, place, root, tree, payoff, seen)
             self.stats.iterations += 1
         self.nodes = len(tree)
         if payoff is None or not any(root.visits):
@@ -88,7 +96,8 @@ class InformationSetMCTS(Bot):
         return max(range(n), key=lambda a: (root.visits[a], root.totals[a] / root.visits[a] if root.visits[a] else 0,
                                             -a))
 
-    def _iterate(self, world: Match, me: int, place: int, root: Node, tree: dict[str, Node], payoff: Payoff) -> None:
+    def _iterate(self, world: Match, me: int, place: int, root: Node, tree: dict[str, Node], payoff: Payoff,
+                 seen: int) -> None:
         """One iteration: select down the tree in `world`, add a node, play out, back the payoff up. An
         action tried fewer than `expand` times is played out from its node quietly (no node below it yet)."""
         n = len(root.visits)
@@ -108,20 +117,20 @@ class InformationSetMCTS(Bot):
                     if not step(world, seat, pick(n), self):
                         return None
                     continue
-                key = world.information_state(me)  # the seat's next information set
+                key = information_since(world, me, seen)  # the seat's next information set
                 node = tree.get(key)
                 if node is None:  # a new node: added, and the world played out from here
                     tree[key] = Node(n)
-                    return self._back_up(play_out(world, self, payoff), path)
+                    return self._back_up(play_out(world, self, payoff, spend=True), path)
                 action = self._select(node, n, payoff)
                 path.append((node, action))
                 if node.visits[action] < self.expand:
                     place = world.to_act().index(me)
-                    return self._back_up(play_out(world, self, payoff, action, place), path)
+                    return self._back_up(play_out(world, self, payoff, action, place, spend=True), path)
                 if not step(world, me, action, self):
                     return None
                 break  # who acts next is asked again
-        return self._back_up(play_out(world, self, payoff), path)
+        return self._back_up(play_out(world, self, payoff, spend=True), path)
 
     @staticmethod
     def _back_up(value: float | None, path: list[tuple[Node, int]]) -> None:

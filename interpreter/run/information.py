@@ -822,6 +822,33 @@ def information_state(match, seat: int) -> str:
     return "".join([cache.text, *(chunk[3] for chunk in cache.chunks), view_json(match, seat)])
 
 
+def observation_count(match, seat: int) -> int:
+    """How many observation lines `seat`'s information state holds now (every event rendered)."""
+    cache = match._seen[seat]
+    _catch_up(match, seat, cache)
+    return cache.count
+
+
+def information_since(match, seat: int, start: int) -> str:
+    """`seat`'s information state less its head and first `start` observation lines: the lines since, then
+    the view. In matches whose first `start` lines are alike (the worlds of one search, drawn where the
+    seat had seen that many) two of these are equal exactly when the whole information states are; and
+    they cost what is new since, where the whole string (hundreds of kB late in a long match) costs its
+    length again to join, hash and compare at every step of a search."""
+    cache = match._seen[seat]
+    _catch_up(match, seat, cache)
+    parts = []
+    if start < cache.n:
+        parts.append("".join([line + "\n" for line in cache.lines[start:cache.n]]))
+    for _k, i, lines, text in cache.chunks:
+        if i >= start:
+            parts.append(text)
+        elif i + len(lines) > start:
+            parts.append("".join([line + "\n" for line in lines[start - i:]]))
+    parts.append(view_json(match, seat))
+    return "".join(parts)
+
+
 # ---- a seat's view ----------------------------------------------------------------------------------
 
 

@@ -246,6 +246,17 @@ class Match:
         flow = run_flow(self.game, st, cur, owner._hook(), None)
         return st, flow, self._send_again(flow, st)
 
+    def _spent_flow(self) -> tuple[State, Any, tuple]:
+        """This match's own running flow made quiet, for a play-out that uses the match up (`rollout(m, pick,
+        spend=True)`): no log, no watcher, no kept bases from here on, and nothing rebuilt. Returns the state,
+        the flow and its pending question; the match is left with nobody to ask (not to be used again)."""
+        assert self._explicit is None and self.failure is None and not self.over
+        st, flow, ask = self.st, self._flow, self._pending  # (a copy not yet rebuilt is rebuilt here)
+        st.log = st.watch = None  # the phases read both as they go: what they record for seats stops here
+        self._resuming = True  # the flow's marks keep no base
+        self._flow = self._pending = None
+        return st, flow, ask
+
     def _send_again(self, flow, st: State) -> Any:
         """Start a flow rebuilt from the kept base and send it the answers given since (a determinized
         copy's new chance taking over where it did); returns the pending question."""

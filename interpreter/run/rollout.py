@@ -4,7 +4,8 @@ A `Match` pays at every decision for what a seat may later ask about (the record
 labels, the history, copies at phase boundaries). A rollout needs none of it: `rollout(m, pick)`
 rebuilds `m`'s running flow without log or watcher (`Match._quiet_flow`, the `sim` treatment) and
 drives it with a bare bot loop to the end. `m` itself is left as it was, so a clone or a determinized
-copy can be rolled out any number of times.
+copy can be rolled out any number of times. A copy stepped into for one play-out only is played on in
+place instead (`spend=True`): its own flow made quiet, nothing rebuilt, the copy used up.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ class Rollout(NamedTuple):
     decisions: int  # decisions made by the rollout (the match's own before it not counted)
 
 
-def rollout(m: Match, pick: Callable[[int], int] | RandomBot) -> Rollout:
+def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = False) -> Rollout:
     """Play `m` on to its end with `pick(n)` (an option in 0..n-1) answering every question, the seats
     of a simultaneous choice in the order they are asked (those that answered already keep their
     answers): the same match as answering through the step API, without anything a seat may read.
-    `pick` is a callable or a `RandomBot` (whose draws are then written out in the loop, as `sim` does)."""
+    `pick` is a callable or a `RandomBot` (whose draws are then written out in the loop, as `sim` does).
+    `spend`: `m` is a copy of no further use, so its own running flow is played on, made quiet, rather
+    than a quiet one rebuilt from its kept base; `m` is used up (nobody is asked in it afterwards)."""
     if m.failure is not None:
         raise m.failure
     if m.over:
@@ -38,7 +41,7 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot) -> Rollout:
     choose: Callable[[int], int] = pick.pick if isinstance(pick, RandomBot) else pick
     bot = getattr(choose, "__self__", None)
     bits = bot.getrandbits if getattr(choose, "__func__", None) is RandomBot.pick else None  # type: ignore[union-attr]
-    st, flow, ask = m._quiet_flow()
+    st, flow, ask = m._spent_flow() if spend else m._quiet_flow()
     send = flow.send
     answered = m._answers
     made = 0
