@@ -348,17 +348,9 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos | Anchor, expression: b
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedToken) and err.token.type == "_INDENT":
-        lines = source.splitlines()
-        line = next((n for n in range(line + 1, len(lines) + 1) if _is_code(lines[n - 1])), line)
-        column = len(_indent_of(lines[line - 1])) + 1
-        return Diagnostic(at.shifted(line, column), "this line is indented, but the line before it starts no block",
-                          "indent a line only under one that ends with `:`"), line
+        return _stray_indent(source, line, at)
     if isinstance(err, UnexpectedToken) and err.token.type in ("_NL", "_DEDENT", "$END"):
-        # Point at the end of the line that stopped early, not at the start of the next one.
-        lines = source.splitlines()
-        if err.token.type == "_NL" or err.token.line is None or line - 1 >= len(lines):
-            line = max(1, min(line, len(lines)))
-        column = len(lines[line - 1]) + 1 if lines else 1
+        line, column = _end_of_line(err, source, line)
     pos = at.shifted(line, column)
     if isinstance(err, UnexpectedCharacters):
         at_char = err.pos_in_stream
@@ -370,19 +362,47 @@ def _diagnose(err: UnexpectedInput, source: str, at: Pos | Anchor, expression: b
     if isinstance(err, UnexpectedToken):
         tok = err.token
         found = _NICE[tok.type] if tok.type in ("_NL", "_DEDENT", "$END") else f"`{tok.value}`"
-        hint = None
-        if "_INDENT" in expected:
-            hint = "a line ending with `:` needs an indented block under it"
-        elif tok.type == "NAME" and "VERB" in expected:
-            hint = f"`{tok.value}` is not a declared verb: declare it under procedures: in game.yaml"
-        elif tok.value in ("else", "elif"):
-            hint = f"`{tok.value}` must follow the block of an `if`, at the same indentation as that `if`"
-        elif expression and tok.type != "NAME" and tok.value in keywords() and column == 1 + len(
-                _indent_of(source.splitlines()[line - 1])):
-            hint = "this text is a value (an expression), not a statement"
-        elif tok.type != "NAME" and tok.value in keywords() and "NAME" in expected:
-            hint = renamed(tok.value)
+        hint = _token_hint(tok, expected, expression and _starts_line(source, line, column))
         return Diagnostic(pos, f"unexpected {found}; expected one of: {want}", hint), line
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(pos, f"the text ends too early; expected one of: {want}"), line
     return Diagnostic(pos, str(err).splitlines()[0]), line
+
+
+def _stray_indent(source: str, line: int, at: Pos | Anchor) -> tuple[Diagnostic, int]:
+    """A line indented under one that starts no block: at its first character (past blank lines and comments)."""
+    lines = source.splitlines()
+    line = next((n for n in range(line + 1, len(lines) + 1) if _is_code(lines[n - 1])), line)
+    column = len(_indent_of(lines[line - 1])) + 1
+    return Diagnostic(at.shifted(line, column), "this line is indented, but the line before it starts no block",
+                      "indent a line only under one that ends with `:`"), line
+
+
+def _end_of_line(err: UnexpectedToken, source: str, line: int) -> tuple[int, int]:
+    """The end of the line that stopped early (line, column), not the start of the next one."""
+    lines = source.splitlines()
+    if err.token.type == "_NL" or err.token.line is None or line - 1 >= len(lines):
+        line = max(1, min(line, len(lines)))
+    return line, (len(lines[line - 1]) + 1 if lines else 1)
+
+
+def _starts_line(source: str, line: int, column: int) -> bool:
+    """Is the column that of a line's first character (past its indentation)?"""
+    lines = source.splitlines()
+    return 0 < line <= len(lines) and column == 1 + len(_indent_of(lines[line - 1]))
+
+
+def _token_hint(tok: Token, expected: list[str], at_start: bool) -> str | None:
+    """How to mend a text where `tok` came unexpected (`at_start`: a keyword starting a line of a value's text)."""
+    if "_INDENT" in expected:
+        return "a line ending with `:` needs an indented block under it"
+    if tok.type == "NAME" and "VERB" in expected:
+        return f"`{tok.value}` is not a declared verb: declare it under procedures: in game.yaml"
+    if tok.value in ("else", "elif"):
+        return f"`{tok.value}` must follow the block of an `if`, at the same indentation as that `if`"
+    keyword = tok.type != "NAME" and tok.value in keywords()
+    if keyword and at_start:
+        return "this text is a value (an expression), not a statement"
+    if keyword and "NAME" in expected:
+        return renamed(tok.value)
+    return None

@@ -198,33 +198,39 @@ def _fill(gen: dict, path: tuple, smap: SourceMap, variables: dict[str, list[tup
                 filled = _text(filled)
             elif defaults is not None and key in defaults and any(isinstance(p, _Hole) for p in template):
                 typed = _typed(filled, defaults[key])
-                if typed is None:
-                    if key not in failed:
-                        failed.add(key)
-                        at = default_at[key]
-                        found.append(Diagnostic(
-                            smap.pos((*path, key)), f"`{key}` must be {kind_of(defaults[key])}, like its default; "
-                            f"for {values} this template gives `{readable(_text(filled), 30)}`",
-                            f"the default of `{key}` ({at.file}:{at.line}) sets its kind for every card"))
-                    typed = defaults[key]
-                filled = typed
+                if typed is None and key not in failed:
+                    failed.add(key)
+                    found.append(_untyped(smap.pos((*path, key)), key, defaults[key], default_at[key], values, filled))
+                filled = defaults[key] if typed is None else typed
             card[key] = filled
         card_id = card["id"]
-        if "id" in failed:
-            pass  # one mistake in the id is reported, for the first card that shows it
-        elif not CARD_ID.match(card_id):
-            failed.add("id")
-            found.append(Diagnostic(smap.pos((*path, "id")), f"for {values} the id is `{readable(card_id)}`, "
-                                    "not a valid card id", "ids are lowercase letters, digits and -, "
-                                    "e.g. `{rank}-{suit}`; use `{suit}`, not `{suit_title}`"))
-        elif card_id in made_by:
-            failed.add("id")
-            found.append(Diagnostic(smap.pos((*path, "id")), f"this generator makes the id "
-                                    f"`{readable(card_id)}` twice: for {made_by[card_id]} and for {values}",
-                                    "put every variable of `each` in the id"))
+        if "id" not in failed:  # one mistake in the id is reported, for the first card that shows it
+            wrong = _id_problem(card_id, values, made_by)
+            if wrong is not None:
+                failed.add("id")
+                found.append(Diagnostic(smap.pos((*path, "id")), *wrong))
         made_by[card_id] = values
         cards.append(card)
     return cards
+
+
+def _untyped(pos: Pos, key: str, default: Any, default_at: Pos, values: str, filled: Any) -> Diagnostic:
+    """A template of a typed property that gives no value of its default's kind."""
+    return Diagnostic(pos, f"`{key}` must be {kind_of(default)}, like its default; "
+                      f"for {values} this template gives `{readable(_text(filled), 30)}`",
+                      f"the default of `{key}` ({default_at.file}:{default_at.line}) sets its kind for every card")
+
+
+def _id_problem(card_id: str, values: str, made_by: dict[str, str]) -> tuple[str, str] | None:
+    """What is wrong with the id a generator made for `values` (no card id, or one it made before) and how to
+    mend it; else None."""
+    if not CARD_ID.match(card_id):
+        return (f"for {values} the id is `{readable(card_id)}`, not a valid card id",
+                "ids are lowercase letters, digits and -, e.g. `{rank}-{suit}`; use `{suit}`, not `{suit_title}`")
+    if card_id in made_by:
+        return (f"this generator makes the id `{readable(card_id)}` twice: for {made_by[card_id]} and for {values}",
+                "put every variable of `each` in the id")
+    return None
 
 
 def _filled(template: Template, env: dict[str, Any]) -> Any:
