@@ -50,6 +50,7 @@ DEFAULT_TRIES = 20
 DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
 DEFAULT_PROBES = 3000  # swaps tried, in all, to mend the worlds of one draw
+REDEALT_SHUFFLES = 2  # where a world cannot be carried on, the last shuffles it is drawn again from (`_redealt`)
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
@@ -144,18 +145,20 @@ class _WorldChance:
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "left", "marks", "mix_deal", "mixes", "need",
-                 "origin", "picks", "sighted", "zone")
+    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "left", "marks", "mix_answer", "mix_deal", "mixes",
+                 "need", "needed", "origin", "picks", "sighted", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
         self.need: list[Any] = []  # the face a path must carry (None: free)
+        self.needed: list[int] = []  # the paths made free whose face the seat saw since, in the order it did
         self.sighted: dict[int, int] = {}  # path -> the last event at which the seat saw its card (not the set-up)
         # (kind, incoming, outgoing paths): kind -1 a shuffle, else a choice from a hand (in order), kind
         # the place of the card that left
         self.mixes: list[tuple[int, list[int], list[int]]] = []
         self.deals: list[list[int]] = []  # per shuffle (of two cards or more): the paths in the order dealt
         self.mix_deal: dict[int, int] = {}  # a shuffle's mix -> its index in `deals`
+        self.mix_answer: dict[int, int] = {}  # a choice's mix -> the answer that chose the card
         self.picks: list[int] = []  # per answer: the path of the card answered (-1: not a card)
         self.alive: list[list[int]] = []  # per answer: each card's path as it was asked
         self.zone: list[list[int]] = []  # per answer: each card's zone as it was asked
@@ -207,8 +210,11 @@ class _Tracer:
             return vis == OWNER and t.zone_owner[zi] == seat and face[c]
 
         def saw(c: int, at: int) -> None:
-            tr.need[seg[c]] = faces[c]
-            tr.sighted[seg[c]] = at
+            s = seg[c]
+            if tr.need[s] is None:
+                tr.needed.append(s)
+                tr.need[s] = faces[c]
+            tr.sighted[s] = at
 
         def renew(c: int) -> int:
             seg[c] = tr.path(None)
@@ -253,7 +259,10 @@ class _Tracer:
                 if (before | after) & bit:
                     saw(c, i)
                 if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != seat and not after & bit:
+                    mixes = len(tr.mixes)
                     chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
+                    if len(tr.mixes) > mixes:
+                        tr.mix_answer[mixes] = min(d for d, _ in waiting[c])
                     tr.left.update(d for d, _ in waiting[c])
                 del zones[src][at]
                 zones[dst].insert(to if to >= 0 else ~to, c)
@@ -353,10 +362,7 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
             first: int = 0) -> list[int]:
     """The card each path carries in a world drawn at random (see the module's step 2). With `card0`, a
     drawing of the paths of the first `first` mixes: those keep their cards, the mixes since are drawn."""
-    need = tr.need[:]
-    if card0 is not None:
-        for s, c in enumerate(card0):
-            need[s] = faces[c]
+    need = tr.need[:] if card0 is None else [*map(faces.__getitem__, card0), *tr.need[len(card0):]]
     can = _possible(tr, need, first)
     mixes = tr.mixes[first:]
     chosen: list[int] = []  # per choice, from the last: the place of the card that left in the world
@@ -472,19 +478,38 @@ def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int,
             rng: random.Random) -> tuple[list[int], int, int] | None:
     """A drawing in which path `s`, whose card's face the seat has since seen to be another, carries a
     card of that face: its card traded with one of that face that the same shuffle dealt down a path the
-    seat did not see. (The drawing, the shuffle's mix, the card traded in), or None."""
+    seat did not see, or failing that, with one of that face that stayed in the hand a player chose it
+    from unseen (the player chose that one). (The drawing, the mix, the card traded in), or None."""
     x, face = card[s], tr.need[s]
+    choices: list[int] = []
     for o in range(min(tr.origin[s], len(tr.mixes) - 1), -1, -1):
         kind, _, outgoing = tr.mixes[o]
-        if kind >= 0 or all(card[t] != x for t in outgoing):
+        if all(card[t] != x for t in outgoing):
             continue
-        ys = [card[t] for t in outgoing if tr.need[t] is None and faces[card[t]] == face]
-        rng.shuffle(ys)
-        for y in ys:
-            swapped = _swapped(tr, faces, card, o, x, y)
-            if swapped is not None:
-                return swapped, o, y
-        return None
+        if kind >= 0:
+            choices.append(o)
+            continue
+        mend = _traded(tr, faces, card, o, x, face, rng)
+        if mend is not None or not choices:
+            return mend
+        break
+    for o in choices:
+        mend = _traded(tr, faces, card, o, x, face, rng)
+        if mend is not None:
+            return mend
+    return None
+
+
+def _traded(tr: _Trace, faces: list[Any], card: list[int], o: int, x: int, face: Any,
+            rng: random.Random) -> tuple[list[int], int, int] | None:
+    """`card` with `x` traded, from mix `o` on, for a card of `face` the mix sent down a path the seat did
+    not see: (the drawing, `o`, that card), or None."""
+    ys = [card[t] for t in tr.mixes[o][2] if tr.need[t] is None and faces[card[t]] == face]
+    rng.shuffle(ys)
+    for y in ys:
+        swapped = _swapped(tr, faces, card, o, x, y)
+        if swapped is not None:
+            return swapped, o, y
     return None
 
 
@@ -1099,12 +1124,14 @@ class _Belief:
     fits, the world, its chance as drawn (`source`), and copies of it before each answer that dealt a
     shuffle (`snaps`)."""
 
-    __slots__ = ("card", "events", "mixes", "open", "opened", "snaps", "source", "stream", "tracer", "world")
+    __slots__ = ("card", "events", "mixes", "needs", "open", "opened", "snaps", "source", "stream", "tracer",
+                 "world")
 
     def __init__(self, tracer: _Tracer) -> None:
         self.tracer = tracer
         self.card: list[int] = []
         self.events, self.mixes = 0, 0
+        self.needs = 0  # the trace's `needed` paths the world was drawn knowing
         self.world: Any = None
         self.source: _Source | None = None
         self.stream: tuple | None = None  # the real generator's state where the world's chance stopped
@@ -1123,6 +1150,7 @@ class _Belief:
         self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
         self.opened = replay.opened
         self.events, self.mixes, self.stream = events, len(replay.tr.mixes), replay.stream_state
+        self.needs = len(replay.tr.needed)
 
 
 def _beliefs(match) -> dict[int, _Belief]:
@@ -1168,6 +1196,8 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
         world = _moved(match, seat, tr, rng, want, want_view, belief, moves)
     elif belief.world is not None:
         world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
+        if world is None:
+            world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
     if world is None:
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     belief.open = len(match.history) - len(match._answers) if match._answers else None
@@ -1213,17 +1243,23 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
     """The last world carried on to where the match is now, or None (see `determinize`). Where the seat
     has since seen a card the last drawing put elsewhere, the cards are traded from their shuffle on and
     the world's answers given again from its last copy before that shuffle (then, if that world parts
-    from what the seat observed, played again answer by answer, mended as a new world is)."""
+    from what the seat observed, played again answer by answer, mended as a new world is); a card traded
+    in a hand a player chose from unseen plays the world again from a copy before that choice."""
     faces = match.layout.face_ids
     card, changed = belief.card, None
+    redo = belief.open  # the first answer given anew (None: the world's answers are kept)
     swaps: list[tuple[int, int, int]] = []
-    for s in range(len(card)):
-        if tr.need[s] is not None and faces[card[s]] != tr.need[s]:
+    kept = len(card)
+    for s in tr.needed[belief.needs:]:  # the paths whose face the seat saw since (the others fit already)
+        if s < kept and faces[card[s]] != tr.need[s]:
             x = card[s]
             mend = _mended(tr, faces, card, s, rng)
             if mend is None:
                 return None
             card, o, y = mend
+            if o in tr.mix_answer:  # another choice from the hand: that answer and those after given anew
+                redo = tr.mix_answer[o] if redo is None else min(redo, tr.mix_answer[o])
+                continue
             deal = tr.mix_deal[o]
             swaps.append((deal, x, y))
             changed = deal if changed is None else min(changed, deal)
@@ -1231,14 +1267,15 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
         card = _assign_some(tr, faces, rng, 5, card, belief.mixes)
     except _Misfit:
         return None
-    for attempt in ((True, False) if swaps else (False,)):
+    for attempt in ((True, False) if swaps and redo == belief.open else (False,)):
         replay = belief.replay(match, seat, tr, card, rng, want, want_view, budget)
         start = replay.resume(changed) if changed is not None else \
             (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
-        if not attempt and belief.open is not None and (start is None or start[1] > belief.open):
+        if not attempt and redo is not None and (start is None or start[1] > redo):
             # a question was open when the world was kept: the others' answers to it were drawn knowing
-            # nothing of what closing it showed; they are drawn again, from a copy before it
-            start = replay.before(belief.open, changed)
+            # nothing of what closing it showed; they are drawn again, from a copy before it (so is a
+            # choice a trade changed)
+            start = replay.before(redo, changed)
         try:
             if attempt:
                 start = replay.again(start, belief.world, swaps)
@@ -1248,6 +1285,34 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
         if replay.fits(world):
             belief.keep(replay, world, events)
             return world
+    return None
+
+
+def _redealt(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+             events: int, repairs: int, budget: list[int], shuffles: int = REDEALT_SHUFFLES, tries: int = 2):
+    """Where the last world cannot be carried on: the world as it was before one of its last `shuffles`
+    shuffles (the latest first), the cards of that shuffle and of every mix since drawn anew (as `_drawn`
+    draws them, given the paths before it) and the answers since played again from the copy kept before
+    it, mended as a new world is; None if none fits. A block of the drawing drawn again given the rest:
+    what the seat saw before the shuffle stays explained as it was, and a late draw costs one deal's
+    play, not the whole match's."""
+    faces = match.layout.face_ids
+    kept = len(belief.card)
+    redeal = [o for o in range(min(belief.mixes, len(tr.mixes)) - 1, 0, -1)
+              if tr.mixes[o][0] < 0 and o in tr.mix_deal and tr.mixes[o][2][0] <= kept][:shuffles]
+    for o in redeal:
+        deal = tr.mix_deal[o]
+        for _ in range(tries):
+            try:
+                card = _assign_some(tr, faces, rng, 5, belief.card[:tr.mixes[o][2][0]], o)
+                replay = belief.replay(match, seat, tr, card, rng, want, want_view, budget)
+                start = replay.before(belief.open, deal) if belief.open is not None else replay.resume(deal)
+                world = replay.play(repairs, start)
+            except (_Misfit, RuleError):
+                continue
+            if replay.fits(world):
+                belief.keep(replay, world, events)
+                return world
     return None
 
 
