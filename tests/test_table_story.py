@@ -225,7 +225,7 @@ def test_a_table_section_names_only_counters_and_its_figures_are_checked(tmp_pat
     shutil.copytree(data_dir("cards") / "sky-haulers", folder)
     game_yaml = folder / "game.yaml"
     text = game_yaml.read_text(encoding="utf-8")
-    game_yaml.write_text(text.replace("  hide: [spot]", "  hide: [spots]").replace(
+    game_yaml.write_text(text.replace("  hide: [spot,", "  hide: [spots,").replace(
         "RECEIVING: location(me).receiving", "RECEIVING: location(me).recieving"), encoding="utf-8")
     assert main(["validate", str(folder)]) == 1
     err = capsys.readouterr().err
@@ -321,6 +321,9 @@ def test_a_counter_reset_each_round_is_not_shown_between_deals(capsys, monkeypat
     assert len(passes) > 3 and len(tricks) > 10
     assert not any(re.search(r"^  .*\bled \w", s, re.M) for s in passes)
     assert any(re.search(r"^  .*\bled \w", s, re.M) for s in tricks)  # within a trick, the suit led
+    # the deal is numbered by the heading, not a second time by its counter (`deal number 2`)
+    assert {re.match(r"── deal (\d+)", s).group(1) for s in passes} >= {"1", "2", "3", "5"}
+    assert "deal number" not in out
 
 def test_a_card_played_because_of_your_answer_is_not_told_as_played_for_you(capsys, monkeypatch):
     # Crazy Eights, seed 2: "You drew a card you can play: play it?" — yes plays it; that is your doing
@@ -383,3 +386,15 @@ def test_the_sleepy_donkey_says_the_drovers_step_is_skipped(capsys, monkeypatch)
     sleepy = out[out.index("Round 5: Sleepy Donkey"): out.index("── end of round 5 ──")]
     assert "\nThe Sleepy Donkey: no drover advantages this round\n" in sleepy
     assert "Use a drover advantage" not in sleepy
+
+
+def test_the_defender_of_a_dogfight_is_told_by_its_sentences_and_not_kept_on_the_screens_after_it(capsys, monkeypatch):
+    # Sky Haulers, seed 1: in turn 3 P0 wins a dogfight against P1 and plays on; the counter that named the
+    # defender keeps its value past the dogfight's end, so the table leaves it out (`table: hide`)
+    out = run(capsys, monkeypatch, "1\n" * 900, "play", "sky-haulers", "--human", "0", "--seed", "1")
+    fight = out.index("P0 starts a dogfight against P1 with Molly Quill (Swoop 3)\n")
+    won = out.index("P0 wins the dogfight\n", fight)
+    turn_over = out.index("\nTurn 4: P1\n", won)
+    assert len(screens(out[won:turn_over])) > 3  # P0 plays on in that turn, a screen at each question
+    assert "P1 starts a dogfight against P0 with" in out  # and is attacked in a later turn
+    assert not re.search(r"^  .*\bdefender P\d", out, re.M)  # on no screen: before, during or after one
