@@ -112,3 +112,25 @@ def test_a_sentence_that_rolls_is_refused_before_play(tmp_path):
     (d,) = err.value.diagnostics
     assert "cannot roll or pick at random" in d.message and "let r = roll d6" in d.hint
     assert source_line(d.pos.file, d.pos.line)[d.pos.col - 1:].startswith("roll d6")
+
+
+def test_an_engine_fault_inside_a_rule_is_an_internal_error_not_the_authors(failing, capsys, monkeypatch):
+    """A TypeError raised under a rule (here by the shuffle the rule calls) is a fault of the engine: it reaches
+    the caller as it is (sim, the step API) and the command line calls it an internal error to report, with
+    no YAML line, as it would any other engine fault."""
+    (failing / "game.yaml").write_text(textwrap.dedent(GAME).replace("  play: |\n", "  play: |\n    shuffle pile\n"))
+    game = load_game(failing)
+    play = game.flow["turn"][0][0]  # the phase `play`, compiled
+
+    def broken(st, zone):
+        raise TypeError("unsupported operand type(s) for +: 'int' and 'NoneType'")
+
+    monkeypatch.setitem(play.__globals__, "shuffle", broken)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        simulate(game, 2, 1)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        game.new_match(2, seed=1)
+    assert main(["sim", str(failing), "-n", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "internal error (please report it): TypeError: unsupported operand" in err
+    assert "rules failed" not in err and "game.yaml:" not in err

@@ -1,9 +1,15 @@
 """A rule failing at run time, put back at the DSL text it came from.
 
 Compiled game code runs as Python; when it fails (a division by zero, a `while` reaching its cap, a
-recursion too deep, a value of the wrong kind), the innermost frame of the game's generated module names a
-generated line, and the compiled game maps that line to the `file:line:col` of the DSL text it was
-emitted for. The error then reads like an authoring error found during play.
+recursion too deep, `none` where a card or a player is needed), the innermost frame of the game's generated
+module names a generated line, and the compiled game maps that line to the `file:line:col` of the DSL text it
+was emitted for. The error then reads like an authoring error found during play.
+
+Only what the rules themselves can cause is such a failure: a `RuleError` (the runtime's checks: limits,
+`none` where a value is needed, a number past its bounds), arithmetic, and running out of recursion depth
+or memory. Anything else escaping the rules (a `TypeError`, a `KeyError`…) is a fault of the engine — the
+type checker and the runtime's checks leave content no way to cause it — and passes through as an internal
+error, never dressed as the author's.
 """
 
 from __future__ import annotations
@@ -13,10 +19,9 @@ from types import TracebackType
 
 from .runtime import RuleError
 
-# What compiled rules can raise when they go wrong; anything else (a test harness's own exception, an
-# engine assertion) passes through untouched.
-RULE_FAILURES = (RuleError, ArithmeticError, RecursionError, MemoryError, LookupError, TypeError, ValueError,
-                 AttributeError)
+# What compiled rules can raise when they go wrong; anything else (an engine fault, a test harness's own
+# exception, an engine assertion) passes through untouched.
+RULE_FAILURES = (RuleError, ArithmeticError, RecursionError, MemoryError)
 _PLACED = re.compile(r"^[^\s:][^:]*:\d+:\d+: ")
 
 
