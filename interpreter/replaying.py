@@ -98,10 +98,8 @@ class _Replay:
         m = self.m
         if line.get("type") == "decision" and len(self.log) == i and not m.over and m.failure is None:
             self.decide(i, line)
-        if line["type"] == "error" and "check" in line and len(self.log) == i and m.failure is None:
-            self.checked = recheck(m, line["check"])  # a property `meeple check` found broken here: still broken?
-            message = self.checked or f"it holds here: {describe(line['check'], self.game)}"
-            self.log.append({"type": "error", "message": message, "decisions": len(m.history), "check": line["check"]})
+        if line.get("type") == "error" and "check" in line and len(self.log) == i and m.failure is None:
+            self.recheck(i, line)
         if i >= len(self.log):
             waiting = ", ".join(m.layout.player_name(p) for p in m.to_act())
             raise self.mismatch(i, f"a decision of {waiting}" if waiting else "the end of the match")
@@ -112,6 +110,17 @@ class _Replay:
                 raise ReplayFailed(str(err)) from None
         if self.log[i] != line and _normal(self.log[i], i) != _normal(line, i):  # (most lines are equal as they are)
             raise self.mismatch(i, self.log[i])
+
+    def recheck(self, i: int, line: dict[str, Any]) -> None:
+        """Check again the property that `meeple check` found broken at line i (its `error` line, held to the log
+        schema first): still broken, the match's own error line says so; else it says that it holds."""
+        problems = check_record(line, i + 1, self.file)
+        if problems:
+            raise ReplayFailed("\n".join(problems))
+        m = self.m
+        self.checked = recheck(m, line["check"])
+        message = self.checked or f"it holds here: {describe(line['check'], self.game)}"
+        self.log.append({"type": "error", "message": message, "decisions": len(m.history), "check": line["check"]})
 
     def decide(self, i: int, line: dict[str, Any]) -> None:
         problems = check_record(line, i + 1, self.file)

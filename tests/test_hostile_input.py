@@ -583,6 +583,19 @@ def test_a_hostile_log_line_is_refused_with_a_clear_message(capsys, logged, line
     assert code == 1 and re.search(rf"^{re.escape(str(logged))}:2: error: {message}", err, re.MULTILINE), err
 
 
+@pytest.mark.parametrize("check", [5, ["invariant:sane"], None, {"name": "sane"}])
+def test_a_check_field_that_is_not_text_is_refused_at_its_line(capsys, logged, check):
+    """An `error` line's `check` names the property a replay checks again; a number there once ended in an
+    internal error (`'int' object has no attribute 'startswith'`): the line is held to the log schema first."""
+    lines = records(logged)
+    decisions = sum(line["type"] == "decision" for line in lines)
+    lines.append({"type": "error", "message": "broken", "decisions": decisions, "check": check})
+    write_records(logged, lines)
+    code, _, err = run(capsys, "replay", logged)
+    assert code == 1 and re.search(rf"^{re.escape(str(logged))}:{len(lines)}: error: check must be text", err,
+                                   re.MULTILINE), err
+
+
 def test_a_log_of_bytes_that_are_not_utf8_is_refused(capsys, logged):
     logged.write_bytes(logged.read_bytes() + b'{"type": "event", "event": "say", "text": "\xff"}\n')
     code, _, err = run(capsys, "replay", logged)
