@@ -9,6 +9,7 @@ same draws in a loop of its own).
 from __future__ import annotations
 
 import copy
+import operator
 import random
 from typing import Any
 
@@ -562,18 +563,14 @@ def shuffle(st: State, zi: int) -> None:
 
 def _fisher_yates(cards: list[int], bits: Any) -> None:
     """Shuffle `cards` in place with `Random._randbelow(i + 1)` for i from the last place down, written out:
-    `bits(k)` until at most i, with k the bit length of i + 1, the same for every i of a run between powers
-    of two (the same stream as `random.shuffle`, with no call per draw)."""
-    top = len(cards) - 1
-    while top > 0:
-        k = (top + 1).bit_length()
-        low = (1 << (k - 1)) - 1  # the least i with this k
-        for i in range(top, low - 1, -1):
+    `bits(k)` until at most i, k the bit length of i + 1 (the same order and stream as `random.shuffle`,
+    with no call per draw but the generator's own)."""
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
             j = bits(k)
-            while j > i:
-                j = bits(k)
-            cards[i], cards[j] = cards[j], cards[i]
-        top = low - 1
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def flip(st: State, c: int, up: bool) -> None:
@@ -683,9 +680,12 @@ def fmt(st: State, kind: str, value: Any) -> str:
     return str(value)
 
 
+_ASKED = operator.itemgetter(0)  # the seat an ask is put to
+
+
 def one_ask_each(asks: list, where: str) -> None:
     """A simultaneous choice asks each player once (a content bug otherwise: nobody could answer twice)."""
-    if len({a[0] for a in asks}) != len(asks):
+    if len(asks) > 1 and len(set(map(_ASKED, asks))) != len(asks):
         raise RuleError(f"{where}: a simultaneous choice asks one player twice; "
                         "each player of the loop must make their own choice")
 
