@@ -1,0 +1,76 @@
+"""What a `sim` match costs, counted rather than timed: Python bytecodes run and Python frames entered (calls
+and generator resumptions) per match, for each bundled game, and where they are spent (the game's generated
+code, the run stage's modules, the rest). Counts do not change with the machine's load, so two versions of
+the engine can be compared on a shared machine where timings are noise (same Python version for both).
+
+    python benchmarks/bytecodes.py [-n MATCHES] [--top K] [GAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
+
+from interpreter.game import load_game
+from interpreter.load.loader import bundled_games
+from interpreter.run.sim import simulate
+
+
+def count(game, players: int, matches: int) -> tuple[Counter, Counter]:
+    """Bytecodes and frames entered per function (`file:function`, the game's code as `<game>`) over
+    `matches` sim matches (seeds 0..matches-1)."""
+    simulate(game, players, 0)  # anything loaded or compiled on first use is not counted
+    ops: Counter = Counter()
+    frames: Counter = Counter()
+
+    def where(code) -> str:
+        name = code.co_filename
+        return f"<game>:{code.co_name}" if name.startswith("<") else f"{Path(name).name}:{code.co_name}"
+
+    def tracer(frame, event, arg):
+        if event == "call":
+            frames[where(frame.f_code)] += 1
+            frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        elif event == "opcode":
+            ops[where(frame.f_code)] += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        for seed in range(matches):
+            simulate(game, players, seed)
+    finally:
+        sys.settrace(None)
+    return ops, frames
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", help="bundled games (default: all)")
+    parser.add_argument("-n", type=int, default=20, help="matches per game (default 20)")
+    parser.add_argument("--top", type=int, default=6, help="functions listed per game (default 6)")
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, {args.n} sim matches per game and player count, random bots")
+    for name in args.games or bundled_games():
+        game = load_game(name)
+        for players in sorted({game.min_players, game.max_players}):
+            ops, frames = count(game, players, args.n)
+            total = sum(ops.values())
+            parts = Counter()
+            for key, n in ops.items():
+                parts["generated" if key.startswith("<game>") else key.split(":")[0]] += n
+            print(f"{name}, {players} players: {total / args.n:,.0f} bytecodes, "
+                  f"{sum(frames.values()) / args.n:,.0f} frames entered per match")
+            shares = ", ".join(f"{part} {n / total:.0%}" for part, n in parts.most_common(5))
+            print(f"    by module: {shares}")
+            for key, n in ops.most_common(args.top):
+                print(f"    {n / args.n:>9,.0f}  {n / total:5.1%}  {frames[key] / args.n:>7,.1f} frames  {key}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
