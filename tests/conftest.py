@@ -5,6 +5,8 @@ import pytest
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 
+pytest.register_assert_rewrite("tests.serving")  # the serve tests' shared helpers and fixture: asserts explained
+
 
 @pytest.fixture(scope="session")
 def overloaded():

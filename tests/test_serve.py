@@ -16,20 +16,9 @@ from interpreter.game import load_game
 from interpreter.paths import bundled_games, data_dir
 from interpreter.web.app import create_app
 from interpreter.web.tables import Catalogue, page_bytes, seat_page
+from tests.serving import GAMES, seat_api, seat_links
 
-GAMES = {name: load_game(data_dir("cards") / name) for name in ("hearts", "go-fish")}
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(GAMES), raise_server_exceptions=False) as c:
-        yield c
-
-
-def open_table(client, **body):
-    response = client.post("/api/tables", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()["seats"]
+pytest_plugins = ["tests.serving"]
 
 
 def test_the_start_page_lists_the_games_and_serves_its_assets(client):
@@ -44,10 +33,10 @@ def test_the_start_page_lists_the_games_and_serves_its_assets(client):
 
 
 def test_a_table_seats_a_person_by_link_and_the_bots_play_until_the_person_is_asked(client):
-    links = open_table(client, game="go-fish", players=3, seed=4, seats=["random", "person", "first"])
+    links = seat_links(client, game="go-fish", players=3, seed=4, seats=["random", "person", "first"])
     assert list(links) == ["1"] and len(links["1"]) > len("/t/") + 16  # an unguessable token
     assert "table.js" in client.get(links["1"]).text
-    api = "/api/seat/" + links["1"].rsplit("/", 1)[1]
+    api = seat_api(links["1"])
     page = client.get(api).json()
     assert page["seat"] == 1 and page["sitters"] == ["random", "person", "first"]
     assert page["to_act"] == [1] and page["asked"] and page["prompt"]
@@ -73,8 +62,8 @@ def test_a_table_seats_a_person_by_link_and_the_bots_play_until_the_person_is_as
 def test_the_same_seed_and_answers_give_the_same_pages(client):
     pages = []
     for _ in range(2):
-        link = open_table(client, game="go-fish", players=2, seed=9, seats=["person", "random"])["0"]
-        api = "/api/seat/" + link.rsplit("/", 1)[1]
+        link = seat_links(client, game="go-fish", players=2, seed=9, seats=["person", "random"])["0"]
+        api = seat_api(link)
         page = client.get(api).json()
         for _ in range(4):
             if not page["asked"]:
@@ -109,8 +98,8 @@ def test_bad_requests_get_clear_errors_and_change_nothing(client):
     assert client.get("/api/seat/nosuchtoken").status_code == 404
     assert "no such seat" in client.get("/t/nosuchtoken").json()["error"]
     assert client.get("/nowhere").status_code == 404
-    link = open_table(client, game="go-fish", players=2, seed=1, seats=["person", "random"])["0"]
-    api = "/api/seat/" + link.rsplit("/", 1)[1]
+    link = seat_links(client, game="go-fish", players=2, seed=1, seats=["person", "random"])["0"]
+    api = seat_api(link)
     before = client.get(api).content
     for action, words in ((999, ""), ("1", "`action` must be one of the option numbers"), (None, "`action` must")):
         response = client.post(api + "/act", json={"action": action})
@@ -171,8 +160,8 @@ def test_a_port_in_use_is_one_message(capsys):
 
 
 def test_two_people_at_one_table_answer_a_simultaneous_question_each_seeing_only_their_own_cards(client):
-    links = open_table(client, game="hearts", players=4, seed=6, seats=["person", "random", "person", "random"])
-    apis = {int(s): "/api/seat/" + link.rsplit("/", 1)[1] for s, link in links.items()}
+    links = seat_links(client, game="hearts", players=4, seed=6, seats=["person", "random", "person", "random"])
+    apis = {int(s): seat_api(link) for s, link in links.items()}
     assert set(apis) == {0, 2}
     pages = {s: client.get(api).json() for s, api in apis.items()}
     hands = {s: pages[s]["view"]["zones"][f"hand@{s}"] for s in apis}
@@ -195,8 +184,8 @@ def test_every_bundled_game_is_played_to_its_end_from_a_page():
     with TestClient(create_app(games), raise_server_exceptions=False) as client:
         for name, game in games.items():
             seats = ["person"] + ["random"] * (game.default_players - 1)
-            link = open_table(client, game=name, players=game.default_players, seed=2, seats=seats)["0"]
-            api = "/api/seat/" + link.rsplit("/", 1)[1]
+            link = seat_links(client, game=name, players=game.default_players, seed=2, seats=seats)["0"]
+            api = seat_api(link)
             page = client.get(api).json()
             for _ in range(5000):
                 if page["over"]:
@@ -216,8 +205,8 @@ def test_a_rule_failing_in_play_stops_the_table_with_its_place_on_every_page(tmp
     (tmp_path / "cards.yaml").write_text(CARDS)
     game = load_game(tmp_path)
     with TestClient(create_app({game.name: game}), raise_server_exceptions=False) as client:
-        links = open_table(client, game=game.name, players=2, seed=5, seats=["person", "person"])
-        apis = ["/api/seat/" + links[str(s)].rsplit("/", 1)[1] for s in (0, 1)]
+        links = seat_links(client, game=game.name, players=2, seed=5, seats=["person", "person"])
+        apis = [seat_api(links[str(s)]) for s in (0, 1)]
         pages = [client.get(api).json() for api in apis]
         seat = next(s for s in (0, 1) if pages[s]["asked"])
         action = next(o["action"] for o in pages[seat]["options"] if o["label"] == f"a@{seat}")
@@ -234,12 +223,12 @@ def test_a_rule_failing_in_play_stops_the_table_with_its_place_on_every_page(tmp
 def test_an_engine_fault_is_a_500_with_one_line_and_no_traceback(client, monkeypatch):
     from interpreter.web import tables
 
-    link = open_table(client, game="go-fish", players=2, seed=1, seats=["person", "random"])["0"]
+    link = seat_links(client, game="go-fish", players=2, seed=1, seats=["person", "random"])["0"]
 
     def broken(self, seat):
         raise KeyError("oops")
 
     monkeypatch.setattr(tables.Table, "page", broken)
-    response = client.get("/api/seat/" + link.rsplit("/", 1)[1])
+    response = client.get(seat_api(link))
     assert response.status_code == 500
     assert response.json() == {"error": "internal error (please report it): KeyError"}

@@ -15,35 +15,15 @@ from starlette.websockets import WebSocketDisconnect
 
 from interpreter.cli import main
 from interpreter.game import load_game
-from interpreter.paths import data_dir
 from interpreter.web.app import create_app
+from tests.serving import designer_api, open_table, seat_api, token_of
 
-GAMES = {name: load_game(data_dir("cards") / name) for name in ("go-fish", "hearts")}
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(GAMES), raise_server_exceptions=False) as c:
-        yield c
-
-
-def open_table(client, **body):
-    response = client.post("/api/tables", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def seat_api(link: str) -> str:
-    return "/api/seat/" + link.rsplit("/", 1)[1]
-
-
-def designer_api(answer: dict) -> str:
-    return "/api/designer/" + answer["designer"].rsplit("/", 1)[1]
+pytest_plugins = ["tests.serving"]
 
 
 def test_a_seat_page_is_pushed_over_its_websocket_at_every_change(client):
     answer = open_table(client, game="hearts", players=4, seed=2, seats=["person", "person", "random", "random"])
-    token0, token1 = (answer["seats"][s].rsplit("/", 1)[1] for s in ("0", "1"))
+    token0, token1 = (token_of(answer["seats"][s]) for s in ("0", "1"))
     with client.websocket_connect(f"/ws/seat/{token0}") as ws0, client.websocket_connect(f"/ws/seat/{token1}") as ws1:
         first0, first1 = ws0.receive_text(), ws1.receive_text()
         assert first0.encode() == client.get(f"/api/seat/{token0}").content  # the same bytes as the API
@@ -70,7 +50,7 @@ def _card_ids(page):
 
 def test_the_designer_page_shows_every_card_and_only_its_own_token_reaches_it(client):
     answer = open_table(client, game="go-fish", players=2, seed=3, seats=["person", "random"])
-    api, token = designer_api(answer), answer["designer"].rsplit("/", 1)[1]
+    api, token = designer_api(answer), token_of(answer["designer"])
     assert token not in answer["seats"]["0"]
     assert "designer.js" in client.get(answer["designer"]).text
     page = client.get(api).json()
@@ -79,7 +59,7 @@ def test_the_designer_page_shows_every_card_and_only_its_own_token_reaches_it(cl
     assert hand1 and all(isinstance(c, str) and c in page["cards"] for c in hand1)  # the bot's hand, face up
     seat_page = client.get(seat_api(answer["seats"]["0"])).content.decode()
     assert token not in seat_page and "designer" not in seat_page
-    assert client.get("/api/designer/" + answer["seats"]["0"].rsplit("/", 1)[1]).status_code == 404
+    assert client.get("/api/designer/" + token_of(answer["seats"]["0"])).status_code == 404
     assert client.get("/d/nosuchtoken").status_code == 404
     assert client.get(seat_api("/t/" + token)).status_code == 404  # the designer's token is no seat's
     # the designer sees the table as any seat does: the page that seat is sent, from its handle
