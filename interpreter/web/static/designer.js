@@ -10,32 +10,6 @@ let shown = "";
 let hovered = null;
 let seeing = null;  // a seat whose page is shown instead of the true state (null: everything)
 
-function tableNodes(data, view) {
-  // the zones and counters of a true state, in the seat page's layout (shared, then each seat's panel)
-  const down = new Set(view.face_down || []);
-  const shared = [], perSeat = [];
-  for (const [name, value] of Object.entries(view.counters || {})) {
-    (Array.isArray(value) && value.length === data.players ? perSeat : shared).push([name, value]);
-  }
-  const zones = el("div", { class: "zones" });
-  const seats = [...Array(data.players).keys()].map((s) => {
-    const classes = ["seat"];
-    if (data.to_act && data.to_act.includes(s)) classes.push("asked");
-    return el("div", { class: classes.join(" "), "data-seat": String(s) },
-      el("h3", {}, `P${s} (${whoSits(data, s)})`),
-      counterList(perSeat.map(([name, values]) => [name, values[s]])));
-  });
-  for (const [name, cards] of Object.entries(view.zones || {})) {
-    const owner = name.includes("@") ? Number(name.split("@").pop()) : null;
-    const node = zoneNode(data, name, cards);
-    node.querySelectorAll(".card[data-card]").forEach((c) => {
-      if (down.has(c.dataset.card)) { c.classList.add("down"); c.title = "(face down) " + c.title; }
-    });
-    (owner === null ? zones : seats[owner]).append(node);
-  }
-  return { counters: el("div", { class: "counters" }, shared.length ? counterList(shared) : ""), zones, seats };
-}
-
 async function send(what, body) {
   const response = await fetch(`${API}/${what}`, { method: "POST", body: JSON.stringify(body || {}) });
   const text = await response.text();
@@ -144,9 +118,8 @@ function render() {
   document.title = `${page.title} — designer`;
   document.getElementById("title").textContent = page.title;
   const view = page.view;
-  const round = view.deal > 1 ? `deal ${view.deal}, round ${view.round}` : `round ${view.round}`;
   const waiting = page.to_act.map((s) => `P${s}`).join(", ");
-  document.getElementById("status").textContent = `seed ${page.seed} · ${page.decisions} decisions · ${round} · ` +
+  document.getElementById("status").textContent = `seed ${page.seed} · ${page.decisions} decisions · ${roundText(view)} · ` +
     (page.over ? "the match is over" : `to act: ${waiting}`) + (page.paused ? " · bots paused" : "");
   if (page.failure) document.getElementById("error").textContent = page.failure;
   document.getElementById("pause").textContent = page.paused ? "Let the bots play on" : "Pause the bots";
@@ -164,19 +137,8 @@ function render() {
   }
   renderRules();
   renderQuestions();
-  const result = document.getElementById("result");
-  result.replaceChildren();
-  if (page.result) {
-    const rows = el("table", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "score"), el("th", {}, "")));
-    page.result.scores.forEach((score, seat) => rows.append(el("tr", {},
-      el("td", {}, `P${seat} (${whoSits(page, seat)})`), el("td", {}, String(score)),
-      el("td", {}, page.result.winners.includes(seat) ? "wins" : ""))));
-    result.append(el("h2", {}, "Final table"), rows);
-  }
-  const nodes = tableNodes(page, view);
-  document.getElementById("counters").replaceChildren(...nodes.counters.childNodes);
-  document.getElementById("shared").replaceChildren(...nodes.zones.childNodes);
-  document.getElementById("seats").replaceChildren(...nodes.seats);
+  document.getElementById("result").replaceChildren(...resultNodes(page));
+  drawTable(page, view);
   renderLog();
   if (seeing !== null && hovered === null) seeAs(seeing);
 }
@@ -190,9 +152,8 @@ function show(text) {
 }
 
 function live() {
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   let opened = false;
-  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/designer/${TOKEN}`);
+  const socket = socketTo(`/ws/designer/${TOKEN}`);
   socket.onopen = () => { opened = true; document.body.dataset.live = "websocket"; };
   socket.onmessage = (event) => show(event.data);
   socket.onclose = () => {

@@ -3,13 +3,6 @@
 const BOTS = ["random", "first", "mc:100", "mc:500", "ismcts:200", "ismcts:1000", "ismcts:0.5s"];
 let games = [];
 
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
-  for (const child of children) node.append(child);
-  return node;
-}
-
 function seatChoices() {
   // each seat: a person, a listed bot, or any bot the engine knows with a budget of one's own (`ismcts:300`)
   const box = document.getElementById("seats");

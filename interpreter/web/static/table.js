@@ -14,9 +14,8 @@ function render(page) {
   document.title = `${page.title} — P${page.seat}`;
   document.getElementById("title").textContent = page.title;
   const waiting = page.to_act.map((s) => `P${s}`).join(", ");
-  const round = view.deal > 1 ? `deal ${view.deal}, round ${view.round}` : `round ${view.round}`;
   document.getElementById("status").textContent =
-    `You are P${page.seat} · ${round} · ` + (page.over ? "the match is over" : `to act: ${waiting}`);
+    `You are P${page.seat} · ${roundText(view)} · ` + (page.over ? "the match is over" : `to act: ${waiting}`);
   document.getElementById("error").textContent = page.failure || "";
 
   const question = document.getElementById("question");
@@ -35,39 +34,8 @@ function render(page) {
     question.append(el("div", { class: "prompt" }, page.prompt), options);
   }
 
-  const result = document.getElementById("result");
-  result.replaceChildren();
-  if (page.result) {
-    const rows = el("table", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "score"), el("th", {}, "")));
-    page.result.scores.forEach((score, seat) => rows.append(el("tr", {},
-      el("td", {}, `P${seat} (${whoSits(page, seat)})`), el("td", {}, String(score)),
-      el("td", {}, page.result.winners.includes(seat) ? "wins" : ""))));
-    result.append(el("h2", {}, "Final table"), rows);
-  }
-
-  const shared = [], perSeat = [];
-  for (const [name, value] of Object.entries(view.counters || {})) {
-    (Array.isArray(value) && value.length === page.players ? perSeat : shared).push([name, value]);
-  }
-  const counters = document.getElementById("counters");
-  counters.replaceChildren();
-  if (shared.length) counters.append(counterList(shared));
-
-  const zones = document.getElementById("shared");
-  zones.replaceChildren();
-  const seats = [...Array(page.players).keys()].map((s) => {
-    const classes = ["seat"];
-    if (s === page.seat) classes.push("you");
-    if (page.to_act.includes(s)) classes.push("asked");
-    return el("div", { class: classes.join(" "), "data-seat": String(s) },
-      el("h3", {}, `P${s} (${whoSits(page, s)})`),
-      counterList(perSeat.map(([name, values]) => [name, values[s]])));
-  });
-  for (const [name, cards] of Object.entries(view.zones || {})) {
-    const owner = name.includes("@") ? Number(name.split("@").pop()) : null;
-    (owner === null ? zones : seats[owner]).append(zoneNode(page, name, cards));
-  }
-  document.getElementById("seats").replaceChildren(...seats);
+  document.getElementById("result").replaceChildren(...resultNodes(page));
+  drawTable(page, view, page.seat);
 
   const log = document.getElementById("log");
   log.replaceChildren(...page.log.map((line) => el("li", {}, line)));
@@ -117,9 +85,8 @@ async function poll() {
 }
 
 function live() {
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   let opened = false;
-  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/seat/${TOKEN}`);
+  const socket = socketTo(`/ws/seat/${TOKEN}`);
   socket.onopen = () => { opened = true; document.body.dataset.live = "websocket"; };
   socket.onmessage = (event) => show(event.data);
   socket.onclose = () => {
