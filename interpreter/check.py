@@ -16,7 +16,6 @@ matches cannot do.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import tempfile
@@ -28,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .logfile import short_line
 from .run.failures import RULE_FAILURES, rule_error
 from .run.flow import ROUND, TURN
 from .run.match import ChanceMismatch, Match, random_bot, replay
@@ -360,7 +360,7 @@ def replays(game: Any, played: Played) -> Broken | None:
     first, second = m.log or [], again.log or []
     for i, (a, b) in enumerate(zip(first, second, strict=False)):
         if a != b:
-            return REPLAYS, f"log line {i + 1} differs: first {_short(a)}, then {_short(b)}"
+            return REPLAYS, f"log line {i + 1} differs: first {short_line(a, 200)}, then {short_line(b, 200)}"
     if len(first) != len(second):
         return REPLAYS, f"the log had {len(first)} lines the first time, {len(second)} the second"
     return None
@@ -368,11 +368,6 @@ def replays(game: Any, played: Played) -> Broken | None:
 
 END_CHECKS: list[Callable[[Any, Played], Broken | None]] = [replays]
 """The properties of a finished match (each returns the failure or None), run after every example."""
-
-
-def _short(line: Any) -> str:
-    text = json.dumps(line, ensure_ascii=False)
-    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def failure_log(played: Played) -> list[dict[str, Any]]:

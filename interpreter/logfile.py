@@ -323,6 +323,12 @@ def read_log(file: str | Path) -> list[dict[str, Any]]:
     return records
 
 
+def short_line(line: Any, most: int = 400) -> str:
+    """A log line (or a description) for a message, as JSON, cut short (with `…`) past `most` characters."""
+    text = line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def check_record(record: dict[str, Any], number: int, file: str | Path) -> list[str]:
     """How record `number` of a log breaks schemas/log.schema.json: `FILE:LINE: error: …` lines."""
     problems = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .check import Stopped, begin, describe, recheck, stop_where_logged
-from .logfile import LogError, WholeStates, check_record, files_changed
+from .logfile import LogError, WholeStates, check_record, files_changed, short_line
 from .run.match import ChanceMismatch, Match, Recorded
 from .run.runtime import RuleError
 
@@ -54,12 +54,6 @@ def _normal(line: dict[str, Any], index: int) -> dict[str, Any]:
     return line
 
 
-def _short(line: Any) -> str:
-    """A log line (or a description) for a mismatch message, cut short if long."""
-    text = line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
-    return text if len(text) <= 400 else text[:399] + "…"
-
-
 class _Replay:
     """One replay under way: the match, the log, and where they stand."""
 
@@ -90,8 +84,9 @@ class _Replay:
         why = CHANGED if self.changed else ""
         if index >= len(expected):
             return ReplayFailed(f"{file}:{index}: mismatch: the log ends here, but the replay goes on with "
-                                f"{_short(got)}{why}")
-        return ReplayFailed(f"{file}:{index + 1}: mismatch: expected {_short(expected[index])} got {_short(got)}{why}")
+                                f"{short_line(got)}{why}")
+        return ReplayFailed(f"{file}:{index + 1}: mismatch: expected {short_line(expected[index])} "
+                            f"got {short_line(got)}{why}")
 
     def line(self, i: int, line: dict[str, Any]) -> None:
         """Compare line i of the log with the match's, sending the log's decision or check first if it is one."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from ..table_words import WORDS
@@ -14,12 +13,6 @@ if TYPE_CHECKING:
 
 
 
-def _short(line: Any) -> str:
-    """A log line (or a description) for a mismatch message, cut short if long."""
-    text = line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)
-    return text if len(text) <= 400 else text[:399] + "…"
-
-
 SHOWN_CHARS = 2000
 """The longest line of a seat log `replay` shows (the rest is cut, with `…`)."""
 
@@ -28,6 +21,7 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None, la
     """A seat log (`play --log-for`) is shown as that seat saw the match: it holds no seed and not what the
     seat did not see, so there is nothing to re-run (the full log of `play --log` replays)."""
     from ..load.source import readable
+    from ..logfile import short_line
     from ..run.information import describe
 
     header = lines[0]
@@ -43,7 +37,7 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None, la
             else:
                 shown.append(describe(line, seat, lang))
         except (KeyError, TypeError, AttributeError, ValueError):  # a line of another shape than the engine writes
-            raise CliError(f"{file}:{number}: error: not an observation of a seat log: {_short(line)}",
+            raise CliError(f"{file}:{number}: error: not an observation of a seat log: {short_line(line)}",
                            located=True) from None
     print(f"{file} is what P{seat} saw of a match of {readable(header['game'])} for {_n(header['players'], 'player')} "
           "(a seat log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
