@@ -3,10 +3,13 @@
 An entry is named by a digest of all a compiled game depends on: the engine (its version, the Python running it,
 and the bytes of its own modules, grammar and schemas: never trusted across versions, nor across edits of a
 checkout), the game folder's path and the name and bytes of each of its YAML files. It holds what compiling made
-(pickled) and the module's code object (marshalled). An entry is written whole or not at all (`files.write_whole`);
-one that cannot be read, or holds another key, is ignored and written again. The cache lives in `$MEEPLE_CACHE`
-(`off`: no cache), else in the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`) under `meeple/`; deleting
-it is always safe. It keeps the `MAX_ENTRIES` newest entries.
+(pickled) and the module's code object (marshalled). Beside compiled games it keeps values a command would
+otherwise work out again each time (`read_value`, `write_value`: a YAML file read into data and its source map,
+a file's data found to pass its schema), each named by the engine and all it was made from. An entry is written
+whole or not at all (`files.write_whole`); one that cannot be read, or holds another key, is ignored and written
+again. The cache lives in `$MEEPLE_CACHE` (`off`: no cache), else in the user's cache folder (`$XDG_CACHE_HOME`,
+else `~/.cache`) under `meeple/` (kept values under `meeple/values/`); deleting it is always safe. It keeps the
+`MAX_ENTRIES` newest compiled games and the `MAX_VALUES` newest values.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from .paths import data_dir
 
 ENV = "MEEPLE_CACHE"
 MAX_ENTRIES = 200
+MAX_VALUES = 1000
 _MAGIC = b"meeple compiled game 1\n"
+_VALUE_MAGIC = b"meeple kept value 1\n"
 
 
 def folder() -> Path | None:
@@ -65,43 +70,82 @@ def key(game: Path, files: list[Path]) -> str:
 
 def read(name: str) -> tuple[Any, CodeType] | None:
     """The entry `name` (what was compiled, the code), or None if there is none or it cannot be read."""
-    where = folder()
-    if where is None:
+    kept = _read(folder(), name, _MAGIC)
+    if kept is None:
         return None
     try:
-        data = (where / f"{name}.pickle").read_bytes()
-        if not data.startswith(_MAGIC):
-            return None
-        stored, built, code = pickle.loads(data[len(_MAGIC):])
-        if stored != name:
-            return None
+        built, code = kept[1:]
         loaded = marshal.loads(code)
-    except Exception:  # a missing, truncated or foreign entry: compiled again, and written again
+    except Exception:  # a foreign entry: compiled again, and written again
         return None
     return (built, loaded) if isinstance(loaded, CodeType) else None
 
 
 def write(name: str, built: Any, code: CodeType) -> None:
     """Keep `built` and `code` as entry `name` (silently not, where the folder cannot be written)."""
+    _write(folder(), name, _MAGIC, (name, built, marshal.dumps(code)), MAX_ENTRIES)
+
+
+def value_key(kind: str, *parts: str | bytes) -> str:
+    """The name of a kept value: the engine, what kind of value it is, and all it was made from."""
+    h = hashlib.sha256(f"{engine_digest()}\0{kind}".encode())
+    for part in parts:
+        h.update(b"\0")
+        h.update(part if isinstance(part, bytes) else part.encode())
+    return h.hexdigest()
+
+
+def read_value(name: str) -> Any | None:
+    """A value kept by `write_value` (a file read into data, a check it passed), or None."""
+    kept = _read(_values(), name, _VALUE_MAGIC)
+    return None if kept is None else kept[1]
+
+
+def write_value(name: str, value: Any) -> None:
+    """Keep `value` as entry `name`, for a later process to read instead of working it out again."""
+    _write(_values(), name, _VALUE_MAGIC, (name, value), MAX_VALUES)
+
+
+def _values() -> Path | None:
+    """Where kept values are: a folder of their own in the cache."""
     where = folder()
+    return None if where is None else where / "values"
+
+
+def _read(where: Path | None, name: str, magic: bytes) -> tuple | None:
+    """Entry `name` of the folder: the tuple it holds (its name first), or None."""
+    if where is None:
+        return None
+    try:
+        data = (where / f"{name}.pickle").read_bytes()
+        if not data.startswith(magic):
+            return None
+        kept = pickle.loads(data[len(magic):])
+    except Exception:  # a missing, truncated or foreign entry: worked out again, and written again
+        return None
+    return kept if isinstance(kept, tuple) and kept and kept[0] == name else None
+
+
+def _write(where: Path | None, name: str, magic: bytes, entry: tuple, keep: int) -> None:
+    """Write `entry` (its name first) as entry `name` of the folder, keeping its `keep` newest."""
     if where is None:
         return
     try:
-        data = _MAGIC + pickle.dumps((name, built, marshal.dumps(code)), protocol=pickle.HIGHEST_PROTOCOL)
+        data = magic + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
         where.mkdir(parents=True, exist_ok=True)
         write_whole(where / f"{name}.pickle", data)
-        _prune(where)
-    except (OSError, OutputError, pickle.PicklingError, ValueError):
-        pass  # a cache that cannot be written only costs the next process a compile
+        _prune(where, keep)
+    except (OSError, OutputError, pickle.PicklingError, ValueError, TypeError, AttributeError):
+        pass  # a cache that cannot be written only costs the next process the work
 
 
-def _prune(where: Path) -> None:
-    """Remove all but the MAX_ENTRIES newest entries."""
+def _prune(where: Path, keep: int) -> None:
+    """Remove all but the `keep` newest entries."""
     entries = []
     for path in where.glob("*.pickle"):
         try:
             entries.append((path.stat().st_mtime_ns, path))
         except OSError:
             continue
-    for _, path in sorted(entries, reverse=True)[MAX_ENTRIES:]:
+    for _, path in sorted(entries, reverse=True)[keep:]:
         path.unlink(missing_ok=True)

@@ -144,3 +144,35 @@ def test_a_pickled_game_is_the_game_loaded_from_its_folder(tmp_path, entries):
     assert pickle.loads(pickle.dumps(game)) is game
     other = pickle.loads(pickle.dumps(game.with_max_steps(50)))
     assert other.max_steps == 50 and other.python_source is game.python_source
+
+
+def test_a_file_read_and_checked_once_is_neither_parsed_nor_checked_again(tmp_path, entries, monkeypatch):
+    """Beside compiled games the cache keeps a YAML file's data and source map, and that the data passed its
+    schema (what `validate` reads in a game's scenarios each time), keyed by the file's path and text."""
+    from interpreter.load import schema, source
+    from interpreter.paths import data_dir
+
+    parsed, checked = [], []
+    real_parse, real_check = source._parse, schema._validate
+    monkeypatch.setattr(source, "_parse", lambda *a: parsed.append(a[0]) or real_parse(*a))
+    monkeypatch.setattr(schema, "_validate", lambda *a: checked.append(a[3]) or real_check(*a))
+    file = tmp_path / "donkeys.yaml"
+    file.write_bytes((data_dir("cards") / "overloaded" / "scenarios" / "donkeys.yaml").read_bytes())
+
+    def read_and_check() -> list:
+        data, smap = source.load_yaml(file)
+        assert smap.pos((0, "name")).line > 0
+        return schema.validate(data, smap, "scenario.schema.json", str(file))
+
+    assert read_and_check() == [] and len(parsed) == len(checked) == 1
+    assert read_and_check() == [] and len(parsed) == len(checked) == 1  # read back: neither runs again
+    assert len(list((tmp_path / "cache" / "values").glob("*.pickle"))) == 2 and entries() == []
+    file.write_text(file.read_text() + "# an edit\n")
+    assert read_and_check() == [] and (len(parsed), len(checked)) == (2, 1)  # another text, the same data
+    file.write_text(file.read_text().replace("name: ", "name: edited ", 1))
+    assert read_and_check() == [] and (len(parsed), len(checked)) == (3, 2)  # other data: checked again
+    file.write_text(file.read_text().replace("name:", "nome:", 1))
+    assert read_and_check() and read_and_check() and (len(parsed), len(checked)) == (4, 4)  # failing: each time
+    monkeypatch.setenv(cache.ENV, "off")
+    read_and_check()
+    assert len(parsed) == 5  # off: nothing kept, nothing read back

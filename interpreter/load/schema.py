@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError
-
+from .. import cache as kept
 from ..diagnostics import Diagnostic, Pos, did_you_mean
 from ..paths import data_dir
 from .source import SourceMap, capped, readable
@@ -29,6 +27,8 @@ _RANK = {"required": 0, "additionalProperties": 0, "enum": 1, "const": 1, "not":
 DataPath = tuple[str | int, ...]
 
 if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
     class _Failed(ValidationError):
         """An error as the validator reports it: the rule's schema (a mapping for every rule described
         here), its value and the instance are set; the stubs allow them unset, as on an error made by hand."""
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
         instance: Any
         # Its sub-errors come from the validator too (a list is invariant: the narrower item is declared).
         context: list[_Failed]  # type: ignore[assignment]
-else:
-    _Failed = ValidationError
 
 
 class Found(NamedTuple):
@@ -68,7 +66,21 @@ class _Where:
 
 
 def validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> list[Diagnostic]:
-    """Every way `data` breaks schemas/<schema_name>.schema.json, in file order (at `file`:1:1 if no smap)."""
+    """Every way `data` breaks schemas/<schema_name>.schema.json, in file order (at `file`:1:1 if no smap). Data
+    read from a file (given with its source map) that passed is kept as passing in the compiled-game cache: the
+    same data is not checked again (nor the schema checker loaded) by a later process."""
+    if smap is None:
+        return _validate(data, smap, schema_name, file)
+    name = kept.value_key("valid", schema_name, repr(data))
+    if kept.read_value(name) is True:
+        return []
+    found = _validate(data, smap, schema_name, file)
+    if not found:
+        kept.write_value(name, True)
+    return found
+
+
+def _validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) -> list[Diagnostic]:
     where = _Where(smap, file)
     best: dict[tuple[Pos, DataPath], tuple[int, Found]] = {}
     validator = _validator(schema_name)
@@ -119,6 +131,8 @@ def _canonical(value: Any) -> str:
 
 def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict) -> Iterable[ValidationError]:
     """`uniqueItems` by hashing: jsonschema's own compares every pair of unsortable items."""
+    from jsonschema.exceptions import ValidationError
+
     if unique and validator.is_type(instance, "array"):
         seen: set[str] = set()
         for item in instance:
@@ -129,11 +143,14 @@ def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict) -> 
             seen.add(key)
 
 
-_Strict = validators.extend(
-    Draft202012Validator,
-    validators={"uniqueItems": _unique_items},
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole),
-)
+@cache
+def _strict() -> Any:
+    """Draft 2020-12 with whole numbers strictly whole and `uniqueItems` by hashing (jsonschema is loaded only
+    when some data is checked: a command whose files were all checked before does without it)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(Draft202012Validator, validators={"uniqueItems": _unique_items},
+                             type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole))
 
 
 @cache
@@ -143,7 +160,7 @@ def _validator(schema_name: str) -> Any:
     check costs more than loading a game's files.)"""
     file_name = schema_name if schema_name.endswith(".json") else f"{schema_name}.schema.json"
     schema = json.loads((data_dir("schemas") / file_name).read_text(encoding="utf-8"))
-    return _Strict(schema)
+    return _strict()(schema)
 
 
 def _leaves(error: _Failed) -> list[_Failed]:

@@ -17,6 +17,7 @@ from yaml.constructor import SafeConstructor
 from yaml.error import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .. import cache
 from ..diagnostics import Anchor, AuthoringError, Diagnostic, Pos, remember_source
 
 DataPath = tuple[str | int, ...]
@@ -127,7 +128,8 @@ class Budget:
 
 def load_yaml(path: str | Path, budget: Budget | None = None) -> tuple[Any, SourceMap]:
     """Read a YAML file into plain data (dict/list/str/int/float/bool/None) and its SourceMap; within
-    the file limits, and within `budget` if given (the rest of a game's allowance, which it reduces)."""
+    the file limits, and within `budget` if given (the rest of a game's allowance, which it reduces). A file
+    read whole before (the same path and text, the same engine) is taken from the compiled-game cache."""
     file = str(path)
     budget = budget or Budget()
     max_bytes, max_values, whose = budget.limits()
@@ -137,6 +139,23 @@ def load_yaml(path: str | Path, budget: Budget | None = None) -> tuple[Any, Sour
         if whose == "game":
             budget.bytes = 0  # the game's allowance is spent: later files are not read
         raise
+    name = cache.value_key("yaml", file, text)
+    kept = cache.read_value(name)
+    if kept is not None and kept[2] <= max_values:  # read before, whole: its data, source map and values
+        remember_source(file, text)
+        data, smap, values = kept
+        budget.bytes -= raw_size
+        budget.values -= values
+        return data, smap
+    data, smap, values = _parse(file, text, budget, max_values, whose)
+    budget.bytes -= raw_size
+    budget.values -= values
+    cache.write_value(name, (data, smap, values))
+    return data, smap
+
+
+def _parse(file: str, text: str, budget: Budget, max_values: int, whose: str) -> tuple[Any, SourceMap, int]:
+    """The data and source map of a YAML file's text, and how many values it holds."""
     lines = text.splitlines()
     _check_lines(file, lines)
     remember_source(file, text)
@@ -161,14 +180,12 @@ def load_yaml(path: str | Path, budget: Budget | None = None) -> tuple[Any, Sour
     values = loader.values
     if root is not None and loader.anchored:  # else every value was composed, and counted, once
         values = _check_expansion(file, root, max_values, whose)
-    budget.bytes -= raw_size
-    budget.values -= values
     builder = _Builder(file, lines)
     data = builder.build(root, (), -1) if root is not None else None
     if builder.diagnostics:
         unique = {(d.pos, d.message): d for d in builder.diagnostics}
         raise AuthoringError(capped(sorted(unique.values(), key=lambda d: (d.pos.line, d.pos.col)), file))
-    return data, builder.smap
+    return data, builder.smap, values
 
 
 def anchor(smap: SourceMap, path: DataPath) -> Anchor:
