@@ -9,6 +9,7 @@ the step API, `sim` and any bot drive by sending answers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .runtime import DealOver, GameOver, RuleError, State, back_in, out_of_steps
@@ -68,7 +69,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
                         fn(st)
                     if knocks and st.out and len(st.orders[0]) <= 1:
                         raise DealOver  # one player is left in: the deal ends with this phase
-                phases = walk.next()
+                phases = walk.then(walk)
             except DealOver as over:  # `end the deal`, or a phase ended with one player left in
                 phases = walk.deal_over(over)
     except GameOver as over:
@@ -79,8 +80,11 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
 class _Walk:
     """Where the flow is and where it goes next: each method that begins a part (set-up, a deal, a round,
     a turn, the after-deal and after-last-round phases) does what entering it does (counters reset, steps
-    charged, the active player set) and returns that part's phases, to run from `phase`; `next` is told
-    that they ran to their end; None: the flow is over. (A part resumed from a Cursor is not entered again.)"""
+    charged, the active player set), returns that part's phases, to run from `phase`, and sets `then`: what
+    gives the phases to run once they ran to their end (None: the flow is over). (A part resumed from a
+    Cursor is not entered again.)"""
+
+    then: Callable[[_Walk], list | None]
 
     __slots__ = (
         "after_setup",
@@ -102,6 +106,7 @@ class _Walk:
         "rounds",
         "seat",
         "st",
+        "then",
         "turn_resets",
         "turns",
         "until",
@@ -114,7 +119,7 @@ class _Walk:
         self.rounds, self.until = game.rounds, game.rounds_until
         self.circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
         self.round_steps = 1 + (st.n if self.turns else 0)  # a round and its turns, charged as steps when it begins
-        resets = game.resets  # the counters a deal, a round, a turn resets as it begins
+        resets = game.resets  # the counters a deal, a round, a turn resets as it begins (by index)
         self.deal_resets, self.round_resets, self.turn_resets = resets["deal"], resets["round"], resets["turn"]
         self.part, self.deal, self.rnd, self.first, self.seat, self.phase, self.capped = \
             cur.part, cur.deal, cur.round, cur.first, cur.seat, cur.phase, cur.capped
@@ -141,16 +146,17 @@ class _Walk:
         self.knocks = DEAL <= part <= TURN and self.knocks_out
         if self.phase < 0:
             return _BEGIN[part](self)
+        self.then = _THEN[part]
         return self.flow[_PHASES[part]]
 
     def setup(self) -> list:
-        self.part, self.phase, self.knocks = SETUP, 0, False
+        self.part, self.phase, self.knocks, self.then = SETUP, 0, False, _Walk.setup_done
         self.st.active = self.st.first
         return self.flow["setup"]
 
     def begin_deal(self) -> list:
         st = self.st
-        self.part, self.phase, self.knocks = DEAL, 0, self.knocks_out
+        self.part, self.phase, self.knocks, self.then = DEAL, 0, self.knocks_out, _Walk.deal_phases_done
         st.steps -= 1
         if st.steps < 0:
             out_of_steps(st, self.game.flow_at["deals"])
@@ -170,7 +176,7 @@ class _Walk:
         if self.rnd > self.rounds:
             self.capped = self.game.rounds_capped  # the deal's rounds ran to their number, or to the cap
             return self.after_deal()
-        self.part, self.knocks = ROUND, self.knocks_out
+        self.part, self.knocks, self.then = ROUND, self.knocks_out, _Walk.round_done
         if self.until is not None and self.until(st, st.first):
             return self.after_deal()
         st.steps -= self.round_steps
@@ -178,9 +184,15 @@ class _Walk:
             out_of_steps(st, self.game.flow_at["rounds"])
         st.round = self.rnd
         st.rounds_played += 1
-        counters, player_counters = self.round_resets
-        if counters or player_counters:
-            _reset(st, counters, player_counters)
+        counters, player_counters = self.round_resets  # (written out: a round is the hot path)
+        if counters:
+            gc, initial = st.gc, st.layout.game_counters
+            for k in counters:
+                gc[k] = initial[k]
+        if player_counters:
+            pc, initial, n = st.pc, st.layout.player_counters, st.n
+            for k in player_counters:
+                pc[k] = [initial[k]] * n
         st.active = st.first
         self.phase = 0
         return self.flow["round"]
@@ -199,7 +211,7 @@ class _Walk:
                 self.ended(st, ROUND)
             self.rnd += 1
             return self.begin_round()
-        self.part, self.phase, self.knocks = TURN, 0, self.knocks_out
+        self.part, self.phase, self.knocks, self.then = TURN, 0, self.knocks_out, _Walk.turn_done
         st.active = order[seat]
         st.turn += 1
         counters, player_counters = self.turn_resets
@@ -208,34 +220,25 @@ class _Walk:
         return self.turns
 
     def after_deal(self) -> list:
-        self.part, self.phase, self.knocks = AFTER_DEAL, 0, False
+        self.part, self.phase, self.knocks, self.then = AFTER_DEAL, 0, False, _Walk.deal_done
         self.st.active = self.st.first
         return self.flow["after_deal"]
 
     def after(self) -> list:
-        self.part, self.phase, self.knocks = AFTER, 0, False
+        self.part, self.phase, self.knocks, self.then = AFTER, 0, False, _Walk.over
         self.st.active = self.st.first
         return self.flow["after_last_round"]
 
-    # ---- a part's phases ran to their end
-    def next(self) -> list | None:
-        """The phases to run next, the part under way having run its phases to their end."""
-        part = self.part
-        if part == TURN:
-            return self.turn_done()
-        if part == ROUND:
-            return self.round_done()
-        if part == DEAL:
-            self.rnd = 1
-            return self.begin_round()
-        if part == AFTER_DEAL:
-            return self.deal_done()
-        if part == SETUP:
-            if self.after_setup is not None:
-                self.after_setup(self.st)
-            self.deal = 1
-            return self.begin_deal()
-        return None
+    # ---- a part's phases ran to their end: the phases to run next
+    def setup_done(self) -> list:
+        if self.after_setup is not None:
+            self.after_setup(self.st)
+        self.deal = 1
+        return self.begin_deal()
+
+    def deal_phases_done(self) -> list:
+        self.rnd = 1
+        return self.begin_round()
 
     def round_done(self) -> list:
         st = self.st
@@ -277,6 +280,9 @@ class _Walk:
         self.deal += 1
         return self.begin_deal()
 
+    def over(self) -> None:
+        return None
+
     def deal_over(self, over: DealOver) -> list | None:
         """The phases to run once `end the deal` (or a knock-out) stopped the part under way."""
         part = self.part
@@ -291,12 +297,14 @@ class _Walk:
 
 _BEGIN = {SETUP: _Walk.setup, DEAL: _Walk.begin_deal, ROUND: _Walk.begin_round, TURN: _Walk.begin_turn,
           AFTER_DEAL: _Walk.after_deal, AFTER: _Walk.after}
+_THEN = {SETUP: _Walk.setup_done, DEAL: _Walk.deal_phases_done, ROUND: _Walk.round_done, TURN: _Walk.turn_done,
+         AFTER_DEAL: _Walk.deal_done, AFTER: _Walk.over}
 _PHASES = {SETUP: "setup", DEAL: "deal", ROUND: "round", TURN: "turn", AFTER_DEAL: "after_deal",
            AFTER: "after_last_round"}
 
 
 def _reset(st: State, counters: list[int], player_counters: list[int]) -> None:
-    """Counters back to their initial values at this player count (those a deal, a round or a turn resets as it
+    """Counters back to their initial values at this player count (those a deal or a turn resets as it
     begins): game counters by index, and player counters by index for every seat."""
     gc, initial = st.gc, st.layout.game_counters
     for k in counters:

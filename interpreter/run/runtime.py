@@ -327,16 +327,16 @@ def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) 
     match takes them at once). A step per card, past UNCHARGED cards."""
     cards = st.zones[src]
     moved = cards[:] if count < 0 else cards[:count]
-    if len(moved) > UNCHARGED:
+    n = len(moved)
+    if n > UNCHARGED:
         charge(st, moved, "")
-    elif not moved:
+    elif not n:
         return
-    t = st.layout
-    if src == zi or st.log is not None or t.zone_limit[zi] >= 0 or place not in (TOP, BOTTOM):
-        _move_each(st, moved, zi, place, face)
+    if st.log is not None or src == zi or not BOTTOM <= place <= TOP or st.layout.zone_limit[zi] >= 0:
+        _move_each(st, moved, zi, place, face)  # watched or logged, in its own zone, to a place, to a zone with a limit
         return
-    del cards[: len(moved)]
-    up = t.zone_face[zi] if face < 0 else face == 1
+    del cards[:n]
+    up = st.layout.zone_face[zi] if face < 0 else face == 1
     dest = st.zones[zi]
     if place == TOP:
         moved.reverse()  # dealt one at a time onto the top
@@ -663,7 +663,9 @@ def say(st: State, text: str) -> None:
 
 
 def fmt(st: State, kind: str, value: Any) -> str:
-    """Render a value of a DSL type for a `say` sentence."""
+    """Render a value of a DSL type for a `say` sentence or a question's text."""
+    if kind == "str" or kind == "num":  # the most common, first: text and numbers print as they are
+        return str(value)
     t = st.layout
     if kind == "card":
         return t.card_names[value] if value >= 0 else "nothing"
