@@ -5,7 +5,8 @@ import pytest
 from interpreter.game import load_game
 from interpreter.run.match import Match, random_bot
 
-MATCHES = 200
+MATCHES = 25  # random matches per game and player count in the default run
+SLOW_MATCHES = 200  # ... and with -m slow (the seeds after those)
 
 
 def check_conservation(m: Match) -> None:
@@ -17,10 +18,11 @@ def check_conservation(m: Match) -> None:
             assert st.zone_of[c] == zi, f"{m.layout.card_ids[c]} is listed in the wrong zone"
 
 
-def test_every_bundled_game_plays_to_the_end_at_every_player_count(bundled_game):
-    game = load_game(bundled_game)
+def plays_to_the_end(name: str, seeds: range) -> None:
+    """Each seed's random match at every player count ends, with winners, its cards conserved at every step."""
+    game = load_game(name)
     for players in range(game.min_players, game.max_players + 1):
-        for seed in range(MATCHES):
+        for seed in seeds:
             m = Match(game, players, seed)
             rng = random_bot(seed)
             steps = 0
@@ -36,6 +38,15 @@ def test_every_bundled_game_plays_to_the_end_at_every_player_count(bundled_game)
             result = m.result()
             assert result["winners"], "a finished match has at least one winner"
             assert len(result["scores"]) == players
+
+
+def test_every_bundled_game_plays_to_the_end_at_every_player_count(bundled_game):
+    plays_to_the_end(bundled_game, range(MATCHES))
+
+
+@pytest.mark.slow
+def test_every_bundled_game_plays_to_the_end_in_many_more_matches(bundled_game):
+    plays_to_the_end(bundled_game, range(MATCHES, SLOW_MATCHES))
 
 
 @pytest.mark.parametrize("players", [3, 6])
