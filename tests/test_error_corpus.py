@@ -4,8 +4,10 @@ never another exception and never a hang."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import shutil
 import signal
+import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -15,36 +17,72 @@ import pytest
 import yaml
 
 from interpreter import AuthoringError, load_game
+from interpreter.cache import ENV
 from interpreter.diagnostics import Diagnostic
+from interpreter.game import Game
 from interpreter.paths import data_dir
 from interpreter.scenarios import check_scenarios, load_scenarios, scenario_files
 
 CORPUS = yaml.safe_load(Path(__file__).with_name("error_corpus.yaml").read_text(encoding="utf-8"))
-TIME_BOUND_S = 20  # far above what any case takes (well under a second): only a hang reaches it
+CALL_BOUND = 20_000_000  # function calls a case may make: the heaviest makes about 2.2 million; only a hang more
+LONG_CPU_S = 5  # CPU seconds after which a case is run again with its calls counted (all take well under one)
 KINDS = ("yaml", "schema", "cards", "decl", "dsl", "name", "type", "arity", "scenario")
 
 
-class Hang(Exception):
-    """A case ran past the time bound."""
+class Hang(BaseException):
+    """A case made more calls than the bound (a BaseException: no `except Exception` of the loader hides it)."""
+
+
+class _RunsLong(BaseException):
+    """A case has used LONG_CPU_S of CPU: it is run again, counted."""
 
 
 @contextlib.contextmanager
-def time_bound(seconds: float) -> Iterator[None]:
-    """Raise Hang in the block after `seconds` (where the platform has interval timers)."""
+def noticed_if_long(seconds: float) -> Iterator[None]:
+    """Raise _RunsLong in the block once this process has spent `seconds` of CPU in it (where the platform
+    has interval timers). It is no verdict: a case that runs long is run again with its work counted."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
 
-    def stop(signum, frame):
-        raise Hang(f"no answer within {seconds} s")
+    def notice(signum, frame):
+        raise _RunsLong
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, notice)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def counted(work, bound: int = CALL_BOUND):
+    """`work()`, stopped with Hang at its `bound`th function call (Python's and C's, as the profiler counts)."""
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+            if calls > bound:
+                raise Hang(f"more than {bound:,} function calls: a hang")
+
+    sys.setprofile(count)
+    try:
+        return work()
+    finally:
+        sys.setprofile(None)
+
+
+def bounded(work, long_cpu_s: float = LONG_CPU_S, bound: int = CALL_BOUND):
+    """`work()`, bounded by the work it does, never by seconds: a case that runs long (as on a busy machine)
+    is run again with its calls counted, and only more than `bound` of them fail it (Hang)."""
+    try:
+        with noticed_if_long(long_cpu_s):
+            return work()
+    except _RunsLong:
+        return counted(work, bound)
 
 
 def patched_copy(case: dict, tmp_path: Path) -> tuple[Path, list[str]]:
@@ -63,11 +101,17 @@ def patched_copy(case: dict, tmp_path: Path) -> tuple[Path, list[str]]:
     return folder, [p["file"] for p in patches]
 
 
+@functools.cache
+def bundled(name: str) -> Game:
+    return load_game(name)
+
+
 def diagnostics_of(case: dict, folder: Path, files: list[str]) -> list[Diagnostic]:
     """What meeple says about the patched folder: a broken game, else its broken scenario files."""
     if all(Path(f).parts[0] == "scenarios" for f in files):
-        game = load_game(case["game"])  # the content is the bundled game's: compiled once for every case
-        _, found = check_scenarios(game, scenario_files(folder))
+        game = bundled(case["game"])  # the content is the bundled game's: loaded once for every case
+        # the files it patched (the others are the bundled game's, checked by its own scenario tests)
+        _, found = check_scenarios(game, [p for p in scenario_files(folder) if str(p.relative_to(folder)) in files])
         return found
     try:
         load_scenarios(load_game(folder))
@@ -87,10 +131,11 @@ def place(folder: Path, at: dict) -> tuple[str, int, int]:
 
 
 @pytest.mark.parametrize("case", CORPUS, ids=[case["id"] for case in CORPUS])
-def test_broken_input_is_an_authoring_error_at_its_place(case, tmp_path):
+def test_broken_input_is_an_authoring_error_at_its_place(case, tmp_path, monkeypatch):
     folder, files = patched_copy(case, tmp_path)
-    with time_bound(TIME_BOUND_S):
-        found = diagnostics_of(case, folder, files)
+    bundled(case["game"])
+    monkeypatch.setenv(ENV, "off")  # a copy read once: nothing of it is worth a place in the user's cache
+    found = bounded(lambda: diagnostics_of(case, folder, files))
     assert found, "no authoring error at all"
     file, line, col = place(folder, case["at"])
     mine = [d for d in found if Path(d.pos.file).resolve() == Path(file).resolve()]
@@ -107,3 +152,25 @@ def test_the_corpus_is_large_unique_and_covers_every_kind_of_mistake():
     kinds = Counter(i.split("-")[0] for i in ids)
     assert set(kinds) == set(KINDS), kinds
     assert min(kinds.values()) >= 5, kinds
+
+
+def test_a_hang_is_found_by_its_work_and_long_bounded_work_passes():
+    def spins():
+        while True:
+            len("spin")
+
+    with pytest.raises(Hang, match="more than 100,000 function calls"):  # noticed at 0.05 s of CPU, then counted
+        bounded(spins, 0.05, 100_000)
+    assert sys.getprofile() is None
+    runs: list[int] = []
+
+    def slow_the_first_time() -> int:  # as a case on a busy machine: it runs long, and its work is bounded
+        runs.append(1)
+        if len(runs) == 1:
+            spins()  # ends only when noticed
+        for _ in range(1000):
+            len("work")
+        return len(runs)
+
+    assert bounded(slow_the_first_time, 0.05, 100_000) == 2  # run again, counted, and passed by its count
+    assert sys.getprofile() is None
