@@ -1,14 +1,18 @@
 """Start-up with the compiled-game cache, printed (not a timed test): each command cold (an empty cache: the game
-is compiled) and warm (read back from the cache), the best of R runs in fresh processes; and, in one process,
-loading each bundled game cold and warm.
+is compiled) and warm (read back from the cache), the best of R runs in fresh processes, in wall and in CPU seconds
+(the process's own, user and system: steadier than wall on a busy machine); and, in one process, loading each
+bundled game cold and warm. `--against DIR` times another checkout's engine too (an earlier commit unpacked there:
+`git archive REV | tar -x -C DIR`), its runs and this one's taken in turn, so that before and after are measured
+in the same run.
 
-    python benchmarks/cache.py [--repeat R] [--games overloaded,sky-haulers]
+    python benchmarks/cache.py [--repeat R] [--games overloaded,sky-haulers] [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -27,27 +31,32 @@ COMMANDS = {"sim -n 1": ["sim", "{game}", "-n", "1"], "validate": ["validate", "
             "play --json": ["play", "{game}", "--seed", "1", "--json"]}
 
 
-def run_once(args: list[str], env: dict[str, str]) -> float:
+def run_once(args: list[str], env: dict[str, str], root: Path = ROOT) -> tuple[float, float]:
+    """One command in a fresh process of the engine in `root`: (wall, CPU) seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=root, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def command_times(game: str, repeat: int) -> dict[str, tuple[float, float]]:
-    """Each command's (cold, warm) seconds, best of `repeat`."""
-    out = {}
+def command_times(game: str, repeat: int, roots: list[Path]) -> dict[tuple[str, Path], list[tuple[float, float]]]:
+    """Each command's (cold, warm) seconds for each engine, (wall, CPU) each, best of `repeat`; the engines'
+    runs taken in turn."""
+    best: dict[tuple[str, Path], list[tuple[float, float]]] = {}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as installed: bytecode kept
     for label, template in COMMANDS.items():
         args = [a.format(game=game) for a in template]
-        cold, warm = float("inf"), float("inf")
         for _ in range(repeat):
-            folder = tempfile.mkdtemp(prefix="meeple-cache-")
-            env = {**os.environ, cache.ENV: folder}
-            cold = min(cold, run_once(args, env))
-            warm = min(warm, run_once(args, env))
-            shutil.rmtree(folder, ignore_errors=True)
-        out[label] = (cold, warm)
-    return out
+            for root in roots:
+                folder = tempfile.mkdtemp(prefix="meeple-cache-")
+                runs = [run_once(args, {**env, cache.ENV: folder}, root) for _ in ("cold", "warm")]
+                shutil.rmtree(folder, ignore_errors=True)
+                kept = best.setdefault((label, root), [(float("inf"), float("inf"))] * 2)
+                best[label, root] = [(min(k[0], r[0]), min(k[1], r[1])) for k, r in zip(kept, runs, strict=True)]
+    return best
 
 
 def load_times(game: str, repeat: int) -> tuple[float, float]:
@@ -70,15 +79,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, best taken (default 3)")
     parser.add_argument("--games", default="overloaded,sky-haulers", help="games whose commands are timed")
+    parser.add_argument("--against", type=Path, help="another checkout whose engine is timed in the same run")
     args = parser.parse_args(argv)
+    roots = [ROOT] + ([args.against.resolve()] if args.against else [])
     print(f"Python {sys.version.split()[0]}, best of {args.repeat}; seconds cold (compiled) → warm (cached)")
     for name in bundled_games():
         cold, warm = load_times(name, args.repeat)
         print(f"load_game({name!r}):{'':<{14 - len(name)}} {cold:6.3f} → {warm:6.3f}")
+    print("commands, wall (CPU)" + (f"; against {roots[1]}" if len(roots) > 1 else ""))
     for name in args.games.split(","):
-        for label, (cold, warm) in command_times(name, args.repeat).items():
+        for (label, root), ((cold, cold_cpu), (warm, warm_cpu)) in command_times(name, args.repeat, roots).items():
             command, *rest = label.split()
-            print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) + f"{cold:6.3f} → {warm:6.3f}")
+            which = "" if root == ROOT else "  (against)"
+            print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) +
+                  f"{cold:6.3f} ({cold_cpu:5.3f}) → {warm:6.3f} ({warm_cpu:5.3f}){which}")
     return 0
 
 
