@@ -25,7 +25,8 @@ from .common import (
 def cmd_check(args: argparse.Namespace) -> int:
     """Property-test a game with Hypothesis: its invariants, checks and the built-in properties, at every player
     count (or --players); on failure, the shrunk match step by step and a log that replay re-runs."""
-    from ..check import NotDeterministic, chance_line, check_game, describe, story
+    from ..check import NotDeterministic, check_game, describe
+    from ..check_story import chance_line, story
 
     game = _game(args.game).with_max_steps(args.max_steps)
     if args.players is not None:
