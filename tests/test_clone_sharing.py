@@ -46,3 +46,27 @@ def test_a_clone_and_its_original_go_on_apart_whichever_moves_first(name, player
     go_on(m, 40, random.Random(4))
     go_on(again, 40, random.Random(4))
     assert snapshot(m) == snapshot(rebuilt) == snapshot(again)
+
+
+@pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("hearts", 4), ("go-fish", 3)])
+def test_a_search_copy_goes_on_as_a_clone_and_leaves_its_world_as_it_was(name, players):
+    # a search's copy keeps no record for determinize and no new base, yet every seat's information state
+    # and the match itself go on as in a clone; a copy of it is still the same match
+    game = load_game(name)
+    whole = Match(game, players, 3)
+    bot = random_bot(3)
+    while not whole.over and len(whole.history) < 40:
+        for s in whole.to_act():
+            whole.apply(s, bot.pick(len(whole.legal_actions(s))))
+    world = whole.determinize(whole.to_act()[0], random.Random(2))
+    before = snapshot(world)
+    for k in range(3):
+        plain, search = world.clone(), world.search_copy()
+        go_on(plain, 5 + 7 * k, random.Random(k))
+        go_on(search, 5 + 7 * k, random.Random(k))
+        assert snapshot(search) == snapshot(plain)
+        later_plain, later_search = plain.clone(), search.clone()
+        go_on(later_plain, 9, random.Random(9))
+        go_on(later_search, 9, random.Random(9))
+        assert snapshot(later_search) == snapshot(later_plain)
+    assert snapshot(world) == before

@@ -2,18 +2,19 @@
 OpenSpiel's `ismcts.py` is the reference).
 
 One tree per decision, its nodes keyed by the searching seat's information state: two worlds the seat
-cannot tell apart at a point share the node. (The key is the information state less what every world
-of the search shares, the observations up to the decision searched: `information_since`, equal exactly
-when the whole strings are, at the cost of what is new since rather than of the match so far.) Each iteration takes a drawn world (a new determinization,
-or one drawn before: see `Worlds`) and walks down the tree choosing the seat's actions by UCB1, where an
-action's exploration term counts the visits in which it was available (availability counts: an action
-legal in only some worlds is not starved), the other seats playing uniformly at random and chance drawn
-by the world's own generator. An action tried fewer than `expand` times is played out from its node at
-once, on the quiet path (OpenSpiel expands at the first visit; waiting a few visits saves stepping into
-the world through the step API, which costs more than a whole play-out); past that, the first
-information set not in the tree is added and the world played out from there at random (the copy
-stepped into is played on in place, not rebuilt for the play-out). The payoff
-(scaled to [0, 1]) is added along the path, and the most visited action at the root is played.
+cannot tell apart at a point share the node. (The key is the information state less what every world of
+the search shares, the observations up to the decision searched: `information_since`, equal exactly when
+the whole strings are, at the cost of what is new since rather than of the match so far.) Each iteration
+takes a drawn world (a new determinization, or one drawn before: see `Worlds`) and walks down the tree
+choosing the seat's actions by UCB1, where an action's exploration term counts the visits in which it was
+available (availability counts: an action legal in only some worlds is not starved), the other seats
+playing uniformly at random and chance drawn by the world's own generator. An action tried fewer than
+`expand` times is played out from its node at once, on the quiet path (OpenSpiel expands at the first
+visit; waiting a few visits saves stepping into the world through the step API, which costs more than a
+whole play-out); past that, a search's copy of the world is stepped into (`Match.search_copy`: it records
+what information states read, not what a determinization would), the first information set not in the
+tree is added and the copy played on in place from there at random (not rebuilt for the play-out). The
+payoff (scaled to [0, 1]) is added along the path, and the most visited action at the root is played.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ class InformationSetMCTS(Bot):
         action = self._select(root, n, payoff)
         if root.visits[action] < self.expand:
             return self._back_up(play_out(world, self, payoff, action, place), [(root, action)])
-        world = world.clone()  # stepped in through the step API, for the seat's information states
+        world = world.search_copy()  # stepped in through the step API, for the seat's information states
         path = [(root, action)]
         if not step(world, me, action, self):
             return None

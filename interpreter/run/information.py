@@ -49,9 +49,13 @@ class Watcher:
 
     A copy shares `events`, `tags` and `groups` with its original until one of them records something:
     `owners` (one list shared by the watchers that share them) counts them, and a watcher that records
-    while others share takes its own copy first (the last one left records in place)."""
+    while others share takes its own copy first (the last one left records in place).
 
-    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "tags", "where", "zones")
+    `search`: the watcher of a copy played inside a search (`Match.search_copy`), which keeps only what
+    information states read (the events, the shadow), not `tags` (what determinize reads)."""
+
+    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "search", "tags", "where",
+                 "zones")
 
     def __init__(self, st: State) -> None:
         self.owners = [1]
@@ -63,6 +67,7 @@ class Watcher:
         self.groups: list[dict[int, set[int]]] = [{} for _ in range(st.n)]
         self.fresh = cards
         self.last: tuple | None = None
+        self.search = False
 
     def sync(self, st: State) -> None:
         """Take the shadow from the state (after a copy of the match was rebuilt)."""
@@ -77,7 +82,7 @@ class Watcher:
         other = Watcher.__new__(Watcher)
         other.events, other.tags, other.groups, other.owners = self.events, self.tags, self.groups, self.owners
         self.owners[0] += 1
-        other.fresh, other.last = self.fresh, self.last
+        other.fresh, other.last, other.search = self.fresh, self.last, self.search
         other.places = {}
         other.zones, other.where, other.face, other.known = [], [], [], []
         return other
@@ -87,6 +92,9 @@ class Watcher:
         self.owners[0] -= 1
         self.owners = [1]
         self.events = self.events[:]
+        if self.search:  # tags no longer kept
+            self.tags, self.groups = [], []
+            return
         self.tags = [t[:] for t in self.tags]
         self.groups = [{k: set(v) for k, v in g.items()} for g in self.groups]
 
@@ -99,6 +107,7 @@ class Watcher:
             setattr(self, name, value)
         self.owners = [1]
         self.places = {}
+        self.search = False
         self.zones, self.where, self.face, self.known = [], [], [], []
 
     # ---- what the seats tell apart
@@ -196,6 +205,8 @@ class Watcher:
                 self.known[d] = st.known[d]
         # A place drawn by chance is kept as ~to: shown only to the seats that see the card where it went.
         self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, st.face[c], before, after))
+        if self.search:
+            return
         seen = before | after
         tags = self.tags
         if t.zone_vis[src] != OWNER:
@@ -224,7 +235,7 @@ class Watcher:
         vis, owners = t.zone_vis, t.zone_owner
         where, face, known = self.where, self.face, self.known
         everyone = (1 << st.n) - 1
-        events, tags, seats = self.events, self.tags, range(st.n)
+        events, tags, seats, search = self.events, self.tags, range(st.n), self.search
         up = st.face[cards[0]] if cards else True
         gone: dict[int, set[int]] = {}  # per hand: the cards that left it so far
         merged: set[tuple[int, int]] = set()  # (hand, seat): the seat can tell none of the hand's cards apart
@@ -242,12 +253,14 @@ class Watcher:
             events.append((MOVE, c, src, at, dst, to, up, before, after))
             seen = before | after
             if not hand:
-                if seen:
+                if seen and not search:
                     for s in seats:
                         if seen >> s & 1 and tags[s][c] != c:
                             self._identify(s, c)
                 continue
             gone.setdefault(src, set()).add(c)
+            if search:
+                continue
             for s in seats:
                 if seen >> s & 1:
                     if tags[s][c] != c:
@@ -273,6 +286,8 @@ class Watcher:
         for c in cards:
             self.known[c] = st.known[c]
         self.events.append((SHUFFLE, zi, tuple(cards)))  # the order drawn: a determinization redraws it
+        if self.search:
+            return
         for s in range(st.n):
             unseen = [c for c in cards if not seen_by(st, c) >> s & 1]
             if len(unseen) > 1:
@@ -285,7 +300,8 @@ class Watcher:
         zi = st.zone_of[c]
         self.events.append((SHOW, c, p, zi, self._place(st, zi, c), seen_by(st, c)))
         self.known[c] = st.known[c] | 1 << p
-        self._identify(p, c)
+        if not self.search:
+            self._identify(p, c)
 
     def said(self, st: State, text: str) -> None:
         if self.owners[0] > 1:
@@ -304,7 +320,7 @@ class Watcher:
             self.face[c], self.known[c] = st.face[c], st.known[c]
             zi = st.zone_of[c]
             self.events.append((FLIP, c, zi, self._place(st, zi, c), st.face[c], before, after))
-            for s in range(st.n):
+            for s in range(st.n) if not self.search else ():
                 if (before | after) >> s & 1:
                     self._identify(s, c)
         elif kind == "roll":

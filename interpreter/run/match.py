@@ -96,6 +96,7 @@ class Match:
     _decisions: int
     chance_drawn: list[int] | None
     _explicit: chance.Explicit | None = None  # explicit chance (see `chance`), only where asked for
+    _unmarked = False  # a search's copy (`search_copy`): keeps no new base
     _verified: int  # a world being drawn: how many of the seat's observations it is known to share (see belief)
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
@@ -154,8 +155,8 @@ class Match:
 
     def _mark(self, cur: Cursor) -> None:
         """A phase that asks is about to start: keep a copy of the state to start again from."""
-        if self._resuming:
-            return  # replaying answers already given: the base and the answers since are kept as they are
+        if self._resuming or self._unmarked:
+            return  # replaying answers already given (or a search's copy): the base and answers since are kept
         st, base = self.st, self._base
         if base is not None and len(self._sent) < self.REPLAY_SPAN:
             return  # few answers since the last copy: a clone replays them rather than every phase paying a copy
@@ -192,6 +193,15 @@ class Match:
                 other._decisions = self.st.decisions
                 del other.st, other._flow, other._pending
             other.__class__ = _Unbuilt
+        return other
+
+    def search_copy(self) -> Match:
+        """A copy for one iteration of a search: it keeps what information states read (the observations),
+        not what a determinization of it would (which cards each seat can no longer tell apart), nor a new
+        base at each phase (a copy of it replays every answer since the last one kept). Not to be drawn from."""
+        other = self.clone()
+        other._watch.search = True
+        other._unmarked = True
         return other
 
     def __deepcopy__(self, memo: dict) -> Match:
