@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from interpreter.cli import main
 from interpreter.game import load_game
+from interpreter.web import watch
 from interpreter.web.app import create_app
 from tests.serving import designer_api, open_table, seat_api, token_of
 
@@ -313,3 +314,22 @@ def test_new_rules_that_cannot_seat_the_table_are_refused_and_change_nothing(tmp
         assert response.status_code == 409 and "cannot seat this table" in response.json()["error"]
         assert {k: v for k, v in client.get(dapi).json().items() if k != "rules"} == \
             {k: v for k, v in before.items() if k != "rules"}
+
+
+def test_an_engine_fault_on_reload_is_told_as_an_internal_error_to_report(tmp_path, monkeypatch, capsys):
+    """Only an authoring error is the content's: anything else that loading raises is the engine's fault, told
+    as such on the pages (the tables keep their rules) with its traceback on the server's console."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME)
+    (folder / "cards.yaml").write_text(CARDS)
+    app = create_app({"tiny": load_game(folder)})
+
+    def faulty(folder):
+        raise TypeError("a fault of the engine")
+
+    monkeypatch.setattr(watch, "load_game", faulty)
+    (folder / "game.yaml").write_text(GAME.replace("add 1 to my points", "add 2 to my points"))
+    assert app.state.watcher.check() == ["tiny"]
+    assert app.state.watcher.errors["tiny"] == ["internal error (please report it): TypeError: a fault of the engine"]
+    assert "Traceback" in capsys.readouterr().err

@@ -9,6 +9,7 @@ served are read (those named on the command line, or the bundled ones).
 from __future__ import annotations
 
 import threading
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,11 +40,12 @@ def _relative(text: str, folder: Path) -> str:
 
 
 def errors_of(err: Exception, folder: Path) -> list[str]:
-    """What is wrong with a game's content, one `file:line:col: error: message` a mistake."""
+    """What is wrong with a game's content, one `file:line:col: error: message` a mistake; any exception but an
+    authoring error is a fault of the engine, not of the content: said so, to be reported."""
     if isinstance(err, AuthoringError):
         return [_relative(d.render(with_source=False), folder) for d in err.diagnostics
                 if d.severity == "error"] or [_relative(str(err), folder)]
-    return [_relative(f"{type(err).__name__}: {err}", folder)]
+    return [_relative(f"internal error (please report it): {type(err).__name__}: {err}", folder)]
 
 
 class Watcher:
@@ -72,6 +74,8 @@ class Watcher:
                 errors = None
             except Exception as err:  # broken content, or a file gone: told, and the old rules kept
                 game, errors = None, errors_of(err, folder)
+                if not isinstance(err, AuthoringError):  # the engine's fault: its traceback on the server's console
+                    traceback.print_exception(err)
             if game is not None:
                 self.games[name] = game
                 self.errors.pop(name, None)
