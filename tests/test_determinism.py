@@ -53,3 +53,21 @@ def test_a_shuffle_draws_as_random_shuffle_does():
             _fisher_yates(cards, ours.getrandbits)
             theirs.shuffle(expected)
             assert cards == expected and ours.getstate() == theirs.getstate(), (size, seed)
+
+
+def test_a_quiet_match_is_the_match_the_step_api_plays():
+    """`sim`'s quiet match (no log, no watcher: cards moved without tracking who knows them, several at once)
+    ends as the same seed's match through the step API, for every bundled game: scores, winners, turns,
+    decisions and every game counter."""
+    from interpreter import load_game
+    from interpreter.load.loader import bundled_games
+    from interpreter.run.sim import simulate
+
+    for name in bundled_games():
+        game = load_game(name)
+        for seed in (1, 2):
+            m = play_random(game, game.max_players if seed == 2 else game.min_players, seed)
+            result = m.result()
+            quiet = simulate(game, m.players, seed)
+            assert (quiet.scores, quiet.winners, quiet.turns, quiet.decisions, quiet.counters) == (
+                result["scores"], result["winners"], result["turns"], result["decisions"], list(m.st.gc)), (name, seed)

@@ -101,6 +101,7 @@ class _Walk:
         "part",
         "phase",
         "rnd",
+        "round_phases",
         "round_resets",
         "round_steps",
         "rounds",
@@ -115,7 +116,7 @@ class _Walk:
     def __init__(self, game, st: State, cur: Cursor, after_setup, ended) -> None:
         self.game, self.st, self.after_setup, self.ended = game, st, after_setup, ended
         self.flow = game.flow
-        self.turns = self.flow["turn"]
+        self.turns, self.round_phases = self.flow["turn"], self.flow["round"]
         self.rounds, self.until = game.rounds, game.rounds_until
         self.circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
         self.round_steps = 1 + (st.n if self.turns else 0)  # a round and its turns, charged as steps when it begins
@@ -170,19 +171,19 @@ class _Walk:
         return self.flow["deal"]
 
     def begin_round(self) -> list:
-        """The next round's phases, or (its number past the rounds', or the rounds' condition holding) the
-        after-deal phases."""
-        st = self.st
-        if self.rnd > self.rounds:
+        """The next round's phases (its first turn's, if it has none of its own), or (its number past the
+        rounds', or the rounds' condition holding) the after-deal phases."""
+        st, rnd = self.st, self.rnd
+        if rnd > self.rounds:
             self.capped = self.game.rounds_capped  # the deal's rounds ran to their number, or to the cap
             return self.after_deal()
-        self.part, self.knocks, self.then = ROUND, self.knocks_out, _Walk.round_done
+        self.part, self.knocks, self.then = ROUND, self.knocks_out, _round_done
         if self.until is not None and self.until(st, st.first):
             return self.after_deal()
         st.steps -= self.round_steps
         if st.steps < 0:
             out_of_steps(st, self.game.flow_at["rounds"])
-        st.round = self.rnd
+        st.round = rnd
         st.rounds_played += 1
         counters, player_counters = self.round_resets  # (written out: a round is the hot path)
         if counters:
@@ -195,7 +196,10 @@ class _Walk:
                 pc[k] = [initial[k]] * n
         st.active = st.first
         self.phase = 0
-        return self.flow["round"]
+        if not self.round_phases and self.turns:  # straight to the round's turns
+            self.first, self.seat = st.first, 0
+            return self.begin_turn()
+        return self.round_phases
 
     def begin_turn(self) -> list:
         """The next turn's phases (a knocked-out seat has none), or the next round's once every seat had its turn."""
@@ -207,17 +211,21 @@ class _Walk:
                 seat += 1
             self.seat = seat
         if seat >= len(order):
-            if self.ended is not None:
-                self.ended(st, ROUND)
-            self.rnd += 1
-            return self.begin_round()
-        self.part, self.phase, self.knocks, self.then = TURN, 0, self.knocks_out, _Walk.turn_done
+            return self.round_over()
+        self.part, self.phase, self.knocks, self.then = TURN, 0, self.knocks_out, _turn_done
         st.active = order[seat]
         st.turn += 1
         counters, player_counters = self.turn_resets
         if counters or player_counters:
             _reset(st, counters, player_counters)
         return self.turns
+
+    def round_over(self) -> list:
+        """Every seat had its turn: the round's end, and the next round."""
+        if self.ended is not None:
+            self.ended(self.st, ROUND)
+        self.rnd += 1
+        return self.begin_round()
 
     def after_deal(self) -> list:
         self.part, self.phase, self.knocks, self.then = AFTER_DEAL, 0, False, _Walk.deal_done
@@ -253,6 +261,9 @@ class _Walk:
         return self.begin_round()
 
     def turn_done(self) -> list:
+        """After a turn: the next seat's turn (entered here as `begin_turn` enters it: a turn is the hot path),
+        else (a seat to skip, or the round's last turn played) `begin_turn`'s or `round_over`'s answer, or the
+        after-deal phases once the rounds' condition holds."""
         st = self.st
         if st.log.__class__ is list:
             st.log.append(snapshot(st, self.game.has_deals))
@@ -263,7 +274,18 @@ class _Walk:
             if self.ended is not None:
                 self.ended(st, ROUND)
             return self.after_deal()  # the rounds' condition holds after a turn
-        return self.begin_turn()
+        seat, order = self.seat, self.circle[self.first]
+        if self.knocks:
+            return self.begin_turn()  # a seat knocked out is skipped there
+        if seat >= len(order):
+            return self.round_over()
+        self.phase = 0
+        st.active = order[seat]
+        st.turn += 1
+        counters, player_counters = self.turn_resets
+        if counters or player_counters:
+            _reset(st, counters, player_counters)
+        return self.turns
 
     def deal_done(self) -> list:
         """After a deal's after-deal phases: the next deal's phases, or the after-last-round phases."""
@@ -295,6 +317,7 @@ class _Walk:
         return self.after_deal()
 
 
+_round_done, _turn_done = _Walk.round_done, _Walk.turn_done  # (read as globals on the hot path)
 _BEGIN = {SETUP: _Walk.setup, DEAL: _Walk.begin_deal, ROUND: _Walk.begin_round, TURN: _Walk.begin_turn,
           AFTER_DEAL: _Walk.after_deal, AFTER: _Walk.after}
 _THEN = {SETUP: _Walk.setup_done, DEAL: _Walk.deal_phases_done, ROUND: _Walk.round_done, TURN: _Walk.turn_done,

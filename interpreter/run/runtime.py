@@ -358,20 +358,41 @@ def move_all(st: State, cards: list[int], zi: int, place: int, face: int) -> Non
 
 
 def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
-    """Move each card of a list (not a zone's own) in order; many cards to an end of a zone are moved at once,
-    each zone they leave rebuilt in one pass (`move` one by one would take time quadratic in the cards moved)."""
-    if len(cards) < 16 or (place != TOP and place != BOTTOM):
-        for c in cards:
-            move(st, c, zi, place, face)
-    elif st.log is None:
-        _move_quiet(st, cards, zi, place, face)
-    elif not _move_watched(st, cards, zi, place, face):
-        for c in cards:
-            move(st, c, zi, place, face)
+    """Move each card of a list (not a zone's own) in order, as `move` would one by one. To an end of a zone,
+    a quiet match moves them without a call per card, and many cards are moved at once, each zone they leave
+    rebuilt in one pass (`move` one by one would take time quadratic in the cards moved)."""
+    if BOTTOM <= place <= TOP:
+        if st.log is None:
+            if len(cards) >= 16:
+                _move_quiet(st, cards, zi, place, face)
+                return
+            if st.layout.zone_limit[zi] < 0:
+                _move_few(st, cards, zi, place, face)
+                return
+        elif len(cards) >= 16 and _move_watched(st, cards, zi, place, face):
+            return
+    for c in cards:
+        move(st, c, zi, place, face)
+
+
+def _move_few(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
+    """`move` of each card in turn to an end of zone `zi` (one with no limit) in a quiet match, written out."""
+    zones, zone_of, faces = st.zones, st.zone_of, st.face
+    up = st.layout.zone_face[zi] if face < 0 else face == 1
+    dest = zones[zi]
+    for c in cards:
+        if c >= 0:
+            zones[zone_of[c]].remove(c)
+            if place == TOP:
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            zone_of[c] = zi
+            faces[c] = up
 
 
 def _move_quiet(st: State, cards: list[int], zi: int, place: int, face: int) -> None:
-    """`_move_each` to an end of a zone in a quiet match (nobody's knowledge kept)."""
+    """`_move_each` of many cards to an end of a zone in a quiet match (nobody's knowledge kept)."""
     limit = st.layout.zone_limit[zi]
     zone_of = st.zone_of
     size = len(st.zones[zi])
