@@ -51,6 +51,10 @@ DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
 DEFAULT_PROBES = 3000  # swaps tried, in all, to mend the worlds of one draw
 REDEALT_SHUFFLES = 2  # where a world cannot be carried on, the last shuffles it is drawn again from (`_redealt`)
+# where the quick and the thorough drawings all failed (their mends sharing a budget, the first drawings may
+# leave the others none): drawings mended the quick way, each with probes // PATIENT_SHARE of its own
+PATIENT_TRIES = 12
+PATIENT_SHARE = 3
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
@@ -1218,13 +1222,16 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
     faces = match.layout.face_ids
     problems: dict[str, int] = {}
     budget = [probes]
-    for k in range(tries + THOROUGH_TRIES):
+    thorough = tries + THOROUGH_TRIES
+    for k in range(thorough + PATIENT_TRIES):
         if k == tries:  # the quick mends found none: mends checked from their shuffle on, with a budget of their own
             budget = [probes]
+        elif k >= thorough:  # nor those: drawings mended the quick way again, each with a budget of its own
+            budget = [probes // PATIENT_SHARE]
         try:
             replay = _Replay(match, seat, tr, _assign_some(tr, faces, rng), rng, want, want_view,
                              belief.tracer.decisions, budget)
-            replay.thorough = k >= tries
+            replay.thorough = tries <= k < thorough
             world = replay.play(repairs)
             if not replay.fits(world):
                 raise _Misfit("the seat would see something else now")
@@ -1234,7 +1241,7 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
         belief.keep(replay, world, events)
         return world
     why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
-    raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries + THOROUGH_TRIES} "
+    raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {thorough + PATIENT_TRIES} "
                             f"drawings: {why}")
 
 
