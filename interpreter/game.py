@@ -204,14 +204,13 @@ def compile_content(content: Content) -> Compilation:
     from .lang.resolve import resolve_program
     from .lang.simplify import initial_values, simplify_program
 
-    program = parse_program(content)
-    functions = function_order(program)
-    resolve_program(program, functions)
-    table_checks_without_me(program)
-    checks_draw_no_chance(program)
-    _raise_if(program.errors)
+    parsed = parse_program(content)
+    resolved = resolve_program(parsed, function_order(parsed))
+    table_checks_without_me(resolved)
+    checks_draw_no_chance(resolved)
+    _raise_if(resolved.errors)
+    program = simplify_program(resolved)
     plan = analyse(program)
-    simplify_program(program)
     initials = initial_values(program)
     _raise_if(program.errors)
     compiled, errors = generate(program, plan)

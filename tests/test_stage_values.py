@@ -87,9 +87,10 @@ def resolved(tmp_path, play: str):
     body = textwrap.indent(textwrap.dedent(play).strip(), "    ")
     phase = '  play: |\n    let c = I choose a card from my hand "Play which card?"\n    move c to table\n'
     game = GAME.replace(phase, "  play: |\n" + body + "\n")
-    program = parse_program(load_content(write_game(tmp_path, game)))
-    resolve_program(program, function_order(program))
+    parsed = parse_program(load_content(write_game(tmp_path, game)))
+    program = resolve_program(parsed, function_order(parsed))
     assert not program.errors, program.errors
+    assert program is not parsed and parsed.phases["play"].body is None  # a new program: the parsed one as it was
     return program
 
 
@@ -113,11 +114,11 @@ def test_folding_gives_new_nodes_and_leaves_the_resolved_ones_as_they_were(tmp_p
         add 2 * 3 to pot
         say "{x}"
     """)
-    play = program.phases["play"]
-    let, add, say = play.body
-    simplify_program(program)
-    assert isinstance(let.value, n.Arith) and isinstance(add.value.right, n.Arith)  # as resolved
-    new_let, new_add, new_say = play.body
+    let, add, say = program.phases["play"].body
+    folded = simplify_program(program)
+    assert program.phases["play"].body == [let, add, say]  # the resolved program as it was…
+    assert isinstance(let.value, n.Arith) and isinstance(add.value.right, n.Arith)  # …and its nodes
+    new_let, new_add, new_say = folded.phases["play"].body
     assert new_let is not let and new_let.var is let.var
     assert isinstance(new_let.value, n.Const) and new_let.value.value == 6 and new_let.value.at == let.value.at
     # `add` keeps its counter as the left side of its sum (one node: written `+= 6`)

@@ -1,13 +1,14 @@
 """Stage 3 for a whole game: every DSL text of the content parsed into one Routine each.
 
 A Routine is one text that becomes one Python function (a phase, a procedure, a function, a card's
-ability or condition, the score…). Later stages fill in its typed body (resolve) and whether it asks
-(analysis); a Program is the game's routines plus its verbs.
+ability or condition, the score…). Later stages hand on new routines rather than fill these in: resolution
+a Program whose routines carry their typed nodes, simplification one with those folded (`Program.renewed`);
+a Program is the game's routines plus its verbs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from lark import Tree
 
@@ -33,7 +34,7 @@ class Routine:
     table: bool = False  # a check for the table: its text may not name `me`
     card: int = -1  # an ability or condition: the index of its card's definition
     ability: str | None = None  # …and the ability or condition it is
-    # filled in by resolution
+    # what resolution made of it (a new Routine: the parsed one is left without)
     result_type: str = "any"
     body: list[n.Stmt] | None = None  # a statement text's typed statements
     value: n.Expr | None = None  # an expression text's typed value
@@ -66,6 +67,20 @@ class Program:
     def actions(self) -> list[Routine]:
         """The statement routines: procedures, phases and card abilities."""
         return [*self.procedures.values(), *self.phases.values(), *(r for rs in self.abilities.values() for r in rs)]
+
+    def renewed(self, new: dict[int, Routine], errors: list[Diagnostic]) -> Program:
+        """A new Program of the same game: each routine replaced by its new version in `new` (by the id of the
+        routine it replaces; the others as they are), with `errors`; this one is left as it is."""
+
+        def get(r: Routine) -> Routine:
+            return new.get(id(r), r)
+
+        return replace(self, procedures={k: get(r) for k, r in self.procedures.items()},
+                       functions={k: get(r) for k, r in self.functions.items()},
+                       phases={k: get(r) for k, r in self.phases.items()},
+                       abilities={k: [get(r) for r in rs] for k, rs in self.abilities.items()},
+                       conditions=[get(r) for r in self.conditions], extras=[get(r) for r in self.extras],
+                       initials={k: get(r) for k, r in self.initials.items()}, errors=errors)
 
 
 def parse_program(content: Content) -> Program:

@@ -14,7 +14,7 @@ from typing import Any, TypeGuard
 
 from ..diagnostics import Diagnostic
 from . import nodes as n
-from .program import Program
+from .program import Program, Routine
 from .resolve import too_deep
 from .statements import Choice
 
@@ -27,20 +27,26 @@ _PLAIN = (n.Const, n.PlayerCount, n.Arith, n.Neg, n.Compare, n.Logic, n.Not, n.C
 _PLAIN_HELPERS = frozenset({"max", "min", "abs", "floordiv", "mod"})
 
 
-def simplify_program(program: Program) -> None:
-    """Fold the constants of every resolved routine: each is given new nodes where a part folds, and the nodes it
-    was resolved to are left as they were (a node met twice folds to one node, so parts shared stay shared). A
-    text nesting too deeply to fold is an error at its place, like one too deep to resolve or to write."""
+def simplify_program(program: Program) -> Program:
+    """The program with the constants of every resolved routine folded: a new Program, each routine given new
+    nodes where a part folds, the program and nodes it was given left as they were (a node met twice folds to one
+    node, so parts shared stay shared). A text nesting too deeply to fold is an error at its place, like one too
+    deep to resolve or to write."""
     folding = _Folding()
+    done: dict[int, Routine] = {}
+    errors = list(program.errors)
     for r in [*program.functions.values(), *program.extras, *program.conditions, *program.actions()]:
+        if r.value is None and r.body is None:
+            continue
         try:
-            if r.value is not None:
-                r.value = folding.fold(r.value)
-            if r.body is not None:
-                r.body = folding.within(r.body)
+            value = folding.fold(r.value) if r.value is not None else None
+            body = folding.within(r.body) if r.body is not None else None
         except RecursionError:
-            program.errors.append(too_deep(r))
-        n.freeze([r.body, r.value])
+            errors.append(too_deep(r))
+            continue
+        n.freeze([body, value])
+        done[id(r)] = replace(r, value=value, body=body)
+    return program.renewed(done, errors)
 
 
 def initial_values(program: Program) -> dict[str, dict[int, int]]:
