@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 from lark import Lark
 
+from interpreter.cli import main
 from interpreter.game import compile_content, load_game
 from interpreter.lang import nodes as n
 from interpreter.lang import parser
+from interpreter.lang.asks import K_CARD
+from interpreter.lang.compiler import CodeGenerator
+from interpreter.lang.resolve_statements import StatementResolver
 from interpreter.lang.statements import STATEMENTS, statement
 from interpreter.leaks import check_leaks
 from interpreter.load.loader import load_content
@@ -199,3 +203,64 @@ def test_the_worked_example_past_the_hooks_is_caught(tmp_path, reverse_statement
     game = load_game(write_game(tmp_path, REVERSING))
     with pytest.raises(AssertionError, match="view is not what its observations imply"):
         check_leaks(game, seeds=range(3))
+
+
+# ---- a statement added in the package, as the numbered steps say: an asking one, through the two visitors ------
+
+
+@statement("pass_card")
+@dataclass(eq=False)
+class PassCard(n.Stmt):
+    """`pass a card from CARDS to ZONE`: I choose one of the cards (none if there are none) and move it there."""
+
+    cards: n.Expr
+    zone: n.Expr
+    who: n.Expr
+    effects = frozenset({n.ASKS, n.MOVES})
+
+
+del STATEMENTS["pass_card"]  # registered by the fixture only, for its tests
+
+
+def stmt_pass_card(self, s, scope):
+    """Step 4: the resolver's method for the rule."""
+    cards, zone = s.children
+    return PassCard(self.expect(cards, scope, "cards"), self.expect(zone, scope, "zone"), self.me(scope))
+
+
+def visit_PassCard(self, node):
+    """Step 5: the code generator's method for the class (its ask written by the writer's `ask`)."""
+    who, c = self.some(node.who, "the player who chooses"), self.fresh("c")
+    self.ask(who, f"(list({self.expr(node.cards)}) or [-1])", K_CARD, self.prompt("Pass which card?"), c)
+    self.line(f"if {c} >= 0: move(st, {c}, {self.expr(node.zone)}, 0, -1)")
+
+
+@pytest.fixture
+def pass_statement(monkeypatch):
+    grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
+    grammar += '\npass_card: "pass" "a" "card" "from" expr "to" expr\n%extend _simple: pass_card\n'
+    layout = parser._Layout()
+    lark = Lark(grammar, parser="lalr", lexer="basic", postlex=layout, start=["start", "expr_start"],
+                propagate_positions=True, maybe_placeholders=True)
+    monkeypatch.setattr(parser, "_lark", lambda: (lark, layout))
+    monkeypatch.setattr(StatementResolver, "stmt_pass_card", stmt_pass_card, raising=False)
+    monkeypatch.setattr(CodeGenerator, "visit_PassCard", visit_PassCard, raising=False)
+    monkeypatch.setitem(STATEMENTS, "pass_card", PassCard)
+    yield PassCard
+
+
+def test_an_asking_statement_added_through_the_visitors_asks_and_passes_the_checks(tmp_path, pass_statement):
+    folder = write_game(tmp_path, """
+        play: |
+          pass a card from my hand to row
+          fill
+        """)
+    game = load_game(folder)
+    assert {n.ASKS, n.MOVES} <= game.effects and "phase_play" in game.python_source
+    m = game.new_match(2, seed=1)
+    row = m.st.zones[m.layout.zone_names.index("row")]
+    seat, options = m.to_act()[0], m.seat(m.to_act()[0]).legal_actions()
+    m.apply(seat, options[-1])
+    assert len(row) == 1 and len(options) == 2  # asked, with the two cards of the hand, one passed on
+    assert check_leaks(game, seeds=range(2)).matches == 4
+    assert main(["check", str(folder), "--examples", "5"]) == 0
