@@ -1,7 +1,7 @@
 """What statements do to a match is declared by each statement class (`effects`) and collected by the
 analysis over the program (`Plan.does`, `Plan.effects`); nothing outside the language stage tests
 statement classes. And the worked example of docs/architecture.md ("How to add a statement"): a
-state-changing statement, `reverse ZONE`, added as documented, passes the leak check."""
+state-changing statement, `reverse ZONE`, added as documented, passes the leak check and `meeple check`."""
 
 import ast
 import re
@@ -185,7 +185,8 @@ REVERSING = """
 
 
 def test_the_worked_example_reverses_and_passes_the_leak_check(tmp_path, reverse_statement):
-    game = load_game(write_game(tmp_path, REVERSING))
+    folder = write_game(tmp_path, REVERSING)
+    game = load_game(folder)
     assert n.REORDERS in game.effects and "reverse(st, " in game.python_source
     m = game.new_match(2, seed=3)
     row = m.st.zones[m.layout.zone_names.index("row")]
@@ -195,6 +196,7 @@ def test_the_worked_example_reverses_and_passes_the_leak_check(tmp_path, reverse
     assert len(row) == 2 and row[0] == first  # put on top, then the row reversed
     report = check_leaks(game, seeds=range(3))
     assert report.matches == 6 and report.points > 10
+    assert main(["check", str(folder), "--examples", "5"]) == 0  # its matches keep the game's properties too
 
 
 def test_the_worked_example_past_the_hooks_is_caught(tmp_path, reverse_statement, monkeypatch):
