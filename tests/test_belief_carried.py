@@ -1,0 +1,93 @@
+"""A seat's world carried on as its match goes on (what a bot pays at each of its turns): where the cards the
+seat has since seen do not fit the kept world, it is mended where it parted, not drawn again from the start."""
+
+import random
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.run import belief
+from interpreter.run.belief import replayed
+from interpreter.run.information import SHUFFLE
+
+
+def play_to(m, rng: random.Random, upto: int) -> None:
+    while not m.over and len(m.history) < upto:
+        p = m.to_act()[0]
+        m.apply(p, rng.randrange(len(m.legal_actions(p))))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_card_seen_where_the_world_had_another_is_traded_within_the_hand_it_was_chosen_from(seed, monkeypatch):
+    """Overloaded: the loads are chosen from hands unseen, and shown when the donkey is weighed. A kept world
+    whose load was another card of that hand is carried on with that player choosing the card shown
+    instead (a card trade within the hand, played again from before that answer), never drawn afresh."""
+    traded, fresh = [], []
+    mended, drawn = belief._mended, belief._drawn
+
+    def spy_mended(tr, *args):
+        mend = mended(tr, *args)
+        if mend is not None and mend[1] in tr.mix_answer:
+            traded.append(mend)
+        return mend
+
+    def spy_drawn(*args, **kwargs):
+        fresh.append(len(args[0].history))
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(belief, "_mended", spy_mended)
+    monkeypatch.setattr(belief, "_drawn", spy_drawn)
+    m = load_game("overloaded").new_match(players=3, seed=seed)
+    rng, bot = random.Random(seed), random.Random(seed)
+    worlds = 0
+    while not m.over:
+        p = m.to_act()[0]
+        if p == 0:
+            world = m.determinize(0, rng)
+            assert world.information_state(0) == m.information_state(0)
+            if worlds % 5 == 0:
+                replayed(world)
+            worlds += 1
+        m.apply(p, bot.randrange(len(m.legal_actions(p))))
+    assert traded, "no load shown was traded within its hand"
+    assert fresh == [0], f"drawn afresh at decisions {fresh[1:]}"
+
+
+def test_a_world_that_cannot_be_carried_is_drawn_again_from_its_last_shuffle(monkeypatch):
+    """Hearts deals anew every round. Where the kept world cannot be carried on, the deals before the last one
+    stay as the world had them (what the seat saw then is still explained by them), and only the last deal
+    on is drawn again: its cost is one deal's play, not the whole match's."""
+    m = load_game("hearts").new_match(players=4, seed=3)
+    rng, bot = random.Random(3), random.Random(3)
+    play_to(m, bot, 300)
+    while True:  # a point with the next shuffle more than 8 decisions away
+        c = m.clone()
+        play_to(c, bot.__class__(len(m.history)), len(m.history) + 8)
+        if not any(e[0] == SHUFFLE for e in c._watch.events[len(m._watch.events):]):
+            break
+        play_to(m, bot, len(m.history) + 8)
+    m.determinize(0, rng)
+    kept_belief = belief._beliefs(m)[0]
+    kept = kept_belief.world.history[:]
+    last_deal = max(kept_belief.tracer.tr.dealing)  # the answer after which the match dealt its last shuffle
+    play_to(m, bot, len(m.history) + 8)
+    fresh = []
+    monkeypatch.setattr(belief, "_carried", lambda *args, **kwargs: None)
+    monkeypatch.setattr(belief, "_drawn", lambda *args, **kwargs: fresh.append(1))
+    world = m.determinize(0, rng)
+    assert fresh == []
+    assert world.information_state(0) == m.information_state(0)
+    replayed(world)
+    assert last_deal > 200
+    assert world.history[:last_deal] == kept[:last_deal]  # the deals before the last one as they were
+
+
+def test_drawings_with_a_budget_each_find_a_world_where_shared_budgets_ran_out(monkeypatch):
+    """The last stage of a fresh draw alone (no quick or thorough drawing before it) finds a world."""
+    m = load_game("go-fish").new_match(players=3, seed=4)
+    play_to(m, random.Random(4), 24)
+    monkeypatch.setattr(belief, "THOROUGH_TRIES", 0)
+    seat = m.to_act()[0]
+    world = belief.determinize(m, seat, random.Random(0), tries=0)
+    assert world.information_state(seat) == m.information_state(seat)
+    replayed(world)
