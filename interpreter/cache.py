@@ -48,15 +48,39 @@ def folder() -> Path | None:
 @lru_cache(maxsize=1)
 def engine_digest() -> str:
     """What names this engine: the Python running it, the bytes of its modules (its version among them: the
-    package's `__init__.py`), grammar and schemas."""
-    h = hashlib.sha256(f"{sys.version}\n{sys.implementation.cache_tag}\n".encode())
-    package = Path(__file__).resolve().parent
-    files = sorted(package.rglob("*.py")) + sorted(data_dir("grammar").glob("*.lark")) + \
-        sorted(data_dir("schemas").glob("*.json"))
+    package's `__init__.py`), grammar and schemas. Worked out from the bytes once for a given set of those files
+    as they stand (each one's path, size and time of last change, as Python's own bytecode cache tells a source
+    changed) and kept: a later process only looks at them."""
+    head = f"{sys.version}\n{sys.implementation.cache_tag}\n"
+    files = _engine_files()
+    stand = hashlib.sha256(head.encode())
     for path in files:
-        h.update(f"\0{path.relative_to(path.parent.parent)}\0".encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
+        st = os.stat(path)
+        stand.update(f"\0{path}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    name = stand.hexdigest()
+    kept = read_value(name)
+    if isinstance(kept, str):
+        return kept
+    h = hashlib.sha256(head.encode())
+    for path in files:
+        h.update(f"\0{os.path.basename(os.path.dirname(path))}/{os.path.basename(path)}\0".encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
+    digest = h.hexdigest()
+    write_value(name, digest)
+    return digest
+
+
+def _engine_files() -> list[str]:
+    """The engine's modules, grammar and schemas (plain paths, sorted: walking and sorting `Path`s cost more
+    than hashing their bytes)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(package)
+                   for name in names if name.endswith(".py"))
+    for kind, suffix in (("grammar", ".lark"), ("schemas", ".json")):
+        where = str(data_dir(kind))
+        files += sorted(os.path.join(where, name) for name in os.listdir(where) if name.endswith(suffix))
+    return files
 
 
 def key(game: Path, files: list[Path]) -> str:

@@ -176,3 +176,26 @@ def test_a_file_read_and_checked_once_is_neither_parsed_nor_checked_again(tmp_pa
     monkeypatch.setenv(cache.ENV, "off")
     read_and_check()
     assert len(parsed) == 5  # off: nothing kept, nothing read back
+
+
+def test_the_engine_is_named_by_its_files_bytes_worked_out_once_while_they_stand(tmp_path, entries, monkeypatch):
+    files = [tmp_path / "engine.py", tmp_path / "grammar.lark"]
+    for f in files:
+        f.write_text("x = 1\n")
+    monkeypatch.setattr(cache, "_engine_files", lambda: [str(f) for f in files])
+    written = []
+    real_write = cache.write_value
+    monkeypatch.setattr(cache, "write_value", lambda name, value: written.append(value) or real_write(name, value))
+
+    def digest() -> str:
+        cache.engine_digest.cache_clear()  # as a new process would
+        return cache.engine_digest()
+
+    first = digest()
+    assert digest() == first and written == [first]  # the second time only looked up
+    files[0].write_text("x = 22\n")
+    second = digest()
+    assert second != first and written == [first, second]  # an edit: worked out from the bytes again
+    files[0].write_text("x = 1\n")
+    assert digest() == first  # the bytes name it, not when they were written
+    cache.engine_digest.cache_clear()
