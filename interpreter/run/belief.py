@@ -34,7 +34,9 @@ comes from `rng`.
 The match keeps, per seat (`_Belief`), the walk of step 1 (carried on from where it stopped) and its last
 world with a copy of it before every answer that dealt a shuffle: a draw at the same point moves on from
 that world by a swap, and a draw after the match moved on carries it on (see `determinize`); either plays
-the world again from the copy before the first shuffle it changed, not from the match's start.
+the world again from the copy before the first shuffle it changed, not from the match's start. A world
+that cannot be carried on is drawn again from one of its last shuffles (`_redealt`) before a new one is
+drawn from the start (`_drawn`).
 """
 
 from __future__ import annotations
