@@ -18,11 +18,14 @@ import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .files import OutputError, write_whole
 from .load.loader import SCENARIO_FOLDER, bundled_games
 from .load.schema import validate as schema_validate
+
+if TYPE_CHECKING:
+    from .run.match import Match
 
 MAX_LOG_BYTES = 16 * 1024 * 1024
 """The largest log read or written (16 MiB); a long match of the bundled games writes well under 1 MB, and
@@ -336,6 +339,35 @@ def check_record(record: dict[str, Any], number: int, file: str | Path) -> list[
         message = d.message.replace("the top level", "the line", 1)
         problems.append(f"{file}:{number}: error: {message}" + (f" ({d.hint})" if d.hint else ""))
     return problems
+
+
+def seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
+    """What one seat saw of a match, as the records of a seat log (`play --log-for`): a header that names the
+    seat (and no seed), its observations, the result."""
+    lines: list[dict[str, Any]] = [{"type": "match", "game": m.game.name, "version": m.game.version,
+                                    "players": m.players, "seat": seat}]
+    lines.extend(m.information_state_json(seat)["observed"])
+    if m.over:
+        lines.append(m.result())
+    return lines
+
+
+def seat_log_words(file: str | Path, lines: list[dict[str, Any]], lang: str = "en") -> list[str]:
+    """The records of a seat log after its header in words, one line each; LogError (`FILE:LINE: error: …`)
+    for a record of another shape than the engine writes."""
+    from .run.information import describe
+
+    seat = lines[0]["seat"]
+    told = []
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            if line.get("type") == "result":
+                told.append(f"scores {list(line['scores'])}, winners {list(line['winners'])}")
+            else:
+                told.append(describe(line, seat, lang))
+        except (KeyError, TypeError, AttributeError, ValueError):
+            raise LogError(f"{file}:{number}: error: not an observation of a seat log: {short_line(line)}") from None
+    return told
 
 
 def is_seat_log(header: dict[str, Any]) -> bool:

@@ -60,19 +60,10 @@ def _bots(names: list[str], players: int, human: int | None) -> list[str]:
     return names
 
 
-def _seat_log(m: Match, seat: int) -> list[dict[str, Any]]:
-    """What one seat saw of a match, as JSON lines: a header, its observations, the result."""
-    lines: list[dict[str, Any]] = [{"type": "match", "game": m.game.name, "version": m.game.version,
-                                    "players": m.players, "seat": seat}]
-    lines.extend(m.information_state_json(seat)["observed"])
-    if m.over:
-        lines.append(m.result())
-    return lines
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
     from ..bots.lineup import Lineup
+    from ..logfile import seat_log
     from ..table import Table
 
     game = _game(args.game).with_max_steps(args.max_steps)
@@ -103,7 +94,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log:
         _write_log(args.log, m.log, game)
     for seat, path in log_for:
-        _write_log(path, _seat_log(m, seat), game)
+        _write_log(path, seat_log(m, seat), game)
     if args.json:
         print(json.dumps({"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
                           "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}))

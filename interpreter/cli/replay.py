@@ -21,24 +21,17 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None, la
     """A seat log (`play --log-for`) is shown as that seat saw the match: it holds no seed and not what the
     seat did not see, so there is nothing to re-run (the full log of `play --log` replays)."""
     from ..load.source import readable
-    from ..logfile import short_line
-    from ..run.information import describe
+    from ..logfile import LogError, seat_log_words
 
     header = lines[0]
     seat = header["seat"]
     if asked is not None and asked != seat:
         raise CliError(f"{file}:1: error: this is what P{seat} saw (a seat log); it holds nothing of what P{asked} "
                        f"saw: replay the full log (`play --log`) with --as {asked}", located=True)
-    shown = []
-    for number, line in enumerate(lines[1:], 2):
-        try:
-            if line.get("type") == "result":
-                shown.append(f"scores {list(line['scores'])}, winners {list(line['winners'])}")
-            else:
-                shown.append(describe(line, seat, lang))
-        except (KeyError, TypeError, AttributeError, ValueError):  # a line of another shape than the engine writes
-            raise CliError(f"{file}:{number}: error: not an observation of a seat log: {short_line(line)}",
-                           located=True) from None
+    try:
+        shown = seat_log_words(file, lines, lang)
+    except LogError as err:
+        raise CliError(str(err), located=True) from None
     print(f"{file} is what P{seat} saw of a match of {readable(header['game'])} for {_n(header['players'], 'player')} "
           "(a seat log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
     for text in shown:  # the file may come from anyone: no control character of it reaches the terminal
