@@ -596,6 +596,20 @@ def test_a_check_field_that_is_not_text_is_refused_at_its_line(capsys, logged, c
                                    re.MULTILINE), err
 
 
+@pytest.mark.parametrize("line", [{"type": "event", "event": "move"}, {"type": "result"}, {"type": "ask", "who": "x"},
+                                  {"nothing": 1}], ids=["move", "result", "ask", "no type"])
+def test_a_seat_log_line_of_another_shape_is_refused_at_its_line(capsys, tmp_path, line):
+    """A seat log (`play --log-for`) is shown, not re-run: a record it cannot tell is named at its line."""
+    log = tmp_path / "seat.jsonl"
+    assert run(capsys, "play", "overloaded", "--seed", "3", "--log-for", "1", log)[0] == 0
+    lines = records(log)
+    lines.insert(3, line)
+    write_records(log, lines)
+    code, out, err = run(capsys, "replay", log)
+    assert code == 1 and not out
+    assert err.startswith(f"{log}:4: error: not an observation of a seat log: {json.dumps(line)}"), err
+
+
 def test_a_log_of_bytes_that_are_not_utf8_is_refused(capsys, logged):
     logged.write_bytes(logged.read_bytes() + b'{"type": "event", "event": "say", "text": "\xff"}\n')
     code, _, err = run(capsys, "replay", logged)
