@@ -23,7 +23,7 @@ GAME = game_of("sky-haulers")
 PROP = GAME.model.prop_index
 DECK_KINDS = ("cargo", "passenger", "pilot", "action", "artifact")
 DECK_ZONES = {"deck", "pile", "hand", "chain", "hold", "fight", "resolving"}
-SEEDS = 40          # random matches per player count in the default run
+SEEDS = 20          # random matches per player count in the default run
 SLOW_SEEDS = 600    # ... and behind @pytest.mark.slow
 
 
