@@ -20,7 +20,7 @@ Breakdown (`--breakdown`): where an iteration's time goes, per game and point, f
 over the matches): microseconds an iteration in all, and the share of it in each part, timed exclusively
 (a part called inside another counts once): `draw` the worlds (`determinize`, all it calls included),
 `rebuild` a copy's running flow on its first use (`Match._resume`), `step` the step API in a drawn world
-(`Match.apply`, its rebuild left out), `info` the seat's information state there, `flow` the quiet flow
+(`Match.apply`, its rebuild left out), `info` the seat's information state there (the tree's key), `flow` the quiet flow
 rebuilt for a play-out (`Match._quiet_flow`), `play` the play-out itself (`rollout`, its flow left out) and
 `bot` the rest (the tree, selection, copies, questions asked of the world).
 
@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's engine, not an installed one
 
 from interpreter.bots import base as bots_base  # noqa: E402
 from interpreter.bots import get  # noqa: E402
+from interpreter.bots import ismcts as bots_ismcts  # noqa: E402
 from interpreter.bots.duel import duel, mean_interval  # noqa: E402
 from interpreter.game import load_game  # noqa: E402
 from interpreter.paths import bundled_games  # noqa: E402
@@ -158,6 +159,7 @@ class Parts:
         self.wrap(Match, "_resume", "rebuild")
         self.wrap(Match, "apply", "step")
         self.wrap(Match, "information_state", "info")
+        self.wrap(bots_ismcts, "information_since", "info")  # the tree's key
         self.wrap(Match, "_quiet_flow", "flow")
         self.wrap(bots_base, "rollout", "play")
         return self
