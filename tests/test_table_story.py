@@ -10,13 +10,17 @@ import pytest
 
 from interpreter.cli import main
 
+_TOLD: dict[tuple[str, tuple[str, ...]], str] = {}  # a session played once for every test that reads it
+
 
 def run(capsys, monkeypatch, stdin: str, *argv: str) -> str:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    return out
+    if (stdin, argv) not in _TOLD:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        _TOLD[stdin, argv] = out
+    return _TOLD[stdin, argv]
 
 
 def screens(out: str) -> list[str]:
@@ -237,7 +241,7 @@ def test_a_table_section_names_only_counters_and_its_figures_are_checked(tmp_pat
 
 
 def test_a_lasting_counter_is_shown_only_in_its_own_turn_or_round(capsys, monkeypatch):
-    out = run(capsys, monkeypatch, "1\n" * 600, "play", "sky-haulers", "--human", "0", "--seed", "1")
+    out = run(capsys, monkeypatch, "1\n" * 900, "play", "sky-haulers", "--human", "0", "--seed", "1")
     story = out[: out.index("── final scores ──")]
     shown = 0
     for m in re.finditer(r"last roll (\d)", story):
@@ -246,7 +250,7 @@ def test_a_lasting_counter_is_shown_only_in_its_own_turn_or_round(capsys, monkey
             "a roll of an earlier turn"
         shown += 1
     assert shown
-    overloaded = run(capsys, monkeypatch, "1\n" * 200, "play", "overloaded", "--human", "0", "--seed", "1")
+    overloaded = run(capsys, monkeypatch, "1\n" * 400, "play", "overloaded", "--human", "0", "--seed", "1")
     assert "Loads: [10, 6, 4, 1], load 21" in overloaded  # weighed at the end of round 1 …
     assert not re.search(r"^  .*\bweight\b", overloaded, re.M)  # … and never news on a later round's screen
 
