@@ -367,6 +367,8 @@ def test_duel_prints_the_contracts_figures(capsys):
     assert {k: v for k, v in json.loads(again).items() if k != "seconds"} == figures
     code, out, _ = run(capsys, "duel", KUHN, "first", "random", "-n", "4", "--seed", "3")
     assert code == 0 and "first win rate" in out and "95% CI" in out and "seeds 3–4" in out
+    code, out, _ = run(capsys, "duel", "--help")
+    assert code == 0 and "seat g % P" in out and "95% interval" in out and "%%" not in out
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -359,9 +359,9 @@ def add_parsers(sub: Any) -> None:
                         "check-failure.jsonl")
 
     p = sub.add_parser("duel", help="bot A against bot B, seats rotated",
-                       description="Play bot A against bot B: game g has A at seat g %% P and B at the other "
+                       description="Play bot A against bot B: game g has A at seat g % P and B at the other "
                                    "seats (seed S + g // P); print A's win rate (a shared win counts 1/k; Wilson "
-                                   "95%% interval) and mean score (95%% interval).")
+                                   "95% interval) and mean score (95% interval).")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("a", metavar="A", help="bot A (e.g. ismcts:200)")
     p.add_argument("b", metavar="B", help="bot B (e.g. random)")
