@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CPU_AFTER_SIGINT = 2.0  # CPU seconds the command and its workers may spend after SIGINT (it takes a tenth)
 HANG_GUARD = 300.0  # seconds a wait for an event may last: only a hang reaches it, however busy the machine
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+ERRORS: dict[int, Path] = {}  # each command's file of error output, by its process id
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; sends POSIX signals")
 
@@ -32,8 +33,10 @@ def start(tmp_path: Path, *argv: str) -> subprocess.Popen:
     work = tmp_path / "work"
     work.mkdir()
     with open(tmp_path / "stdout", "w") as out, open(tmp_path / "stderr", "w") as err:
-        return subprocess.Popen([sys.executable, "-m", "interpreter", *argv], cwd=work, env=env,
-                                stdout=out, stderr=err, text=True)
+        process = subprocess.Popen([sys.executable, "-m", "interpreter", *argv], cwd=work, env=env,
+                                   stdout=out, stderr=err, text=True)
+    ERRORS[process.pid] = tmp_path / "stderr"
+    return process
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -71,7 +74,7 @@ def wait_for(condition, what: str, process: subprocess.Popen) -> None:
     stops a hang)."""
     guard = time.monotonic() + HANG_GUARD
     while not condition():
-        assert alive(process.pid), f"{what}: the command ended first"
+        assert alive(process.pid), f"{what}: the command ended first: {ERRORS[process.pid].read_text()[-2000:]}"
         assert time.monotonic() < guard, f"{what}: not in {HANG_GUARD:.0f} s, a hang"
         time.sleep(0.05)
 
