@@ -91,3 +91,26 @@ def test_drawings_with_a_budget_each_find_a_world_where_shared_budgets_ran_out(m
     world = belief.determinize(m, seat, random.Random(0), tries=0)
     assert world.information_state(seat) == m.information_state(seat)
     replayed(world)
+
+
+def test_secret_answers_a_later_sight_tells_are_drawn_again_not_mended_by_trading_cards(monkeypatch):
+    """Overloaded's secret contracts are shown together once the last player has had second thoughts. A world
+    whose contracts, drawn uniformly, are not the ones shown is played again from before them with the
+    contracts drawn anew (rejection: uniform among those that fit); trading cards could never mend it."""
+    from interpreter.run.match import random_bot
+
+    m = load_game("overloaded").new_match(players=4, seed=8)
+    bot = random_bot(8)
+    while len(m.history) < 73:
+        for seat in m.to_act():
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+        if len(m.history) % 9 == 0:
+            m.apply(m.to_act()[0], 0)
+    mends = []
+    repair = belief._Replay.repair
+    monkeypatch.setattr(belief._Replay, "repair", lambda self, *args: mends.append(1) or repair(self, *args))
+    for k in range(3):
+        world = m.clone().determinize(0, random.Random(k))
+        assert world.information_state(0) == m.information_state(0)
+        replayed(world)
+    assert mends == []

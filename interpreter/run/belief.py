@@ -583,6 +583,7 @@ class _Replay:
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
         self.changed: int | None = None  # the first shuffle whose cards a mend changed (and left unchecked)
         self.thorough = False  # mends as `repair_thorough` looks for them (see `_drawn`)
+        self.redrew = False  # the last answer given was another seat's, drawn anew (`redraw`)
         self.traded: set[int] = set()  # the cards thorough mends have traded
         self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
         # the first answer to a question still open in the match, and a copy of the world before it (so that
@@ -600,19 +601,36 @@ class _Replay:
         while True:
             world, d0 = start if start is not None else (self.start(), 0)
             dealing = self.tr.dealing
-            for d in range(d0, len(self.decisions)):
+            # the last run of other seats' answers drawn anew: [a copy before its first, first, last, draws left]
+            run: list | None = None
+            d = d0
+            while d < len(self.decisions):
                 # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
                 prev = world.clone() if repairs > 0 or d in dealing else None
                 used = world.st.rng.used
                 self.opening(world, prev, used, d)
+                self.redrew = False
                 try:
                     world = self.step(world, d)
                     self.dealt(world, used, d, prev)
+                    if self.redrew and prev is not None:
+                        if run is None or not run[1] <= d <= run[2] + 1:
+                            run = [prev, d, d, _REDRAWS]
+                        else:  # the run goes on, or is drawn again (its draws left as they are)
+                            run[2] = max(run[2], d)
+                    d += 1
                     continue
                 except RuleError:
                     misfit = _Misfit("the rules failed")
                 except _Misfit as err:
                     misfit = err
+                if run is not None and run[3] > 0 and d - run[2] <= _REDRAWN_REACH:
+                    # what the seat saw next may tell the secret answers just drawn (contracts shown): those are
+                    # drawn again from before them, before any card is traded
+                    run[3] -= 1
+                    world, d = run[0].clone(), run[1]
+                    self.snaps = [snap for snap in self.snaps if snap.d < d]
+                    continue
                 reached, flat = misfit.reached, 0
                 while True:
                     if repairs <= 0 or flat > _FLAT or prev is None:
@@ -628,6 +646,8 @@ class _Replay:
                         break
                     flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
                     reached = now
+                run = None
+                d += 1
             if self.changed is None:
                 stream = self.source.stream
                 # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
@@ -744,6 +764,7 @@ class _Replay:
         elif who != self.seat and (e[2] or pick >= 0):
             # another seat's secret answer, or its pick of a card the seat did not see that stays where it
             # is: any option after which the seat observes the same, drawn uniformly
+            self.redrew = True
             return self.redraw(world, who)
         else:
             action = _labelled(world, ask, e[3])
@@ -1118,6 +1139,8 @@ def _named_in(layout, told: str) -> set[int]:
 _PROBES = 40  # swaps tried to mend one answer
 _BLOCKED = 8  # trades of all the options a player had instead, tried first where its answer was none of them
 _CHECKS = 10  # swaps that fit one answer, checked from their shuffle on (see `_Replay.repair_thorough`)
+_REDRAWS = 8  # times a run of other seats' answers drawn anew is drawn again where what follows does not fit
+_REDRAWN_REACH = 3  # answers after such a run within which a misfit draws it again
 _FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
 
 
