@@ -89,6 +89,7 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
     """What a seat's knowledge costs: a whole match through the step API (which watches who sees what,
     unlike `sim`), and at points through a match, in µs: `information_state` after one more decision
     (incremental) and from a fresh copy (everything rendered), and one `determinize`."""
+    from interpreter.run.belief import NoConsistentWorld
     from interpreter.run.match import play_random, random_bot
 
     rng = random.Random(0)
@@ -101,7 +102,7 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
         simulate(game, players, seed)
     bare = (time.perf_counter() - start) / seeds * 1e3
     totals = {"info_next": 0.0, "info_fresh": 0.0, "determinize": 0.0}
-    points = 0
+    points = no_world = 0
     for seed in range(seeds):
         m = game.new_match(players=players, seed=seed)
         bot = random_bot(seed)
@@ -122,14 +123,17 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
                 t2 = time.perf_counter()
                 fresh.information_state(seat)
                 t3 = time.perf_counter()
-                m.determinize(seat, rng)
+                try:
+                    m.determinize(seat, rng)
+                except NoConsistentWorld:
+                    no_world += 1
                 t4 = time.perf_counter()
                 totals["info_next"] += t1 - t0
                 totals["info_fresh"] += t3 - t2
                 totals["determinize"] += t4 - t3
                 points += 1
     found = {name: total / points * 1e6 for name, total in totals.items()}
-    found.update(step_ms=step, sim_ms=bare)
+    found.update(step_ms=step, sim_ms=bare, no_world=no_world, points=points)
     return found
 
 
@@ -203,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         c = information_costs(load_game(name), players)
         print(f"{name}, {players} players: a match {c['step_ms']:.1f} ms by the step API (watched), "
               f"{c['sim_ms']:.1f} ms by sim; information_state {c['info_next']:.0f} µs after a decision, "
-              f"{c['info_fresh']:.0f} µs from scratch; determinize {c['determinize']:.0f} µs")
+              f"{c['info_fresh']:.0f} µs from scratch; determinize {c['determinize']:.0f} µs "
+              f"(no world found at {c['no_world']} of {c['points']} points)")
     times = start_up()
     print(f"start-up: `meeple games` {times['games']:.2f} s, `meeple validate cards/overloaded` "
           f"{times['validate']:.2f} s")
