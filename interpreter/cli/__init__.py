@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import os
 import sys
+import traceback
 from collections.abc import Callable
 
 from .. import __version__
@@ -50,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the `meeple` command; returns the exit status (never raises, never prints a traceback)."""
+    """Run the `meeple` command; returns the exit status (never raises; prints a traceback only for a fault of the
+    engine, an internal error)."""
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:
@@ -60,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Run the command; every failure is one message and an exit status."""
+    """Run the command; every failure the input or the system can cause is one message and an exit status. Any other
+    exception is the engine's fault: its traceback, then one line asking to report it."""
     try:
         return COMMANDS[args.command](args)
     except CliError as err:
@@ -83,6 +86,7 @@ def _run(args: argparse.Namespace) -> int:
         where = f"{err.filename}: " if err.filename else ""
         print(f"meeple {args.command}: error: {where}{err.strerror or err}", file=sys.stderr)
     except Exception as err:
+        traceback.print_exception(err, file=sys.stderr)
         print(f"meeple {args.command}: internal error (please report it): {type(err).__name__}: {err}",
               file=sys.stderr)
     return 1
