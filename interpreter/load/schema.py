@@ -84,8 +84,9 @@ def _validate(data: Any, smap: SourceMap | None, schema_name: str, file: str) ->
     where = _Where(smap, file)
     best: dict[tuple[Pos, DataPath], tuple[int, Found]] = {}
     validator = _validator(schema_name)
-    if isinstance(data, dict):  # a schema of tagged forms checks only the form the data names
-        validator = _tagged_forms(schema_name).get(data.get("type"), validator)
+    tag = data.get("type") if isinstance(data, dict) else None
+    if isinstance(tag, str):  # a schema of tagged forms checks only the form the data names (any other: all)
+        validator = _tagged_forms(schema_name).get(tag, validator)
     for error in validator.iter_errors(data):
         for leaf in _leaves(error):
             rank = _RANK.get(str(leaf.validator), len(_RANK))
