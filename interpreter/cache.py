@@ -164,12 +164,17 @@ def _write(where: Path | None, name: str, magic: bytes, entry: tuple, keep: int)
 
 
 def _prune(where: Path, keep: int) -> None:
-    """Remove all but the `keep` newest entries."""
-    entries = []
-    for path in where.glob("*.pickle"):
+    """Remove all but the `keep` newest entries. Entries are counted by name alone; only in a folder holding more
+    than `keep` are their times looked at (a write to a cache under its limit stats no entry)."""
+    with os.scandir(where) as found:
+        entries = [entry for entry in found if entry.name.endswith(".pickle")]
+    if len(entries) <= keep:
+        return
+    dated = []
+    for entry in entries:
         try:
-            entries.append((path.stat().st_mtime_ns, path))
+            dated.append((entry.stat().st_mtime_ns, entry.path))
         except OSError:
             continue
-    for _, path in sorted(entries, reverse=True)[keep:]:
-        path.unlink(missing_ok=True)
+    for _, path in sorted(dated, reverse=True)[keep:]:
+        Path(path).unlink(missing_ok=True)
