@@ -11,7 +11,7 @@ import pytest
 from interpreter import AuthoringError, load_game
 from interpreter.cli import main
 from interpreter.paths import data_dir
-from interpreter.scenarios import ScenarioFailure, check_scenarios, find, load_scenarios, play
+from interpreter.scenarios import ScenarioFailure, check_scenarios, find, load_scenarios, play, scenario_files
 from interpreter.testing import check_scenario, scenario_cases
 
 OVERLOADED = data_dir("cards") / "overloaded"
@@ -28,6 +28,23 @@ def copy_with(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> Path:
         assert old in text, (name, old)
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
     return folder
+
+
+def edited_scenarios(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> list[Path]:
+    """Overloaded's scenario files, those named in `edits` copied with `old` replaced by `new` (once each): to
+    check against the bundled game, compiled once, where a copy of its folder would be compiled again."""
+    where = tmp_path / "scenarios"
+    where.mkdir(exist_ok=True)
+    files = []
+    for path in scenario_files(OVERLOADED):
+        if path.name in edits:
+            old, new = edits[path.name]
+            text = path.read_text(encoding="utf-8")
+            assert old in text, (path.name, old)
+            path = where / path.name
+            path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        files.append(path)
+    return files
 
 
 def line_of(path: Path, needle: str) -> int:
@@ -123,9 +140,7 @@ def test_a_bad_scenario_file_is_an_authoring_error_at_file_line_col(tmp_path, ca
     (("  rule: '\"Standard\" means capacity 5 × N and no effect.'\n", ""), "missing required key `rule`"),
 ])
 def test_scenario_file_mistakes(tmp_path, edit, message):
-    folder = copy_with(tmp_path, {"donkeys.yaml": edit})
-    game = load_game(folder)
-    scenarios, found = check_scenarios(game)
+    scenarios, found = check_scenarios(load_game("overloaded"), edited_scenarios(tmp_path, {"donkeys.yaml": edit}))
     assert found and message in found[0].message, [d.message for d in found]
     assert found[0].pos.file.endswith("donkeys.yaml") and found[0].pos.line > 1
     assert not any(sc.file.endswith("donkeys.yaml") for sc in scenarios)  # a broken file runs nothing
@@ -148,18 +163,18 @@ def test_a_game_without_scenarios_says_where_to_write_them(tmp_path, capsys):
 
 def test_a_rule_failing_at_run_time_is_a_scenario_failure_not_a_crash(tmp_path):
     # a chance script that the die cannot show
-    folder = copy_with(tmp_path, {"donkeys.yaml": ("arrange: {deck: [strong-donkey]}",
-                                                   "arrange: {deck: [moody-donkey]}\n  chance: [9]")})
-    sc = next(sc for sc in load_scenarios(load_game(folder)) if "chance" in sc.data)
+    files = edited_scenarios(tmp_path, {"donkeys.yaml": ("arrange: {deck: [strong-donkey]}",
+                                                         "arrange: {deck: [moody-donkey]}\n  chance: [9]")})
+    sc = next(sc for sc in load_scenarios(load_game("overloaded"), files) if "chance" in sc.data)
     with pytest.raises(ScenarioFailure, match=r"the chance script does not fit: scripted chance outcome 9 is not "
                                               r"one of 1\.\.6"):
         play(sc)
 
 
 def test_unused_chance_outcomes_fail_at_the_chance_line(tmp_path):
-    folder = copy_with(tmp_path, {"donkeys.yaml": ("arrange: {deck: [strong-donkey]}",
-                                                   "arrange: {deck: [strong-donkey]}\n  chance: [1, 1]")})
-    sc = find(load_scenarios(load_game(folder)), "strong donkey carries five per player plus three")
+    files = edited_scenarios(tmp_path, {"donkeys.yaml": ("arrange: {deck: [strong-donkey]}",
+                                                         "arrange: {deck: [strong-donkey]}\n  chance: [1, 1]")})
+    sc = find(load_scenarios(load_game("overloaded"), files), "strong donkey carries five per player plus three")
     with pytest.raises(ScenarioFailure) as failure:
         play(sc)
     (pos, text), = failure.value.problems
