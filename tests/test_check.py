@@ -1,5 +1,7 @@
 """`meeple check` and `meeple sim --check`: Hypothesis-driven property checks, shrunk failures, replayable logs."""
 
+import contextlib
+import io
 import json
 import re
 import shutil
@@ -32,10 +34,21 @@ def planted(tmp_path: Path, name: str, old: str, new: str) -> Path:
     return folder
 
 
-@pytest.fixture
-def twelve_rounds(tmp_path):
-    """Overloaded played over 12 rounds: players hold only 10 cards (the rulebook deals 10 and plays 8)."""
-    return planted(tmp_path, "twelve-rounds", "  rounds: 8", "  rounds: 12")
+@pytest.fixture(scope="module")
+def twelve_rounds(tmp_path_factory):
+    """Overloaded played over 12 rounds: players hold only 10 cards (the rulebook deals 10 and plays 8). One
+    folder for the module's tests (none changes it): compiled once."""
+    return planted(tmp_path_factory.mktemp("check"), "twelve-rounds", "  rounds: 8", "  rounds: 12")
+
+
+@pytest.fixture(scope="module")
+def twelve_rounds_failure(twelve_rounds, tmp_path_factory) -> list[dict]:
+    """The lines of the log `meeple check --players 3` writes of the twelve-round game's shrunk failure (found
+    once for the tests that change it and replay it)."""
+    log = tmp_path_factory.mktemp("failure") / "failure.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["check", str(twelve_rounds), "--players", "3", "--out", str(log)]) == 1
+    return [json.loads(line) for line in log.read_text().splitlines()]
 
 
 def _invariant_at(name: str) -> str:
@@ -138,10 +151,9 @@ def test_a_match_that_does_not_end_is_reported_and_replays(capsys, tmp_path):
     assert "the check fails at the same point: the match has not ended after 7 decisions" in out
 
 
-def test_replay_checks_the_property_again(capsys, tmp_path, twelve_rounds):
+def test_replay_checks_the_property_again(capsys, tmp_path, twelve_rounds, twelve_rounds_failure):
     log = tmp_path / "failure.jsonl"
-    run(capsys, "check", str(twelve_rounds), "--players", "3", "--out", str(log))
-    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    lines = [dict(line) for line in twelve_rounds_failure]
     lines[-1]["check"] = "invariant:capacity_not_negative"  # holds at that point
     log.write_text("".join(json.dumps(line) + "\n" for line in lines))
     code, _, err = run(capsys, "replay", str(log), "--game", str(twelve_rounds))
@@ -154,10 +166,10 @@ def test_replay_checks_the_property_again(capsys, tmp_path, twelve_rounds):
     (lambda chance: [*chance, 0], "the header has 20 chance outcomes, but the match used 19"),
     (lambda chance: [99, *chance[1:]], "chance outcome 1 is 99, but its event has outcomes 0–19"),
 ])
-def test_replay_feeds_the_chance_outcomes_of_the_header(capsys, tmp_path, twelve_rounds, change, message):
+def test_replay_feeds_the_chance_outcomes_of_the_header(capsys, tmp_path, twelve_rounds, twelve_rounds_failure,
+                                                        change, message):
     log = tmp_path / "failure.jsonl"
-    run(capsys, "check", str(twelve_rounds), "--players", "3", "--out", str(log))
-    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    lines = [dict(line) for line in twelve_rounds_failure]
     lines[0]["chance"] = change(lines[0]["chance"])
     log.write_text("".join(json.dumps(line) + "\n" for line in lines))
     code, _, err = run(capsys, "replay", str(log), "--game", str(twelve_rounds))
