@@ -168,11 +168,17 @@ def test_the_bundled_games_stay_far_below_the_limits(bundled_game, monkeypatch):
     assert max(limits.MAX_CHECK_STEPS - st.checks_left for st in seen) < 200_000
 
 
+@pytest.fixture(scope="module")
+def three_of_each(tmp_path_factory):
+    """The game of ten kinds of card, three copies of each (compiled once for the module)."""
+    return load_game(write_game(tmp_path_factory.mktemp("moves") / "moves", "add 1 to my points", copies=3))
+
+
 @pytest.mark.parametrize("place", [TOP, BOTTOM])
-def test_moving_many_cards_at_once_is_moving_them_one_by_one(tmp_path, place):
+def test_moving_many_cards_at_once_is_moving_them_one_by_one(three_of_each, place):
     """A quiet match moves a list of cards to an end of a zone in one pass: the same cards in the same
     order as moving them one at a time, a full zone (`held`, limit 5) and cards named twice included."""
-    game = load_game(write_game(tmp_path / "moves", "add 1 to my points", copies=3))
+    game = three_of_each
     zones = range(len(game.model.setup(2).zone_names))
     rng = random.Random(7)
     for _ in range(300):
@@ -200,15 +206,21 @@ def located(err: str, folder: Path, line: int, message: str) -> bool:
     return re.search(rf"{re.escape(str(folder / 'game.yaml'))}:{line}:\d+: {message}", err) is not None
 
 
-def test_a_number_past_the_limit_stops_sim_and_play_at_its_line(capsys, tmp_path):
-    folder = write_game(tmp_path / "grows", GROWS)
+@pytest.fixture(scope="module")
+def grows(tmp_path_factory) -> Path:
+    """A game whose score grows past the limit (one folder for the module's tests: compiled once)."""
+    return write_game(tmp_path_factory.mktemp("grows") / "grows", GROWS)
+
+
+def test_a_number_past_the_limit_stops_sim_and_play_at_its_line(capsys, grows):
+    folder = grows
     for argv in (["sim", folder, "-n", "1"], ["play", folder], ["play", folder, "--json"]):
         code, _, err = run(capsys, *argv)
         assert code == 1 and located(err, folder, 20, BIG), err  # the third `set`: 10**36
 
 
-def test_the_log_of_a_match_stopped_by_a_number_is_written_and_replays(capsys, tmp_path):
-    folder = write_game(tmp_path / "grows", GROWS)
+def test_the_log_of_a_match_stopped_by_a_number_is_written_and_replays(capsys, tmp_path, grows):
+    folder = grows
     log = tmp_path / "match.jsonl"
     code, _, err = run(capsys, "play", folder, "--log", log)
     assert code == 1 and located(err, folder, 20, BIG), err
