@@ -145,7 +145,7 @@ def counted(work: Callable[[], T], bound: int) -> T:
         if event in ("call", "c_call"):
             calls += 1
             if calls > bound:
-                raise Hang(f"more than {bound:,} function calls (bound {bound:,})")
+                raise Hang(f"more than {bound:,} function calls: a hang")
 
     sys.setprofile(count)
     try:
@@ -163,6 +163,21 @@ def quickly(work: Callable[[], T], calls: int = CALL_BOUND, before_again: Callab
     except _RunsLong:
         before_again()
         return counted(work, calls)
+
+
+def test_an_input_that_runs_long_is_run_again_counted_and_fails_only_past_its_bound(monkeypatch):
+    monkeypatch.setitem(globals(), "LONG_CPU_S", 0.005)
+    runs = []
+
+    def busy() -> int:
+        runs.append(1)
+        return sum(abs(i) for i in range(300_000))  # 600,000 calls, well over 0.005 s of CPU
+
+    again: list[int] = []
+    assert quickly(busy, before_again=lambda: again.append(len(runs))) == sum(range(300_000))
+    assert len(runs) == 2 and again == [1]  # stopped once it ran long, then run again, counted, to its end
+    with pytest.raises(Hang, match="more than 100,000 function calls"):
+        quickly(busy, calls=100_000)
 
 
 def refused(folder: Path) -> list:
