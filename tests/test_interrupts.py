@@ -94,7 +94,9 @@ def interrupt(process: subprocess.Popen, tmp_path: Path, times: int = 1) -> tupl
     for i in range(times):
         if i:
             time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
+        # os.kill, not Popen.send_signal: that polls first, and a command already ended would be reaped there,
+        # leaving wait4 below nothing to wait for (its usage lost); unreaped, its pid stays its own
+        os.kill(process.pid, signal.SIGINT)
     guard = time.monotonic() + HANG_GUARD
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
