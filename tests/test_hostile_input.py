@@ -805,9 +805,10 @@ def test_a_temp_file_left_by_kill_9_is_removed_on_the_next_write(tmp_path, overl
     killed = subprocess.run([sys.executable, "-c", f"""
 import os, signal
 from interpreter import load_game, logfile
+game = load_game("overloaded")  # (which may write to the compiled-game cache: before the kill is planted)
 os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)
 header = {{"type": "match", "game": "overloaded", "version": "1.0", "seed": 1, "players": 4, "bots": []}}
-logfile.write_log({str(target)!r}, [header], load_game("overloaded"))
+logfile.write_log({str(target)!r}, [header], game)
 """], cwd=Path(__file__).parent.parent, timeout=60)
     assert killed.returncode == -signal.SIGKILL
     [left] = temps(tmp_path)
