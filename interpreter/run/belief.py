@@ -584,6 +584,7 @@ class _Replay:
         self.changed: int | None = None  # the first shuffle whose cards a mend changed (and left unchecked)
         self.thorough = False  # mends as `repair_thorough` looks for them (see `_drawn`)
         self.redrew = False  # the last answer given was another seat's, drawn anew (`redraw`)
+        self.repairs = 0  # mends left to `play`
         self.traded: set[int] = set()  # the cards thorough mends have traded
         self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
         # the first answer to a question still open in the match, and a copy of the world before it (so that
@@ -598,56 +599,9 @@ class _Replay:
         more along the final drawing, from the last copy kept before the first shuffle a mend changed,
         so that its whole history is its own (mended again where that one parts, up to `repairs` mends
         in all)."""
+        self.repairs = repairs
         while True:
-            world, d0 = start if start is not None else (self.start(), 0)
-            dealing = self.tr.dealing
-            # the last run of other seats' answers drawn anew: [a copy before its first, first, last, draws left]
-            run: list | None = None
-            d = d0
-            while d < len(self.decisions):
-                # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
-                prev = world.clone() if repairs > 0 or d in dealing else None
-                used = world.st.rng.used
-                self.opening(world, prev, used, d)
-                self.redrew = False
-                try:
-                    world = self.step(world, d)
-                    self.dealt(world, used, d, prev)
-                    if self.redrew and prev is not None:
-                        if run is None or not run[1] <= d <= run[2] + 1:
-                            run = [prev, d, d, _REDRAWS]
-                        else:  # the run goes on, or is drawn again (its draws left as they are)
-                            run[2] = max(run[2], d)
-                    d += 1
-                    continue
-                except RuleError:
-                    misfit = _Misfit("the rules failed")
-                except _Misfit as err:
-                    misfit = err
-                if run is not None and run[3] > 0 and d - run[2] <= _REDRAWN_REACH:
-                    # what the seat saw next may tell the secret answers just drawn (contracts shown): those are
-                    # drawn again from before them, before any card is traded
-                    run[3] -= 1
-                    world, d = run[0].clone(), run[1]
-                    self.snaps = [snap for snap in self.snaps if snap.d < d]
-                    continue
-                reached, flat = misfit.reached, 0
-                while True:
-                    if repairs <= 0 or flat > _FLAT or prev is None:
-                        raise misfit
-                    repairs -= 1
-                    mend = self.repair_thorough(prev, d, reached, misfit.blocked) if self.thorough else \
-                        self.repair(prev, d, reached)
-                    if mend is None:
-                        raise misfit
-                    done, prev, now = mend
-                    if done:
-                        world = prev
-                        break
-                    flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
-                    reached = now
-                run = None
-                d += 1
+            world = self.played(*(start if start is not None else (self.start(), 0)))
             if self.changed is None:
                 stream = self.source.stream
                 # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
@@ -656,6 +610,66 @@ class _Replay:
                 return world
             start = self.resume(self.changed)
             self.changed = None
+
+    def played(self, world, d: int):
+        """`world`, before answer `d`, played on to the last answer (see `play`)."""
+        dealing = self.tr.dealing
+        run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
+        while d < len(self.decisions):
+            # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
+            prev = world.clone() if self.repairs > 0 or d in dealing else None
+            used = world.st.rng.used
+            self.opening(world, prev, used, d)
+            self.redrew = False
+            try:
+                world = self.step(world, d)
+                self.dealt(world, used, d, prev)
+                run = self.ran(run, prev, d)
+                d += 1
+                continue
+            except RuleError:
+                misfit = _Misfit("the rules failed")
+            except _Misfit as err:
+                misfit = err
+            if run is not None and run[3] > 0 and d - run[2] <= _REDRAWN_REACH:
+                # what the seat saw next may tell the secret answers just drawn (contracts shown): those are
+                # drawn again from before them, before any card is traded
+                run[3] -= 1
+                world, d = run[0].clone(), run[1]
+                self.snaps = [snap for snap in self.snaps if snap.d < d]
+                continue
+            world = self.mended(prev, d, misfit)
+            run = None
+            d += 1
+        return world
+
+    def ran(self, run: list | None, prev, d: int) -> list | None:
+        """The last run of other seats' answers drawn anew after answer `d`: [a copy of the world before its
+        first answer, its first, its last, how often it may yet be drawn again]."""
+        if not self.redrew or prev is None:
+            return run
+        if run is None or not run[1] <= d <= run[2] + 1:
+            return [prev, d, d, _REDRAWS]
+        run[2] = max(run[2], d)  # the run goes on, or is drawn again (its draws left as they are)
+        return run
+
+    def mended(self, prev, d: int, misfit: _Misfit):
+        """The world after answer `d`, mended from `prev` (the world before it) where it gave `misfit`; the
+        misfit raised again where the mends left (`self.repairs`) find none."""
+        reached, flat = misfit.reached, 0
+        while True:
+            if self.repairs <= 0 or flat > _FLAT or prev is None:
+                raise misfit
+            self.repairs -= 1
+            mend = self.repair_thorough(prev, d, reached, misfit.blocked) if self.thorough else \
+                self.repair(prev, d, reached)
+            if mend is None:
+                raise misfit
+            done, prev, now = mend
+            if done:
+                return prev
+            flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
+            reached = now
 
     def again(self, start: tuple | None, old, swaps: list[tuple[int, int, int]]) -> tuple:
         """`start` (as for `play`) with the answers of `old`, a world of an earlier drawing, given again
@@ -1278,23 +1292,10 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
     from what the seat observed, played again answer by answer, mended as a new world is); a card traded
     in a hand a player chose from unseen plays the world again from a copy before that choice."""
     faces = match.layout.face_ids
-    card, changed = belief.card, None
-    redo = belief.open  # the first answer given anew (None: the world's answers are kept)
-    swaps: list[tuple[int, int, int]] = []
-    kept = len(card)
-    for s in tr.needed[belief.needs:]:  # the paths whose face the seat saw since (the others fit already)
-        if s < kept and faces[card[s]] != tr.need[s]:
-            x = card[s]
-            mend = _mended(tr, faces, card, s, rng)
-            if mend is None:
-                return None
-            card, o, y = mend
-            if o in tr.mix_answer:  # another choice from the hand: that answer and those after given anew
-                redo = tr.mix_answer[o] if redo is None else min(redo, tr.mix_answer[o])
-                continue
-            deal = tr.mix_deal[o]
-            swaps.append((deal, x, y))
-            changed = deal if changed is None else min(changed, deal)
+    traded = _traded_since(tr, faces, belief, rng)
+    if traded is None:
+        return None
+    card, swaps, changed, redo = traded
     try:
         card = _assign_some(tr, faces, rng, 5, card, belief.mixes)
     except _Misfit:
@@ -1318,6 +1319,31 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
             belief.keep(replay, world, events)
             return world
     return None
+
+
+def _traded_since(tr: _Trace, faces: list[Any], belief: _Belief, rng: random.Random
+                  ) -> tuple[list[int], list[tuple[int, int, int]], int | None, int | None] | None:
+    """The last drawing with each card the seat has since seen where it put another traded in (`_mended`):
+    (the drawing, the shuffles' trades as (deal, x, y), the first deal they change, the first answer to give
+    anew: a choice a trade changed, or the question open when the world was kept); None where one cannot."""
+    card, changed = belief.card, None
+    redo = belief.open
+    swaps: list[tuple[int, int, int]] = []
+    kept = len(card)
+    for s in tr.needed[belief.needs:]:  # the paths whose face the seat saw since (the others fit already)
+        if s < kept and faces[card[s]] != tr.need[s]:
+            x = card[s]
+            mend = _mended(tr, faces, card, s, rng)
+            if mend is None:
+                return None
+            card, o, y = mend
+            if o in tr.mix_answer:  # another choice from the hand: that answer and those after given anew
+                redo = tr.mix_answer[o] if redo is None else min(redo, tr.mix_answer[o])
+                continue
+            deal = tr.mix_deal[o]
+            swaps.append((deal, x, y))
+            changed = deal if changed is None else min(changed, deal)
+    return card, swaps, changed, redo
 
 
 def _redealt(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
