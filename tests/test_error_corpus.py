@@ -3,14 +3,10 @@ never another exception and never a hang."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import shutil
-import signal
 import sys
-import threading
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +18,8 @@ from interpreter.diagnostics import Diagnostic
 from interpreter.game import Game
 from interpreter.paths import data_dir
 from interpreter.scenarios import check_scenarios, load_scenarios, scenario_files
+from tests import work_bound
+from tests.work_bound import Hang
 
 # read at collection, in every worker: libyaml's loader where there is one (0.04 s, not 0.27)
 CORPUS = yaml.load(Path(__file__).with_name("error_corpus.yaml").read_text(encoding="utf-8"),
@@ -31,60 +29,10 @@ LONG_CPU_S = 5  # CPU seconds after which a case is run again with its calls cou
 KINDS = ("yaml", "schema", "cards", "decl", "dsl", "name", "type", "arity", "scenario")
 
 
-class Hang(BaseException):
-    """A case made more calls than the bound (a BaseException: no `except Exception` of the loader hides it)."""
-
-
-class _RunsLong(BaseException):
-    """A case has used LONG_CPU_S of CPU: it is run again, counted."""
-
-
-@contextlib.contextmanager
-def noticed_if_long(seconds: float) -> Iterator[None]:
-    """Raise _RunsLong in the block once this process has spent `seconds` of CPU in it (where the platform
-    has interval timers). It is no verdict: a case that runs long is run again with its work counted."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def notice(signum, frame):
-        raise _RunsLong
-
-    previous = signal.signal(signal.SIGPROF, notice)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
-
-
-def counted(work, bound: int = CALL_BOUND):
-    """`work()`, stopped with Hang at its `bound`th function call (Python's and C's, as the profiler counts)."""
-    calls = 0
-
-    def count(frame, event, arg):
-        nonlocal calls
-        if event in ("call", "c_call"):
-            calls += 1
-            if calls > bound:
-                raise Hang(f"more than {bound:,} function calls: a hang")
-
-    sys.setprofile(count)
-    try:
-        return work()
-    finally:
-        sys.setprofile(None)
-
-
 def bounded(work, long_cpu_s: float = LONG_CPU_S, bound: int = CALL_BOUND):
-    """`work()`, bounded by the work it does, never by seconds: a case that runs long (as on a busy machine)
-    is run again with its calls counted, and only more than `bound` of them fail it (Hang)."""
-    try:
-        with noticed_if_long(long_cpu_s):
-            return work()
-    except _RunsLong:
-        return counted(work, bound)
+    """`work()`, bounded by the work it does, never by seconds (see tests/work_bound.py): a case that runs long
+    (as on a busy machine) is run again with its calls counted, and only more than `bound` of them fail it."""
+    return work_bound.bounded(work, long_cpu_s, bound)
 
 
 def patched_copy(case: dict, tmp_path: Path) -> tuple[Path, list[str]]:

@@ -8,11 +8,9 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -23,6 +21,7 @@ from interpreter.cli import main
 from interpreter.diagnostics import AuthoringError
 from interpreter.game import load_game
 from interpreter.load import cards, loader, source
+from tests.work_bound import Hang, bounded
 
 # The work per hostile input, as function calls counted: the heaviest input here makes about 17 million, a
 # blow-up (quadratic in a file's size, an alias bomb expanded) billions. Work, not time: the same on a busy
@@ -108,61 +107,10 @@ def tiny(tmp_path) -> Path:
     return make_game(tmp_path / "tiny")
 
 
-class Hang(BaseException):
-    """An input made more function calls than its bound (a BaseException: no `except Exception` hides it)."""
-
-
-class _RunsLong(BaseException):
-    """An input has used LONG_CPU_S of CPU: it is run again, counted."""
-
-
-@contextmanager
-def noticed_if_long(seconds: float) -> Iterator[None]:
-    """Raise _RunsLong in the block once this process has spent `seconds` of CPU in it (where the platform has
-    interval timers). No verdict: an input that runs long (as on a busy machine) is run again, counted."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def notice(signum, frame):
-        raise _RunsLong
-
-    previous = signal.signal(signal.SIGPROF, notice)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
-
-
-def counted(work: Callable[[], T], bound: int) -> T:
-    """`work()`, stopped with Hang at its `bound`th function call (Python's and C's)."""
-    calls = 0
-
-    def count(frame, event, arg):
-        nonlocal calls
-        if event in ("call", "c_call"):
-            calls += 1
-            if calls > bound:
-                raise Hang(f"more than {bound:,} function calls: a hang")
-
-    sys.setprofile(count)
-    try:
-        return work()
-    finally:
-        sys.setprofile(None)
-
-
 def quickly(work: Callable[[], T], calls: int = CALL_BOUND, before_again: Callable[[], object] = lambda: None) -> T:
     """`work()`, bounded by the work it does, never by seconds: one that has used LONG_CPU_S of CPU is run again
     (after `before_again()`) with its function calls counted, and fails (Hang) only past `calls` of them."""
-    try:
-        with noticed_if_long(LONG_CPU_S):
-            return work()
-    except _RunsLong:
-        before_again()
-        return counted(work, calls)
+    return bounded(work, LONG_CPU_S, calls, before_again)
 
 
 def test_an_input_that_runs_long_is_run_again_counted_and_fails_only_past_its_bound(monkeypatch):
