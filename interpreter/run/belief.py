@@ -206,121 +206,135 @@ class _Tracer:
 
     def advance(self, match) -> _Trace:
         """The trace of the match as it is now (the events since the last call walked)."""
-        t, seat, bit, faces, backs, tr = self.t, self.seat, self.bit, self.faces, self.backs, self.tr
-        seg, zones, zone_of, face, waiting = self.seg, self.zones, self.zone_of, self.face, self.waiting
-
-        def sees(zi: int, c: int) -> bool:
-            vis = t.zone_vis[zi]
-            if vis == PUBLIC:
-                return face[c]
-            return vis == OWNER and t.zone_owner[zi] == seat and face[c]
-
-        def saw(c: int, at: int) -> None:
-            s = seg[c]
-            if tr.need[s] is None:
-                tr.needed.append(s)
-                tr.need[s] = faces[c]
-            tr.sighted[s] = at
-
-        def renew(c: int) -> int:
-            seg[c] = tr.path(None)
-            return seg[c]
-
-        def shuffled(cards: list[int]) -> None:
-            by_back: dict[tuple, list[int]] = {}
-            for c in cards:
-                by_back.setdefault(backs[c], []).append(c)
-            for group in by_back.values():
-                if len(group) > 1:
-                    tr.mixes.append((-1, [seg[c] for c in group], [renew(c) for c in group]))
-
-        def chose(hand: list[int], k: int) -> None:
-            """Another player sent card `hand[k]` out of its hand unseen: any card of that hand with the same
-            back could have gone (those with other backs the seat tells apart)."""
-            back = backs[hand[k]]
-            alike = [c for c in hand if backs[c] == back]
-            if len(alike) > 1:
-                tr.mixes.append((alike.index(hand[k]), [seg[c] for c in alike], [renew(c) for c in alike]))
-                tr.chosen.add(seg[hand[k]])
-
-        def link(c: int) -> None:
-            for d, _ in waiting.pop(c, ()):
-                tr.picks[d] = seg[c]
-
-        def release(zi: int) -> None:
-            """The rules touched zone `zi`: the cards its owner named and that stay put are linked as asked."""
-            p = t.zone_owner[zi]
-            if p >= 0:
-                for c in [c for c, named in waiting.items() if any(who == p for _, who in named)]:
-                    waiting[c] = [(d, who) for d, who in waiting[c] if who != p]
-                    if not waiting[c]:
-                        del waiting[c]
-
+        tr, bit = self.tr, self.bit
+        walk = {MOVE: self.moved, SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
+                DECIDE: self.decided}
         events = match._watch.events
         for i in range(tr.end, len(events)):
             e = events[i]
-            kind = e[0]
-            if kind == MOVE:
-                _, c, src, at, dst, to, up, before, after = e
-                if (before | after) & bit:
-                    saw(c, i)
-                if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != seat and not after & bit:
-                    mixes = len(tr.mixes)
-                    chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
-                    if len(tr.mixes) > mixes:
-                        tr.mix_answer[mixes] = min(d for d, _ in waiting[c])
-                    tr.left.update(d for d, _ in waiting[c])
-                del zones[src][at]
-                zones[dst].insert(to if to >= 0 else ~to, c)
-                zone_of[c] = dst
-                face[c] = up
-                if c in waiting:
-                    link(c)
-                elif waiting:  # another card: the rules went on past the answers naming cards of these zones
-                    release(src)
-                    release(dst)
-                if after & bit:
-                    saw(c, i)
-            elif kind == SHUFFLE:
-                zi, order = e[1], e[2]
-                zones[zi] = list(order)
-                first = len(tr.mixes)
-                shuffled([c for c in order if not sees(zi, c)])
-                for o in range(first, len(tr.mixes)):
-                    tr.mix_deal[o] = len(tr.deals)
-                if len(order) > 1:  # a shuffle of one card or none draws nothing
-                    tr.deals.append([seg[c] for c in order])
-                    tr.dealing.add(len(tr.picks) - 1)
-            elif kind == FLIP:
-                c, before, after = e[1], e[5], e[6]
-                face[c] = e[4]
-                if (before | after) & bit:
-                    saw(c, i)
-            elif kind == SHOW:
-                if e[2] == seat or e[5] & bit:
-                    saw(e[1], i)
-            elif kind == ASK:
-                if e[1] == seat and e[3] == K_CARD:
-                    for x in e[4]:
-                        if x.__class__ is str and x in self.ids:
-                            saw(self.ids[x], i)
-            elif kind == DECIDE:
-                _, who, _, answer, seen, zi, _ = e
-                self.decisions.append(e)
-                tr.picks.append(seg[answer] if zi >= 0 else -1)
-                tr.alive.append(seg[:])
-                tr.zone.append(zone_of[:])
-                tr.marks.append(i)
-                if zi >= 0:
-                    if who == seat and seen & bit:
-                        saw(answer, i)
-                    waiting.setdefault(answer, []).append((len(tr.picks) - 1, who))
+            step = walk.get(e[0])
+            if step is not None:
+                step(i, e)
         tr.end = len(events)
         st = match.st
-        for c in range(len(faces)):
+        for c in range(len(self.faces)):
             if seen_by(st, c) & bit:
-                saw(c, tr.end)
+                self.saw(c, tr.end)
         return tr
+
+    # ---- what each event tells the seat
+    def moved(self, i: int, e: tuple) -> None:
+        _, c, src, at, dst, to, up, before, after = e
+        t, tr, bit, waiting, zones = self.t, self.tr, self.bit, self.waiting, self.zones
+        if (before | after) & bit:
+            self.saw(c, i)
+        if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != self.seat and not after & bit:
+            mixes = len(tr.mixes)
+            self.chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
+            if len(tr.mixes) > mixes:
+                tr.mix_answer[mixes] = min(d for d, _ in waiting[c])
+            tr.left.update(d for d, _ in waiting[c])
+        del zones[src][at]
+        zones[dst].insert(to if to >= 0 else ~to, c)
+        self.zone_of[c] = dst
+        self.face[c] = up
+        if c in waiting:
+            self.link(c)
+        elif waiting:  # another card: the rules went on past the answers naming cards of these zones
+            self.release(src)
+            self.release(dst)
+        if after & bit:
+            self.saw(c, i)
+
+    def shuffled(self, i: int, e: tuple) -> None:
+        zi, order = e[1], e[2]
+        tr = self.tr
+        self.zones[zi] = list(order)
+        first = len(tr.mixes)
+        by_back: dict[tuple, list[int]] = {}  # the cards the seat does not see, each back apart
+        for c in order:
+            if not self.sees(zi, c):
+                by_back.setdefault(self.backs[c], []).append(c)
+        for group in by_back.values():
+            if len(group) > 1:
+                tr.mixes.append((-1, [self.seg[c] for c in group], [self.renew(c) for c in group]))
+        for o in range(first, len(tr.mixes)):
+            tr.mix_deal[o] = len(tr.deals)
+        if len(order) > 1:  # a shuffle of one card or none draws nothing
+            tr.deals.append([self.seg[c] for c in order])
+            tr.dealing.add(len(tr.picks) - 1)
+
+    def flipped(self, i: int, e: tuple) -> None:
+        c, before, after = e[1], e[5], e[6]
+        self.face[c] = e[4]
+        if (before | after) & self.bit:
+            self.saw(c, i)
+
+    def shown(self, i: int, e: tuple) -> None:
+        if e[2] == self.seat or e[5] & self.bit:
+            self.saw(e[1], i)
+
+    def asked(self, i: int, e: tuple) -> None:
+        if e[1] == self.seat and e[3] == K_CARD:
+            for x in e[4]:
+                if x.__class__ is str and x in self.ids:
+                    self.saw(self.ids[x], i)
+
+    def decided(self, i: int, e: tuple) -> None:
+        _, who, _, answer, seen, zi, _ = e
+        tr = self.tr
+        self.decisions.append(e)
+        tr.picks.append(self.seg[answer] if zi >= 0 else -1)
+        tr.alive.append(self.seg[:])
+        tr.zone.append(self.zone_of[:])
+        tr.marks.append(i)
+        if zi >= 0:
+            if who == self.seat and seen & self.bit:
+                self.saw(answer, i)
+            self.waiting.setdefault(answer, []).append((len(tr.picks) - 1, who))
+
+    # ---- the walk's steps
+    def sees(self, zi: int, c: int) -> bool:
+        t = self.t
+        vis = t.zone_vis[zi]
+        if vis == PUBLIC:
+            return self.face[c]
+        return vis == OWNER and t.zone_owner[zi] == self.seat and self.face[c]
+
+    def saw(self, c: int, at: int) -> None:
+        tr = self.tr
+        s = self.seg[c]
+        if tr.need[s] is None:
+            tr.needed.append(s)
+            tr.need[s] = self.faces[c]
+        tr.sighted[s] = at
+
+    def renew(self, c: int) -> int:
+        self.seg[c] = self.tr.path(None)
+        return self.seg[c]
+
+    def chose(self, hand: list[int], k: int) -> None:
+        """Another player sent card `hand[k]` out of its hand unseen: any card of that hand with the same
+        back could have gone (those with other backs the seat tells apart)."""
+        backs, tr, seg = self.backs, self.tr, self.seg
+        back = backs[hand[k]]
+        alike = [c for c in hand if backs[c] == back]
+        if len(alike) > 1:
+            tr.mixes.append((alike.index(hand[k]), [seg[c] for c in alike], [self.renew(c) for c in alike]))
+            tr.chosen.add(seg[hand[k]])
+
+    def link(self, c: int) -> None:
+        for d, _ in self.waiting.pop(c, ()):
+            self.tr.picks[d] = self.seg[c]
+
+    def release(self, zi: int) -> None:
+        """The rules touched zone `zi`: the cards its owner named and that stay put are linked as asked."""
+        p, waiting = self.t.zone_owner[zi], self.waiting
+        if p >= 0:
+            for c in [c for c, named in waiting.items() if any(who == p for _, who in named)]:
+                waiting[c] = [(d, who) for d, who in waiting[c] if who != p]
+                if not waiting[c]:
+                    del waiting[c]
 
 
 # ---- step 2: a card down every path -----------------------------------------------------------------
