@@ -189,11 +189,22 @@ def players_of(game) -> int:
 # ---- the tests -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_every_bundled_game_renders_as_the_reference_at_many_points(bundled_game, seed):
+def rendered_as_the_reference(name: str, seed: int, points: int | None) -> None:
     """The fast path is called after every decision (by one seat in turn, as a search bot would), and
-    compared with the reference for every seat at about 12 points of a match and at its end."""
-    game = load_game(bundled_game)
+    compared with the reference for every seat at points of a match and at its end: every 13th decision
+    with `points=None`, else `points` spread evenly over the match (the rendered lines are cumulative, so
+    a line gone wrong at any decision before a point shows there; the reference costs the whole history
+    at each point, which makes every 13th decision of a long match slow)."""
+    game = load_game(name)
+    every = 13
+    if points is not None:  # the same match played first without the reference, to learn its length
+        m = game.new_match(players=players_of(game), seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not m.over:
+            step(m, rng)
+            steps += 1
+        every = max(every, steps // points)
     m = game.new_match(players=players_of(game), seed=seed)
     rng = random.Random(seed)
     k = 0
@@ -201,9 +212,21 @@ def test_every_bundled_game_renders_as_the_reference_at_many_points(bundled_game
         step(m, rng)
         k += 1
         m.information_state(k % m.players)
-        if k % 13 == 1:
+        if k % every == 1:
             same_as_reference(m)
     same_as_reference(m)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_bundled_game_renders_as_the_reference_at_many_points(bundled_game, seed):
+    """About 12 points of each match and its end (the every-13th-decision run: below, slow)."""
+    rendered_as_the_reference(bundled_game, seed, 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_bundled_game_renders_as_the_reference_every_13_decisions(bundled_game, seed):
+    rendered_as_the_reference(bundled_game, seed, None)
 
 
 def played(name: str, seed: int, decisions: int) -> tuple[Match, random.Random]:
