@@ -71,17 +71,26 @@ def divides_on_some_deals(tmp_path):
                    "    set weight to 10 / (capacity - 12)\n")
 
 
-def test_the_bundled_games_pass_check(capsys, bundled_game):
+def checked_bundled_game(capsys, bundled_game: str, examples: int) -> None:
     game = load_game(bundled_game)
-    code, out, err = run(capsys, "check", bundled_game, "--examples", "8", "--leaks", "0")  # leaks: test_leaks
+    code, out, err = run(capsys, "check", bundled_game, "--examples", str(examples), "--leaks", "0")  # test_leaks
     assert code == 0, out + err
     lines = out.splitlines()
     assert lines[0].startswith(f"{game.title}: checking {len(game.invariants)} invariants")
     counts = range(game.min_players, game.max_players + 1)
     assert len(lines) == 1 + len(counts)  # one summary line per player count
     for n, line in zip(counts, lines[1:], strict=True):
-        assert re.fullmatch(rf"  {n} players: 8 examples, \d+ decisions checked, [\d.]+ s: every property holds",
-                            line), line
+        assert re.fullmatch(rf"  {n} players: {examples} examples, \d+ decisions checked, [\d.]+ s: every property "
+                            r"holds", line), line
+
+
+def test_the_bundled_games_pass_check(capsys, bundled_game):
+    checked_bundled_game(capsys, bundled_game, 2)
+
+
+@pytest.mark.slow
+def test_the_bundled_games_pass_a_longer_check(capsys, bundled_game):
+    checked_bundled_game(capsys, bundled_game, 30)
 
 
 def test_a_broken_invariant_is_found_shrunk_to_the_first_decision_and_replays(capsys, tmp_path, twelve_rounds):
