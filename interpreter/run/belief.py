@@ -868,32 +868,7 @@ class _Replay:
         if prev._base is None:
             return None
         tr, card, faces = self.tr, self.card, self.faces
-        alive, zone = tr.alive[d], tr.zone[d]
-        touched = self.touched(d, reached)
-        near: list[tuple[int, int, int]] = []  # first the cards of the zones the answer touched,
-        far: list[tuple[int, int, int]] = []  # then the others (a counter may tell of any hand)
-        dealt: dict[int, int] = {}  # card -> the last shuffle that dealt it, by then
-        for o, (kind, _, outgoing) in enumerate(tr.mixes):
-            if kind < 0 and outgoing[0] <= max(alive):
-                for t in outgoing:
-                    dealt[card[t]] = o
-        for r, s in enumerate(alive):
-            x = card[s]
-            o = dealt.get(x, -1)
-            if o < 0 or tr.need[s] is not None:
-                continue
-            by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
-            for t in tr.mixes[o][2]:
-                y = card[t]
-                if tr.need[t] is None and faces[y] != faces[x]:
-                    by_face.setdefault(faces[y], []).append(y)
-            (near if zone[r] in touched else far).extend((o, x, self.rng.choice(ys)) for ys in by_face.values())
-        self.rng.shuffle(near)
-        self.rng.shuffle(far)
-        pairs = near + far
-        told = self.want[reached] if 0 <= reached < len(self.want) else ""
-        named = _named_in(self.match.layout, told)
-        pairs.sort(key=lambda pair: pair[2] not in named)  # first the cards of faces the seat was told of
+        pairs = self.pairs(d, reached)
         best: tuple[int, Any, Any, int] = (reached, None, None, -1)
         dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
         for o, x, y in pairs[:_PROBES]:
@@ -923,6 +898,45 @@ class _Replay:
         self.mark(best[3])
         return False, best[2], best[0]
 
+    def pairs(self, d: int, reached: int) -> list[tuple[int, int, int]]:
+        """The swaps `repair` tries, in order, each (shuffle, x, y): a card on a free path at answer `d` and
+        one of another face the same shuffle dealt down a free path; first the cards of the zones the answer
+        touched, then the others (a counter may tell of any hand), those of faces the seat was told of first."""
+        tr, card, faces = self.tr, self.card, self.faces
+        alive, zone = tr.alive[d], tr.zone[d]
+        touched = self.touched(d, reached)
+        near: list[tuple[int, int, int]] = []
+        far: list[tuple[int, int, int]] = []
+        dealt = self.dealt_by(alive)
+        for r, s in enumerate(alive):
+            x = card[s]
+            o = dealt.get(x, -1)
+            if o < 0 or tr.need[s] is not None:
+                continue
+            by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
+            for t in tr.mixes[o][2]:
+                y = card[t]
+                if tr.need[t] is None and faces[y] != faces[x]:
+                    by_face.setdefault(faces[y], []).append(y)
+            (near if zone[r] in touched else far).extend((o, x, self.rng.choice(ys)) for ys in by_face.values())
+        self.rng.shuffle(near)
+        self.rng.shuffle(far)
+        pairs = near + far
+        told = self.want[reached] if 0 <= reached < len(self.want) else ""
+        named = _named_in(self.match.layout, told)
+        pairs.sort(key=lambda pair: pair[2] not in named)  # first the cards of faces the seat was told of
+        return pairs
+
+    def dealt_by(self, alive: list[int]) -> dict[int, int]:
+        """Card -> the last shuffle that dealt it, by the time each card is on its path of `alive`."""
+        tr, card = self.tr, self.card
+        dealt: dict[int, int] = {}
+        for o, (kind, _, outgoing) in enumerate(tr.mixes):
+            if kind < 0 and outgoing[0] <= max(alive):
+                for t in outgoing:
+                    dealt[card[t]] = o
+        return dealt
+
     def repair_thorough(self, prev, d: int, reached: int, blocked: tuple[int, list[Any]] | None = None
                         ) -> tuple[bool, Any, int] | None:
         """Look for a trade of cards the seat cannot tell apart (two cards dealt by one shuffle, one on a free
@@ -938,7 +952,6 @@ class _Replay:
         no trade does."""
         if prev._base is None:
             return None
-        tr, faces = self.tr, self.faces
         moves = self.candidates(prev, d, reached, blocked)
         best: tuple[int, Any, Any, int, bool, list[int]] = (reached, None, None, -1, False, [])
         # a trade that fits here, its answers since unchecked: the drawing, the world, the shuffle, the cards
@@ -950,15 +963,7 @@ class _Replay:
             if self.budget[0] <= 0:
                 break
             self.budget[0] -= 1
-            swapped: list[int] | None = kept
-            pi = list(range(len(faces)))
-            relabel = False
-            for o, x, y in move:
-                swapped = _swapped(tr, faces, swapped, o, x, y) if swapped is not None else None
-                if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
-                    relabel = True
-                    i, j = pi.index(x), pi.index(y)
-                    pi[i], pi[j] = y, x
+            swapped, pi, relabel = self.moved_cards(move, kept, dealt_before)
             if swapped is None:
                 continue
             o = min(o for o, _, _ in move)
@@ -980,18 +985,49 @@ class _Replay:
                 if checks <= 0:
                     break
                 checks -= 1
-                self.card = swapped
-                deal = tr.mix_deal[o] if self.changed is None else min(self.changed, tr.mix_deal[o])
-                checked = self.verify(deal, d)
-                self.card = kept
+                checked = self.checked(swapped, o, d, move)
                 if checked is None:
                     continue
-                self.card, self.changed = swapped, None
-                self.traded.update(c for _, x, y in move for c in (x, y))
                 return True, checked, -1
             self.card = swapped
             self.traded.update(c for _, x, y in move for c in (x, y))
             return True, after, -1
+        return self.fallback(unchecked, best)
+
+    def checked(self, swapped: list[int], o: int, d: int, move: tuple[tuple[int, int, int], ...]):
+        """The world after answer `d` along the drawing `swapped` (the trades of `move`, the first at shuffle
+        `o`), played again from before that shuffle (`verify`), the drawing kept; None where it parts."""
+        kept, tr = self.card, self.tr
+        self.card = swapped
+        deal = tr.mix_deal[o] if self.changed is None else min(self.changed, tr.mix_deal[o])
+        checked = self.verify(deal, d)
+        self.card = kept
+        if checked is None:
+            return None
+        self.card, self.changed = swapped, None
+        self.traded.update(c for _, x, y in move for c in (x, y))
+        return checked
+
+    def moved_cards(self, move: tuple[tuple[int, int, int], ...], kept: list[int], dealt_before: int
+                    ) -> tuple[list[int] | None, list[int], bool]:
+        """The drawing `kept` with the trades of `move` made (None if a path the seat sees would then carry
+        another face), the relabeling of the copy's kept base they make, and whether they reach before it."""
+        tr, faces = self.tr, self.faces
+        swapped: list[int] | None = kept
+        pi = list(range(len(faces)))
+        relabel = False
+        for o, x, y in move:
+            swapped = _swapped(tr, faces, swapped, o, x, y) if swapped is not None else None
+            if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
+                relabel = True
+                i, j = pi.index(x), pi.index(y)
+                pi[i], pi[j] = y, x
+        return swapped, pi, relabel
+
+    def fallback(self, unchecked: tuple[list[int], Any, int, list[int]] | None,
+                 best: tuple[int, Any, Any, int, bool, list[int]]) -> tuple[bool, Any, int] | None:
+        """Where no trade passed its checks: the first that fit here, its answers since unchecked; else the
+        one that took the seat's observations furthest, to mend on from; else None (see `repair_thorough`)."""
         if unchecked is not None:
             self.card = unchecked[0]
             self.traded.update(unchecked[3])
@@ -1023,11 +1059,7 @@ class _Replay:
         # the other zones it touched, and the others (a counter may tell of any hand)
         rank: dict[int, int] = {}
         later: dict[int, int] = {}  # a card further down its zone came there later: fewer answers since hang on it
-        dealt: dict[int, int] = {}  # card -> the last shuffle that dealt it, by then
-        for o, (kind, _, outgoing) in enumerate(tr.mixes):
-            if kind < 0 and outgoing[0] <= max(alive):
-                for t in outgoing:
-                    dealt[card[t]] = o
+        dealt = self.dealt_by(alive)
         pairs: list[tuple[int, int, int]] = []
         free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down free paths
         for r, s in enumerate(alive):
@@ -1060,23 +1092,29 @@ class _Replay:
         moves: list[tuple[tuple[int, int, int], ...]] = \
             [(pair,) for _, pair in sorted(zip(order, pairs, strict=True), key=lambda kp: kp[0])]
         if blocked is not None:
-            # the options the player had instead, each traded for a card of the same shuffle out of its zones
-            q, options = blocked
-            mine = {c for zi, z in enumerate(prev.st.zones) if owner[zi] == q for c in z}
-            xs = [x for x in options if x.__class__ is int and x in rank and x in mine]
-            for _ in range(_BLOCKED if xs else 0):
-                move, used = [], set(xs)
-                for x in xs:
-                    o = dealt[x]
-                    ys = [y for y in free[o] if y not in used and y not in mine]
-                    if not ys:
-                        break
-                    y = rng.choice(ys)
-                    used.add(y)
-                    move.append((o, x, y))
-                else:
-                    moves.insert(0, tuple(move))
+            self.blocked_moves(prev, blocked, rank, dealt, free, moves)
         return moves
+
+    def blocked_moves(self, prev, blocked: tuple[int, list[Any]], rank: dict[int, int], dealt: dict[int, int],
+                      free: dict[int, list[int]], moves: list[tuple[tuple[int, int, int], ...]]) -> None:
+        """Put first in `moves`: the options the player had instead (`blocked`), each traded for a card of the
+        same shuffle out of its zones, all at once (up to _BLOCKED such trades)."""
+        owner, rng = self.match.layout.zone_owner, self.rng
+        q, options = blocked
+        mine = {c for zi, z in enumerate(prev.st.zones) if owner[zi] == q for c in z}
+        xs = [x for x in options if x.__class__ is int and x in rank and x in mine]
+        for _ in range(_BLOCKED if xs else 0):
+            move, used = [], set(xs)
+            for x in xs:
+                o = dealt[x]
+                ys = [y for y in free[o] if y not in used and y not in mine]
+                if not ys:
+                    break
+                y = rng.choice(ys)
+                used.add(y)
+                move.append((o, x, y))
+            else:
+                moves.insert(0, tuple(move))
 
     def verify(self, deal: int, d: int):
         """The world played again along the drawing from the last copy kept before shuffle `deal`, up to and
