@@ -219,8 +219,8 @@ def rendered_as_the_reference(name: str, seed: int, points: int | None) -> None:
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_bundled_game_renders_as_the_reference_at_many_points(bundled_game, seed):
-    """About 12 points of each match and its end (the every-13th-decision run: below, slow)."""
-    rendered_as_the_reference(bundled_game, seed, 12)
+    """About 8 points of each match and its end (the every-13th-decision run: below, slow)."""
+    rendered_as_the_reference(bundled_game, seed, 8)
 
 
 @pytest.mark.slow
