@@ -138,3 +138,54 @@ def test_the_table_names_players_its_own_way_through_the_same_words():
         assert events.SeatsChanged.told(back, teller).startswith(again)
     omniscient = Table(m, io.StringIO(), WORDS["en"], None).teller
     assert events.SeatsChanged.told(out, omniscient) == "P0 is knocked out of the deal"
+
+
+TOLD = """
+    phases:
+      play: |
+        move my hand to pile face down
+        flip all pile face up
+        flip the top card of pile face down
+        let r = roll d6
+        say "rolled {r}"
+        if deal == 1 and turn == 1:
+          knock out previous player before me for the deal
+    """
+
+
+def test_flips_rolls_and_who_is_in_reach_the_watcher_and_the_log_through_their_typed_hooks(tmp_path, capsys):
+    """A flip (the verb's, and the turn face up written out in compiled code), a roll, a knock-out and a
+    back-in each reach the watcher as their kind's record and the log as their kind's `log` line, in the
+    same order; a match watched but not logged records the same events; the compiled code calls the hook."""
+    from test_flow import tiny
+
+    from interpreter.cli import main
+    from interpreter.run.match import Match
+    from interpreter.run.runtime import State
+
+    game = tiny(tmp_path, "flow: {rounds: 2, turn: [play], deals: 2}\n", TOLD)
+    m = play_random(game, 3, 1, log=True)
+    lines = [line for line in m.log if line.get("event") in ("flip", "roll", "knock_out", "back_in")]
+    raws = [raw for raw in m._watch.events if raw[0] in (events.FLIP, events.ROLL, events.SEATS)]
+    assert len(lines) == len(raws)
+    for line, raw in zip(lines, raws, strict=True):
+        record = events.BY_TAG[raw[0]](*raw)
+        if isinstance(record, events.Flipped):
+            assert line == events.Flipped.log(m.layout, record.card, record.up)
+        elif isinstance(record, events.Rolled):
+            assert line == events.Rolled.log(record.sides, record.result) and 1 <= record.result <= 6
+        else:
+            assert line == events.SeatsChanged.log(record.what, record.fields)
+    told = [(line["event"], line.get("face")) for line in lines]
+    assert {("flip", "up"), ("flip", "down"), ("roll", None), ("knock_out", None), ("back_in", None)} <= set(told)
+    assert {"type": "event", "event": "knock_out", "player": 2, "until": "deal"} in lines
+    assert {"type": "event", "event": "back_in", "players": [2]} in lines
+
+    quiet = Match(game, 3, 1)  # watched, not logged (the game asks no question: the same match)
+    assert quiet.over and quiet.log is None
+    assert [r for r in quiet._watch.events if r[0] in (events.FLIP, events.ROLL, events.SEATS)] == raws
+
+    assert not hasattr(State, "event")
+    assert main(["compile", str(tmp_path / "tiny")]) == 0
+    source = capsys.readouterr().out
+    assert "st.flipped(" in source and "event(" not in source

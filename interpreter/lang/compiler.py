@@ -137,7 +137,7 @@ class CodeGenerator(ExpressionWriter):
             self.line(f"for {c} in {self.charge(cards, node.at) if self.may_be_long(node.cards, True) else cards}:")
             self.line(f"    if not {F}[{c}]:")
             self.line(f"        {F}[{c}] = True; {KN}[{c}] = 0")
-            self.line(f"        if st.log is not None: st.event('flip', card=st.layout.card_ids[{c}], face='up')")
+            self.line(f"        if st.log is not None: st.flipped({c}, True)")
         else:
             self.line(f"flip_all(st, {cards}, {node.up})")
 

@@ -12,14 +12,14 @@ under the tag that starts its raw tuple and the name its lines carry, with, in o
   `words(line, seat, lang)` is a line of a seat's observations told plainly (`replay --as`, a seat log
   shown by `replay`), every kind the same way;
 - its line in the match log, where it has one (the omniscient record, card ids by copy), as the runtime's
-  verbs write it: `log(...)` (moves, shuffles, glimpses, sayings), else `log_line(name, **fields)`, which
-  `State.event` writes (flips, rolls, knock-outs; the fields are the record's, cards by id). Questions,
+  verbs write it: `log(...)` (moves, flips, shuffles, glimpses, rolls, sayings, knock-outs). Questions,
   answers and the table have none: the match writes its decision and state lines itself.
 
 The watcher (`information.Watcher`) keeps each event as a plain tuple, first item the kind's tag, then the
 record's fields in order (a tuple is what a watched match can afford per card moved; `Moved(*raw)` reads one
 by name). A statement that changes a match does it through the runtime's verbs (`move`, `shuffle`, `flip`,
-`show`, `roll`, `say`, `knock_out`): each verb tells the watcher, which records one of these kinds, so a new
+`show`, `roll`, `say`, `knock_out`): each verb tells the watcher through its typed hook (`Watcher.moved`,
+`flipped`, `rolled`, `seats_changed`, …), which records one of these kinds, so a new
 statement built on them is tracked, rendered per seat and logged without touching this module. A new kind
 of change (one no verb makes) is a new record here, its hook on the watcher and its verb.
 """
@@ -132,12 +132,6 @@ def kind(tag: str, *names: str, words: dict[str, dict[str, str]]) -> Callable[[t
         return cls
 
     return register
-
-
-def log_line(name: str, **fields: Any) -> dict[str, Any]:
-    """An event's line in the match log, for the kinds that `State.event` writes (flip, roll, knock_out,
-    back_in)."""
-    return {"type": "event", "event": name, **fields}
 
 
 def words_in(lang: str) -> dict[str, str]:
@@ -275,6 +269,11 @@ class Flipped(NamedTuple):
         return said(t, "flip", "", card=t.card(line["card"]), place=place_words(line["zone"], line.get("at")),
                     face=said(t, "move", line["face"]))
 
+    @staticmethod
+    def log(t: Any, c: int, up: bool) -> dict[str, Any]:
+        """The match log's line of card `c` turned face `up` or down."""
+        return {"type": "event", "event": "flip", "card": t.card_ids[c], "face": "up" if up else "down"}
+
 
 @kind(SHUFFLE, "shuffle", words={"en": {"": "{zone} is shuffled"}, "ru": {"": "{zone}: перемешано"}})
 class Shuffled(NamedTuple):
@@ -358,6 +357,10 @@ class Rolled(NamedTuple):
         """A roll; `mark`: as it is put before the sentence that says it; `alone`: with none to say it."""
         return said(t, "roll", form, sides=line["sides"], result=line["result"])
 
+    @staticmethod
+    def log(sides: int, result: int) -> dict[str, Any]:
+        return {"type": "event", "event": "roll", "sides": sides, "result": result}
+
 
 @kind(SAY, "say", words={"en": {"": "{text}"}, "ru": {"": "{text}"}})  # the game's own sentence, as written
 class Said(NamedTuple):
@@ -386,7 +389,8 @@ class Said(NamedTuple):
            "deal": "раздачи", "match": "партии", "back": "{who} снова в игре в новой раздаче"},
 })
 class SeatsChanged(NamedTuple):
-    """Who is in changed (public): `what` is `knock_out` (fields: player, until) or `back_in` (players)."""
+    """Who is in changed (public): `what` is `knock_out` (fields: player, until) or `back_in` (players); the
+    fields as (name, value) pairs, sorted by name."""
 
     tag: str
     what: str
@@ -403,6 +407,10 @@ class SeatsChanged(NamedTuple):
             return said(t, "knock_out", "out_you" if p == t.seat else "out", who=t.who(p),
                         until=said(t, "knock_out", line["until"]))
         return said(t, "knock_out", "back", who=", ".join(t.who(p) for p in line["players"]))
+
+    @staticmethod
+    def log(what: str, fields: tuple) -> dict[str, Any]:
+        return {"type": "event", "event": what, **dict(fields)}
 
 
 @kind(TABLE, "table", words={

@@ -309,26 +309,31 @@ class Watcher:
         self._table(st)
         self.events.append((SAY, text))
 
-    def event(self, st: State, kind: str, fields: dict[str, Any]) -> None:
-        """The runtime's other events: flips (also those written out in compiled code) and rolls."""
+    def flipped(self, st: State, c: int) -> None:
+        """Card `c` turned face up or down where it lies (also by the turns written out in compiled code)."""
         if self.owners[0] > 1:
             self.own()
-        if kind == "flip":
-            c = card_index(st.layout)[fields["card"]]
-            before = self._was_seen(st, c)
-            after = seen_by(st, c)
-            self.face[c], self.known[c] = st.face[c], st.known[c]
-            zi = st.zone_of[c]
-            self.events.append((FLIP, c, zi, self._place(st, zi, c), st.face[c], before, after))
-            for s in range(st.n) if not self.search else ():
-                if (before | after) >> s & 1:
-                    self._identify(s, c)
-        elif kind == "roll":
-            self._table(st)
-            self.events.append((ROLL, fields["sides"], fields["result"]))
-        elif kind in ("knock_out", "back_in"):  # who is in is public
-            self._table(st)
-            self.events.append((SEATS, kind, tuple(sorted(fields.items()))))
+        before = self._was_seen(st, c)
+        after = seen_by(st, c)
+        self.face[c], self.known[c] = st.face[c], st.known[c]
+        zi = st.zone_of[c]
+        self.events.append((FLIP, c, zi, self._place(st, zi, c), st.face[c], before, after))
+        for s in range(st.n) if not self.search else ():
+            if (before | after) >> s & 1:
+                self._identify(s, c)
+
+    def rolled(self, st: State, sides: int, result: int) -> None:
+        if self.owners[0] > 1:
+            self.own()
+        self._table(st)
+        self.events.append((ROLL, sides, result))
+
+    def seats_changed(self, st: State, what: str, fields: tuple) -> None:
+        """A knock-out or a new deal's back-in (see `events.SeatsChanged`): who is in is public."""
+        if self.owners[0] > 1:
+            self.own()
+        self._table(st)
+        self.events.append((SEATS, what, fields))
 
     # ---- the match's hooks
     def asked(self, st: State, seat: int, question: int, kind: int, options: tuple) -> None:

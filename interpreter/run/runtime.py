@@ -16,7 +16,7 @@ from typing import Any
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
 from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_NUMBER, MAX_OPTIONS, MAX_STEPS, UNCHARGED
 from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
-from .events import Moved, Said, Shown, Shuffled, log_line
+from .events import Flipped, Moved, Rolled, Said, SeatsChanged, Shown, Shuffled
 
 TOP, BOTTOM, RANDOM = 0, -1, -2
 
@@ -165,12 +165,29 @@ class State:
         return st
 
 
-    def event(self, kind: str, **fields: Any) -> None:
-        """Record what the rules did (only when the match is logged or watched)."""
+    # ---- what the rules did, told to the watcher and the log (called only in a logged or watched match:
+    # the caller checks `st.log is not None`, so a quiet match pays nothing)
+    def flipped(self, c: int, up: bool) -> None:
+        """Card `c` was turned face `up` or down where it lies."""
         if self.watch is not None:
-            self.watch.event(self, kind, fields)
+            self.watch.flipped(self, c)
         if self.log.__class__ is list:
-            self.log.append(log_line(kind, **fields))
+            self.log.append(Flipped.log(self.layout, c, up))
+
+    def rolled(self, sides: int, result: int) -> None:
+        """A die of `sides` sides was rolled: `result`."""
+        if self.watch is not None:
+            self.watch.rolled(self, sides, result)
+        if self.log.__class__ is list:
+            self.log.append(Rolled.log(sides, result))
+
+    def seats_changed(self, what: str, fields: tuple) -> None:
+        """Who is in changed: `what` is `knock_out` (fields: player, until) or `back_in` (players); `fields`
+        as (name, value) pairs sorted by name (see `events.SeatsChanged`)."""
+        if self.watch is not None:
+            self.watch.seats_changed(self, what, fields)
+        if self.log.__class__ is list:
+            self.log.append(SeatsChanged.log(what, fields))
 
 
 class Quiet(list):
@@ -605,7 +622,7 @@ def flip(st: State, c: int, up: bool) -> None:
             landed_face_down(st, c, st.zone_of[c])
     st.face[c] = up
     if st.log is not None:
-        st.event("flip", card=st.layout.card_ids[c], face="up" if up else "down")
+        st.flipped(c, up)
 
 
 def flip_all(st: State, cards: list[int], up: bool) -> None:
@@ -633,7 +650,7 @@ def roll(st: State, sides: int) -> int:
         too_big(sides, "")
     r = st.below(sides) + 1
     if st.log is not None:
-        st.event("roll", sides=sides, result=r)
+        st.rolled(sides, r)
     return r
 
 
@@ -657,7 +674,7 @@ def knock_out(st: State, p: int, for_deal: bool) -> None:
         st.gone |= 1 << p
     st.orders, st.others, st.after, st.before = st.layout.seats(st.out)
     if st.log is not None:
-        st.event("knock_out", player=p, until="deal" if for_deal else "match")
+        st.seats_changed("knock_out", (("player", p), ("until", "deal" if for_deal else "match")))
 
 
 def is_out(st: State, p: int) -> bool:
@@ -672,7 +689,7 @@ def back_in(st: State) -> None:
         st.out = st.gone
         st.orders, st.others, st.after, st.before = st.layout.seats(st.out)
         if st.log is not None:
-            st.event("back_in", players=back)
+            st.seats_changed("back_in", (("players", back),))
 
 
 def say(st: State, text: str) -> None:
