@@ -12,7 +12,7 @@ from interpreter.cli import main
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     path = tmp_path_factory.mktemp("report") / "report.html"
-    assert main(["report", "sky-haulers", "-n", "40", "-o", str(path)]) == 0
+    assert main(["report", "sky-haulers", "-n", "16", "-o", str(path)]) == 0
     return path
 
 
