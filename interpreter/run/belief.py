@@ -1445,18 +1445,8 @@ def replayed(world):
 def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
            moves: int):
     """The kept world after `moves` proposals (see `determinize`)."""
-    faces, card = match.layout.face_ids, belief.card
-    seen: set[int] = set()  # the cards of the drawing some path the seat sees carries, by the shuffle before it
-    free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down paths the seat never sees after
-    for o in range(len(tr.mixes) - 1, -1, -1):
-        kind, _, outgoing = tr.mixes[o]
-        first = outgoing[0]
-        last = tr.mixes[o + 1][2][0] if o + 1 < len(tr.mixes) else len(card)
-        seen.update(card[t] for t in range(first, last) if tr.need[t] is not None)
-        if kind < 0:
-            cards = [card[t] for t in outgoing if card[t] not in seen]
-            if len({faces[c] for c in cards}) > 1:
-                free[o] = cards
+    faces = match.layout.face_ids
+    free = _free_by_shuffle(tr, faces, belief.card)
     shuffles = list(free)
     others = any(who != seat for who, _ in match.history)  # answers of other seats, drawn anew by a proposal
     for _ in range(moves):
@@ -1475,20 +1465,43 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
             break
         o = rng.choice(shuffles)
         x, y = rng.sample(free[o], 2)
-        if faces[x] == faces[y]:
-            continue
-        swapped = _swapped(tr, faces, belief.card, o, x, y)
-        if swapped is None:
-            continue
-        deal = tr.mix_deal[o]
-        for again in (True, False):  # the same answers given again; else the others' secret ones drawn anew
-            replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
-            try:
-                start = replay.resume(deal)
-                world = replay.play(0, replay.again(start, belief.world, [(deal, x, y)]) if again else start)
-            except (_Misfit, RuleError):
-                continue
-            if replay.fits(world):
-                belief.keep(replay, world, belief.events)
-                break
+        if faces[x] != faces[y]:
+            _swap_proposed(match, seat, tr, rng, want, want_view, belief, o, x, y)
     return belief.world
+
+
+def _free_by_shuffle(tr: _Trace, faces: list[Any], card: list[int]) -> dict[int, list[int]]:
+    """Shuffle -> the cards of the drawing `card` it dealt down paths the seat never sees after (where those
+    are of more than one face: a swap among them is a proposal)."""
+    seen: set[int] = set()  # the cards of the drawing some path the seat sees carries, by the shuffle before it
+    free: dict[int, list[int]] = {}
+    for o in range(len(tr.mixes) - 1, -1, -1):
+        kind, _, outgoing = tr.mixes[o]
+        first = outgoing[0]
+        last = tr.mixes[o + 1][2][0] if o + 1 < len(tr.mixes) else len(card)
+        seen.update(card[t] for t in range(first, last) if tr.need[t] is not None)
+        if kind < 0:
+            cards = [card[t] for t in outgoing if card[t] not in seen]
+            if len({faces[c] for c in cards}) > 1:
+                free[o] = cards
+    return free
+
+
+def _swap_proposed(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str,
+                   belief: _Belief, o: int, x: int, y: int) -> None:
+    """The kept world with cards `x` and `y` swapped from shuffle `o` on, kept if the seat cannot tell it
+    from the match: its answers given again, else the others' secret ones drawn anew (see `_moved`)."""
+    swapped = _swapped(tr, match.layout.face_ids, belief.card, o, x, y)
+    if swapped is None:
+        return
+    deal = tr.mix_deal[o]
+    for again in (True, False):
+        replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
+        try:
+            start = replay.resume(deal)
+            world = replay.play(0, replay.again(start, belief.world, [(deal, x, y)]) if again else start)
+        except (_Misfit, RuleError):
+            continue
+        if replay.fits(world):
+            belief.keep(replay, world, belief.events)
+            return
