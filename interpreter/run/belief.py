@@ -389,45 +389,58 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
     for kind, incoming, outgoing in reversed(mixes):
         if kind >= 0:
             chosen.append(_choose(need, can, kind, incoming, outgoing, rng))
-            continue
-        wanted: dict[Any, int] = {}
-        for s in outgoing:
-            if need[s] is not None:
-                wanted[need[s]] = wanted.get(need[s], 0) + 1
-        for s in incoming:
-            f = need[s]
-            if f is not None and wanted.get(f):
-                wanted[f] -= 1
-        free = [s for s in incoming if need[s] is None]
-        rng.shuffle(free)
-        wants = [f for f, k in wanted.items() for _ in range(k)]
-        for s, f in _match(wants, free, can).items():
-            need[s] = f
+        else:
+            _passed_back(need, can, incoming, outgoing, rng)
     card = list(range(len(faces))) if card0 is None else card0[:]  # the first paths are the cards themselves
     card.extend([-1] * (len(tr.need) - len(card)))
     for kind, incoming, outgoing in mixes:
         if kind >= 0:
             for t, s in zip(outgoing, _after_choice(kind, chosen.pop(), incoming), strict=True):
                 card[t] = card[s]
-            continue
-        pool: dict[Any, list[int]] = {}
-        for s in incoming:
-            pool.setdefault(faces[card[s]], []).append(card[s])
-        rest = []
-        for s in outgoing:
-            f = need[s]
-            if f is None:
-                rest.append(s)
-                continue
-            cards = pool.get(f)
-            if not cards:
-                raise _Misfit("no card of a needed face reached its shuffle")
-            card[s] = cards.pop(rng.randrange(len(cards)))
-        left = [c for cards in pool.values() for c in cards]
-        rng.shuffle(left)
-        for s, c in zip(rest, left, strict=True):
-            card[s] = c
+        else:
+            _dealt(card, need, faces, incoming, outgoing, rng)
     return card
+
+
+def _passed_back(need: list[Any], can: _Can, incoming: list[int], outgoing: list[int], rng: random.Random) -> None:
+    """Step 2 backward at a shuffle: the faces its paths need that its incoming paths do not bring already
+    are asked of free incoming paths that could bring them (chosen at random)."""
+    wanted: dict[Any, int] = {}
+    for s in outgoing:
+        if need[s] is not None:
+            wanted[need[s]] = wanted.get(need[s], 0) + 1
+    for s in incoming:
+        f = need[s]
+        if f is not None and wanted.get(f):
+            wanted[f] -= 1
+    free = [s for s in incoming if need[s] is None]
+    rng.shuffle(free)
+    wants = [f for f, k in wanted.items() for _ in range(k)]
+    for s, f in _match(wants, free, can).items():
+        need[s] = f
+
+
+def _dealt(card: list[int], need: list[Any], faces: list[Any], incoming: list[int], outgoing: list[int],
+           rng: random.Random) -> None:
+    """Step 2 forward at a shuffle: its cards handed out, the needed faces where they are needed (a card of
+    the face at random), the rest uniformly at random."""
+    pool: dict[Any, list[int]] = {}
+    for s in incoming:
+        pool.setdefault(faces[card[s]], []).append(card[s])
+    rest = []
+    for s in outgoing:
+        f = need[s]
+        if f is None:
+            rest.append(s)
+            continue
+        cards = pool.get(f)
+        if not cards:
+            raise _Misfit("no card of a needed face reached its shuffle")
+        card[s] = cards.pop(rng.randrange(len(cards)))
+    left = [c for cards in pool.values() for c in cards]
+    rng.shuffle(left)
+    for s, c in zip(rest, left, strict=True):
+        card[s] = c
 
 
 def _assign_some(tr: _Trace, faces: list[Any], rng: random.Random, tries: int = 50, card0: list[int] | None = None,
