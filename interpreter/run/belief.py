@@ -880,7 +880,7 @@ class _Replay:
         mend on from: (False, that world before the answer, how far it reached). None if no swap does."""
         if prev._base is None:
             return None
-        tr, card, faces = self.tr, self.card, self.faces
+        card = self.card
         pairs = self.pairs(d, reached)
         best: tuple[int, Any, Any, int] = (reached, None, None, -1)
         dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
@@ -888,12 +888,9 @@ class _Replay:
             if self.budget[0] <= 0:
                 break
             self.budget[0] -= 1
-            swapped = _swapped(tr, faces, card, o, x, y)
+            swapped, pi, _ = self.moved_cards(((o, x, y),), card, dealt_before)
             if swapped is None:
                 continue
-            pi = list(range(len(faces)))
-            if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
-                pi[x], pi[y] = y, x
             tried = self.tried(prev, d, swapped, pi)
             if tried is None:
                 continue
@@ -1422,7 +1419,7 @@ def _redealt(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], 
     faces = match.layout.face_ids
     kept = len(belief.card)
     redeal = [o for o in range(min(belief.mixes, len(tr.mixes)) - 1, 0, -1)
-              if tr.mixes[o][0] < 0 and o in tr.mix_deal and tr.mixes[o][2][0] <= kept][:shuffles]
+              if tr.mixes[o][0] < 0 and tr.mixes[o][2][0] <= kept][:shuffles]
     for o in redeal:
         deal = tr.mix_deal[o]
         for _ in range(tries):
