@@ -148,6 +148,19 @@ def test_ctrl_c_stops_check_and_says_so(tmp_path):
     assert err.strip() == "meeple check: interrupted"
 
 
+def dies_in_workers(monkeypatch, module, name: str) -> None:
+    """`module.name` ends any worker process that calls it (as a worker killed would); this one calls it as before."""
+    real = getattr(module, name)
+    parent = os.getpid()
+
+    def dies_in_a_worker(*args):
+        if os.getpid() != parent:
+            os._exit(9)
+        return real(*args)
+
+    monkeypatch.setattr(module, name, dies_in_a_worker)
+
+
 def test_seed_ranges_name_the_seeds_that_finished():
     assert sim.seed_ranges([(250, 500), (0, 250), (750, 1000)]) == "seeds 0–499, 750–999"
     assert sim.seed_ranges([(3, 4)]) == "seed 3"
@@ -156,16 +169,7 @@ def test_seed_ranges_name_the_seeds_that_finished():
 
 
 def test_a_worker_dying_before_any_match_finished_names_no_seed_range(monkeypatch, capsys):
-
-    real = sim.run_chunk
-    parent = os.getpid()
-
-    def dies_in_a_worker(*args):
-        if os.getpid() != parent:
-            os._exit(9)
-        return real(*args)
-
-    monkeypatch.setattr(sim, "run_chunk", dies_in_a_worker)
+    dies_in_workers(monkeypatch, sim, "run_chunk")
     monkeypatch.setattr("interpreter.cli.matches._cores", lambda: 2)
     assert main(["sim", "go-fish", "-n", "40", "--workers", "2"]) == 1
     out, err = capsys.readouterr()
@@ -177,15 +181,7 @@ def test_a_worker_dying_before_any_match_finished_names_no_seed_range(monkeypatc
 def test_a_duel_whose_worker_dies_says_so_without_a_traceback(monkeypatch, capsys):
     from interpreter.bots import duel
 
-    real = duel._play_games
-    parent = os.getpid()
-
-    def dies_in_a_worker(*args):
-        if os.getpid() != parent:
-            os._exit(9)
-        return real(*args)
-
-    monkeypatch.setattr(duel, "_play_games", dies_in_a_worker)
+    dies_in_workers(monkeypatch, duel, "_play_games")
     monkeypatch.setattr("interpreter.cli.matches._cores", lambda: 2)
     assert main(["duel", "go-fish", "random", "first", "-n", "8", "--workers", "2"]) == 1
     _, err = capsys.readouterr()
