@@ -128,8 +128,8 @@ class Narration:
 
     def _moved(self, line: dict[str, Any]) -> None:
         """A card going from one player's zone to another's, the person's on one side: what you received
-        (a pass, a gift, a card taken) or gave, by name where you see the card, grouped with the cards that
-        went the same way just before."""
+        (a pass, a gift, a card taken) or gave; or from a hidden zone of no player into yours (a card dealt or
+        fished); by name where you see the card, grouped with the cards that went the same way just before."""
         t = self.t
         if t.human is None:
             return
@@ -141,9 +141,11 @@ class Narration:
             self.pending.append({"kind": "text", "text": "  " + events.Moved.told(
                 {"card": cid, "zone": spoken(target)}, t, "for_you")})
             return
-        if giver is None or taker is None or giver == taker or t.human not in (giver, taker) or not all(private):
+        if not all(private) or taker is None or giver == taker or t.human not in (giver, taker):
             return
-        key = (giver, taker)
+        # a card from a zone no player owns (a hidden pile: the stock, the deck) into yours is told to you alone,
+        # by name where you see it; a card handed between two players is told to both
+        key = (giver if giver is not None else source, taker)
         last = self.pending[-1] if self.pending else None
         if last is None or last.get("handed") != key:
             last = {"kind": "text", "handed": key, "cards": [], "unknown": 0, "text": ""}
@@ -155,6 +157,9 @@ class Narration:
         names = Counter(t.cards.name(c) for c in last["cards"])  # in card order: copies together
         listed = ", ".join([n if k == 1 else f"{n} ×{k}" for n, k in names.items()]
                            + ([counted(last["unknown"], t.words["cards"])] if last["unknown"] else []))
+        if giver is None:
+            last["text"] = "  " + events.Moved.told({"cards": listed, "zone": spoken(source)}, t, "from_zone")
+            return
         got = taker == t.human
         last["text"] = "  " + events.Moved.told({"cards": listed, "who": giver if got else taker}, t,
                                                 "got" if got else "given")

@@ -41,7 +41,7 @@ def test_the_cards_passed_to_you_and_by_you_are_shown(hearts_pass):
     # what you pass and get is named (sorted in the deck's order, never in the order the passer chose)
     assert "\n  P1 gets 4 of Clubs, 7 of Clubs, Jack of Clubs from you\n" in hearts_pass
     assert "\n  you get 2 of Diamonds, 5 of Diamonds, Queen of Hearts (from P3)\n" in hearts_pass
-    after = hearts_pass[hearts_pass.index("you get"):]
+    after = hearts_pass[hearts_pass.index("you get 2 of Diamonds"):]
     hand = re.search(r"^your hand: (.*(?:\n    .*)*)", after, re.M).group(1)
     for card in ("2 of Diamonds", "5 of Diamonds", "Queen of Hearts"):
         assert card in hand  # only cards the seat holds now are named
@@ -402,3 +402,18 @@ def test_the_defender_of_a_dogfight_is_told_by_its_sentences_and_not_kept_on_the
     assert len(screens(out[won:turn_over])) > 3  # P0 plays on in that turn, a screen at each question
     assert "P1 starts a dogfight against P0 with" in out  # and is attacked in a later turn
     assert not re.search(r"^  .*\bdefender P\d", out, re.M)  # on no screen: before, during or after one
+
+
+def test_go_fish_names_the_card_you_fish_to_you_alone(capsys, monkeypatch):
+    # Go Fish, seed 2, seat 0 asks P1 for Twos each turn: it goes fishing, and so do P1 and P2
+    out = run(capsys, monkeypatch, "1\n" * 80 + "q\n", "play", "go-fish", "--human", "0", "--seed", "2")
+    lines = out.splitlines()
+    fished = [i for i, line in enumerate(lines) if re.fullmatch(r"P\d goes fishing \(P\d has none\)", line)]
+    mine = [i for i in fished if lines[i].startswith("P0 ")]
+    assert mine and len(fished) > len(mine)
+    ranks = "Ace Two Three Four Five Six Seven Eight Nine Ten Jack Queen King".split()
+    for i in mine:  # your fished card, by name, right after the sentence
+        assert re.fullmatch(r"  you get (\w+) \(from the stock\)", lines[i + 1]).group(1) in ranks
+    for i in set(fished) - set(mine):  # another's: no card named, nor any line about it
+        assert not lines[i + 1].startswith("  ")
+    assert sum("(from the stock)" in line for line in lines) == len(mine) + 1  # and the deal

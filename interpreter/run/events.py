@@ -185,10 +185,12 @@ def counter_words(value: Any) -> str:
     "en": {"": "{card} moves from {src} to {dst}, face {face}", "up": "up", "down": "down",
            "hidden": "a hidden card",
            "got": "you get {cards} (from {who})", "given": "{who} gets {cards} from you",
+           "from_zone": "you get {cards} (from the {zone})",
            "for_you": "your {card} goes to the {zone} (no choice)"},
     "ru": {"": "{card}: из {src} в {dst}, {face}", "up": "лицом вверх", "down": "рубашкой вверх",
            "hidden": "скрытая карта",
            "got": "вы получаете: {cards} (от {who})", "given": "{who} получает от вас: {cards}",
+           "from_zone": "вы получаете: {cards} (из: {zone})",
            "for_you": "ваша карта {card} уходит: {zone} (без выбора)"},
 })
 class Moved(NamedTuple):
@@ -219,9 +221,12 @@ class Moved(NamedTuple):
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
         """A card moved; `got`/`given`: cards handed to or by the teller's seat (`cards`: them in words,
-        `who`: the other player); `for_you`: a card of the seat's played with no question (`zone`)."""
+        `who`: the other player); `from_zone`: cards the seat got from a zone no player owns (`zone`); `for_you`: a
+        card of the seat's played with no question (`zone`)."""
         if form in ("got", "given"):
             return said(t, "move", form, cards=line["cards"], who=t.who(line["who"]))
+        if form == "from_zone":
+            return said(t, "move", form, cards=line["cards"], zone=line["zone"])
         if form == "for_you":
             return said(t, "move", form, card=t.card(line["card"]), zone=line["zone"])
         return said(t, "move", "", card=t.card(line["card"]), src=place_words(line["from"], line.get("from_at")),
