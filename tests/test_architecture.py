@@ -141,13 +141,27 @@ def test_no_stage_imports_a_later_one():
     assert not wrong, wrong
 
 
+# What the run stage may import besides the stages: the leaf modules below every stage; and, asked for only
+# when a `sim` names bots other than random ones, the bots' lineup (the bots play from seat handles above).
+BELOW_THE_STAGES = {"interpreter.diagnostics", "interpreter.limits"}
+RUN_ASKS_ABOVE = {("interpreter.run.sim", "interpreter.bots.lineup")}
+
+
+def test_the_run_stage_is_handed_its_game_and_names_no_module_above_it():
+    graph = module_imports()
+    above = sorted((name, dep) for name, deps in graph.items() if name.startswith("interpreter.run.")
+                   for dep in deps if dep.split(".")[1] not in STAGES and dep not in BELOW_THE_STAGES)
+    assert "interpreter.run.playable" in graph["interpreter.run.sim"]  # the `Game` interface it plays
+    assert set(above) == RUN_ASKS_ABOVE, above
+
+
 # Import cycles still to be broken, each a strongly connected set of modules; a cycle not listed fails, and so
 # does a listed one that is gone (take it off the list).
 KNOWN_CYCLES = {
-    # Within the run stage: a match draws worlds (belief), is told its chance (chance) and hands out seat handles
-    # (seat), and each of those makes or replays matches (Match). A pickled match carries its Game (which
-    # pickles as its folder), so run/ no longer names the game module above it.
-    frozenset({"interpreter.run.belief", "interpreter.run.chance", "interpreter.run.match", "interpreter.run.seat"}),
+    # Within the run stage: a match hands out seat handles (seat), which name the match's types. (A world drawn or
+    # told its chance is made by the class of the match given, so belief and chance import no match back.) A
+    # pickled match carries its Game (which pickles as its folder), so run/ no longer names the game module above it.
+    frozenset({"interpreter.run.match", "interpreter.run.seat"}),
 }
 
 

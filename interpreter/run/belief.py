@@ -60,6 +60,13 @@ PATIENT_SHARE = 3
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
+def match_class(m) -> Any:
+    """The engine's match class, read off a match given: the root of its class (a copy not yet rebuilt and a
+    match of a subclass are of classes derived from it). So the stages a match calls on need not import the
+    match module back."""
+    return m.__class__.__mro__[-2]
+
+
 class NoConsistentWorld(Exception):
     """No world consistent with what the seat observed was found within the budget."""
 
@@ -776,10 +783,8 @@ class _Replay:
 
     def start(self):
         """A new world at its start, its shuffles to deal the drawing's orders."""
-        from .match import Match  # the match module uses this one
-
         m = self.match
-        world = Match(m.game, m.players, m.seed, chance=_WorldChance(self.plan, self.source),
+        world = match_class(m)(m.game, m.players, m.seed, chance=_WorldChance(self.plan, self.source),
                       arrange=m._arrange, after_setup=m._after_setup)
         world._verified = 0
         return world
@@ -1148,12 +1153,10 @@ class _Replay:
         by its shuffles after the base, and the answer given: (the copy before the answer, the world after it
         or None, where it parted from what the seat observed or None); None where the answers since the base
         no longer fit or the rules fail."""
-        from .match import Match  # the match module uses this one
-
         kept, self.card = self.card, swapped
         try:
             try:
-                probe = Match.relabeled(prev, pi, self.seat, None)
+                probe = match_class(prev).relabeled(prev, pi, self.seat, None)
             except _Misfit:
                 return None
             if probe is None:
@@ -1279,9 +1282,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     given again as they were; if that world parts, with the other seats' secret answers drawn anew); asked
     after the match moved on, it carries the last world on: the cards the seat has seen since traded in
     (from their shuffle on), the new shuffles and choices drawn, the answers since given again."""
-    from .match import Match  # the match module uses this one
-
-    if match.__class__ is not Match:
+    if match.__class__ is not match_class(match):
         match.st  # noqa: B018  (a copy not yet rebuilt is rebuilt first)
     if match.__dict__.get("_drawn") or match._rng.__class__ is not random.Random:
         raise NoConsistentWorld("determinize draws worlds of a match whose chance comes from its seed, "
@@ -1440,10 +1441,8 @@ def replayed(world):
     """A world drawn by `determinize` played again from its own start, as far as it was drawn: its
     shuffles dealing the orders drawn, its other chance and its answers as they were (a test that its
     history is a legal one)."""
-    from .match import Match  # the match module uses this one
-
     plan, source, upto = world._drawn
-    again = Match(world.game, world.players, world.seed, chance=_WorldChance(plan, source),
+    again = match_class(world)(world.game, world.players, world.seed, chance=_WorldChance(plan, source),
                   arrange=world._arrange, after_setup=world._after_setup)
     for seat, action in world.history[:upto]:
         problem = again.apply(seat, action)

@@ -279,14 +279,12 @@ def determinize(m: Any, seat: int, rng: random.Random, tries: int = belief.DEFAU
     its other chance the outcomes `m` was told, then told again as explicit outcomes (the Fisher–Yates
     draws of each order dealt) with the world's own decisions. Each draw starts afresh. Raises ValueError
     at a chance event, `NoConsistentWorld` if `tries` drawings all fail."""
-    from .match import Match  # the match module uses this one
-
     ex = m._explicit
     if ex is None:
         raise ValueError("this draws worlds of a match with explicit chance (see `Match.determinize` otherwise)")
     if ex.n:
         raise ValueError("a world is drawn of a match with explicit chance at a question, not at a chance event")
-    if m.__class__ is not Match:
+    if m.__class__ is not belief.match_class(m):
         m.st  # noqa: B018  (a copy not yet rebuilt is rebuilt first)
     beliefs = belief._beliefs(m)
     kept = beliefs.get(seat)
@@ -317,9 +315,7 @@ def determinize(m: Any, seat: int, rng: random.Random, tries: int = belief.DEFAU
 def _told_again(m: Any, world: Any, chance: Any) -> Any:
     """`world` (played on `chance`, from its start) as a match with explicit chance: played once more to
     write its chance down as outcomes, then built from those outcomes and its decisions."""
-    from .match import Match  # the match module uses this one
-
-    spelled = Match(m.game, m.players, m.seed, chance=_Spelled(chance), arrange=m._arrange,
+    spelled = belief.match_class(m)(m.game, m.players, m.seed, chance=_Spelled(chance), arrange=m._arrange,
                     after_setup=m._after_setup)
     for who, action in world.history:
         spelled.apply(who, action)
