@@ -31,7 +31,6 @@ from .common import (
 # Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the
 # DSL parser, the schema checker or Hypothesis.
 if TYPE_CHECKING:
-    from ..check import CheckFailed
     from ..game import Game
     from ..run.match import Match
 
@@ -211,7 +210,6 @@ def _kept(err: RuleError, log: list[dict[str, Any]] | None, game: Game, path: st
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Many bot matches (random bots through the fast path); print a summary."""
-    from ..check import CheckFailed
     from ..run.sim import Interrupted, Watch, WorkerLost, run_many, seed_ranges
 
     game = _game(args.game).with_max_steps(args.max_steps)
@@ -220,13 +218,17 @@ def cmd_sim(args: argparse.Namespace) -> int:
     workers = _sim_workers(args.workers, args.n)
     stopped: WorkerLost | Interrupted | None = None
     watch: Watch | None = None
+    check_failed: tuple[type[Exception], ...] = ()  # the checks (and their failure) are loaded only for --check
     if args.check:
+        from ..check import CheckFailed
         from ..check import watch_sim as watch
+
+        check_failed = (CheckFailed,)
     try:
         summary = run_many(game, players, args.n, args.seed, workers, _progress_bar(), watch, bots)
     except (Interrupted, WorkerLost) as err:
         summary, stopped = err.summary, err
-    except CheckFailed as err:
+    except check_failed as err:
         raise _sim_check_failed(game, players, err) from None
     except RuleError as err:
         if err.seed is None:
@@ -268,10 +270,12 @@ def _failed_again(game: Game, players: int, bots: list[str], err: RuleError, see
         raise _kept(err, m.log, game, FAILURE_LOG) from None
 
 
-def _sim_check_failed(game: Game, players: int, err: CheckFailed) -> CliError:
-    """The match of a failed `sim --check` again, through the step API with its log: write the log, say why."""
-    from ..check import failure_log, sim_match
+def _sim_check_failed(game: Game, players: int, err: Exception) -> CliError:
+    """The match of a failed `sim --check` (`err`, a CheckFailed) again, through the step API with its log: write
+    the log, say why."""
+    from ..check import CheckFailed, failure_log, sim_match
 
+    assert isinstance(err, CheckFailed)
     played = sim_match(game, players, err.seed)
     if played.broken is None:  # not the same match: an engine fault, reported as such
         return CliError(f"check failed in the match of seed {err.seed}: {err}, but not when that match is played "
