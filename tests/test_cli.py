@@ -326,7 +326,7 @@ def test_sim_reports_a_dead_worker_instead_of_waiting_forever(monkeypatch):
 
     parent = os.getpid()
     monkeypatch.setattr(sim, "run_chunk", dies_on_its_second_chunk)
-    game = sim.load_game("overloaded")
+    game = load_game("overloaded")
     with pytest.raises(sim.WorkerLost, match="worker process died") as lost:
         sim.run_many(game, 4, 200, workers=2)
     assert lost.value.summary["games"] < 200

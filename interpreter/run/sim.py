@@ -12,10 +12,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..game import Game, load_game
 from .failures import RULE_FAILURES, rule_error
 from .flow import TURN, Cursor, finish, run_flow
 from .match import Match, random_bot
+from .playable import Game
 from .runtime import State
 
 
@@ -210,18 +210,19 @@ class Tally:
             self.group_wins[group] = self.group_wins.get(group, 0) + other.group_wins.get(group, 0)
 
 
-def run_chunk(folder: str, players: int, start: int, stop: int, watch: Watch | None = None,
-              max_steps: int | None = None, bots: list[str] | None = None) -> Tally:
-    """Play seeds start..stop-1 and tally them; loads the game itself (so it can run in a worker). Each
-    match's bots are made from its own seed (`Lineup`), so the worker that plays it does not matter."""
-    game = load_game(folder).with_max_steps(max_steps)
+def run_chunk(game: Game, players: int, start: int, stop: int, watch: Watch | None = None,
+              bots: list[str] | None = None) -> Tally:
+    """Play seeds start..stop-1 and tally them. In a worker process, `game` is the game its pickle names (a
+    compiled game pickles as its folder and step limit: the worker takes the one loaded there, found loaded
+    when the worker is forked). Each match's bots are made from its own seed (`Lineup`), so the worker that
+    plays it does not matter."""
     tally = Tally(players)
     for seed in range(start, stop):
         tally.add(*simulate(game, players, seed, watch, bots))
     return tally
 
 
-def _run_chunk_args(args: tuple[str, int, int, int, Watch | None, int, list[str] | None]) -> Tally:
+def _run_chunk_args(args: tuple[Game, int, int, int, Watch | None, list[str] | None]) -> Tally:
     return run_chunk(*args)
 
 
@@ -246,10 +247,8 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
     Ctrl-C raises `Interrupted` and a dead worker `WorkerLost`, each with the summary of the matches that
     finished; the workers are stopped at once either way."""
     game.check_players(players)
-    folder = game.model.root
-    load_game(folder)  # the workers find it compiled (fork) or compile it once each
     tally = Tally(players)
-    chunks = [(folder, players, a, b, watch, game.max_steps, bots) for a, b in _chunks(seed, n, workers)]
+    chunks = [(game, players, a, b, watch, bots) for a, b in _chunks(seed, n, workers)]
     finished: list[tuple[int, int]] = []
     started = time.perf_counter()
 
