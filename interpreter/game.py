@@ -119,6 +119,7 @@ class Game:
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(made.tiebreaks)]
         self.lowest_wins = made.outcome.lowest_wins
         self.out_can_win = made.outcome.out_can_win
+        self.payoff = made.outcome.payoff  # what the search bots play for: `win` or `score` (`result.payoff`)
         self.report_by = namespace.get("report_by")
         self.bundled = Path(model.root).resolve().parent == data_dir("cards").resolve()
         self.report_title = made.report.title

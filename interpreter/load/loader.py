@@ -290,7 +290,7 @@ class _Sections:
     def result(self) -> None:
         result = self.data.get("result", {})
         self.content.outcome = Outcome(result.get("wins", "highest") == "lowest",
-                                       result.get("knocked_out", "lose") == "score")
+                                       result.get("knocked_out", "lose") == "score", result.get("payoff", "win"))
         if "score" in result:
             self.content.score = self.text(("result", "score"), "score")
         tiebreaks = result.get("tiebreak", [])

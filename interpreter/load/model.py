@@ -144,10 +144,11 @@ class Flow:
 @dataclass(frozen=True)
 class Outcome:
     """The `result:` section's rules besides its texts: which way the score wins, whether a player knocked out
-    of the match is ranked."""
+    of the match is ranked, what the search bots play for (`payoff`: `win` or `score`)."""
 
     lowest_wins: bool = False
     out_can_win: bool = False
+    payoff: str = "win"
 
 
 @dataclass(frozen=True)
