@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import belief, chance, information
 from .failures import RULE_FAILURES, rule_error
 from .flow import SETUP, Cursor, finish, run_flow
 from .information import Watcher, relabel_frozen
+from .invalid import INVALID_MOVE, MATCH_OVER, NOT_YOUR_TURN, Invalid
 from .runtime import (
     CHANCE_USED,
     DECISIONS,
@@ -21,21 +21,7 @@ from .runtime import (
     move,
     seen_by,
 )
-
-if TYPE_CHECKING:
-    from .seat import Seat
-
-INVALID_MOVE = "INVALID_MOVE"
-NOT_YOUR_TURN = "NOT_YOUR_TURN"
-MATCH_OVER = "MATCH_OVER"
-
-
-@dataclass(frozen=True, slots=True)
-class Invalid:
-    """An illegal action, returned (never raised): a stable code and a reason."""
-
-    code: str
-    reason: str
+from .seat import Seat
 
 
 class DrawnChance:
@@ -282,11 +268,9 @@ class Match:
             st.rng = _chance(reseed[1])
         return ask
 
-    def seat(self, seat: int) -> Seat:
+    def seat(self, seat: int) -> Seat[Match]:
         """What an agent of `seat` is given: its view, information state, question and answers, and
         nothing that reads the hidden state (see `interpreter.run.seat.Seat`)."""
-        from .seat import Seat
-
         return Seat(self, seat)
 
     def _watched(self) -> None:

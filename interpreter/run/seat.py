@@ -12,19 +12,42 @@ from another process, given what the handle returns.
 
 from __future__ import annotations
 
+import random
 import re
 import weakref
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar, cast
 
+from .invalid import Invalid
+from .playable import Game
 from .runtime import RuleError
 
-if TYPE_CHECKING:
-    import random
 
-    from .match import Invalid, Match
+class Seated(Protocol):
+    """What a handle reads of the match it holds (`Match` is one): the step API for one seat at a time. The
+    handle names this, not the match module, which hands the handles out."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def over(self) -> bool: ...
+    def to_act(self) -> list[int]: ...
+    def legal_actions(self, seat: int) -> list[int]: ...
+    def action_labels(self, seat: int) -> list[str]: ...
+    def prompt(self, seat: int) -> str: ...
+    def view(self, seat: int) -> dict[str, Any]: ...
+    def information_state(self, seat: int) -> str: ...
+    def information_state_json(self, seat: int) -> dict[str, Any]: ...
+    def result(self) -> dict[str, Any]: ...
+    def apply(self, seat: int, action: int) -> Invalid | None: ...
+    def determinize(self, seat: int, rng: random.Random) -> Self: ...
+
+
+M = TypeVar("M", bound=Seated)
 
 # handle id → (match, seat, the weak reference that drops the entry when the handle goes)
-_HELD: dict[int, tuple[Match, int, weakref.ref]] = {}
+_HELD: dict[int, tuple[Seated, int, weakref.ref]] = {}
 _SEED = re.compile(r" \(seed -?\d+, after \d+ decisions?\)$")  # the end of a rule failure's message
 
 
@@ -32,12 +55,13 @@ def _drop(key: int) -> Any:
     return lambda _ref: _HELD.pop(key, None)
 
 
-class Seat:
-    """One seat's handle on a match: what that seat may see and do, and nothing else."""
+class Seat(Generic[M]):
+    """One seat's handle on a match: what that seat may see and do, and nothing else. (Generic in the match
+    it holds, for what `determinize` returns: `Match.seat` gives a `Seat[Match]`.)"""
 
     __slots__ = ("__weakref__",)
 
-    def __init__(self, match: Match, seat: int) -> None:
+    def __init__(self, match: M, seat: int) -> None:
         if not 0 <= seat < match.players:
             raise ValueError(f"no seat {seat}: the match has seats 0–{match.players - 1}")
         key = id(self)
@@ -105,11 +129,11 @@ class Seat:
         return m.result() if m.over else None
 
     # ---- what the seat does
-    def determinize(self, rng: random.Random) -> Match:
+    def determinize(self, rng: random.Random) -> M:
         """A match the seat cannot tell from this one, its hidden part drawn with `rng`
         (`Match.determinize`): a world to search in, not the real match."""
         m, s, _ = _HELD[id(self)]
-        return m.determinize(s, rng)
+        return cast(M, m.determinize(s, rng))  # a match's world is a match of its kind
 
     def apply(self, action: int) -> Invalid | None:
         """Answer the seat's own question; an illegal action (or none asked) is returned as `Invalid`. A rule
