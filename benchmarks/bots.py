@@ -13,7 +13,7 @@ not slow down as much as the wall clock; the reference's rate is printed both wa
 
 Strength (`--strength N`): `meeple duel`'s figures for mc:B and ismcts:B against random, N games each
 (seats rotated): A's win rate with its Wilson 95% interval and the rate of a bot as good as random
-(1/players); at the two poker games A's mean chips a game (payoff by score) with its 95% interval.
+(1/players); at the two poker games A's mean chips a game (they declare `result.payoff: score`) with its 95% interval.
 `--ladder N`: ismcts:4B against ismcts:B, N games per game.
 
 Breakdown (`--breakdown`): where an iteration's time goes, per game and point, for mc:B and ismcts:B (median
@@ -209,8 +209,7 @@ def strength(games, budget: int, n: int, ladder: bool, workers: int = 1) -> None
     for name, game in games:
         players = players_of(game)
         for a, b in pairs:
-            knobs = {"payoff": "score"} if name in POKER else {}
-            d = duel(game, a, b, n, players, workers=workers, **knobs)
+            d = duel(game, a, b, n, players, workers=workers)  # the pokers pay by score: their `result.payoff`
             lo, hi = d["a_win_rate_ci"]
             mlo, mhi = d["a_mean_score_ci"]
             print(f"| {name:<12} | {players} | {a:<11} | {b:<11} | {d['a_win_rate']:6.1%} ({lo:6.1%}–{hi:6.1%}) "

@@ -59,6 +59,15 @@ def test_bots_are_named_kind_and_budget():
             get(bad)
 
 
+def test_a_search_with_a_horizon_is_named_by_its_kind():
+    assert get("ismcts-deal:50").name == "ismcts-deal:50" and get("ismcts-deal:50").horizon == "deal"
+    assert get("mc-round:0.5s").name == "mc-round:0.5s" and get("mc-round").horizon == "round"
+    assert get("ismcts:50", horizon="deal").name == "ismcts-deal:50" and get("ismcts:50").horizon == "match"
+    assert names_for("ismcts-round:20", 2) == ["ismcts-round:20"] * 2
+    with pytest.raises(ValueError, match="horizon is one of match, deal, round"):
+        get("ismcts:10", horizon="trick")
+
+
 def test_a_new_kind_of_bot_is_registered_by_name():
     class Last(bots_module.Bot):
         kind = "last"
@@ -171,11 +180,12 @@ def test_a_search_bot_decides_alike_in_matches_its_seat_cannot_tell_apart(name, 
             return pickle.loads(pickle.dumps(a)).determinize(handle.seat, rng)
 
         monkeypatch.setattr(Seat, "determinize", from_the_first)
-    bots = {(k, m): get(k, seed=11, worlds=1) for k in ("ismcts:4", "mc:3") for m in ("a", "b")}
+    kinds = ("ismcts:4", "mc:3", "ismcts-round:4")
+    bots = {(k, m): get(k, seed=11, worlds=1) for k in kinds for m in ("a", "b")}
     compared = 0
     rng = random.Random(5)
     while compared < 2 and go_on_alike(a, b, 0, rng):
-        for kind in ("ismcts:4", "mc:3"):
+        for kind in kinds:
             first, second = bots[kind, "a"], bots[kind, "b"]
             chose = first.choose(a.seat(0)), second.choose(b.seat(0))
             assert chose[0] == chose[1] and counts(first) == counts(second), f"{name}: {kind} told the two apart"
@@ -200,13 +210,13 @@ def test_a_bot_never_plays_in_the_true_match(monkeypatch):
         touched.append(self)
         return apply(self, s, a)
 
-    def spy_rollout(world, pick, spend=False):
+    def spy_rollout(world, pick, spend=False, horizon=None):
         touched.append(world)
-        return rollout(world, pick, spend)
+        return rollout(world, pick, spend, horizon)
 
     monkeypatch.setattr(Match, "apply", spy_apply)
     monkeypatch.setattr(bots_base, "rollout", spy_rollout)
-    for name in ("mc:6", "ismcts:6"):
+    for name in ("mc:6", "ismcts:6", "ismcts-round:6"):
         assert get(name, seed=1).choose(m.seat(seat)) in m.legal_actions(seat)
     assert touched and all(w is not m for w in touched)
     assert (list(m.history), m.to_act(), [m.information_state(s) for s in range(4)]) == before
@@ -323,7 +333,7 @@ def test_flat_monte_carlo_wins_chips_from_random_at_kuhn_poker():
     """Uniform random play loses chips at Kuhn poker to any bot that looks ahead: over 120 games with the
     seats rotated, mc:16's mean winnings have a 95% interval above 0 (the seeds fix every game, so the
     figure is the same on every run; its margin is wide: about +0.5 a game, the interval about ±0.25)."""
-    figures = duel(load_game(KUHN), "mc:16", "random", 120, 2, payoff="score")
+    figures = duel(load_game(KUHN), "mc:16", "random", 120, 2)
     assert figures["a_mean_score_ci"][0] > 0, figures
     assert figures["a_win_rate_ci"][0] > 0.5, figures
 
@@ -383,6 +393,59 @@ def test_bad_bot_arguments_get_one_message(capsys, argv, says):
     assert code == 1 and says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_search_plays_for_what_the_game_asks_for():
+    """`result.payoff: score` (the test pokers: chips) makes the score margin the search's payoff; a game that
+    says nothing is played for the win; a knob given overrides the game."""
+    assert load_game(KUHN).payoff == "score" and load_game("hearts").payoff == "win"
+    assert bots_base.Payoff.of(0, None, load_game(KUHN)).by_score
+    assert not bots_base.Payoff.of(0, None, load_game("hearts")).by_score
+    assert not bots_base.Payoff.of(0, "win", load_game(KUHN)).by_score
+    m = Match(load_game(KUHN), 2, 1)
+    seat = m.to_act()[0]
+    made = []
+    payoff_of = bots_base.Payoff.of
+
+    def spy(seat, mode, game):
+        made.append(payoff_of(seat, mode, game))
+        return made[-1]
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(bots_base.Payoff, "of", spy):
+        get("ismcts:8", seed=1).choose(m.seat(seat))
+        get("mc:8", seed=1, payoff="win").choose(m.seat(seat))
+    assert [p.by_score for p in made] == [True, False]
+
+
+def test_a_deal_horizon_plays_out_no_further_than_the_deal():
+    """ismcts-deal in Hearts: every play-out stops at the end of the deal under way (or sooner, scored as the
+    game scores a match ended there), so none makes more decisions than the deal has left; the same seed
+    decides alike."""
+    def point():
+        m = played(load_game("hearts"), 4, 3, 20)
+        while max(len(m.legal_actions(s)) for s in m.to_act()) < 2:
+            m.apply(m.to_act()[0], 0)
+        return m, next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
+
+    m, seat = point()
+    ends = []
+    rollout = bots_base.rollout
+
+    def spy(world, pick, spend=False, horizon=None):
+        ends.append(rollout(world, pick, spend, horizon))
+        return ends[-1]
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(bots_base, "rollout", spy):
+        first = get("ismcts-deal:30", seed=4)
+        chose = first.choose(m.seat(seat))
+    assert len(ends) == 30 and all(e.stopped and e.decisions <= 16 * 4 for e in ends)
+    again = get("ismcts-deal:30", seed=4)  # (in a match of its own: a match carries its seats' last worlds on)
+    m, seat = point()
+    assert again.choose(m.seat(seat)) == chose and counts(again) == counts(first)
+
+
 # ---- strength, at length --------------------------------------------------------------------------------
 
 
@@ -394,13 +457,13 @@ def test_ismcts_beats_random_at_overloaded():
 
 @pytest.mark.slow
 def test_flat_monte_carlo_wins_chips_from_random_at_leduc_poker():
-    figures = duel(load_game(LEDUC), "mc:16", "random", 100, 2, payoff="score")
+    figures = duel(load_game(LEDUC), "mc:16", "random", 100, 2)
     assert figures["a_mean_score_ci"][0] > 0, figures
 
 
 @pytest.mark.slow
 def test_ismcts_wins_chips_from_random_at_kuhn_poker():
-    figures = duel(load_game(KUHN), "ismcts:200", "random", 400, 2, payoff="score")
+    figures = duel(load_game(KUHN), "ismcts:200", "random", 400, 2)
     assert figures["a_mean_score_ci"][0] > 0.1, figures
 
 

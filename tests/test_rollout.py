@@ -7,8 +7,9 @@ import random
 import pytest
 
 from interpreter import load_game, rollout
-from interpreter.run.flow import SETUP
+from interpreter.run.flow import SETUP, finish
 from interpreter.run.match import RandomBot, play_random, random_bot, replay
+from interpreter.run.rollout import Horizon
 
 GAMES = [("overloaded", 4), ("sky-haulers", 2), ("sky-haulers", 4), ("low-tide", 5), ("go-fish", 2),
          ("crazy-eights", 3), ("hearts", 4)]
@@ -68,7 +69,7 @@ def test_a_rollout_of_a_copy_not_yet_used_a_pickled_one_or_a_finished_one(name, 
     want = rollout(m, random_bot(9))
     assert rollout(m.clone(), random_bot(9)) == want
     assert rollout(pickle.loads(pickle.dumps(m)), random_bot(9)) == want
-    assert rollout(whole, random_bot(9)) == (whole.scores, whole.winners, 0)
+    assert rollout(whole, random_bot(9)) == (whole.scores, whole.winners, 0, False)
 
 
 def test_a_rollout_of_a_determinized_match_is_that_match_played_on():
@@ -126,3 +127,62 @@ def test_a_rollout_from_a_set_up_that_asks_runs_the_arranged_set_up_on_its_own_s
         assert (got.scores, got.winners, got.decisions) == stepped(m, pick)
     assert m.view(0)["zones"]["table"] == table == [] and m.history == [], "the match is left as it was"
     assert seen and all(s is not m for s in seen)  # the set-up hook ran on stand-ins holding their own state
+
+
+# ---- a horizon: play-outs that stop at the end of the deal or round under way -------------------------------
+
+
+def stepped_to(m, pick, horizon):
+    """A clone of `m` played through the step API with `pick` up to the first question past `horizon`: the
+    scores and winners of the game's result there (as if the match ended), the decisions made, and whether it
+    stopped short of the end."""
+    c = m.clone()
+    before = len(c.history)
+    while not horizon.passed(c):
+        for seat in c.to_act():
+            assert c.apply(seat, pick(len(c.legal_actions(seat)))) is None
+    made = len(c.history) - before
+    if c.over:
+        return c.scores, c.winners, made, False
+    return (*finish(c.game, c.st, None), made, True)
+
+
+@pytest.mark.parametrize(("name", "players", "part"), [("hearts", 4, "deal"), ("hearts", 4, "round"),
+                                                       ("overloaded", 4, "round"), ("low-tide", 3, "round")])
+def test_a_rollout_stops_at_its_horizon_as_the_step_api_would_reach_it(name, players, part):
+    game = load_game(name)
+    stopped = 0
+    for i, m in enumerate(points(game, players, 5)):
+        horizon = Horizon.at(m, part)
+        got = rollout(m, random_bot(i), horizon=horizon)
+        assert tuple(got) == stepped_to(m, random_bot(i).pick, horizon), i
+        spent = m.clone()
+        assert rollout(spent, random_bot(i), spend=True, horizon=horizon) == got
+        whole = rollout(m, random_bot(i))
+        assert got.decisions <= whole.decisions and (got == whole) == (not got.stopped)
+        stopped += got.stopped
+    assert stopped >= 3, "a horizon short of the match's end stops most play-outs"
+
+
+def test_a_deal_horizon_is_the_end_of_the_deal_and_a_game_of_one_deal_plays_to_its_end():
+    hearts = load_game("hearts")
+    m = points(hearts, 4, 2)[1]
+    deal = m.st.deal
+    got = rollout(m, random_bot(1), horizon=Horizon.at(m, "deal"))
+    assert got.stopped and 13 * 4 <= got.decisions <= 16 * 4  # at most a deal: its passes and its 13 tricks
+    overloaded = load_game("overloaded")
+    m = points(overloaded, 4, 2)[1]
+    assert rollout(m, random_bot(1), horizon=Horizon.at(m, "deal")) == rollout(m, random_bot(1))
+    assert Horizon.at(m, "match") is None and m.st.deal == 1 and deal >= 1
+    with pytest.raises(ValueError, match="horizon is one of match, deal, round"):
+        Horizon.at(m, "trick")
+
+
+def test_a_rollout_already_past_its_horizon_is_scored_at_once():
+    game = load_game("hearts")
+    early, later = points(game, 4, 3)[0:3:2]  # the start, and halfway (a later deal)
+    horizon = Horizon.at(early, "deal")
+    assert horizon.passed(later) and not horizon.passed(early)
+    got = rollout(later, random_bot(2), horizon=horizon)
+    assert got.stopped and got.decisions == 0
+    assert (got.scores, got.winners) == finish(game, later.clone().st, None)

@@ -1,7 +1,9 @@
 """The bots, by name: `get("ismcts:200", seed=S)` returns a bot whose `choose(m.seat(s))` picks an action.
 
 Names are `KIND[:BUDGET]`: `random`, `first`, `mc:N`, `ismcts:N` (N iterations) or `ismcts:0.5s` (a time
-budget). Every bot chooses from a seat handle only, with a generator of its own seeded by `seed`.
+budget); `ismcts-deal:N`, `ismcts-round:N` (and `mc-…`) are those searches with play-outs that stop at the end
+of the deal or round under way. Every bot chooses from a seat handle only, with a generator of its own seeded
+by `seed`.
 A new kind is added with `register(kind, factory)`: `factory(seed=…, budget=…, **knobs)` returns a `Bot`
 subclass instance (docs/bots.md).
 """
@@ -9,6 +11,7 @@ subclass instance (docs/bots.md).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .base import Bot, BotNameError, Budget, FirstChoice, RandomChoice, Stats, parse_budget
@@ -24,6 +27,11 @@ KINDS: dict[str, tuple[Callable[..., Bot], bool]] = {
     "first": (FirstChoice, False),
     "mc": (FlatMonteCarlo, True),
     "ismcts": (InformationSetMCTS, True),
+    # play-outs to the end of the deal or round under way (the `horizon` knob), scored by the result there
+    "mc-deal": (partial(FlatMonteCarlo, horizon="deal"), True),
+    "mc-round": (partial(FlatMonteCarlo, horizon="round"), True),
+    "ismcts-deal": (partial(InformationSetMCTS, horizon="deal"), True),
+    "ismcts-round": (partial(InformationSetMCTS, horizon="round"), True),
 }
 
 
@@ -48,7 +56,7 @@ def check(name: str) -> tuple[str, Budget | None]:
 
 def get(name: str, seed: int = 0, **knobs: Any) -> Bot:
     """The bot of that name with its own generator seeded by `seed` (knobs: e.g. `worlds=`, `payoff="score"`,
-    `c=` for the search bots)."""
+    `c=`, `horizon="deal"` for the search bots)."""
     kind, budget = check(name)
     factory, takes = KINDS[kind]
     return factory(seed=seed, budget=budget, **knobs) if takes else factory(seed=seed, **knobs)

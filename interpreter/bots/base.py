@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 
 from ..run.belief import NoConsistentWorld
 from ..run.match import RandomBot
-from ..run.rollout import rollout
+from ..run.rollout import HORIZONS, Horizon, rollout
 from ..run.runtime import RuleError
 from ..run.seat import Seat
 
 if TYPE_CHECKING:
+    from ..game import Game
     from ..run.match import Match
 
 
@@ -177,6 +178,11 @@ class Payoff:
         self.seat, self.by_score, self.sign = seat, mode == "score", -1 if lowest_wins else 1
         self.low, self.high = math.inf, -math.inf
 
+    @staticmethod
+    def of(seat: int, mode: str | None, game: Game) -> Payoff:
+        """The payoff of `mode`, or (None) the one the game asks for (`result.payoff`, else `win`)."""
+        return Payoff(seat, mode or game.payoff, game.lowest_wins)
+
     def raw(self, scores: list[int], winners: list[int]) -> float:
         """The unscaled value of an outcome (a win share, or a margin)."""
         me = self.seat
@@ -197,12 +203,13 @@ class Payoff:
 
 
 def play_out(world: Match, bot: Bot, payoff: Payoff, action: int | None = None, place: int = 0,
-             spend: bool = False) -> float | None:
+             spend: bool = False, horizon: Horizon | None = None) -> float | None:
     """The raw payoff of `world` played on to its end by uniform random play with the bot's generator, the
     world itself left as it was (None if the rules fail in that world: the iteration is skipped and
     counted). With `action`, the pending question's seat at `place` among those still to answer it (in
     the order asked) answers `action` first: the quiet path, without rebuilding the world for the step API.
-    `spend`: the world is a copy made for this iteration, played on in place and used up (`rollout`)."""
+    `spend`: the world is a copy made for this iteration, played on in place and used up (`rollout`).
+    `horizon`: the play-out stops there, scored by the game's result as it stands."""
     if action is None:
         chooser: Callable[[int], int] | RandomBot = bot.rng
     else:
@@ -213,7 +220,7 @@ def play_out(world: Match, bot: Bot, payoff: Payoff, action: int | None = None, 
             calls[0] += 1
             return action if calls[0] == place + 1 else pick(n)
     try:
-        end = rollout(world, chooser, spend)
+        end = rollout(world, chooser, spend, horizon)
     except RuleError:
         bot.stats.failed += 1
         return None
@@ -229,6 +236,13 @@ def step(world: Match, seat: int, action: int, bot: Bot) -> bool:
         pass
     bot.stats.failed += 1  # a world asks what the match asks; a rule failing there is skipped
     return False
+
+
+def check_horizon(horizon: str) -> str:
+    """A search bot's `horizon` knob, checked: `match` (play-outs to the end), `deal` or `round`."""
+    if horizon not in HORIZONS:
+        raise ValueError(f"horizon is one of {', '.join(HORIZONS)}, not {horizon!r}")
+    return horizon
 
 
 class Clock:

@@ -23,7 +23,8 @@ import math
 from typing import TYPE_CHECKING
 
 from ..run.information import information_since, observation_count
-from .base import Bot, Budget, Clock, Payoff, Worlds, play_out, step
+from ..run.rollout import Horizon
+from .base import Bot, Budget, Clock, Payoff, Worlds, check_horizon, play_out, step
 
 if TYPE_CHECKING:
     from ..run.match import Match
@@ -54,14 +55,19 @@ class Node:
 class InformationSetMCTS(Bot):
     """Single-observer ISMCTS over determinized worlds (`ismcts:N`, `ismcts:0.5s`); `c` is the UCB
     exploration constant for payoffs in [0, 1]; an action is played out quietly from its node until it
-    was tried `expand` times, and only then is the world stepped into past it (a node added below)."""
+    was tried `expand` times, and only then is the world stepped into past it (a node added below).
+    `horizon`: `match` (play-outs to the end), or `deal`/`round` (each stops at the end of the deal or
+    round under way at the decision, scored by the game's result there: `ismcts-deal:N`, `ismcts-round:N`)."""
 
     kind = "ismcts"
 
     def __init__(self, seed: int = 0, budget: Budget | None = None, worlds: int | None = None,
-                 payoff: str = "win", c: float = 0.7, expand: int = 5) -> None:
+                 payoff: str | None = None, c: float = 0.7, expand: int = 5, horizon: str = "match") -> None:
         super().__init__(seed, budget or Budget(iterations=200))
         self.worlds, self.payoff, self.c, self.expand = worlds, payoff, c, max(expand, 1)
+        self.horizon = check_horizon(horizon)
+        if horizon != "match":
+            self.kind = f"{self.kind}-{horizon}"
         self.nodes = 0  # nodes made in the last search
 
     def decide(self, handle: Seat, n: int) -> int:
@@ -76,6 +82,7 @@ class InformationSetMCTS(Bot):
         root = Node(n)
         tree: dict[str, Node] = {}
         payoff: Payoff | None = None
+        horizon: Horizon | None = None  # where play-outs stop: the deal or round under way here (alike in every world)
         seen = -1  # how many observation lines the seat has here (alike in every world drawn)
         i = 0
         while clock.more(i):
@@ -84,11 +91,12 @@ class InformationSetMCTS(Bot):
             if world is None:
                 break
             if payoff is None:
-                payoff = Payoff(me, self.payoff, world.game.lowest_wins)
+                payoff = Payoff.of(me, self.payoff, world.game)
+                horizon = Horizon.at(world, self.horizon)
                 seen = observation_count(world, me)
                 tree[information_since(world, me, seen)] = root
             assert observation_count(world, me) == seen, "a world the seat can tell from the match"
-            self._iterate(world, me, place, root, tree, payoff, seen)
+            self._iterate(world, me, place, root, tree, payoff, seen, horizon)
             self.stats.iterations += 1
         self.nodes = len(tree)
         if payoff is None or not any(root.visits):
@@ -98,19 +106,20 @@ class InformationSetMCTS(Bot):
                                             -a))
 
     def _iterate(self, world: Match, me: int, place: int, root: Node, tree: dict[str, Node], payoff: Payoff,
-                 seen: int) -> None:
+                 seen: int, horizon: Horizon | None) -> None:
         """One iteration: select down the tree in `world`, add a node, play out, back the payoff up. An
-        action tried fewer than `expand` times is played out from its node quietly (no node below it yet)."""
+        action tried fewer than `expand` times is played out from its node quietly (no node below it yet).
+        Past the `horizon` the walk stops and the world is scored as it stands."""
         n = len(root.visits)
         action = self._select(root, n, payoff)
         if root.visits[action] < self.expand:
-            return self._back_up(play_out(world, self, payoff, action, place), [(root, action)])
+            return self._back_up(play_out(world, self, payoff, action, place, horizon=horizon), [(root, action)])
         world = world.search_copy()  # stepped in through the step API, for the seat's information states
         path = [(root, action)]
         if not step(world, me, action, self):
             return None
         pick = self.rng.pick
-        while not world.over:
+        while not (world.over or (horizon is not None and horizon.passed(world))):
             acting = world.to_act()
             for seat in acting:
                 n = len(world.legal_actions(seat))
@@ -122,16 +131,17 @@ class InformationSetMCTS(Bot):
                 node = tree.get(key)
                 if node is None:  # a new node: added, and the world played out from here
                     tree[key] = Node(n)
-                    return self._back_up(play_out(world, self, payoff, spend=True), path)
+                    return self._back_up(play_out(world, self, payoff, spend=True, horizon=horizon), path)
                 action = self._select(node, n, payoff)
                 path.append((node, action))
                 if node.visits[action] < self.expand:
                     place = world.to_act().index(me)
-                    return self._back_up(play_out(world, self, payoff, action, place, spend=True), path)
+                    return self._back_up(play_out(world, self, payoff, action, place, spend=True, horizon=horizon),
+                                         path)
                 if not step(world, me, action, self):
                     return None
                 break  # who acts next is asked again
-        return self._back_up(play_out(world, self, payoff, spend=True), path)
+        return self._back_up(play_out(world, self, payoff, spend=True, horizon=horizon), path)
 
     @staticmethod
     def _back_up(value: float | None, path: list[tuple[Node, int]]) -> None:

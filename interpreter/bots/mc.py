@@ -1,11 +1,13 @@
 """`mc:N`: flat Monte Carlo. Each legal action is tried in N/k drawn worlds (k actions, at least one
-each), the worlds played on to their end by uniform random play; the action with the best mean wins."""
+each), the worlds played on to their end (or to the `horizon`: the end of the deal or round under way) by
+uniform random play; the action with the best mean wins."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import Bot, Budget, Clock, Payoff, Worlds, play_out
+from ..run.rollout import Horizon
+from .base import Bot, Budget, Clock, Payoff, Worlds, check_horizon, play_out
 
 if TYPE_CHECKING:
     from ..run.seat import Seat
@@ -17,9 +19,12 @@ class FlatMonteCarlo(Bot):
     kind = "mc"
 
     def __init__(self, seed: int = 0, budget: Budget | None = None, worlds: int | None = None,
-                 payoff: str = "win") -> None:
+                 payoff: str | None = None, horizon: str = "match") -> None:
         super().__init__(seed, budget or Budget(iterations=100))
         self.worlds, self.payoff = worlds, payoff
+        self.horizon = check_horizon(horizon)
+        if horizon != "match":
+            self.kind = f"{self.kind}-{horizon}"
 
     def decide(self, handle: Seat, n: int) -> int:
         if n == 1:
@@ -34,6 +39,7 @@ class FlatMonteCarlo(Bot):
         place = handle.to_act().index(me)  # where the seat answers among those asked: alike in every world
         totals, counts = [0.0] * n, [0] * n
         payoff: Payoff | None = None
+        horizon: Horizon | None = None
         i = 0
         while clock.more(i):
             action = i % n
@@ -42,8 +48,9 @@ class FlatMonteCarlo(Bot):
             if world is None:
                 break
             if payoff is None:
-                payoff = Payoff(me, self.payoff, world.game.lowest_wins)
-            value = play_out(world, self, payoff, action, place)
+                payoff = Payoff.of(me, self.payoff, world.game)
+                horizon = Horizon.at(world, self.horizon)
+            value = play_out(world, self, payoff, action, place, horizon=horizon)
             self.stats.iterations += 1
             if value is not None:
                 totals[action] += value

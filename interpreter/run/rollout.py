@@ -6,6 +6,10 @@ rebuilds `m`'s running flow without log or watcher (`Match._quiet_flow`, the `si
 drives it with a bare bot loop to the end. `m` itself is left as it was, so a clone or a determinized
 copy can be rolled out any number of times. A copy stepped into for one play-out only is played on in
 place instead (`spend=True`): its own flow made quiet, nothing rebuilt, the copy used up.
+
+A rollout may stop short of the end (`horizon`): at the first question asked once the match has gone past
+the deal, or the round, of a point given (`Horizon.at`), scored there by the game's result as if the match
+ended then (its score, in the direction of `result.wins`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from .failures import RULE_FAILURES, rule_error
 from .flow import finish
 from .match import Match, RandomBot
 
+HORIZONS = ("match", "deal", "round")  # how far a play-out goes: to the end, or of the deal or round under way
+
 
 class Rollout(NamedTuple):
     """How a rollout ended."""
@@ -24,15 +30,45 @@ class Rollout(NamedTuple):
     scores: list[int]
     winners: list[int]
     decisions: int  # decisions made by the rollout (the match's own before it not counted)
+    stopped: bool = False  # stopped at its horizon, before the match's end (scores and winners as of there)
 
 
-def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = False) -> Rollout:
+class Horizon(NamedTuple):
+    """Where a rollout stops: at the first question once a deal after `deal` has begun or (with `rounds` not
+    None) more than `rounds` rounds of the match have begun."""
+
+    deal: int
+    rounds: int | None
+
+    @staticmethod
+    def at(m: Match, part: str) -> Horizon | None:
+        """The horizon of `m` as it stands (`deal`: the end of the deal under way; `round`: of the round under
+        way, or of the deal's phases before its first round; `match`: None, the match's end). Set-up counts
+        as part of the first deal."""
+        if part not in HORIZONS:
+            raise ValueError(f"a horizon is one of {', '.join(HORIZONS)}, not {part!r}")
+        if part == "match":
+            return None
+        st = m.st
+        return Horizon(max(st.deal, 1), st.rounds_played if part == "round" else None)
+
+    def passed(self, m: Match) -> bool:
+        """Whether `m` has gone past this horizon (or is over)."""
+        if m.over:
+            return True
+        st = m.st
+        return st.deal > self.deal or (self.rounds is not None and st.rounds_played > self.rounds)
+
+
+def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = False,
+            horizon: Horizon | None = None) -> Rollout:
     """Play `m` on to its end with `pick(n)` (an option in 0..n-1) answering every question, the seats
     of a simultaneous choice in the order they are asked (those that answered already keep their
     answers): the same match as answering through the step API, without anything a seat may read.
     `pick` is a callable or a `RandomBot` (whose draws are then written out in the loop, as `sim` does).
     `spend`: `m` is a copy of no further use, so its own running flow is played on, made quiet, rather
-    than a quiet one rebuilt from its kept base; `m` is used up (nobody is asked in it afterwards)."""
+    than a quiet one rebuilt from its kept base; `m` is used up (nobody is asked in it afterwards).
+    `horizon`: stop at the first question past it (at once, if `m` is past it already), scored as it stands."""
     if m.failure is not None:
         raise m.failure
     if m.over:
@@ -45,8 +81,13 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = Fals
     send = flow.send
     answered = m._answers
     made = 0
+    last_deal, last_rounds = (horizon.deal, horizon.rounds) if horizon is not None else (_NEVER, None)
+    if last_rounds is None:
+        last_rounds = _NEVER
     try:
         while True:
+            if st.deal > last_deal or st.rounds_played > last_rounds:
+                break
             if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
                 values = []
                 for a in ask[1]:
@@ -73,14 +114,21 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = Fals
                 ask = send(options[r])
     except StopIteration as stop:
         declared = stop.value[0]
+        stopped = False
     except RULE_FAILURES as err:
         raise rule_error(m.game, err, m.seed, _decisions(m) + made) from err
+    else:  # at the horizon: the match scored as if it ended here
+        declared, stopped = None, True
+        flow.close()
     st.decisions = _decisions(m) + made
     try:
         scores, winners = finish(m.game, st, declared)
     except RULE_FAILURES as err:
         raise rule_error(m.game, err, m.seed, st.decisions) from err
-    return Rollout(scores, winners, made)
+    return Rollout(scores, winners, made, stopped)
+
+
+_NEVER = 1 << 62  # a deal or a round count no match reaches
 
 
 def _decisions(m: Match) -> int:
