@@ -5,7 +5,10 @@ language's words here take in (`move.got`, `show.you`, …)."""
 
 from __future__ import annotations
 
+from .i18n import counted
 from .run.events import LANGS, words_in
+
+__all__ = ["WORDS", "counted", "spoken"]
 
 _OWN: dict[str, dict[str, str]] = {
     "en": {
@@ -108,17 +111,6 @@ _OWN: dict[str, dict[str, str]] = {
 
 WORDS: dict[str, dict[str, str]] = {lang: {**_OWN[lang], **words_in(lang)} for lang in LANGS}
 """Every word the table prints, by language: its own and the event kinds'."""
-
-
-def counted(count: int, forms: str) -> str:
-    """A count with the right one of a language's forms: `one|many`, or `one|few|many` as in Russian."""
-    words = forms.split("|")
-    if len(words) == 2:
-        return f"{count} {words[0] if count == 1 else words[1]}"
-    if count % 10 == 1 and count % 100 != 11:
-        return f"{count} {words[0]}"
-    few = 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14
-    return f"{count} {words[1] if few else words[2]}"
 
 
 def spoken(name: str) -> str:

@@ -190,3 +190,25 @@ def test_flips_rolls_and_who_is_in_reach_the_watcher_and_the_log_through_their_t
     assert main(["compile", str(tmp_path / "tiny")]) == 0
     source = capsys.readouterr().out
     assert "st.flipped(" in source and "event(" not in source
+
+
+def test_checks_story_tells_each_event_in_its_kinds_words(monkeypatch):
+    """`meeple check`'s story of a failed match puts each event in the words of its kind in the catalogue: a
+    kind's words changed there change the story; in another language the story is in that language's words."""
+    from interpreter.check_story import story
+
+    game = load_game("go-fish")
+    m = play_random(game, 3, 1, log=True)
+    told = story(game, m.log)
+    assert "  chance: stock is shuffled" in told and told[1].startswith("  stock → hand@0 (up): ")
+    assert told[-2] == "All 13 books are made"
+    assert told[-1].startswith("the match ends: scores ")
+    monkeypatch.setitem(events.Shuffled.WORDS["en"], "", "{zone} mixed")
+    monkeypatch.setitem(events.Moved.WORDS["en"], "many", "{cards} went from {src} to {dst}")
+    monkeypatch.setitem(events.Decided.WORDS["en"], "option", "{who} took {label}")
+    again = story(game, m.log)
+    assert "  chance: stock mixed" in again and "chance: stock is shuffled" not in "\n".join(again)
+    assert any(line.endswith(" went from stock to hand@0") for line in again)
+    assert sum(line.startswith("P") and " took " in line for line in again) == len(m.history)
+    russian = story(game, m.log, lang="ru")
+    assert "  случай: stock: перемешано" in russian and russian[-1].startswith("партия окончена: очки ")

@@ -186,12 +186,14 @@ def counter_words(value: Any) -> str:
            "hidden": "a hidden card",
            "got": "you get {cards} (from {who})", "given": "{who} gets {cards} from you",
            "from_zone": "you get {cards} (from the {zone})",
-           "for_you": "your {card} goes to the {zone} (no choice)"},
+           "for_you": "your {card} goes to the {zone} (no choice)",
+           "many": "{src} → {dst} ({face}): {cards}"},
     "ru": {"": "{card}: из {src} в {dst}, {face}", "up": "лицом вверх", "down": "рубашкой вверх",
            "hidden": "скрытая карта",
            "got": "вы получаете: {cards} (от {who})", "given": "{who} получает от вас: {cards}",
            "from_zone": "вы получаете: {cards} (из: {zone})",
-           "for_you": "ваша карта {card} уходит: {zone} (без выбора)"},
+           "for_you": "ваша карта {card} уходит: {zone} (без выбора)",
+           "many": "{src} → {dst} ({face}): {cards}"},
 })
 class Moved(NamedTuple):
     """A card taken from one place to another: from zone `src`, where it lay at `at`, to zone `dst` at `to`
@@ -222,13 +224,16 @@ class Moved(NamedTuple):
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
         """A card moved; `got`/`given`: cards handed to or by the teller's seat (`cards`: them in words,
         `who`: the other player); `from_zone`: cards the seat got from a zone no player owns (`zone`); `for_you`: a
-        card of the seat's played with no question (`zone`)."""
+        card of the seat's played with no question (`zone`); `many`: cards that went one way together (`cards`)."""
         if form in ("got", "given"):
             return said(t, "move", form, cards=line["cards"], who=t.who(line["who"]))
         if form == "from_zone":
             return said(t, "move", form, cards=line["cards"], zone=line["zone"])
         if form == "for_you":
             return said(t, "move", form, card=t.card(line["card"]), zone=line["zone"])
+        if form == "many":
+            return said(t, "move", form, cards=line["cards"], src=line["from"], dst=line["to"],
+                        face=said(t, "move", line["face"]))
         return said(t, "move", "", card=t.card(line["card"]), src=place_words(line["from"], line.get("from_at")),
                     dst=place_words(line["to"], line.get("to_at")), face=said(t, "move", line["face"]))
 
@@ -248,8 +253,8 @@ class Moved(NamedTuple):
 
 
 @kind(FLIP, "flip", words={
-    "en": {"": "{card} in {place} turns face {face}"},
-    "ru": {"": "{card} ({place}) переворачивается: {face}"},
+    "en": {"": "{card} in {place} turns face {face}", "many": "turned face {face}: {cards}"},
+    "ru": {"": "{card} ({place}) переворачивается: {face}", "many": "переворачиваются {face}: {cards}"},
 })
 class Flipped(NamedTuple):
     """A card turned face `up` or down where it lies (zone `zone`, place `at`); who saw it before and after."""
@@ -271,6 +276,9 @@ class Flipped(NamedTuple):
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
+        """A card turned; `many`: cards turned together (`cards`)."""
+        if form == "many":
+            return said(t, "flip", form, cards=line["cards"], face=said(t, "move", line["face"]))
         return said(t, "flip", "", card=t.card(line["card"]), place=place_words(line["zone"], line.get("at")),
                     face=said(t, "move", line["face"]))
 
@@ -302,8 +310,10 @@ class Shuffled(NamedTuple):
 
 
 @kind(SHOW, "show", words={
-    "en": {"": "{who} sees {card}{where}", "you": "you see {card}{where}", "in": " in {place}"},
-    "ru": {"": "{who} видит: {card}{where}", "you": "вы видите: {card}{where}", "in": " ({place})"},
+    "en": {"": "{who} sees {card}{where}", "you": "you see {card}{where}", "in": " in {place}",
+           "to": "{card} is shown to {who}"},
+    "ru": {"": "{who} видит: {card}{where}", "you": "вы видите: {card}{where}", "in": " ({place})",
+           "to": "{card} показана: {who}"},
 })
 class Shown(NamedTuple):
     """A card shown to player `to` where it lies (zone `zone`, place `at`); `before`: who saw it already.
@@ -330,7 +340,10 @@ class Shown(NamedTuple):
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
-        """A card shown; where it lies, if the line says (a seat's observation does, the log's line not)."""
+        """A card shown; where it lies, if the line says (a seat's observation does, the log's line not); `to`:
+        told as shown to its player (the log's line, in check's story)."""
+        if form == "to":
+            return said(t, "show", form, card=t.card(line["card"]), who=t.who(line["to"]))
         where = said(t, "show", "in", place=place_words(line["zone"], line.get("at"))) if "zone" in line else ""
         to = line["to"]
         return said(t, "show", "you" if to == t.seat else "", who=t.who(to), card=t.card(line["card"]), where=where)
@@ -479,9 +492,11 @@ class Asked(NamedTuple):
 
 @kind(DECIDE, "decision", words={
     "en": {"": "{who}: {label}", "secret": "{who} answers in secret",
-           "hidden": "{who} chose (hidden)", "open": "{who} chose {label}"},
+           "hidden": "{who} chose (hidden)", "open": "{who} chose {label}",
+           "option": "{who} chooses {label}  (option {number} of {options})"},
     "ru": {"": "{who}: {label}", "secret": "{who} отвечает тайно",
-           "hidden": "{who} делает выбор (скрыто)", "open": "{who} выбирает: {label}"},
+           "hidden": "{who} делает выбор (скрыто)", "open": "{who} выбирает: {label}",
+           "option": "{who} выбирает: {label}  (вариант {number} из {options})"},
 })
 class Decided(NamedTuple):
     """An answer of `seat` (`secret`: a simultaneous choice, which the others do not see): a label, or (zone
@@ -511,7 +526,11 @@ class Decided(NamedTuple):
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
-        """An answer: by its label, or in secret; at the table, `open` (chosen, named) or `hidden`."""
+        """An answer: by its label, or in secret; at the table, `open` (chosen, named) or `hidden`; `option`: the
+        log's line, with which of how many options (check's story)."""
+        if form == "option":
+            return said(t, "decision", form, who=t.who(line["who"]), label=line["label"],
+                        number=line["choice"] + 1, options=line["options"])
         if not form and "label" not in line:
             form = "secret"
         return said(t, "decision", form, who=t.who(line["who"]), label=line.get("label", ""))
