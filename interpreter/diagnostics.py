@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,5 +119,7 @@ def _unsafe(ch: str) -> bool:
 
 def did_you_mean(name: str, known) -> str | None:
     """A 'did you mean `x`?' hint when `name` is close to one of `known`."""
+    import difflib  # only content with a mistake needs it: a warm start goes without
+
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None

@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import os
 import sys
-import traceback
 from collections.abc import Callable
 
 from .. import __version__
@@ -19,7 +18,7 @@ from ..diagnostics import AuthoringError
 from ..interrupts import INTERRUPTED, second_ctrl_c_exits
 from ..run.runtime import RuleError
 from . import authoring, balance, checking, matches, replay
-from .common import CliError, _Parser
+from .common import CliError, Subcommands, _Parser
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "games": authoring.cmd_games,
@@ -40,21 +39,24 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argparse tree of every subcommand, each group's from its module."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argparse tree of every subcommand, each group's from its module; with `command`, the tree of that
+    subcommand alone (all that `meeple COMMAND …` parses: the others' options, and the modules that define them,
+    are not loaded)."""
     parser = _Parser(prog="meeple", description="A rules-as-data engine for tabletop card games.")
     parser.add_argument("--version", action="version", version=f"meeple {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for group in (authoring, matches, checking, replay, balance):
-        group.add_parsers(sub)
+        group.add_parsers(Subcommands(sub, command))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the `meeple` command; returns the exit status (never raises; prints a traceback only for a fault of the
     engine, an internal error)."""
+    words = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(words[0] if words and words[0] in COMMANDS else None).parse_args(words)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
     with second_ctrl_c_exits(keep=argv is None):  # a program or test calling main keeps its own Ctrl-C
@@ -86,6 +88,8 @@ def _run(args: argparse.Namespace) -> int:
         where = f"{err.filename}: " if err.filename else ""
         print(f"meeple {args.command}: error: {where}{err.strerror or err}", file=sys.stderr)
     except Exception as err:
+        import traceback  # only an engine fault prints one
+
         traceback.print_exception(err, file=sys.stderr)
         print(f"meeple {args.command}: internal error (please report it): {type(err).__name__}: {err}",
               file=sys.stderr)

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import AuthoringError, Diagnostic
 from ..paths import bundled_games, data_dir
-from .common import CliError, _game, _n, _write
+from .common import CliError, Subcommands, _game, _n, _write
 
 # Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the
 # DSL parser, the schema checker or Hypothesis.
@@ -225,6 +223,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the game's scenario files: one line per scenario, failures at file:line, exit 1 on any."""
+    import textwrap
+
     from ..scenarios import FOLDER as SCENARIO_FOLDER
     from ..scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
 
@@ -294,6 +294,9 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 def cmd_cards(args: argparse.Namespace) -> int:
     """List a game's cards: id, name, count, kind and text, in columns that fit the terminal."""
+    import shutil
+    import textwrap
+
     game = _game(args.game)
     cards = game.model.cards
     rows = [(c.id, c.name, f"{c.count} each" if c.each_player else str(c.count), c.kind) for c in cards]
@@ -356,7 +359,7 @@ def cmd_print(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from None
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """games, validate, test, cards, print, serve, rules, compile."""
     sub.add_parser("games", help="list the bundled games", description="List the bundled games.")
 
@@ -376,18 +379,22 @@ def add_parsers(sub: Any) -> None:
                        description="List a game's cards: id, name, count, kind and text.")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
 
-    from ..printing.command import add_arguments as print_arguments
+    p = sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
+                       description="Put every card of a game, in its count of copies, on sheets to print at 100%, cut "
+                                   "on the crop marks and play: a PDF of fronts and backs, one card a page for a print "
+                                   "shop, or PNG images.")
+    if sub.wants("print"):
+        from ..printing.command import add_arguments as print_arguments
 
-    print_arguments(sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
-                                   description="Put every card of a game, in its count of copies, on sheets to "
-                                               "print at 100%, cut on the crop marks and play: a PDF of fronts and "
-                                               "backs, one card a page for a print shop, or PNG images."))
+        print_arguments(p)
 
-    from ..web.command import add_arguments as serve_arguments
+    p = sub.add_parser("serve", help="the playtest web page: play any seat against bots or friends",
+                       description="Serve the playtest web page: a table of a game in the browser, each seat a person "
+                                   "(by its own link) or a bot.")
+    if sub.wants("serve"):
+        from ..web.command import add_arguments as serve_arguments
 
-    serve_arguments(sub.add_parser("serve", help="the playtest web page: play any seat against bots or friends",
-                                   description="Serve the playtest web page: a table of a game in the browser, "
-                                               "each seat a person (by its own link) or a bot."))
+        serve_arguments(p)
 
     p = sub.add_parser("rules", help="print a game's rules page",
                        description="Print a game's rules page (the README.md in its folder).")

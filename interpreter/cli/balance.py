@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
 
-from .common import CliError, _count, _limit_args, _seed
+from .common import CliError, Subcommands, _count, _limit_args, _seed
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -33,8 +32,9 @@ def _lab(command: Callable[[argparse.Namespace], int], args: argparse.Namespace)
         raise CliError(str(err)) from None
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """report, compare (interpreter/lab/command.py)."""
-    from ..lab.command import add_parsers as lab_parsers
+    if sub.wants("report") or sub.wants("compare"):
+        from ..lab.command import add_parsers as lab_parsers
 
-    lab_parsers(sub, _count, _seed, _limit_args)
+        lab_parsers(sub, _count, _seed, _limit_args)

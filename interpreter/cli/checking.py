@@ -9,6 +9,7 @@ from typing import Any
 from .common import (
     CHECK_LOG,
     CliError,
+    Subcommands,
     _count,
     _game,
     _limit_args,
@@ -93,7 +94,7 @@ def _check_leaks(game: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """check."""
     p = sub.add_parser("check", help="property-test a game with Hypothesis",
                        description="Play Hypothesis-drawn matches (every decision and chance outcome drawn, so a "

@@ -34,6 +34,26 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
+class Subcommands:
+    """Where each group of commands adds its commands' parsers: every one (`meeple --help` lists them all), or only
+    the command the command line names (`meeple COMMAND …` parses no other, so the others' options, and the modules
+    that define them, are not loaded). A command not wanted gets a parser of its own that is added nowhere."""
+
+    def __init__(self, action: Any, only: str | None = None) -> None:
+        self._action, self._only = action, only
+
+    def wants(self, name: str) -> bool:
+        """Whether the parser of command `name` is being built."""
+        return self._only is None or name == self._only
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        """The parser of command `name`, added to the command line if it is wanted."""
+        if self.wants(name):
+            parser: argparse.ArgumentParser = self._action.add_parser(name, **kwargs)
+            return parser
+        return _Parser(prog=f"meeple {name}", add_help=False)
+
+
 _ASCII_WHOLE = re.compile(r"[0-9]+")
 """A whole number as a person types it: ASCII digits only (`str.isdigit` and `int` take `²` or `٣` too)."""
 

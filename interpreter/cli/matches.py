@@ -16,6 +16,7 @@ from .common import (
     BOTS_HELP,
     CHECK_LOG,
     CliError,
+    Subcommands,
     _count,
     _game,
     _limit_args,
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 
 def _bot_kinds(kinds: str | None) -> list[str]:
     """The bot names of `--bots` (`interpreter.bots`: `random`, `first`, `mc:N`, `ismcts:N`, …), each checked."""
+    if kinds is None:
+        return ["random"]  # the default, as `names_for` has it: a random-bot `sim` goes without loading the bots
     from ..bots import BotNameError
     from ..bots.lineup import names_for
 
@@ -331,7 +334,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """play, sim, duel."""
     p = sub.add_parser("play", help="play one match", description="Play one match (all bots by default).")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")

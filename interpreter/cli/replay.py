@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ..table_words import WORDS
-from .common import CliError, _game, _limit_args, _n, _seat
+from .common import CliError, Subcommands, _game, _limit_args, _n, _seat
 
 if TYPE_CHECKING:
     from ..run.match import Match
@@ -83,7 +83,7 @@ def _show_as(m: Match, seat: int, lang: str = "en") -> None:
     if m.over:
         print(f"  scores {m.scores}, winners {m.winners}")
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """replay."""
     p = sub.add_parser("replay", help="re-run a logged match and compare",
                        description="Re-run a match log's decisions; every line must come out the same.")
