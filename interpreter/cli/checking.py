@@ -6,6 +6,7 @@ import argparse
 import time
 from typing import Any
 
+from ..i18n import Words, add_lang
 from .common import (
     CHECK_LOG,
     CliError,
@@ -13,7 +14,6 @@ from .common import (
     _count,
     _game,
     _limit_args,
-    _n,
     _outputs,
     _players,
     _replay_command,
@@ -34,16 +34,17 @@ def cmd_check(args: argparse.Namespace) -> int:
         _players(game, args.players)
     out = args.out or CHECK_LOG
     _outputs(game, ("--out", out))
-    invariants = _n(len(game.invariants), "invariant")
+    w = Words(args.lang)
+    invariants = w.n(len(game.invariants), "invariant")
     if game.checks:
-        invariants += ", " + _n(len(game.checks), "check")
-    print(f"{game.title}: checking {invariants} and the built-in properties, {_n(args.examples, 'match', 'matches')} "
-          f"per player count (seed {args.seed})", flush=True)
+        invariants += ", " + w.n(len(game.checks), "check")
+    print(w("check.title", title=game.title, what=invariants, matches=w.n(args.examples, "match"), seed=args.seed),
+          flush=True)
 
     def each(run) -> None:
         if run.failure is None:
-            print(f"  {_n(run.players, 'player')}: {_n(run.examples, 'example')}, "
-                  f"{_n(run.decisions, 'decision')} checked, {run.seconds:.2f} s: every property holds", flush=True)
+            print("  " + w("check.holds", players=w.n(run.players, "player"), examples=w.n(run.examples, "example"),
+                           decisions=w.n(run.decisions, "decision"), seconds=run.seconds), flush=True)
 
     try:
         runs = check_game(game, args.players, args.examples, args.seed, each=each)
@@ -55,14 +56,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     run, played = runs[-1], failure.played
     log = failure.log
     _write_log(out, log, game)
-    print(f"  {_n(run.players, 'player')}: FAILED (after {_n(run.examples, 'example')}, shrunk, {run.seconds:.2f} s)")
-    print(f"property: {describe(failure.check, game)}")
-    print(f"failure:  {failure.message}")
-    chance = chance_line(played.chance or [])
-    print(f"the shrunk match: {_n(len(played.match.history), 'decision')}, {chance}")
-    for line in story(game, log):
+    print("  " + w("check.failed", players=w.n(run.players, "player"), examples=w.n(run.examples, "example"),
+                   seconds=run.seconds))
+    print(w("check.property", what=describe(failure.check, game)))
+    print(w("check.failure", message=failure.message))
+    chance = chance_line(played.chance or [], lang=args.lang)
+    print(w("check.shrunk", decisions=w.n(len(played.match.history), "decision"), chance=chance))
+    for line in story(game, log, lang=args.lang):
         print(f"  {line}")
-    print(f"its log: {out} (`{_replay_command(game, out)}` re-runs it)")
+    print(w("check.its_log", path=out, command=_replay_command(game, out)))
     return 1
 
 
@@ -73,6 +75,7 @@ def _check_leaks(game: Any, args: argparse.Namespace) -> int:
 
     if not args.leaks:
         return 0
+    w = Words(args.lang)
     counts = game.player_counts(args.players)
     seeds = range(args.seed, args.seed + args.leaks)
     for n in counts:
@@ -80,16 +83,14 @@ def _check_leaks(game: Any, args: argparse.Namespace) -> int:
         try:
             report = check_leaks(game, players=n, seeds=seeds)
         except AssertionError as leak:
-            print(f"  {_n(n, 'player')}: FAILED the leak check")
-            print("property: no seat is shown what the rules hide from it (a hidden answer or deal replaced by "
-                  "another changes nothing it sees)")
-            print(f"failure:  {leak}")
-            print(f"the match: `meeple play {args.game} --players {n} --seed S` plays it with the same random "
-                  f"bots (S and the decisions are above)")
+            print("  " + w("check.leaks_failed", players=w.n(n, "player")))
+            print(w("check.leak_property"))
+            print(w("check.failure", message=leak))
+            print(w("check.leak_match", game=args.game, n=n))
             return 1
-        print(f"  {_n(n, 'player')}: leak check of {_n(len(seeds), 'match', 'matches')}, "
-              f"{_n(report.points, 'point')} checked, {time.perf_counter() - started:.2f} s: nothing leaks"
-              + (f" ({_n(report.no_world, 'determinization')} found no world)" if report.no_world else ""),
+        no_world = w("check.no_world", count=w.n(report.no_world, "determinization")) if report.no_world else ""
+        print("  " + w("check.no_leak", players=w.n(n, "player"), matches=w.n(len(seeds), "match"),
+                       points=w.n(report.points, "point"), seconds=time.perf_counter() - started) + no_world,
               flush=True)
     return 0
 
@@ -111,4 +112,5 @@ def add_parsers(sub: Subcommands) -> None:
     p.add_argument("--out", metavar="FILE", help=f"where to write the log of a failure (default {CHECK_LOG})")
     p.add_argument("--leaks", type=_some, default=2, metavar="N",
                    help="then the leak check: N random matches per player count (default 2; 0: none)")
+    add_lang(p)
     _limit_args(p)
