@@ -1,11 +1,12 @@
 """How fast the search bots think and how strong they play, per game; OpenSpiel's ISMCTS as the yardstick.
 
-    python benchmarks/bots.py [--games hearts,kuhn-poker] [--budget 64] [--seeds 2]
-                              [--strength N] [--ladder N] [--workers W] [--breakdown] [--reference N]
+    python benchmarks/bots.py [--games hearts,kuhn-poker] [--budget 64] [--seeds 2] [--kinds mc,ismcts]
+                              [--strength N] [--ladder N] [--horizon N] [--workers W] [--breakdown] [--reference N]
 
 Speed: for each game (the bundled ones, `tests/games/kuhn-poker` and `leduc-poker`; 4 players where it
 allows 4, else its default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
-decision with a choice), and there `mc:B` and `ismcts:B` choose for the seat asked. Printed per point, the
+decision with a choice), and there `mc:B` and `ismcts:B` (or the `--kinds` named: `ismcts-deal` for play-outs
+that stop at the end of the deal) choose for the seat asked. Printed per point, the
 median over the matches of: iterations per second of the whole decision (`it/s`), and of the search alone,
 the worlds' draws left out (`search it/s`); worlds drawn and the milliseconds a draw costs (`ms/world`);
 and iterations per second of this process's CPU time (`cpu it/s`: what a loaded machine's other work does
@@ -14,7 +15,8 @@ not slow down as much as the wall clock; the reference's rate is printed both wa
 Strength (`--strength N`): `meeple duel`'s figures for mc:B and ismcts:B against random, N games each
 (seats rotated): A's win rate with its Wilson 95% interval and the rate of a bot as good as random
 (1/players); at the two poker games A's mean chips a game (they declare `result.payoff: score`) with its 95% interval.
-`--ladder N`: ismcts:4B against ismcts:B, N games per game.
+`--ladder N`: ismcts:4B against ismcts:B, N games per game. `--horizon N`: ismcts-deal against ismcts at equal
+time (both with a budget of B/100 seconds a decision), N games per game.
 
 Breakdown (`--breakdown`): where an iteration's time goes, per game and point, for mc:B and ismcts:B (median
 over the matches): microseconds an iteration in all, and the share of it in each part, timed exclusively
@@ -43,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's engine, not an installed one
 
 from interpreter.bots import base as bots_base  # noqa: E402
-from interpreter.bots import get  # noqa: E402
+from interpreter.bots import check, get  # noqa: E402
 from interpreter.bots import ismcts as bots_ismcts  # noqa: E402
 from interpreter.bots.duel import duel, mean_interval  # noqa: E402
 from interpreter.game import load_game  # noqa: E402
@@ -85,16 +87,16 @@ def point(game, players: int, seed: int, share: float) -> Match | None:
     return None if m.over else m
 
 
-def speed(games, budget: int, seeds: int) -> None:
-    print(f"Speed: one decision of mc:{budget} and ismcts:{budget}, median over {seeds} matches")
-    print(f"| {'game':<12} | p | point | {'bot':<11} | {'it/s':>6} | {'search it/s':>11} | worlds | "
+def speed(games, budget: int, seeds: int, kinds: tuple[str, ...] = ("mc", "ismcts")) -> None:
+    print(f"Speed: one decision of {' and '.join(f'{k}:{budget}' for k in kinds)}, median over {seeds} matches")
+    print(f"| {'game':<12} | p | point | {'bot':<15} | {'it/s':>6} | {'search it/s':>11} | worlds | "
           f"{'ms/world':>8} | no world | cpu it/s |")
-    print(f"|{'-' * 14}|---|-------|{'-' * 13}|{'-' * 8}|{'-' * 13}|--------|{'-' * 10}|----------|----------|")
+    print(f"|{'-' * 14}|---|-------|{'-' * 17}|{'-' * 8}|{'-' * 13}|--------|{'-' * 10}|----------|----------|")
     for name, game in games:
         players = players_of(game)
         for label, share in POINTS:
             matches = [m for m in (point(game, players, seed, share) for seed in range(seeds)) if m is not None]
-            for kind in ("mc", "ismcts"):
+            for kind in kinds:
                 rates, search, worlds, per_world, missed, cpu = [], [], [], [], 0, []
                 for m in matches:
                     seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
@@ -111,7 +113,7 @@ def speed(games, budget: int, seeds: int) -> None:
                     missed += st.no_world
                 if not matches:
                     continue
-                print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<11} | "
+                print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<15} | "
                       f"{statistics.median(rates):>6,.0f} | {statistics.median(search):>11,.0f} | "
                       f"{statistics.median(worlds):>6.0f} | {statistics.median(per_world):>8,.1f} | "
                       f"{missed:>8} | {statistics.median(cpu):>8,.0f} |")
@@ -169,15 +171,16 @@ class Parts:
             setattr(owner, attr, original)
 
 
-def breakdown(games, budget: int, seeds: int) -> None:
-    print(f"\nBreakdown: where an iteration of mc:{budget} and ismcts:{budget} goes, median over {seeds} matches")
-    print(f"| {'game':<12} | p | point | {'bot':<11} | µs/it | " + " | ".join(f"{p:>7}" for p in PARTS) + " |")
-    print(f"|{'-' * 14}|---|-------|{'-' * 13}|--------|" + "|".join("-" * 9 for _ in PARTS) + "|")
+def breakdown(games, budget: int, seeds: int, kinds: tuple[str, ...] = ("mc", "ismcts")) -> None:
+    print(f"\nBreakdown: where an iteration of {' and '.join(f'{k}:{budget}' for k in kinds)} goes, median over "
+          f"{seeds} matches")
+    print(f"| {'game':<12} | p | point | {'bot':<15} | µs/it | " + " | ".join(f"{p:>7}" for p in PARTS) + " |")
+    print(f"|{'-' * 14}|---|-------|{'-' * 17}|--------|" + "|".join("-" * 9 for _ in PARTS) + "|")
     for name, game in games:
         players = players_of(game)
         for label, share in POINTS:
             matches = [m for m in (point(game, players, seed, share) for seed in range(seeds)) if m is not None]
-            for kind in ("mc", "ismcts"):
+            for kind in kinds:
                 per_it, shares = [], {p: [] for p in PARTS}
                 for m in matches:
                     seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
@@ -193,26 +196,29 @@ def breakdown(games, budget: int, seeds: int) -> None:
                         shares[p].append(parts.spent[p] / spent)
                 if not matches:
                     continue
-                print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<11} | "
+                print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<15} | "
                       f"{statistics.median(per_it):>6,.0f} | "
                       + " | ".join(f"{statistics.median(shares[p]):>7.0%}" for p in PARTS) + " |")
         sys.stdout.flush()
 
 
-def strength(games, budget: int, n: int, ladder: bool, workers: int = 1) -> None:
-    pairs = [(f"ismcts:{4 * budget}", f"ismcts:{budget}")] if ladder else \
+def strength(games, budget: int, n: int, ladder: bool, workers: int = 1, horizon: bool = False) -> None:
+    seconds = f"{budget / 100:g}s"
+    pairs = [(f"ismcts-deal:{seconds}", f"ismcts:{seconds}")] if horizon else \
+        [(f"ismcts:{4 * budget}", f"ismcts:{budget}")] if ladder else \
         [(f"mc:{budget}", "random"), (f"ismcts:{budget}", "random")]
-    print(f"\n{'Ladder' if ladder else 'Strength'}: {n} games each, seats rotated (A at one seat, B at the others)")
-    print(f"| {'game':<12} | p | {'A':<11} | {'B':<11} | A win rate (95% CI)       | even  | A mean score (95% CI) "
+    title = "Horizon" if horizon else "Ladder" if ladder else "Strength"
+    print(f"\n{title}: {n} games each, seats rotated (A at one seat, B at the others)")
+    print(f"| {'game':<12} | p | {'A':<17} | {'B':<17} | A win rate (95% CI)       | even  | A mean score (95% CI) "
           f"| s |")
-    print(f"|{'-' * 14}|---|{'-' * 13}|{'-' * 13}|{'-' * 27}|-------|{'-' * 23}|---|")
+    print(f"|{'-' * 14}|---|{'-' * 19}|{'-' * 19}|{'-' * 27}|-------|{'-' * 23}|---|")
     for name, game in games:
         players = players_of(game)
         for a, b in pairs:
             d = duel(game, a, b, n, players, workers=workers)  # the pokers pay by score: their `result.payoff`
             lo, hi = d["a_win_rate_ci"]
             mlo, mhi = d["a_mean_score_ci"]
-            print(f"| {name:<12} | {players} | {a:<11} | {b:<11} | {d['a_win_rate']:6.1%} ({lo:6.1%}–{hi:6.1%}) "
+            print(f"| {name:<12} | {players} | {a:<17} | {b:<17} | {d['a_win_rate']:6.1%} ({lo:6.1%}–{hi:6.1%}) "
                   f"| {d['even_rate']:5.1%} | {d['a_mean_score']:6.2f} ({mlo:6.2f}, {mhi:6.2f}) "
                   f"| {d['seconds']:.0f} |")
             sys.stdout.flush()
@@ -273,6 +279,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=2, help="matches per point for the speed (default 2)")
     parser.add_argument("--strength", type=int, default=0, metavar="N", help="games per duel against random")
     parser.add_argument("--ladder", type=int, default=0, metavar="N", help="games of ismcts:4B against ismcts:B")
+    parser.add_argument("--horizon", type=int, default=0, metavar="N",
+                        help="games of ismcts-deal against ismcts, each thinking B/100 seconds a decision")
+    parser.add_argument("--kinds", default="mc,ismcts", help="the search bots timed (default mc,ismcts)")
     parser.add_argument("--reference", type=int, default=-1, metavar="N",
                         help="OpenSpiel's ISMCTS speed, and N games of it against random (default: not run)")
     parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes for the duels (default 1)")
@@ -280,14 +289,19 @@ def main() -> None:
     parser.add_argument("--no-speed", action="store_true", help="skip the speed table")
     args = parser.parse_args()
     games = games_named(args.games)
+    kinds = tuple(k.strip() for k in args.kinds.split(","))
+    for kind in kinds:
+        check(f"{kind}:1")
     if not args.no_speed:
-        speed(games, args.budget, args.seeds)
+        speed(games, args.budget, args.seeds, kinds)
     if args.breakdown:
-        breakdown(games, args.budget, args.seeds)
+        breakdown(games, args.budget, args.seeds, kinds)
     if args.strength:
         strength(games, args.budget, args.strength, False, args.workers)
     if args.ladder:
         strength(games, args.budget, args.ladder, True, args.workers)
+    if args.horizon:
+        strength(games, args.budget, args.horizon, False, args.workers, horizon=True)
     if args.reference >= 0:
         reference(args.reference)
 

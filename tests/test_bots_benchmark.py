@@ -23,7 +23,7 @@ def test_the_bots_benchmark_prints_its_tables(monkeypatch, capsys):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(sys, "argv", ["bots.py", "--games", "kuhn-poker", "--budget", "4", "--seeds", "1",
-                                      "--breakdown", "--strength", "4", "--ladder", "2"])
+                                      "--breakdown", "--strength", "4", "--ladder", "2", "--horizon", "2"])
     module.main()
     out = capsys.readouterr().out
 
@@ -42,7 +42,8 @@ def test_the_bots_benchmark_prints_its_tables(monkeypatch, capsys):
             assert shares[1] == shares[2] == shares[3] == 0, r  # flat Monte Carlo never steps into a world
 
     for heading, pairs in (("Strength:", {("mc:4", "random"), ("ismcts:4", "random")}),
-                           ("Ladder:", {("ismcts:16", "ismcts:4")})):
+                           ("Ladder:", {("ismcts:16", "ismcts:4")}),
+                           ("Horizon:", {("ismcts-deal:0.04s", "ismcts:0.04s")})):
         table = rows(out, heading)
         assert {(r[2], r[3]) for r in table} == pairs
         for r in table:
