@@ -15,8 +15,10 @@ not slow down as much as the wall clock; the reference's rate is printed both wa
 Strength (`--strength N`): `meeple duel`'s figures for mc:B and ismcts:B against random, N games each
 (seats rotated): A's win rate with its Wilson 95% interval and the rate of a bot as good as random
 (1/players); at the two poker games A's mean chips a game (they declare `result.payoff: score`) with its 95% interval.
-`--ladder N`: ismcts:4B against ismcts:B, N games per game. `--horizon N`: ismcts-deal against ismcts at equal
-time (both with a budget of B/100 seconds a decision), N games per game.
+`--ladder N`: ismcts:4B against ismcts:B, N games per game. `--horizon N`: ismcts-deal:3B against ismcts:B, N
+games per game: about equal CPU time a decision in Hearts, where an iteration of the deal horizon costs a
+quarter to a third of one played to the match's end (iteration budgets, unlike seconds, replay alike on a
+loaded machine).
 
 Breakdown (`--breakdown`): where an iteration's time goes, per game and point, for mc:B and ismcts:B (median
 over the matches): microseconds an iteration in all, and the share of it in each part, timed exclusively
@@ -203,8 +205,7 @@ def breakdown(games, budget: int, seeds: int, kinds: tuple[str, ...] = ("mc", "i
 
 
 def strength(games, budget: int, n: int, ladder: bool, workers: int = 1, horizon: bool = False) -> None:
-    seconds = f"{budget / 100:g}s"
-    pairs = [(f"ismcts-deal:{seconds}", f"ismcts:{seconds}")] if horizon else \
+    pairs = [(f"ismcts-deal:{3 * budget}", f"ismcts:{budget}")] if horizon else \
         [(f"ismcts:{4 * budget}", f"ismcts:{budget}")] if ladder else \
         [(f"mc:{budget}", "random"), (f"ismcts:{budget}", "random")]
     title = "Horizon" if horizon else "Ladder" if ladder else "Strength"
@@ -280,7 +281,7 @@ def main() -> None:
     parser.add_argument("--strength", type=int, default=0, metavar="N", help="games per duel against random")
     parser.add_argument("--ladder", type=int, default=0, metavar="N", help="games of ismcts:4B against ismcts:B")
     parser.add_argument("--horizon", type=int, default=0, metavar="N",
-                        help="games of ismcts-deal against ismcts, each thinking B/100 seconds a decision")
+                        help="games of ismcts-deal:3B against ismcts:B (about equal time in Hearts)")
     parser.add_argument("--kinds", default="mc,ismcts", help="the search bots timed (default mc,ismcts)")
     parser.add_argument("--reference", type=int, default=-1, metavar="N",
                         help="OpenSpiel's ISMCTS speed, and N games of it against random (default: not run)")

@@ -43,7 +43,7 @@ def test_the_bots_benchmark_prints_its_tables(monkeypatch, capsys):
 
     for heading, pairs in (("Strength:", {("mc:4", "random"), ("ismcts:4", "random")}),
                            ("Ladder:", {("ismcts:16", "ismcts:4")}),
-                           ("Horizon:", {("ismcts-deal:0.04s", "ismcts:0.04s")})):
+                           ("Horizon:", {("ismcts-deal:12", "ismcts:4")})):
         table = rows(out, heading)
         assert {(r[2], r[3]) for r in table} == pairs
         for r in table:
