@@ -40,7 +40,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "duel.rate": "{a} win rate {rate:.1%} (95% CI {low:.1%}–{high:.1%}); a bot as good as {b} wins "
                      "{even:.1%}: {verdict} it",
         "duel.better": "better than", "duel.worse": "worse than", "duel.same": "not told from",
-        "duel.score": "{a} mean score {score:.2f} (95% CI {low:.2f} to {high:.2f}; {wins} wins)",
+        "duel.score": "{a} mean score {score:.2f} (95% CI {low:.2f} to {high:.2f}; {wins})",
+        "wins.highest": "highest wins", "wins.lowest": "lowest wins",
         "duel.by_seat": "{a} win rate by seat: {seats}",
         "duel.time": "{seconds:.1f} s",
         # check
@@ -108,7 +109,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "duel.rate": "доля побед {a} {rate:.1%} (95% ДИ {low:.1%}–{high:.1%}); бот не сильнее {b} выигрывает "
                      "{even:.1%}: {verdict}",
         "duel.better": "сильнее", "duel.worse": "слабее", "duel.same": "не отличить",
-        "duel.score": "средний счёт {a} {score:.2f} (95% ДИ от {low:.2f} до {high:.2f}; побед: {wins})",
+        "duel.score": "средний счёт {a} {score:.2f} (95% ДИ от {low:.2f} до {high:.2f}; {wins})",
+        "wins.highest": "побеждает наибольший счёт", "wins.lowest": "побеждает наименьший счёт",
         "duel.by_seat": "доля побед {a} по месту: {seats}",
         "duel.time": "{seconds:.1f} с",
         "check.title": "{title}: проверка ({what} и встроенные свойства), {matches} на каждое число игроков "

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import add_lang
 from ..run.runtime import RuleError
 from ..table_words import WORDS
 from .common import (
@@ -242,7 +243,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
     elif summary["games"]:  # else nothing finished: the message alone says so
         seeds = stopped.seeds if stopped is not None else seed_ranges([(args.seed, args.seed + summary["games"])])
-        _print_summary(game, summary, seeds, players)
+        _print_summary(game, summary, seeds, players, args.lang)
     if isinstance(stopped, Interrupted):
         raise stopped
     if stopped is not None:
@@ -290,33 +291,19 @@ def _sim_check_failed(game: Game, players: int, err: Exception) -> CliError:
                     f"(`{_replay_command(game, CHECK_LOG)}` re-runs it)")
 
 
-def _print_summary(game: Game, s: dict[str, Any], seeds: str, players: int) -> None:
+def _print_summary(game: Game, s: dict[str, Any], seeds: str, players: int, lang: str) -> None:
     """The readable summary of `meeple sim` (`seeds`: those of the matches it sums up, in words)."""
-    print(f"{game.title}: {_n(s['games'], 'game')}, {_n(players, 'player')}, {seeds}")
-    bots = s.get("bots") or ["random"] * players
-    width = max(len(b) for b in bots) + 2 if any(b != "random" for b in bots) else 0  # each seat's bot, if named
-    print(f"  {'seat':<6}{'bot' if width else '':<{width}}{'wins':>8}{'win rate':>10}{'mean score':>12}")
-    for p in range(players):
-        print(f"  {'P' + str(p):<6}{bots[p] if width else '':<{width}}{s['wins_by_seat'][p]:>8}"
-              f"{s['win_rate_by_seat'][p]:>10.1%}{s['mean_scores'][p]:>12.2f}")
-    print(f"  mean turns {s['mean_turns']:.2f}, mean decisions {s['mean_decisions']:.2f}")
-    if s["win_rate_by_group"]:
-        print(f"  win rate by {s['report_by']}:")
-        for group, rate in s["win_rate_by_group"].items():
-            print(f"    {group:<24}{rate:>8.1%}")
-    for name, rate in s["per_round"].items():
-        print(f"  {name} per round: {rate:.1%}")
-    print(f"  ended at the round limit: {s['ended_by_round_limit']:.1%}")
-    if s["mean_counters"]:
-        means = ", ".join(f"{k} {v:.3f}" for k, v in s["mean_counters"].items())
-        print(f"  mean game counters at the end: {means}")
-    print(f"  {s['games_per_s']:.0f} games/s, {s['elapsed_s']:.2f} s, {_n(s['workers'], 'worker')}")
+    from ..figures_words import sim_summary
+    from ..i18n import Words
 
+    print("\n".join(sim_summary(game.title, s, seeds, players, Words(lang))))
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
     """Bot A against bot B, seats rotated: A's win rate and mean score with 95% intervals (bots/duel.py)."""
-    from ..bots.duel import WorkerLost, duel, report
+    from ..bots.duel import WorkerLost, duel
+    from ..figures_words import duel_report
+    from ..i18n import Words
 
     game = _game(args.game).with_max_steps(args.max_steps)
     players = _players(game, args.players)
@@ -330,7 +317,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
                        None if args.json else _progress_bar(), workers=workers)
     except WorkerLost as err:
         raise CliError(str(err)) from None
-    print(json.dumps(figures) if args.json else report(game, figures))
+    print(json.dumps(figures) if args.json else duel_report(game.title, figures, Words(args.lang)))
     return 0
 
 
@@ -359,6 +346,7 @@ def add_parsers(sub: Subcommands) -> None:
                    help="processes to use (default 1; at most one per match and per core)")
     p.add_argument("--bots", metavar="KIND,...", help=BOTS_HELP)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_lang(p, "language of the summary's words")
     _limit_args(p)
     p.add_argument("--check", action="store_true",
                    help="check the game's invariants and that every card lies in one zone at every decision, "
@@ -378,4 +366,5 @@ def add_parsers(sub: Subcommands) -> None:
     p.add_argument("--workers", type=_count, default=1, metavar="W",
                    help="processes to use (default 1; at most one per game and per core; same figures)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    add_lang(p, "language of the report's words")
     _limit_args(p)
