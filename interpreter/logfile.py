@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .files import OutputError, write_whole
-from .load.loader import SCENARIO_FOLDER, bundled_games
-from .load.schema import validate as schema_validate
+from .paths import bundled_games
 
 if TYPE_CHECKING:
     from .run.match import Match
@@ -62,6 +61,8 @@ def game_files(game: Any) -> list[Path]:
 
 def own_files(game: Any) -> list[Path]:
     """The files no output may be written over: the game's files and its scenario files."""
+    from .load.loader import SCENARIO_FOLDER  # here: a `play` that writes no file starts without the loader
+
     scenarios = Path(game.model.root) / SCENARIO_FOLDER
     return game_files(game) + sorted(p for p in scenarios.glob("*.y*ml") if p.is_file())
 
@@ -334,6 +335,8 @@ def short_line(line: Any, most: int = 400) -> str:
 
 def check_record(record: dict[str, Any], number: int, file: str | Path) -> list[str]:
     """How record `number` of a log breaks schemas/log.schema.json: `FILE:LINE: error: …` lines."""
+    from .load.schema import validate as schema_validate  # here: only a log read back is checked
+
     problems = []
     for d in schema_validate(record, None, "log.schema.json", str(file)):
         message = d.message.replace("the top level", "the line", 1)

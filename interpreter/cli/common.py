@@ -124,8 +124,11 @@ def _outputs(game: Game, *named: tuple[str, str | None]) -> None:
     from ..files import OutputError, check_targets
     from ..logfile import own_files
 
+    targets = [(option, path) for option, path in named if path is not None]
+    if not targets:
+        return
     try:
-        check_targets([(option, path) for option, path in named if path is not None], own_files(game))
+        check_targets(targets, own_files(game))
     except OutputError as err:
         raise CliError(str(err)) from None
 
