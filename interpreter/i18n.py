@@ -74,6 +74,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "test.passed": "{scenarios}: all passed",
         "test.none_ran": "no scenario ran",
         "test.bad_files": "; {errors} in scenario files",
+        "test.time": " ({seconds:.2f} s)",
         # cards
         "cards.id": "id", "cards.name": "name", "cards.count": "count", "cards.kind": "kind", "cards.text": "text",
         "cards.each": "{count} each",
@@ -142,6 +143,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "test.passed": "{scenarios}: все успешны",
         "test.none_ran": "ни один сценарий не запущен",
         "test.bad_files": "; в файлах сценариев: {errors}",
+        "test.time": " ({seconds:.2f} с)",
         "cards.id": "id", "cards.name": "название", "cards.count": "копий", "cards.kind": "вид",
         "cards.text": "текст",
         "cards.each": "{count} каждому",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import AuthoringError, Diagnostic
+from ..i18n import Words, add_lang
 from ..paths import bundled_games, data_dir
 from .common import CliError, Subcommands, _game, _n, _write
 
@@ -228,6 +229,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     from ..scenarios import FOLDER as SCENARIO_FOLDER
     from ..scenarios import ScenarioFailure, check_scenarios, play, scenario_files, select
 
+    w = Words(args.lang)
     game = _game(args.game)
     folder = Path(game.model.root)
     if not scenario_files(folder):
@@ -246,19 +248,19 @@ def cmd_test(args: argparse.Namespace) -> int:
             play(sc)
         except ScenarioFailure as failure:
             failed += 1
-            print(f"FAIL  {sc.name} — {sc.rule}")
+            print(f"{w('test.fail'):<5} {sc.name} — {sc.rule}")
             for pos, text in failure.problems:
                 print(f"  {pos.file}:{pos.line}: {text}")
             print(textwrap.indent(failure.story, "    "))
             continue
-        print(f"pass  {sc.name} — {sc.rule}")
+        print(f"{w('test.pass'):<5} {sc.name} — {sc.rule}")
     elapsed = time.perf_counter() - started
     if failed:
-        summary = f"{_n(len(chosen), 'scenario')}: {failed} failed, {len(chosen) - failed} passed"
+        summary = w("test.failed", scenarios=w.n(len(chosen), "scenario"), failed=failed, passed=len(chosen) - failed)
     else:
-        summary = f"{_n(len(chosen), 'scenario')}: all passed" if chosen else "no scenario ran"
-    bad = f"; {_n(len(found), 'error')} in scenario files" if found else ""
-    print(f"{summary}{bad} ({elapsed:.2f} s)")
+        summary = w("test.passed", scenarios=w.n(len(chosen), "scenario")) if chosen else w("test.none_ran")
+    bad = w("test.bad_files", errors=w.n(len(found), "error")) if found else ""
+    print(summary + bad + w("test.time", seconds=elapsed))
     return 1 if failed or found else 0
 
 
@@ -297,10 +299,11 @@ def cmd_cards(args: argparse.Namespace) -> int:
     import shutil
     import textwrap
 
+    w = Words(args.lang)
     game = _game(args.game)
     cards = game.model.cards
-    rows = [(c.id, c.name, f"{c.count} each" if c.each_player else str(c.count), c.kind) for c in cards]
-    heads = ("id", "name", "count", "kind")
+    rows = [(c.id, c.name, w("cards.each", count=c.count) if c.each_player else str(c.count), c.kind) for c in cards]
+    heads = (w("cards.id"), w("cards.name"), w("cards.count"), w("cards.kind"))
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
     lead = sum(widths) + 2 * len(widths)
     columns = shutil.get_terminal_size((100, 24)).columns
@@ -312,7 +315,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
                           enumerate(zip(cells, widths, strict=True)))
         return f"{front}  {text}".rstrip()
 
-    print(line(heads, "text" if beside else ""))
+    print(line(heads, w("cards.text") if beside else ""))
     for card, cells in zip(cards, rows, strict=True):
         wrapped = [part for text in _card_words(card)
                    for part in textwrap.wrap(text, room, subsequent_indent=" " * _indent(text)) or [""]]
@@ -323,21 +326,34 @@ def cmd_cards(args: argparse.Namespace) -> int:
             print(line(cells, ""))
         for more in wrapped:
             print(" " * (lead if beside else 4) + more)
-    copies = _copies([(c.count, c.each_player) for c in cards])
-    print(f"{game.title}: {copies}")
+    print(f"{game.title}: {_copies_in(w, [(c.count, c.each_player) for c in cards])}")
     if (Path(game.model.root) / "README.md").is_file():
-        print(f"The rules: meeple rules {args.game}")
+        print(w("cards.rules", game=args.game))
     return 0
 
 
+def _copies_in(w: Words, cards: list[tuple[int, bool]]) -> str:
+    """`_copies` in the words of a language."""
+    shared = sum(count for count, each in cards if not each)
+    each = sum(count for count, each in cards if each)
+    if not each:
+        return w("cards.copies", cards=w.n(len(cards), "card"), copies=w.n(shared, "copy"))
+    if not shared:
+        return w("cards.copies_each", cards=w.n(len(cards), "card"), copies=w.n(each, "copy"))
+    return w("cards.copies_both", cards=w.n(len(cards), "card"), copies=w.n(shared, "copy"), each=each)
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Print the game's rules page."""
+    """Print the game's rules page (in the language asked where the game has one in it)."""
     from ..rules import NoRulesPage, rules_page
 
     try:
-        print(rules_page(args.game), end="")
+        page, lang = rules_page(args.game, args.lang)
     except NoRulesPage as err:
         raise CliError(str(err)) from None
+    if lang != args.lang:
+        print(Words(args.lang)("rules.other_lang"), file=sys.stderr, flush=True)
+    print(page, end="")
     return 0
 
 
@@ -374,10 +390,12 @@ def add_parsers(sub: Subcommands) -> None:
                        description="Run the scenario files in GAME/scenarios/*.yaml; exit 1 on any failure.")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("-k", metavar="TEXT", help="only the scenarios whose name or file name contains TEXT")
+    add_lang(p, "language of the command's own words (a scenario's failure story stays in English)")
 
     p = sub.add_parser("cards", help="list a game's cards",
                        description="List a game's cards: id, name, count, kind and text.")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    add_lang(p, "language of the list's headings (card names and texts stay as the game wrote them)")
 
     p = sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
                        description="Put every card of a game, in its count of copies, on sheets to print at 100%, cut "
@@ -395,10 +413,13 @@ def add_parsers(sub: Subcommands) -> None:
         from ..web.command import add_arguments as serve_arguments
 
         serve_arguments(p)
+        add_lang(p, "language of the command's own words (the pages stay in English)")
 
     p = sub.add_parser("rules", help="print a game's rules page",
-                       description="Print a game's rules page (the README.md in its folder).")
+                       description="Print a game's rules page (the README.md in its folder; with --lang L, its "
+                                   "README.L.md if it has one).")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    add_lang(p, "the page's language, where the game has a page in it (README.L.md)")
 
     p = sub.add_parser("compile", help="print the Python a game compiles to",
                        description="Print the Python a game compiles to, each block headed by the YAML "

@@ -37,6 +37,7 @@ def run(args: argparse.Namespace, game_of: Callable[[str], Game]) -> int:
     """Load the games (each an error before anything listens), then serve until Ctrl-C."""
     import uvicorn
 
+    from ..i18n import Words
     from ..paths import bundled_games
     from .app import create_app
 
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace, game_of: Callable[[str], Game]) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     app = create_app(games, watch=WATCH_EVERY)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio"))
-    print(f"meeple serve: {', '.join(games)} at http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
+    said = Words(getattr(args, "lang", "en"))
+    print(said("serve.listening", games=", ".join(games), url=f"http://{host}:{port}/"), flush=True)
     server.run(sockets=[listening])
     return 0
 
