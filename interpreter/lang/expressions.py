@@ -20,11 +20,12 @@ from .parser import parse
 TYPE_WORDS = {
     "num": "a number", "bool": "yes/no", "str": "a text", "card": "a card", "cards": "cards",
     "zone": "a zone", "player": "a player", "players": "players", "list": "a list", "none": "none",
-    "any": "a value",
+    "any": "a value", "groups": "groups of cards",
 }
 BUILTIN_TYPES = {"id": "str", "name": "str", "kind": "str", "owner": "player"}
-AGGREGATES = ("seat", "count", "sum", "max", "min", "highest", "lowest", "list", "any", "abs", "ring_distance")
-_VALUE_FUNCTIONS = ("seat", "abs", "ring_distance")  # built-ins of plain values, not of a set's members
+AGGREGATES = ("seat", "count", "sum", "max", "min", "highest", "lowest", "list", "any", "abs", "ring_distance",
+              "groups", "firsts")
+_VALUE_FUNCTIONS = ("seat", "abs", "ring_distance", "firsts")  # built-ins of plain values, not of a set's members
 _FIELDS = {"round": ("round", "num"), "turn": ("turn", "num"), "first_player": ("first", "player"),
            "active_player": ("active", "player")}
 
@@ -362,6 +363,8 @@ class ExprResolver:
         v = self.expr(tree, s)
         if v.type in ("players", "player"):
             return self.coerce(v, "players", tree), "player"
+        if v.type == "groups":
+            return v, "cards"
         return self.coerce(v, "cards", tree), "card"
 
     def bind_it(self, s: Scope, elem: str, name: Token | None = None) -> tuple[n.Var, Scope]:
@@ -475,7 +478,30 @@ class ExprResolver:
         if name not in AGGREGATES:
             self.fail(self.pos(tok), f"unknown function `{name}`",
                       did_you_mean(name, list(AGGREGATES) + list(self.functions)))
+        if name == "groups":
+            return self.grouping(tok, args, s)
+        if name == "firsts":
+            self.arity(tok, args, 1)
+            return n.Firsts(self.expect(args[0], s, "groups"))
         return self.number_function(tok, name, args, s) or self.aggregate(tok, name, args, s)
+
+    def grouping(self, tok: Token, args: list, s: Scope) -> n.Expr:
+        """`groups(CARDS, VALUE)` (or `groups(c in CARDS [where …], c.VALUE)`): the cards split by a value of each,
+        in one pass."""
+        if len(args) != 2:
+            self.fail(self.pos(tok), "`groups` takes cards and the value that groups them: groups(my hand, it.rank)")
+        if args[0].data == "named_pool":
+            pool, elem, var, inner = self.named_pool(args[0], s)
+        else:
+            pool, elem = self.pool(args[0], s)
+            var, inner = self.bind_it(s, elem)
+        if elem != "card":
+            self.fail(self.pos(args[0]), f"`groups` splits cards, but this is {TYPE_WORDS[pool.type]}")
+        key = self.expr(args[1], inner)
+        if key.type not in _GROUP_KEYS:
+            self.fail(self.pos(args[1]), f"cards are grouped by a number, a text, yes/no, a card or a player, "
+                                         f"not by {TYPE_WORDS[key.type]}")
+        return n.Groups(pool, var, key)
 
     def number_function(self, tok: Token, name: str, args: list, s: Scope) -> n.Expr | None:
         """`seat(p)`, `abs(x)`, `ring_distance(a, b, n)`; None for any other name."""
@@ -504,6 +530,8 @@ class ExprResolver:
                 return n.Helper(name, [first, self.expect(args[1], s, "num")], "num")
             if first.type in ("players", "player"):
                 pool, elem = self.coerce(first, "players", args[0]), "player"
+            elif first.type == "groups":
+                pool, elem = first, "cards"
             else:
                 pool, elem = self.coerce(first, "cards", args[0]), "card"
         if len(args) == 1:
@@ -513,6 +541,9 @@ class ExprResolver:
         value = self.expr(args[1], inner)
         if name in ("count", "any"):
             return n.Aggregate(name, pool, var, self.truth(value), "num" if name == "count" else "bool")
+        if elem == "cards" and name in ("highest", "lowest"):
+            self.fail(self.pos(tok), f"`{name}` is not offered over groups",
+                      "filter the groups instead: groups(my hand, it.rank) where count(it) == 4")
         if name in ("sum", "max", "min", "highest", "lowest"):
             value = self.coerce(value, "num", args[1])
         typ = {"highest": elem, "lowest": elem, "list": "list"}.get(name, "num")
@@ -523,7 +554,7 @@ class ExprResolver:
         word, base, *cond = tree.children
         if cond and cond[0] is not None:
             pool = self.filtered(base, cond[0], s, word)
-            elem = "player" if pool.type == "players" else "card"
+            elem = _ELEMENT[pool.type]
         else:
             pool, elem = self.pool(base, s)
         var, inner = self.bind_it(s, elem, word)  # the name is checked even where nothing uses it
@@ -560,6 +591,9 @@ class ExprResolver:
         """A value written in a sentence (a zone as its cards, by name)."""
         if value.type == "zone":
             value = n.ZoneCards(value, at=value.at)
+        if value.type == "groups":
+            self.fail(value.at or self.at.shifted(1, 1), "a text cannot show groups of cards",
+                      "show how many (`count(…)`) or the first card of each (`firsts(…)`)")
         return n.Format(value, at=value.at)
 
     def interpolate(self, tok: Token, s: Scope) -> n.Text:
@@ -609,6 +643,10 @@ class ExprResolver:
         if literal:
             parts.append(n.Const(literal, "str"))
         return n.Text(parts, text)
+
+
+_ELEMENT = {"players": "player", "groups": "cards", "cards": "card"}  # a pool's type: the type of each member
+_GROUP_KEYS = ("num", "str", "bool", "card", "player")  # what cards may be grouped by (values a dict keys on)
 
 
 def _draws(fn) -> bool:

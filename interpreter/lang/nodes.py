@@ -315,7 +315,7 @@ class Filter(Expr):
 def iterates(value: Expr, calls: Callable[[Expr], bool] | None = None) -> bool:
     """Whether working out `value` runs over a list or calls what may (`calls(call)`: whether the game
     function or the cards' condition it calls does; without it, any may)."""
-    if isinstance(value, Aggregate | Filter | OwnedCards):
+    if isinstance(value, Aggregate | Filter | OwnedCards | Groups | Firsts):
         return True
     if isinstance(value, FunctionCall | CardCondition) and (calls is None or calls(value)):
         return True
@@ -324,7 +324,9 @@ def iterates(value: Expr, calls: Callable[[Expr], bool] | None = None) -> bool:
 
 def nests(value: Expr) -> bool:
     """Whether working out `value` runs over a list for each element of another (always charged)."""
-    if (isinstance(value, Aggregate) and iterates(value.value)) or (isinstance(value, Filter) and iterates(value.test)):
+    each = value.value if isinstance(value, Aggregate) else value.test if isinstance(value, Filter) \
+        else value.key if isinstance(value, Groups) else None
+    if each is not None and iterates(each):
         return True
     return any(nests(c) for c in value.children())
 
@@ -339,11 +341,11 @@ def zones_run_over(value: Expr) -> list[tuple[ZoneCards, Pos | None]] | None:
     for node in _walk(value):
         if isinstance(node, FunctionCall | CardCondition | OwnedCards):
             return None
-        if isinstance(node, Filter | Aggregate):
+        if isinstance(node, Filter | Aggregate | Groups):
             pool = node.base if isinstance(node, Filter) else node.pool
             if isinstance(pool, ZoneCards) and pool.zone.cheap:
                 found.append((pool, node.at))
-            elif not (isinstance(node, Aggregate) and isinstance(pool, Filter)):  # (that filter is counted)
+            elif not (isinstance(node, Aggregate | Groups) and isinstance(pool, Filter)):  # (that filter is counted)
                 return None
     return found
 
@@ -373,6 +375,27 @@ def property_equals(f: Filter) -> tuple[int, Expr] | None:
                 and not _mentions(value, f.var) and not value.risky:
             return prop.index, value
     return None
+
+
+@dataclass(eq=False)
+class Groups(Expr):
+    """`groups(CARDS, VALUE)`: the cards split by their value of `key` (`it` is `var`), a list a value, in the
+    order of each value's first card, the cards of a group in the pool's order; made in one pass."""
+
+    pool: Expr
+    var: Var
+    key: Expr
+    type: ClassVar[str] = "groups"
+    FRESH: ClassVar[bool] = True
+
+
+@dataclass(eq=False)
+class Firsts(Expr):
+    """`firsts(GROUPS)`: the first card of each group, in the groups' order."""
+
+    groups: Expr
+    type: ClassVar[str] = "cards"
+    FRESH: ClassVar[bool] = True
 
 
 @dataclass(eq=False)

@@ -105,6 +105,7 @@ def _lark() -> tuple[Lark, _Layout]:
 NEWER_KEYWORDS = {
     "knock": "`knock out P`",
     "is": "`P is out`",
+    "group": "`for each group g in …`",
 }
 """Words that became keywords after games were written with them as names, and the statement or
 expression that took them: content using one is told what to write instead (`renamed`)."""

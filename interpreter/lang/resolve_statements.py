@@ -16,7 +16,7 @@ from ..limits import MAX_LOOP, MAX_OPTIONS
 from . import nodes as n
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 from .blocks import ForCards, ForPlayers, If, Repeat, Visit, While
-from .expressions import Abort, ExprResolver, Scope, plain_string, ref, token
+from .expressions import TYPE_WORDS, Abort, ExprResolver, Scope, plain_string, ref, token
 from .statements import (
     STATEMENTS,
     Add,
@@ -285,10 +285,22 @@ class StatementResolver(ExprResolver):
         return ForPlayers(var, pool, where, self.own_body(rest[-1].children, own), simultaneous=True)
 
     def stmt_for_cards(self, s: Tree, scope: Scope) -> ForCards:
-        name, cards, body = s.children
-        pool = self.expect(cards, scope, "cards")
+        """`for each card c in CARDS:`, or `for each group g in GROUPS:` (each group a list of cards)."""
+        kind, name, cards, body = s.children
+        if kind.data == "loop_group":
+            pool = self.expr(cards, scope)
+            if pool.type != "groups":
+                self.fail(self.pos(cards), f"`for each group` runs over groups of cards, but this is "
+                                           f"{TYPE_WORDS[pool.type]}",
+                          "make them with groups(CARDS, VALUE), or write `for each card`")
+            each = "cards"
+        else:
+            pool = self.expr(cards, scope)
+            if pool.type == "groups":
+                self.fail(self.pos(cards), "these are groups of cards: write `for each group g in …`")
+            pool, each = self.coerce(pool, "cards", cards), "card"
         inner = Scope(scope)
-        var = inner.define(n.Var(str(name), "loop", "card"))
+        var = inner.define(n.Var(str(name), "loop", each))
         return ForCards(var, pool, self.loop_body(body.children, inner))
 
     def stmt_visit(self, s: Tree, scope: Scope) -> Visit:

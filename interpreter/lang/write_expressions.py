@@ -106,6 +106,18 @@ class ExpressionWriter(Writer):
     def visit_Filter(self, node: n.Filter) -> str:
         return f"[{self.lazy(node)}]"
 
+    def visit_Groups(self, node: n.Groups) -> str:
+        # one pass: each card is appended to its value's list, and a list joins the result when it is made
+        v, seen, g = self.ref(node.var), self.fresh("d"), self.fresh("g")
+        pool = self.charged(node.pool, self.expr(node.pool), node.key, node.at)
+        key = self.expr(node.key)
+        return (f"[{g} for {seen} in ({{}},) for {v} in {pool} for {g} in ({seen}.setdefault({key}, []),)"
+                f" if not {g}.append({v}) and len({g}) == 1]")
+
+    def visit_Firsts(self, node: n.Firsts) -> str:
+        g = self.fresh("g")
+        return f"[{g}[0] for {g} in {self.expr(node.groups)}]"
+
     def visit_FirstCard(self, node: n.FirstCard) -> str:
         cards = node.cards
         if isinstance(cards, n.Filter):
