@@ -6,7 +6,10 @@
 Speed: for each game (the bundled ones, `tests/games/kuhn-poker` and `leduc-poker`; 4 players where it
 allows 4, else its default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
 decision with a choice), and there `mc:B` and `ismcts:B` (or the `--kinds` named: `ismcts-deal` for play-outs
-that stop at the end of the deal) choose for the seat asked. Printed per point, the
+that stop at the end of the deal) choose for the seat asked. At the pokers, with OpenSpiel installed, each
+decision is followed by one search of OpenSpiel's ISMCTS of the same budget from the first deal, and `× ref`
+is the median of the paired ratios of CPU rates (ours over its): timed side by side, a load that changes
+over the run hits both alike. Printed per point, the
 median over the matches of: iterations per second of the whole decision (`it/s`), and of the search alone,
 the worlds' draws left out (`search it/s`); worlds drawn and the milliseconds a draw costs (`ms/world`);
 and iterations per second of this process's CPU time (`cpu it/s`: what a loaded machine's other work does
@@ -89,17 +92,45 @@ def point(game, players: int, seed: int, share: float) -> Match | None:
     return None if m.over else m
 
 
+def reference_search(name: str, budget: int):
+    """One search of OpenSpiel's Python ISMCTS (as `reference` runs it) from the first deal of the poker of that
+    name, returning its iterations per CPU second; None if OpenSpiel is not installed or the game is no poker."""
+    if name not in POKER:
+        return None
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name.replace("-", "_"))
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, budget, random_state=rng)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+
+    def search() -> float:
+        used = time.process_time()
+        bot.run_search(state)
+        return budget / max(time.process_time() - used, 1e-9)
+
+    return search
+
+
 def speed(games, budget: int, seeds: int, kinds: tuple[str, ...] = ("mc", "ismcts")) -> None:
     print(f"Speed: one decision of {' and '.join(f'{k}:{budget}' for k in kinds)}, median over {seeds} matches")
     print(f"| {'game':<12} | p | point | {'bot':<15} | {'it/s':>6} | {'search it/s':>11} | worlds | "
-          f"{'ms/world':>8} | no world | cpu it/s |")
-    print(f"|{'-' * 14}|---|-------|{'-' * 17}|{'-' * 8}|{'-' * 13}|--------|{'-' * 10}|----------|----------|")
+          f"{'ms/world':>8} | no world | cpu it/s | × ref |")
+    print(f"|{'-' * 14}|---|-------|{'-' * 17}|{'-' * 8}|{'-' * 13}|--------|{'-' * 10}|----------|----------|"
+          f"-------|")
     for name, game in games:
         players = players_of(game)
+        reference_rate = reference_search(name, budget)
         for label, share in POINTS:
             matches = [m for m in (point(game, players, seed, share) for seed in range(seeds)) if m is not None]
             for kind in kinds:
-                rates, search, worlds, per_world, missed, cpu = [], [], [], [], 0, []
+                rates, search, worlds, per_world, missed, cpu, ratios = [], [], [], [], 0, [], []
                 for m in matches:
                     seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
                     bot = get(f"{kind}:{budget}", seed=1)
@@ -113,12 +144,15 @@ def speed(games, budget: int, seeds: int, kinds: tuple[str, ...] = ("mc", "ismct
                     worlds.append(st.worlds)
                     per_world.append(1000 * st.drawing / max(st.worlds + st.no_world, 1))
                     missed += st.no_world
+                    if reference_rate is not None:  # timed right after, so a changing load hits both alike
+                        ratios.append(cpu[-1] / reference_rate())
                 if not matches:
                     continue
+                ratio = f"{statistics.median(ratios):5.2f}" if ratios else "    —"
                 print(f"| {name:<12} | {players} | {label:<5} | {kind + ':' + str(budget):<15} | "
                       f"{statistics.median(rates):>6,.0f} | {statistics.median(search):>11,.0f} | "
                       f"{statistics.median(worlds):>6.0f} | {statistics.median(per_world):>8,.1f} | "
-                      f"{missed:>8} | {statistics.median(cpu):>8,.0f} |")
+                      f"{missed:>8} | {statistics.median(cpu):>8,.0f} | {ratio} |")
         sys.stdout.flush()
 
 
