@@ -37,10 +37,12 @@ class _Parser(argparse.ArgumentParser):
 class Subcommands:
     """Where each group of commands adds its commands' parsers: every one (`meeple --help` lists them all), or only
     the command the command line names (`meeple COMMAND …` parses no other, so the others' options, and the modules
-    that define them, are not loaded). A command not wanted gets a parser of its own that is added nowhere."""
+    that define them, are not loaded). The commands not wanted share one parser that is added nowhere (making a
+    parser for each costs more than adding the options to one)."""
 
     def __init__(self, action: Any, only: str | None = None) -> None:
         self._action, self._only = action, only
+        self._unused: argparse.ArgumentParser | None = None
 
     def wants(self, name: str) -> bool:
         """Whether the parser of command `name` is being built."""
@@ -51,7 +53,9 @@ class Subcommands:
         if self.wants(name):
             parser: argparse.ArgumentParser = self._action.add_parser(name, **kwargs)
             return parser
-        return _Parser(prog=f"meeple {name}", add_help=False)
+        if self._unused is None:
+            self._unused = _Parser(prog="meeple", add_help=False, conflict_handler="resolve")
+        return self._unused
 
 
 _ASCII_WHOLE = re.compile(r"[0-9]+")
