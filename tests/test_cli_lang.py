@@ -28,7 +28,8 @@ def both(capsys, *argv: str, code: int = 0) -> tuple[str, str]:
 
 def figures(text: str) -> list[str]:
     """The numbers of an output, timings left out (what the language must not change)."""
-    text = re.sub(r"[\d.]+ (?:s|с)\b|\d+ (?:games|партий|партии|партия)/(?:s|с)", "", text)
+    text = "\n".join(line for line in text.splitlines() if not re.search(r"/(?:s|с)\b", line))  # the speed
+    text = re.sub(r"[\d.]+ (?:s|с)\b", "", text)
     return re.findall(r"\d+(?:\.\d+)?%?", text)
 
 
@@ -107,6 +108,21 @@ def test_rules_prints_the_page_in_the_language_asked_where_the_game_has_one(caps
     assert said(capsys, "rules", str(folder)) == (english, "")
 
 
+def test_report_speaks_the_language_asked_with_the_same_figures(capsys):
+    english, russian = both(capsys, "report", "go-fish", "-n", "12", "--players", "2")
+    assert "win rate by seat (95% interval):" in english and "all seats equal?" in english
+    assert "доля побед по месту (95% интервал):" in russian and "все места равны?" in russian
+    assert "win rate" not in russian and "Go Fish: 12 партий, 2 игрока, боты random" in russian
+    assert figures(english) == figures(russian)
+
+
+def test_compare_speaks_the_language_asked_with_the_same_figures(capsys):
+    english, russian = both(capsys, "compare", "overloaded", "--set", "flow.rounds=6", "-n", "6")
+    assert "paired matches" in english and "real differences: " in english
+    assert "парных партий" in russian and "реальные различия: " in russian and "real differences" not in russian
+    assert figures(english) == figures(russian)
+
+
 def test_serve_says_where_it_listens_in_the_language_asked(capsys, monkeypatch):
     uvicorn = pytest.importorskip("uvicorn")
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # listen, say so, serve nothing
@@ -116,7 +132,7 @@ def test_serve_says_where_it_listens_in_the_language_asked(capsys, monkeypatch):
                         russian)
 
 
-@pytest.mark.parametrize("command", ["sim", "duel", "check", "test", "cards", "rules", "serve"])
+@pytest.mark.parametrize("command", ["sim", "duel", "check", "test", "cards", "rules", "serve", "report", "compare"])
 def test_an_unknown_language_is_one_usage_error(capsys, command):
     args = {"sim": ["go-fish", "-n", "1"], "duel": ["go-fish", "first", "random"]}.get(command, ["go-fish"])
     assert main([command, *args, "--lang", "xx"]) == 2

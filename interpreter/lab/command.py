@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import add_lang
+
 if TYPE_CHECKING:
     from ..game import Game
     from .collect import Record
@@ -92,6 +94,7 @@ def _common(p: argparse.ArgumentParser, count: Callable[[str], int], seed: Calla
                    help="the bot of every seat, or one per seat, comma-separated (default: random)")
     p.add_argument("--seed", type=seed, default=0, help="seed of the first match (default 0)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    add_lang(p, "language of the summary's words (the HTML page, JSON and CSV stay in English)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=count, default=1, metavar="W",
                        help="local processes (default 1); the figures do not depend on it")
@@ -362,12 +365,14 @@ def _emit(game: Game, figures: dict[str, Any], args: argparse.Namespace) -> None
     if args.json:
         print(json.dumps(figures, allow_nan=False))
     else:
+        from ..i18n import Words
         from .tables import summary_text
 
-        print(summary_text(figures))
-        for what, where in (("HTML page", args.output), ("CSV files", args.csv)):
+        w = Words(args.lang)
+        print(summary_text(figures, w))
+        for what, where in (("report.html", args.output), ("report.csv", args.csv)):
             if where:
-                print(f"{what}: {where}")
+                print(w(what, path=where))
 
 
 def _game_files(game: Game) -> list[tuple[str, Path]]:
@@ -447,6 +452,7 @@ def _cluster(address: str | None) -> Iterator[Any]:
 
 def compare(args: argparse.Namespace) -> int:
     """`meeple compare`: the same seeds and bots on two versions of a game; paired differences."""
+    from ..i18n import Words
     from .jobs import make_job
     from .pairs import compare_figures
     from .tables import compare_text
@@ -490,7 +496,7 @@ def compare(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     figures["seconds"] = elapsed
     figures["games_per_s"] = 2 * len(records_a) / elapsed if elapsed > 0 else 0.0
-    print(json.dumps(figures, allow_nan=False) if args.json else compare_text(figures))
+    print(json.dumps(figures, allow_nan=False) if args.json else compare_text(figures, Words(args.lang)))
     if stopped_a or stopped_b:
         raise KeyboardInterrupt(f"{stopped_a or stopped_b}: {len(records_a)} of {args.n} pairs finished")
     return 0

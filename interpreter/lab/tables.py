@@ -9,6 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from ..files import write_whole
+from ..i18n import Words
+
+_EN = Words("en")
 
 
 def pct(x: float | None) -> str:
@@ -45,110 +48,110 @@ def strongest_cards(f: dict[str, Any], count: int = 8) -> list[dict[str, Any]]:
     return rows[:count]
 
 
-def summary_text(f: dict[str, Any]) -> str:
-    """The report in a few lines of text."""
-    out = [f"{f['title']}: {f['games']} matches, {f['players']} players, bots {', '.join(dict.fromkeys(f['bots']))}, "
-           f"seeds {f['seed']}–{f['seed'] + f['games'] - 1} ({f['wins']} score wins)"]
-    out.append("  win rate by seat (95% interval):")
+def summary_text(f: dict[str, Any], w: Words = _EN) -> str:
+    """The report in a few lines of text, in the words of `w`'s language."""
+    out = [w("report.title", title=f["title"], games=w.n(f["games"], "match"), players=w.n(f["players"], "player"),
+             bots=", ".join(dict.fromkeys(f["bots"])), first=f["seed"], last=f["seed"] + f["games"] - 1,
+             wins=w(f"score_wins.{f['wins']}"))]
+    out.append("  " + w("report.seats"))
     for s in f["seats"]:
         out.append(f"    P{s['seat']} {s['bot']:<12} {ci_pct(s)}")
     eq = f["equal_seats"]
-    verdict = "no evidence against equal seats" if eq["equal"] else "the seats are NOT equal"
-    out.append(f"  all seats equal? chi-square {eq['chi2']:.2f}, df {eq['df']}, p = {eq['p']:.3g}: {verdict}")
+    verdict = w("report.equal_yes") if eq["equal"] else w("report.equal_no")
+    out.append("  " + w("report.equal", chi2=eq["chi2"], df=eq["df"], p=eq["p"], verdict=verdict))
     fp = f["first_player"]
-    out.append(f"  first player wins {ci_pct(fp)} (fair share {pct(fp['fair'])})")
-    out.append(f"  shared wins {ci_pct(f['shared_wins'])}; stopped by a safety cap {ci_pct(f['capped'])}")
+    out.append("  " + w("report.first", rate=ci_pct(fp), fair=pct(fp["fair"])))
+    out.append("  " + w("report.shared", shared=ci_pct(f["shared_wins"]), capped=ci_pct(f["capped"])))
     length = f["length"]
-    out.append(f"  length: turns {ci_num(length['turns'])}, rounds {ci_num(length['rounds'])}, "
-               f"decisions {ci_num(length['decisions'], 1)}")
-    out.append("  mean score by seat: " + ", ".join(f"P{s['seat']} {ci_num(s)}" for s in f["scores"]))
-    out.append(f"  margin of victory {ci_num(f['margin'])}; lead changes {ci_num(f['lead_changes'])}; "
-               f"the leader at half-time wins {ci_pct(f['leader_at_half'])}")
-    out += _detail_lines(f)
+    out.append("  " + w("report.length", turns=ci_num(length["turns"]), rounds=ci_num(length["rounds"]),
+                        decisions=ci_num(length["decisions"], 1)))
+    out.append("  " + w("report.scores", scores=", ".join(f"P{s['seat']} {ci_num(s)}" for s in f["scores"])))
+    out.append("  " + w("report.margin", margin=ci_num(f["margin"]), changes=ci_num(f["lead_changes"]),
+                        leader=ci_pct(f["leader_at_half"])))
+    out += _detail_lines(f, w)
     e = f["enough"]
     widest = max((r["width"] for r in e["figures"] if r["unit"] == "rate"), default=0.0)
-    out.append(f"  enough matches? the widest rate interval is {100 * widest:.1f} points; for "
-               f"{100 * e['target_width']:.0f} points every figure needs -n {e['suggested_n']:,}")
+    out.append("  " + w("report.enough", width=100 * widest, target=100 * e["target_width"], n=e["suggested_n"]))
     if "stopped" in f:
         out.append(f"  {f['stopped']}")
-    out.append(f"  {f['games_per_s']:.3g} matches/s, {f['seconds']:.2f} s")
+    out.append("  " + w("report.speed", rate=f["games_per_s"], seconds=f["seconds"]))
     return "\n".join(out)
 
 
-def _detail_lines(f: dict[str, Any]) -> list[str]:
+def _detail_lines(f: dict[str, Any], w: Words = _EN) -> list[str]:
     """The report's figures past the seats, the lengths and the scores: per round, game counters, win rate by
     group, skill, the skill ladder and the cards that go most with winning or losing."""
     out: list[str] = []
+    thin = w("report.thin")
     for name, fig in f["per_round"].items():
-        out.append(f"  {name} per round: {pct(fig['per_round'])} ({fig['rounds']} rounds)")
+        out.append("  " + w("report.per_round", name=name, rate=pct(fig["per_round"]), rounds=fig["rounds"]))
     if f["counters"]:
-        out.append("  game counters at the end: " + ", ".join(f"{k} {ci_num(v)}" for k, v in f["counters"].items()))
+        out.append("  " + w("report.counters", values=", ".join(f"{k} {ci_num(v)}" for k, v in f["counters"].items())))
     if f["groups"]["rows"]:
-        out.append(f"  win rate by {f['groups']['title']}:")
+        out.append("  " + w("report.by_group", group=f["groups"]["title"]))
         for g in f["groups"]["rows"]:
-            out.append(f"    {g['group']:<24} {ci_pct(g)}  n={g['n']}{'  (thin)' if g['thin'] else ''}")
+            out.append(f"    {g['group']:<24} {ci_pct(g)}  n={g['n']}{thin if g['thin'] else ''}")
     if f["skill"]:
-        out.append("  skill (win rate by bot, against the fair share):")
+        out.append("  " + w("report.skill"))
         for s in f["skill"]:
-            out.append(f"    {s['bot']:<16} {ci_pct(s)}  edge {pct(s['edge'])}  n={s['n']}")
-    return out + skill_lines(f.get("skill_ladder")) + _card_lines(strongest_cards(f))
+            out.append(f"    {s['bot']:<16} {ci_pct(s)}  {w('report.edge')} {pct(s['edge'])}  n={s['n']}")
+    return out + skill_lines(f.get("skill_ladder"), w) + _card_lines(strongest_cards(f), w)
 
 
-def _card_lines(strong: list[dict[str, Any]]) -> list[str]:
+def _card_lines(strong: list[dict[str, Any]], w: Words = _EN) -> list[str]:
     """The cards that go most with winning or losing, one a line (none: no line)."""
     if not strong:
         return []
-    out = ["  cards that go most with winning or losing "
-           "(win rate when chosen, or in own zones at the end, minus when not):"]
+    out = ["  " + w("report.cards")]
     for r in strong:
         card = r["card"]
         low, high = r["ci"]
-        mark = "real" if r["real"] else "noise"
-        out.append(f"    {card['name']:<24} {r['what']:<7} {100 * r['diff']:+.1f} points "
-                   f"[{100 * low:+.1f}, {100 * high:+.1f}] {mark}{'  (thin)' if card['thin'] else ''}")
+        mark = w("verdict.real") if r["real"] else w("verdict.noise")
+        out.append(f"    {card['name']:<24} {r['what']:<7} {w('report.points', diff=100 * r['diff'])} "
+                   f"[{100 * low:+.1f}, {100 * high:+.1f}] {mark}{w('report.thin') if card['thin'] else ''}")
     return out
 
 
-def rung_line(r: dict[str, Any]) -> str:
+def rung_line(r: dict[str, Any], w: Words = _EN) -> str:
     """One skill rung in a line: A's win rate against B, the fair share, the skill index."""
     if not r["n"]:
-        return f"{r['a']} vs {r['b']}: no match finished"
+        return w("rung.none", a=r["a"], b=r["b"])
     low, high = r["index_ci"]
-    mark = "better" if r["better"] else "worse" if r["worse"] else "no evidence either way"
-    return (f"{r['a']} vs {r['b']}: {ci_pct(r)} of {r['n']} matches (fair {pct(r['fair'])}), skill index "
-            f"{r['index']:+.2f} [{low:+.2f}, {high:+.2f}]: {mark}{'  (thin)' if r['thin'] else ''}")
+    mark = w("rung.better") if r["better"] else w("rung.worse") if r["worse"] else w("rung.same")
+    return w("rung.line", a=r["a"], b=r["b"], rate=ci_pct(r), n=r["n"], fair=pct(r["fair"]), index=r["index"],
+             low=low, high=high, verdict=mark) + (w("report.thin") if r["thin"] else "")
 
 
-def skill_lines(ladder: dict[str, Any] | None) -> list[str]:
+def skill_lines(ladder: dict[str, Any] | None, w: Words = _EN) -> list[str]:
     """The skill section as summary lines (none when it was not measured)."""
     if not ladder:
         return []
     matters = ladder["matters"]
-    out = [f"  does skill matter? {matters['verdict']}"
-           + (f" (skill index of {ladder['base']} against random {matters['index']:+.2f} "
-              f"[{matters['ci'][0]:+.2f}, {matters['ci'][1]:+.2f}]; 0: no better than random, 1: wins every match)"
-              if matters["index"] is not None else "")]
-    out += [f"    {rung_line(r)}" for r in ladder["rungs"]]
+    out = ["  " + w("skill.matters", verdict=matters["verdict"])
+           + (w("skill.index", base=ladder["base"], index=matters["index"], low=matters["ci"][0],
+                high=matters["ci"][1]) if matters["index"] is not None else "")]
+    out += [f"    {rung_line(r, w)}" for r in ladder["rungs"]]
     return out
 
 
-def compare_text(f: dict[str, Any]) -> str:
+def compare_text(f: dict[str, Any], w: Words = _EN) -> str:
     """compare's figures as text: each difference, its interval, real or noise."""
-    out = [f"{f['a']}  vs  {f['b']}: {f['games']} paired matches (the same seeds and bots), {f['players']} players"]
-    out.append(f"  {'figure':<30}{'A':>10}{'B':>10}{'B − A':>10}   95% interval        verdict")
+    out = [w("compare.title", a=f["a"], b=f["b"], games=f["games"], players=w.n(f["players"], "player"))]
+    out.append(f"  {w('compare.figure'):<30}{'A':>10}{'B':>10}{'B − A':>10}   {w('compare.interval'):<20}"
+               f"{w('compare.verdict')}")
     for r in f["figures"]:
         rate = "rate" in r["figure"] or "share" in r["figure"] or "wins" in r["figure"]
         show = (lambda x: pct(x)) if rate else (lambda x: num(x))
-        ci = "exactly" if r["ci"] and r["ci"][0] == r["ci"][1] else \
+        ci = w("compare.exactly") if r["ci"] and r["ci"][0] == r["ci"][1] else \
             (f"[{show(r['ci'][0])}, {show(r['ci'][1])}]" if r["ci"] else "—")
-        verdict = "REAL" if r["sure"] else "maybe" if r["real"] else "noise"
+        verdict = w("verdict.sure") if r["sure"] else w("verdict.maybe") if r["real"] else w("verdict.noise")
         out.append(f"  {r['figure']:<30}{show(r['a']):>10}{show(r['b']):>10}{show(r['diff']):>10}   {ci:<20}"
                    f"{verdict}")
-    out.append(f"  real differences: {', '.join(f['real']) or 'none'}")
+    out.append("  " + w("compare.real", figures=", ".join(f["real"]) or w("compare.none")))
     if f["maybe"]:
-        out.append(f"  maybe (their own interval leaves out 0, but of {len(f['figures'])} figures about "
-                   f"{f['expected_false_alarms']:.1f} would by chance alone): {', '.join(f['maybe'])}")
-    out.append(f"  ({f['identical_matches']} of {f['games']} matches came out the same in both)")
+        out.append("  " + w("compare.maybe", n=len(f["figures"]), alarms=f["expected_false_alarms"],
+                            figures=", ".join(f["maybe"])))
+    out.append("  " + w("compare.same", same=f["identical_matches"], games=f["games"]))
     return "\n".join(out)
 
 
