@@ -135,3 +135,33 @@ def test_a_procedure_run_from_many_places_is_written_once_and_called(tmp_path):
     assert "def proc_twice(" not in source and "# procedure twice (" in source  # two places: written in
     m = game.new_match(players=2, seed=0)
     assert m.over and m.result()["scores"] == [20, 20]  # 1 + 2 + 2 a turn, four turns
+
+
+def test_a_simultaneous_body_that_branches_to_its_choice_runs_without_a_generator_per_seat(tmp_path):
+    from interpreter.run.match import play_random
+    from tests.test_compiler_cases import game, says
+
+    g = game(tmp_path, """
+        for each player p where seat(p) != 1 or round == 2 simultaneously:
+          if round == 1:
+            let c = p chooses a card from hand of p "Round one: {count(hand of p)} cards"
+            move c to table face down
+            add 1 to bonus of p
+          elif seat(p) == 0:
+            let k = p chooses yes or no
+            if k:
+              add 10 to bonus of p
+          else:
+            let d = p chooses up to 1 card from deck
+            say "{p} takes {d}"
+          say "{p} done"
+    """)
+    source = g.python_source
+    assert "def _simul" not in source and "StopIteration" not in source  # one ask collected per seat, in place
+    for seed in range(6):
+        m = play_random(g, 3, seed, log=True)
+        out = says(m)
+        # round 1: seats 0 and 2 load a card (seat 1 is left out); round 2: seat 0 asks yes/no, seats 1, 2 a card
+        assert out[:2] == ["P0 done", "P2 done"] and out[-1] == "P2 done" and len(out) == 7
+        assert [d[0] for d in m.history] == [0, 2, 0, 1, 2]
+        assert simulate(g, 3, seed).scores == m.result()["scores"]

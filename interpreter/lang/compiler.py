@@ -229,7 +229,7 @@ class CodeGenerator(ExpressionWriter):
 
     def visit_ForPlayers(self, node: ForPlayers) -> None:
         if node.simultaneous:
-            if not self._choice_first(node):
+            if not self._choice_first(node) and not self._branch_first(node):
                 self._each_a_generator(node)
             return
         v, seats = self.bind(node.var), self.fresh("seats")
@@ -338,6 +338,57 @@ class CodeGenerator(ExpressionWriter):
             self._then(route, layers, 0, lambda: self._answered(let, rest, answer))
         return True
 
+
+    def _branch_first(self, each: ForPlayers) -> bool:
+        """A body that starts with `if … elif … else`, each branch starting with its choice: the branch each
+        seat takes is found as its first choice is collected (as a generator of its own would find it, run to
+        its ask), then, answered, each seat finishes its branch and the body in turn order."""
+        head = each.body[0] if each.body else None
+        if not isinstance(head, If) or head.orelse is None:
+            return False
+        branches = [*(body for _, body in head.branches), head.orelse]
+        lets = [b[0] for b in branches if b and isinstance(b[0], LetChoice) and b[0].choice.count is None]
+        if len(lets) < len(branches):
+            return False
+        var = self.bind(each.var)
+        seats, asks, took, answers, answer, k = (self.fresh(x) for x in ("seats", "asks", "took", "ans", "a", "k"))
+        if each.where is not None:
+            self.line(f"{seats} = [{var} for {var} in {self.expr(each.pool)} if {self.expr(each.where)}]")
+        else:
+            self.line(f"{seats} = {self.expr(each.pool)}")
+        self.spend(f"len({seats})", each.at)
+        self.line(f"{asks} = []; {took} = []")
+        self.line(f"for {var} in {seats}:")
+        saved = self.at
+        with self.indent():
+            for i, let in enumerate(lets):
+                self.at = head.at
+                if i < len(head.branches):
+                    self.comment(head.at if i == 0 else head.branches[i][0].at)
+                    self.line(f"{'if' if i == 0 else 'elif'} {self.expr(head.branches[i][0])}:")
+                else:
+                    self.line("else:")
+                self.at = let.at
+                with self.indent():
+                    self.comment(let.at)
+                c = let.choice
+                who = self.some(c.who, "the player who chooses")
+                self.line(f"    {asks}.append(({who}, {self.expr(c.options)}, {c.kind}, {self.prompt(c.prompt)}))"
+                          f"; {took}.append({i})")
+        self.at = saved
+        if not all(_own_choice(each, [], let) for let in lets):
+            self.line(f"if {asks}: one_ask_each({asks}, {self.place(each.at)})")
+        self.line(f"{answers} = (yield (-1, {asks})) if {asks} else ()")  # every seat of the loop is asked
+        self.line(f"for {var}, {answer}, {k} in zip({seats}, {answers}, {took}):")
+        with self.indent():
+            for i, (let, branch) in enumerate(zip(lets, branches, strict=True)):
+                self.line(f"{'if' if i == 0 else 'elif' if i < len(lets) - 1 else 'else'}"
+                          f"{f' {k} == {i}' if i < len(lets) - 1 else ''}:")
+                with self.indent():
+                    self._answered(let, branch[1:], answer)
+            if each.body[1:]:
+                self.block(each.body[1:])
+        return True
 
     def _then(self, route: list, layers: list, i: int, innermost) -> None:
         """The second pass, from the `i`-th procedure in: set its player and values, write what follows

@@ -220,14 +220,18 @@ class Writer:
     def statement(self, s: n.Stmt) -> None:
         """One statement, headed by its DSL line (once per line)."""
         saved, self.at = self.at, s.at
-        if s.at is not None and (s.at.file, s.at.line) != self.commented:
-            self.commented = (s.at.file, s.at.line)
-            text = source_line(s.at.file, s.at.line)
-            self.line(f"# {self.where(s.at)}" + (f"  {text.strip()}" if text and text.strip() else ""))
+        self.comment(s.at)
         try:
             self.visit(s)
         finally:
             self.at = saved
+
+    def comment(self, at: Pos | None) -> None:
+        """Head what follows with its DSL line (once per line)."""
+        if at is not None and (at.file, at.line) != self.commented:
+            self.commented = (at.file, at.line)
+            text = source_line(at.file, at.line)
+            self.line(f"# {self.where(at)}" + (f"  {text.strip()}" if text and text.strip() else ""))
 
     def spend(self, count: str, at: Pos | None) -> None:
         """Charge `count` steps (loop rounds) to the match, which stops past its step limit (cheap: once
