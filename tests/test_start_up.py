@@ -1,12 +1,17 @@
 """Start-up: the commands that compile nothing import nothing heavy (the DSL parser, the schema checker,
-Hypothesis), and `meeple games` lists the games without compiling them."""
+Hypothesis), `meeple games` lists the games without compiling them, and a command on a game read back from the
+compiled-game cache imports only what it uses."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
 
 HEAVY = ("lark", "jsonschema", "hypothesis", "interpreter.game")
 
@@ -25,6 +30,45 @@ print(code, *[m for m in {heavy!r} if m in sys.modules], file=sys.stderr)
 def test_a_command_that_compiles_nothing_imports_nothing_heavy(argv):
     done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *argv], capture_output=True,
                           text=True, check=False, timeout=60)
+    assert done.stderr.split() == ["0"], done.stderr
+
+
+# What a command on a game read back from the cache must not load: the stages that compile a game (the DSL parser
+# and its lark, the analysis, the code writer), the checker of --check and its log reader, the commands of other
+# groups, and what only a mistake or a named bot needs.
+COMPILING = ("lark", "jsonschema", "hypothesis", "interpreter.lang.parser", "interpreter.lang.analysis",
+             "interpreter.lang.resolve", "interpreter.lang.compiler")
+WARM = {
+    ("sim", "overloaded", "-n", "1"): (
+        *COMPILING, "yaml", "interpreter.load.loader", "interpreter.load.source", "interpreter.check",
+        "interpreter.logfile", "interpreter.printing.command", "interpreter.web.command", "interpreter.lab.command",
+        "interpreter.bots", "difflib"),
+    ("play", "overloaded", "--seed", "1", "--json"): (
+        *COMPILING, "yaml", "interpreter.load.loader", "interpreter.check", "interpreter.printing.command",
+        "interpreter.web.command", "interpreter.lab.command"),
+    ("validate", "overloaded"): (*COMPILING, "interpreter.check", "interpreter.web.command"),
+}
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory):
+    """An environment whose cache folder holds Overloaded compiled and its files read (by a `validate` run
+    once, cold)."""
+    env = {**os.environ, "MEEPLE_CACHE": str(tmp_path_factory.mktemp("cache"))}
+    subprocess.run([sys.executable, "-m", "interpreter", "validate", "overloaded"], cwd=ROOT, env=env,
+                   capture_output=True, check=True, timeout=120)
+    return env
+
+
+@pytest.mark.parametrize("argv", list(WARM), ids=" ".join)
+def test_a_command_on_a_cached_game_imports_only_what_it_uses(warm_cache, argv):
+    """Counted without timing anything: the modules in `sys.modules` when the command is done. (An engine edited
+    meanwhile would name a new cache entry: a second run is warm again.)"""
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=WARM[argv]), *argv], cwd=ROOT,
+                              env=warm_cache, capture_output=True, text=True, check=False, timeout=120)
+        if done.stderr.split() == ["0"]:
+            break
     assert done.stderr.split() == ["0"], done.stderr
 
 
