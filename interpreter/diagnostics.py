@@ -28,6 +28,11 @@ class Pos:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
+    def __reduce__(self) -> tuple[type[Pos], tuple[str, int, int]]:
+        # Unpickled by a call: a frozen dataclass's own state setter costs several times more, and a source map
+        # kept in the compiled-game cache holds thousands of places.
+        return Pos, (self.file, self.line, self.col)
+
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
