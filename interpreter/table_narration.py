@@ -20,7 +20,7 @@ from .run import events
 from .run.information import observed
 from .table_screen import Screen
 from .table_summary import Summaries
-from .table_teller import Teller, seat_of
+from .table_teller import Teller, seat_of, wrapped
 from .table_words import counted, spoken
 
 
@@ -263,7 +263,10 @@ class Narration:
     def _emit(self, item: dict[str, Any]) -> None:
         item["out"] = True  # printed (or left out): no longer held
         t = self.t
-        if item["kind"] == "text":
+        if item["kind"] == "text" and "handed" in item:  # a list of cards: wrapped, each card whole
+            for line in wrapped(t, item["text"].lstrip(" "), "  "):
+                t.print(line)
+        elif item["kind"] == "text":
             t.print(item["text"])
         elif not item["covered"]:
             if item["kind"] == "decision":

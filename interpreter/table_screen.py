@@ -9,7 +9,7 @@ from typing import Any
 
 from .load.model import OWNER
 from .table_cards import back_text
-from .table_teller import Teller, seat_of
+from .table_teller import Teller, glued_whole, seat_of, wrapped
 from .table_words import spoken
 from .visible_score import evaluate, scores_seen_by, seat_state
 
@@ -53,7 +53,7 @@ class Screen:
             name, owner = seat_of(zone)
             text = self._zone(name, cards, full=True) if owner is None else ""
             if text:
-                blocks.append(t.wrap(text, "  "))
+                blocks.append(self._wrap(text, "  "))
         table_counters = [self._counter(name, value, before.get(name) if before else None)
                           for name, value in view["counters"].items()
                           if not isinstance(value, list) and self._meant(name, value) and self._current(name, value)]
@@ -105,9 +105,8 @@ class Screen:
                 parts.append(f"{w['score']} {'?' if scores[p] is None else scores[p]}")
             if p in view["out"]:
                 parts.append(f"({w['out']})")
-            glued = " · ".join(part.replace(" ", "\u00a0") for part in parts if part)  # a part stays whole
-            blocks.append([line.replace("\u00a0", " ") for line in
-                           t.wrap(f"{t.who(p):<{width}}  {glued}", "  ", " " * (width + 2))])
+            glued = " · ".join(glued_whole(part, t.width - width - 4) for part in parts if part)
+            blocks.append(self._wrap(f"{t.who(p):<{width}}  {glued}", "  ", " " * (width + 2)))
         return blocks
 
     def _own(self, seat: int, view: dict[str, Any]) -> list[list[str]]:
@@ -120,8 +119,12 @@ class Screen:
                 zone_def = t.m.game.model.zone(name)
                 if zone_def is not None and zone_def.visibility == OWNER:  # its order is its player's own: sorted
                     cards = sorted(cards, key=lambda c: t.cards.order(c) if isinstance(c, str) else (-1, ""))
-                blocks.append(t.wrap(f"{t.words['your'].format(zone=spoken(name))}: {self.listing(cards, full=True)}"))
+                blocks.append(self._wrap(f"{t.words['your'].format(zone=spoken(name))}: "
+                                         f"{self.listing(cards, full=True)}"))
         return blocks
+
+    def _wrap(self, text: str, indent: str = "", hang: str = "    ") -> list[str]:
+        return wrapped(self.t, text, indent, hang)
 
     def _zone(self, name: str, cards: Any, full: bool, count_only: bool = False) -> str:
         """A zone in a few words: `deck 7`, `hand 9`, `table: [Red], Gem 5`."""

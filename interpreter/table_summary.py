@@ -9,7 +9,7 @@ from typing import Any
 from .load.model import OWNER, PUBLIC
 from .run.match import Match
 from .run.runtime import RuleError
-from .table_teller import Teller
+from .table_teller import Teller, wrapped
 from .visible_score import evaluate, scores_of_all, scores_seen_by, seat_state
 
 
@@ -113,7 +113,7 @@ class Summaries:
         t.print(t.style.bold(f"── {title} ──"))
         general, own = self._grouped()
         if general:
-            for line in self._short(t.wrap("; ".join(general), "  ")):
+            for line in self._short(wrapped(t, "; ".join(general), "  ")):
                 t.print(line)
         scores = None
         if m.game.score:
@@ -121,8 +121,8 @@ class Summaries:
         width = max(len(t.who(p)) for p in range(m.players))
         for p in range(m.players):
             score = "" if scores is None else self._score(p, scores[p])
-            lines = self._short(t.wrap(f"{t.who(p):<{width}}  {'; '.join(own[p]) or '—'}", "  ", " " * (width + 2),
-                                       room=t.width - len(score)))
+            lines = self._short(wrapped(t, f"{t.who(p):<{width}}  {'; '.join(own[p]) or '—'}", "  ",
+                                        " " * (width + 2), room=t.width - len(score)))
             lines[-1] += score
             for line in lines:
                 t.print(line)

@@ -28,6 +28,25 @@ def seat_of(zone: str) -> tuple[str, int | None]:
     return name, int(seat) if seat else None
 
 
+_GLUE = "\u00a0"  # a space a line does not break at
+
+
+def glued_whole(part: str, room: int) -> str:
+    """A part of a line kept whole on one line (its spaces unbreakable) where it fits in `room`; a longer one (a
+    pile of many cards) breaks between its items only, never inside a card's name that fits."""
+    if len(part) <= room:
+        return part.replace(" ", _GLUE)
+    return ", ".join(item.replace(" ", _GLUE) if len(item) <= room else item for item in part.split(", "))
+
+
+def wrapped(t: Teller, text: str, indent: str = "", hang: str = "    ", room: int | None = None) -> list[str]:
+    """A text wrapped to the table's width (or `room`), each card (an item between commas) whole on its line
+    where it fits."""
+    fits = (room or t.width) - len(indent) - len(hang)
+    glued = ", ".join(item if _GLUE in item else glued_whole(item, fits) for item in text.split(", "))
+    return [line.replace(_GLUE, " ") for line in t.wrap(glued, indent, hang, room)]
+
+
 class Style:
     """Bold headings on a terminal that wants them; plain text in a pipe (or with NO_COLOR set)."""
 

@@ -49,9 +49,9 @@ def test_the_cards_passed_to_you_and_by_you_are_shown(hearts_pass):
 
 def test_the_hand_and_a_choice_from_it_are_sorted_and_the_number_picks_that_card(hearts_pass):
     first = screens(hearts_pass)[0]
-    assert "your hand: 4 of Clubs, 7 of Clubs, Jack of Clubs, King of Clubs, 8 of Diamonds, Jack of Diamonds, 5\n" \
-           "    of Hearts, Jack of Hearts, King of Hearts, Ace of Hearts, 6 of Spades, Queen of Spades, Ace of\n" \
-           "    Spades" in first
+    assert "your hand: 4 of Clubs, 7 of Clubs, Jack of Clubs, King of Clubs, 8 of Diamonds, Jack of Diamonds,\n" \
+           "    5 of Hearts, Jack of Hearts, King of Hearts, Ace of Hearts, 6 of Spades, Queen of Spades,\n" \
+           "    Ace of Spades" in first  # each card whole on its line
     options = re.findall(r"^ +\d+\) (.+?) —", first, re.M)
     assert options[:4] == ["4 of Clubs", "7 of Clubs", "Jack of Clubs", "King of Clubs"]
     assert options[-1] == "Ace of Spades"
@@ -411,9 +411,22 @@ def test_go_fish_names_the_card_you_fish_to_you_alone(capsys, monkeypatch):
     fished = [i for i, line in enumerate(lines) if re.fullmatch(r"P\d goes fishing \(P\d has none\)", line)]
     mine = [i for i in fished if lines[i].startswith("P0 ")]
     assert mine and len(fished) > len(mine)
-    ranks = "Ace Two Three Four Five Six Seven Eight Nine Ten Jack Queen King".split()
+    ranks = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
     for i in mine:  # your fished card, by name, right after the sentence
         assert re.fullmatch(r"  you get (\w+) \(from the stock\)", lines[i + 1]).group(1) in ranks
     for i in set(fished) - set(mine):  # another's: no card named, nor any line about it
         assert not lines[i + 1].startswith("  ")
     assert sum("(from the stock)" in line for line in lines) == len(mine) + 1  # and the deal
+
+
+def test_no_card_name_is_broken_across_lines(capsys, monkeypatch):
+    # Hearts, seed 4, on a narrow terminal: long piles of taken tricks and a 13-card hand, wrapped
+    monkeypatch.setenv("COLUMNS", "72")
+    out = run(capsys, monkeypatch, "1\n" * 40 + "q\n", "play", "hearts", "--human", "0", "--seed", "4")
+    names = {f"{rank} of {suit}" for suit in ("Clubs", "Diamonds", "Hearts", "Spades")
+             for rank in [*map(str, range(2, 11)), "Jack", "Queen", "King", "Ace"]}
+    joined = re.sub(r"\n +", " ", out)  # each wrapped line put back on the one before it
+    for name in names:
+        whole = sum(len(re.findall(rf"(?<!\w){name}(?!\w)", line)) for line in out.splitlines())
+        assert whole == len(re.findall(rf"(?<!\w){name}(?!\w)", joined)), name
+    assert "  you get 9 of Clubs, 2 of Diamonds," in out and "── end of round" not in out  # (Hearts: deals)
