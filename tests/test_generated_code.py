@@ -165,3 +165,46 @@ def test_a_simultaneous_body_that_branches_to_its_choice_runs_without_a_generato
         assert out[:2] == ["P0 done", "P2 done"] and out[-1] == "P2 done" and len(out) == 7
         assert [d[0] for d in m.history] == [0, 2, 0, 1, 2]
         assert simulate(g, 3, seed).scores == m.result()["scores"]
+
+
+def calls_of(name: str, run) -> int:
+    """How often a Python function of that name is entered while `run()` runs."""
+    import sys
+
+    seen = 0
+
+    def profile(frame, event, arg):
+        nonlocal seen
+        if event == "call" and frame.f_code.co_name == name:
+            seen += 1
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def test_a_question_is_written_out_only_in_a_logged_match_and_fails_alike_in_both(tmp_path):
+    from interpreter.run.match import play_random
+    from tests.test_compiler_cases import game
+
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+    g = game(tmp_path / "one", """
+        let c = I choose a card from deck "Take one of {count(deck)} ({(the top card of deck).value} on top)"
+        move c to hand of me
+    """)
+    assert calls_of("fmt", lambda: simulate(g, 2, 0)) == 0  # sim's matches show nobody a question
+    m = play_random(g, 2, 0, log=True)
+    assert calls_of("fmt", lambda: m.clone().prompt()) == 0 < calls_of("fmt", lambda: play_random(g, 2, 0, log=True))
+    # a card the question needs that is none fails the rule whether or not the match is logged
+    bad = game(tmp_path / "two", """
+        let c = I choose a card from table "Beat the {(the top card of table).value}"
+        move c to hand of me
+    """)
+    with pytest.raises(RuleError, match="the card of this property"):
+        simulate(bad, 2, 0)
+    with pytest.raises(RuleError, match="the card of this property"):
+        play_random(bad, 2, 0)

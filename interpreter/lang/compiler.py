@@ -152,25 +152,39 @@ class CodeGenerator(ExpressionWriter):
                    f"show(st, {c}, {player})")
 
     def visit_Say(self, node: Say) -> None:
-        # A value that may fail is worked out whether or not the match is logged (a sentence must not
-        # change the match: it fails either way; chance in a text is refused before play), and so are
-        # the steps of the lists it runs over (in a game of more than UNCHARGED cards); the text waits
-        # for a log.
+        self.line(f"if st.log is not None: say(st, {self.sentence(node.text)})")
+
+    def prompt(self, text: str | n.Text | None) -> str:
+        """A question with `{…}` parts carries its sentence in a logged match only (a quiet one, `sim`'s, shows
+        no player anything): its index as written there, as a fixed question's is."""
+        if not isinstance(text, n.Text):
+            return super().prompt(text)
+        written = super().prompt(text.written)
+        return f"(({written}, {self.sentence(text, strict=True)}) if st.log is not None else {written})"
+
+    def sentence(self, text: n.Text, strict: bool = False) -> str:
+        """The code of a sentence worked out in a logged match only (a `say`, a question). A value that may
+        fail is worked out before it whether or not the match is logged (a sentence must not change the
+        match: it fails either way; chance in a text is refused before play), and so are the steps of the
+        lists it runs over (in a game of more than UNCHARGED cards); the text waits for a log. `strict` (a
+        question, which was always worked out): a value that needs a card or a player that may be none counts
+        as one that may fail."""
         parts: list[n.Expr] = []
-        for part in node.text.parts:
+        for part in text.parts:
             zones = n.zones_run_over(part.value) if isinstance(part, n.Format) and self.cards > UNCHARGED else []
             if zones:  # what it runs over charged as a quiet match would (without working out the text)
                 for zone, at in zones:
                     code = self.expr(zone)
                     self.line(f"if len({code}) > {UNCHARGED}: {self.charge(code, at)}")
-            if isinstance(part, n.Format) and (part.value.risky or n.nests(part.value) or zones is None):
+            if isinstance(part, n.Format) and (part.value.risky or n.nests(part.value) or zones is None
+                                               or (strict and _needs_some(part.value))):
                 name = self.fresh("t")
                 self.line(f"{name} = {self.expr(part.value)}")
                 part = n.Format(Worked(name, part.value.type), at=part.at)
             parts.append(part)
         self.free = True  # the rest is worked out in a logged match only: charged, it would make it run otherwise
         try:
-            self.line(f"if st.log is not None: say(st, {self.expr(n.Text(parts))})")
+            return self.expr(n.Text(parts))
         finally:
             self.free = False
 
@@ -371,10 +385,10 @@ class CodeGenerator(ExpressionWriter):
                 self.at = let.at
                 with self.indent():
                     self.comment(let.at)
-                c = let.choice
-                who = self.some(c.who, "the player who chooses")
-                self.line(f"    {asks}.append(({who}, {self.expr(c.options)}, {c.kind}, {self.prompt(c.prompt)}))"
-                          f"; {took}.append({i})")
+                    c = let.choice
+                    who = self.some(c.who, "the player who chooses")
+                    self.line(f"{asks}.append(({who}, {self.expr(c.options)}, {c.kind}, {self.prompt(c.prompt)}))"
+                              f"; {took}.append({i})")
         self.at = saved
         if not all(_own_choice(each, [], let) for let in lets):
             self.line(f"if {asks}: one_ask_each({asks}, {self.place(each.at)})")
@@ -441,6 +455,16 @@ class CodeGenerator(ExpressionWriter):
         self.line("        except StopIteration: pass")
 
 
+
+
+def _needs_some(value: n.Expr) -> bool:
+    """Does working out `value` need a card or a player that may be none (`c.value` of a name that may be none,
+    `hand of p`…): a rule failure where it is none."""
+    for name in ("card", "who"):
+        needed = getattr(value, name, None)
+        if isinstance(needed, n.Expr) and needed.maybe_none:
+            return True
+    return any(_needs_some(c) for c in value.children())
 
 
 def _own_choice(each: ForPlayers, route: list, let: LetChoice) -> bool:
