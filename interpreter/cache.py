@@ -74,13 +74,25 @@ def engine_digest() -> str:
 def _engine_files() -> list[str]:
     """The engine's modules, grammar and schemas (plain paths, sorted: walking and sorting `Path`s cost more
     than hashing their bytes)."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(package)
-                   for name in names if name.endswith(".py"))
+    files = sorted(_modules(os.path.dirname(os.path.abspath(__file__))))
     for kind, suffix in (("grammar", ".lark"), ("schemas", ".json")):
         where = str(data_dir(kind))
         files += sorted(os.path.join(where, name) for name in os.listdir(where) if name.endswith(suffix))
     return files
+
+
+def _modules(folder: str) -> list[str]:
+    """The paths of the `.py` files in `folder` and its subfolders, bytecode folders left out (read with
+    `os.scandir`: a third of what `os.walk` costs, which lists the bytecode too)."""
+    found: list[str] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir():
+                if entry.name != "__pycache__":
+                    found += _modules(entry.path)
+            elif entry.name.endswith(".py"):
+                found.append(entry.path)
+    return found
 
 
 def key(game: Path, files: list[Path]) -> str:

@@ -2,6 +2,7 @@
 same game; an entry is never trusted across engines or edits, a broken one is compiled and written again."""
 
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -199,3 +200,16 @@ def test_the_engine_is_named_by_its_files_bytes_worked_out_once_while_they_stand
     files[0].write_text("x = 1\n")
     assert digest() == first  # the bytes name it, not when they were written
     cache.engine_digest.cache_clear()
+
+
+def test_the_engine_is_every_module_of_the_package_with_its_grammar_and_schemas():
+    """An entry is trusted only by the engine that wrote it: every module counts, in every subpackage, and no
+    bytecode file (which Python writes as it pleases)."""
+    package = Path(cache.__file__).resolve().parent
+    modules = sorted(str(p) for p in package.rglob("*.py") if "__pycache__" not in p.parts)
+    files = cache._engine_files()
+    assert [f for f in files if f.endswith(".py")] == modules
+    assert str(package / "run" / "runtime.py") in files and str(package / "cli" / "__init__.py") in files
+    others = [Path(f) for f in files if not f.endswith(".py")]
+    assert {p.suffix for p in others} == {".lark", ".json"}
+    assert {p.name for p in others} >= {"meeple.lark", "game.schema.json", "log.schema.json"}
