@@ -23,6 +23,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "n.point": "point|points", "n.determinization": "determinization|determinizations",
         "n.core": "core|cores", "n.win": "win|wins",
         "seeds.many": "seeds {ranges}", "seeds.one": "seed {seed}", "seeds.none": "no seed",
+        # games
+        "games.range": "{low}–{high} players", "games.counts": "{counts} (default {default})",
+        "games.broken": "(broken: run `meeple validate {game}`)",
         # sim
         "sim.title": "{title}: {games}, {players}, {seeds}",
         "sim.seat": "seat", "sim.bot": "bot", "sim.wins": "wins", "sim.win_rate": "win rate",
@@ -134,6 +137,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "n.point": "точка|точки|точек", "n.determinization": "детерминизация|детерминизации|детерминизаций",
         "n.core": "ядро|ядра|ядер", "n.win": "победа|победы|побед",
         "seeds.many": "зёрна {ranges}", "seeds.one": "зерно {seed}", "seeds.none": "без зерна",
+        "games.range": "игроков: {low}–{high}", "games.counts": "{counts} (по умолчанию {default})",
+        "games.broken": "(ошибка: запустите `meeple validate {game}`)",
         "sim.title": "{title}: {games}, {players}, {seeds}",
         "sim.seat": "игрок", "sim.bot": "бот", "sim.wins": "победы", "sim.win_rate": "доля побед",
         "sim.mean_score": "средний счёт",

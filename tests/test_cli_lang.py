@@ -45,6 +45,13 @@ def test_every_language_has_every_word():
                    for lang in LANGS), key
 
 
+def test_games_speaks_the_language_asked(capsys):
+    english, russian = both(capsys, "games")
+    assert "go-fish        Go Fish              2–5 players (default 3)\n" in english
+    assert "go-fish        Go Fish              игроков: 2–5 (по умолчанию 3)\n" in russian
+    assert "hearts         Hearts               4 игрока (по умолчанию 4)\n" in russian
+
+
 def test_sim_speaks_the_language_asked_with_the_same_figures(capsys):
     english, russian = both(capsys, "sim", "go-fish", "-n", "3", "--bots", "first,random,random")
     assert "win rate" in english and "mean turns" in english and "доля побед" not in english
@@ -132,8 +139,9 @@ def test_serve_says_where_it_listens_in_the_language_asked(capsys, monkeypatch):
                         russian)
 
 
-@pytest.mark.parametrize("command", ["sim", "duel", "check", "test", "cards", "rules", "serve", "report", "compare"])
+@pytest.mark.parametrize("command", ["games", "sim", "duel", "check", "test", "cards", "rules", "serve", "report",
+                                     "compare"])
 def test_an_unknown_language_is_one_usage_error(capsys, command):
-    args = {"sim": ["go-fish", "-n", "1"], "duel": ["go-fish", "first", "random"]}.get(command, ["go-fish"])
-    assert main([command, *args, "--lang", "xx"]) == 2
+    args = {"sim": ["go-fish", "-n", "1"], "duel": ["go-fish", "first", "random"], "games": []}
+    assert main([command, *args.get(command, ["go-fish"]), "--lang", "xx"]) == 2
     assert "--lang: invalid choice: 'xx'" in capsys.readouterr().err

@@ -45,16 +45,17 @@ def _listing(folder: Path) -> tuple[str, str, int, int, int] | None:
 
 def cmd_games(args: argparse.Namespace) -> int:
     """List the bundled games with their player counts (read from each game.yaml, nothing compiled)."""
+    w = Words(args.lang)
     status = 0
     for folder_name in bundled_games():
         listing = _listing(data_dir("cards") / folder_name)
         if listing is None:
-            print(f"{folder_name:<14} (broken: run `meeple validate {folder_name}`)")
+            print(f"{folder_name:<14} {w('games.broken', game=folder_name)}")
             status = 1
             continue
         name, title, low, high, default = listing
-        counts = f"{low}–{high} players" if low != high else _n(low, "player")
-        print(f"{name:<14} {title:<20} {counts} (default {default})")
+        counts = w("games.range", low=low, high=high) if low != high else w.n(low, "player")
+        print(f"{name:<14} {title:<20} {w('games.counts', counts=counts, default=default)}")
     return status
 
 
@@ -377,7 +378,7 @@ def cmd_print(args: argparse.Namespace) -> int:
 
 def add_parsers(sub: Subcommands) -> None:
     """games, validate, test, cards, print, serve, rules, compile."""
-    sub.add_parser("games", help="list the bundled games", description="List the bundled games.")
+    add_lang(sub.add_parser("games", help="list the bundled games", description="List the bundled games."))
 
     p = sub.add_parser("validate", help="check game folders and card files",
                        description="Check game folders, game.yaml files and card files; exit 1 on any error.")
