@@ -125,6 +125,14 @@ _WORDS: dict[str, dict[str, str]] = {
                          "chance alone): {figures}",
         "compare.same": "({same} of {games} matches came out the same in both)",
         "report.html": "HTML page: {path}", "report.csv": "CSV files: {path}",
+        # replay
+        "n.event": "event|events",
+        "replay.ok": "replay ok: {events}, {decisions}, {ending}",
+        "replay.changed": " (the game's files changed since this log was written, but the match is the same)",
+        "replay.as": "as P{seat} saw it:",
+        "replay.result": "scores {scores}, winners {winners}",
+        "replay.seat_log": "{file} is what P{seat} saw of a match of {game} for {players} (a seat log: it has no seed "
+                           "and not what the seat did not see, so it is shown, not re-run):",
         # serve
         "serve.listening": "meeple serve: {games} at {url} (Ctrl-C stops it)",
     },
@@ -233,6 +241,13 @@ _WORDS: dict[str, dict[str, str]] = {
                          "случайно): {figures}",
         "compare.same": "({same} из {games} партий вышли одинаковыми в обеих)",
         "report.html": "HTML-страница: {path}", "report.csv": "файлы CSV: {path}",
+        "n.event": "событие|события|событий",
+        "replay.ok": "повтор совпал: {events}, {decisions}, {ending}",
+        "replay.changed": " (файлы игры изменились после записи журнала, но партия та же)",
+        "replay.as": "как видел P{seat}:",
+        "replay.result": "очки {scores}, победители {winners}",
+        "replay.seat_log": "{file} — то, что видел P{seat} в партии {game} на {players} (журнал игрока: в нём нет "
+                           "зерна и того, чего игрок не видел, поэтому он показан, а не повторён):",
         "serve.listening": "meeple serve: {games} по адресу {url} (Ctrl-C — остановить)",
     },
 }

@@ -145,3 +145,13 @@ def test_an_unknown_language_is_one_usage_error(capsys, command):
     args = {"sim": ["go-fish", "-n", "1"], "duel": ["go-fish", "first", "random"], "games": []}
     assert main([command, *args.get(command, ["go-fish"]), "--lang", "xx"]) == 2
     assert "--lang: invalid choice: 'xx'" in capsys.readouterr().err
+
+
+def test_replay_says_its_own_words_in_the_language_asked(tmp_path, capsys):
+    full = tmp_path / "m.jsonl"
+    assert main(["play", "go-fish", "--seed", "1", "--log", str(full)]) == 0
+    capsys.readouterr()
+    english, russian = both(capsys, "replay", str(full), "--as", "1")
+    assert english.startswith("replay ok: ") and "\nas P1 saw it:\n" in english and "\n  scores [" in english
+    assert russian.startswith("повтор совпал: ") and "\nкак видел P1:\n" in russian and "\n  очки [" in russian
+    assert "replay ok" not in russian and figures(english) == figures(russian)

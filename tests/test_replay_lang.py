@@ -27,7 +27,7 @@ def test_a_seat_log_is_shown_in_the_language_asked(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(seat), "--lang", "ru"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{seat} is what P2 saw of a match of overloaded for 4 players")
+    assert out.startswith(f"{seat} — то, что видел P2 в партии overloaded на 4 игрока")
     assert "перемешано" in out
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import Words
 from ..table_words import WORDS
-from .common import CliError, Subcommands, _game, _limit_args, _n, _seat
+from .common import CliError, Subcommands, _game, _limit_args, _seat
 
 if TYPE_CHECKING:
     from ..run.match import Match
@@ -32,8 +33,9 @@ def _show_seat_log(file: str, lines: list[dict[str, Any]], asked: int | None, la
         shown = seat_log_words(file, lines, lang)
     except LogError as err:
         raise CliError(str(err), located=True) from None
-    print(f"{file} is what P{seat} saw of a match of {readable(header['game'])} for {_n(header['players'], 'player')} "
-          "(a seat log: it has no seed and not what the seat did not see, so it is shown, not re-run):")
+    w = Words(lang)
+    print(w("replay.seat_log", file=file, seat=seat, game=readable(header["game"]),
+            players=w.n(header["players"], "player")))
     for text in shown:  # the file may come from anyone: no control character of it reaches the terminal
         print("  " + readable(text, SHOWN_CHARS))
     return 0
@@ -64,8 +66,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         done = replay_log(game, expected, file)
     except ReplayFailed as err:
         raise CliError(str(err), located=True) from None
-    note = " (the game's files changed since this log was written, but the match is the same)" if done.changed else ""
-    print(f"replay ok: {_n(done.events, 'event')}, {_n(done.decisions, 'decision')}, {done.ending}{note}")
+    w = Words(args.lang)
+    note = w("replay.changed") if done.changed else ""
+    print(w("replay.ok", events=w.n(done.events, "event"), decisions=w.n(done.decisions, "decision"),
+            ending=done.ending) + note)
     if args.seat is not None:
         _show_as(done.match, args.seat, args.lang)
     return 0
@@ -77,11 +81,12 @@ def _show_as(m: Match, seat: int, lang: str = "en") -> None:
 
     if seat >= m.players:
         raise CliError(f"--as {seat}: the match has seats 0..{m.players - 1}")
-    print(f"as P{seat} saw it:")
+    w = Words(lang)
+    print(w("replay.as", seat=seat))
     for line in m.information_state_json(seat)["observed"]:
         print("  " + observed(line, seat, lang))
     if m.over:
-        print(f"  scores {m.scores}, winners {m.winners}")
+        print("  " + w("replay.result", scores=m.scores, winners=m.winners))
 
 def add_parsers(sub: Subcommands) -> None:
     """replay."""
@@ -94,5 +99,5 @@ def add_parsers(sub: Subcommands) -> None:
     p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
                    help="then show the match as that seat saw it (hidden cards by their backs)")
     p.add_argument("--lang", choices=sorted(WORDS), default="en",
-                   help="language of a seat's observations in words (--as, or a seat log)")
+                   help="language of the command's words and of a seat's observations (--as, or a seat log)")
     _limit_args(p)
