@@ -179,17 +179,32 @@ class Watcher:
             return i
         return kept.search(zone, c)
 
-    # ---- the runtime's hooks
-    def moved(self, st: State, c: int, src: int, dst: int, at_random: bool = False, to: int = -1) -> None:
-        """A card moved (`to`: where it went in `dst`, if the verb knows; else it is found there)."""
-        if self.owners[0] > 1:
-            self.own()
+    def _seen_leaving(self, st: State, c: int, src: int) -> int:
+        """Who could see card `c` as it left zone `src` (as the shadow had it): as `_was_seen`, except that
+        nobody but its owner sees which card of a hand leaves it, glimpse or not."""
         t = st.layout
-        before = self._was_seen(st, c)
-        if t.zone_vis[src] == OWNER:  # nobody else sees which card of a hand leaves it, glimpse or not
+        vis = t.zone_vis[src]
+        if vis == OWNER:
             owner = t.zone_owner[src]
-            before &= 1 << owner if owner >= 0 else 0
-        after = seen_by(st, c)
+            if owner < 0:
+                return 0
+            return (self.known[c] | (1 << owner if self.face[c] else 0)) & 1 << owner
+        if vis == PUBLIC and self.face[c]:
+            return (1 << st.n) - 1
+        return self.known[c]
+
+    def _lost_in_hand(self, n: int, c: int, unseen: int, rest: list[int]) -> int:
+        """Card `c` left a hand and the seats of `unseen` (a mask, its owner not among them) did not see which
+        card it was: each can tell it from none of the cards `rest` left there. Returns `unseen`."""
+        cards = [c, *rest]  # (read, never changed, by each merge)
+        for s in range(n):
+            if unseen >> s & 1:
+                self._merge(s, cards)
+        return unseen
+
+    def _shadow_moved(self, st: State, c: int, src: int, dst: int, to: int) -> tuple[int, int]:
+        """Move card `c` in the shadow as it moved in the state; returns where it lay in `src` and where it went
+        in `dst` (`to`, else found there)."""
         shadow = self.zones[src]
         # a card taken from an end or put at one (most moves) is found there, not searched for
         at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
@@ -200,28 +215,35 @@ class Watcher:
         self.zones[dst].insert(to, c)
         self.where[c] = dst
         self.face[c], self.known[c] = st.face[c], st.known[c]
-        if t.zone_vis[src] == OWNER:  # a card leaving a hand: glimpses of the cards still there may lapse
+        if st.layout.zone_vis[src] == OWNER:  # a card leaving a hand: glimpses of the cards still there may lapse
             for d in st.zones[src]:
                 self.known[d] = st.known[d]
+        return at, to
+
+    # ---- the runtime's hooks
+    def moved(self, st: State, c: int, src: int, dst: int, at_random: bool = False, to: int = -1) -> None:
+        """A card moved (`to`: where it went in `dst`, if the verb knows; else it is found there)."""
+        if self.owners[0] > 1:
+            self.own()
+        before = self._seen_leaving(st, c, src)
+        after = seen_by(st, c)
+        at, to = self._shadow_moved(st, c, src, dst, to)
         # A place drawn by chance is kept as ~to: shown only to the seats that see the card where it went.
         self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, st.face[c], before, after))
         if self.search:
             return
         seen = before | after
-        tags = self.tags
-        if t.zone_vis[src] != OWNER:
-            if seen:
-                for s in range(st.n):
-                    if seen >> s & 1 and tags[s][c] != c:
-                        self._identify(s, c)
-            return
-        owner = t.zone_owner[src]
-        for s in range(st.n):
-            if seen >> s & 1:
-                if tags[s][c] != c:
+        if seen:  # each seat that saw the card move can tell it apart again
+            tags = self.tags
+            for s in range(st.n):
+                if seen >> s & 1 and tags[s][c] != c:
                     self._identify(s, c)
-            elif s != owner:
-                self._merge(s, [c, *st.zones[src]])
+        t = st.layout
+        if t.zone_vis[src] == OWNER:
+            owner = t.zone_owner[src]
+            unseen = (1 << st.n) - 1 & ~(seen | (1 << owner if owner >= 0 else 0))
+            if unseen:
+                self._lost_in_hand(st.n, c, unseen, st.zones[src])
 
     def moved_many(self, st: State, cards: list[int], srcs: list[int], ats: list[int], dst: int,
                    tos: list[int]) -> None:
@@ -231,44 +253,37 @@ class Watcher:
         the first time, after which they stay together); the shadow is taken again once, from the state."""
         if self.owners[0] > 1:
             self.own()
-        t = st.layout
-        vis, owners = t.zone_vis, t.zone_owner
-        where, face, known = self.where, self.face, self.known
-        everyone = (1 << st.n) - 1
-        events, tags, seats, search = self.events, self.tags, range(st.n), self.search
+        vis, owners, n = st.layout.zone_vis, st.layout.zone_owner, st.n
+        events, tags, search, everyone = self.events, self.tags, self.search, (1 << n) - 1
         up = st.face[cards[0]] if cards else True
         gone: dict[int, set[int]] = {}  # per hand: the cards that left it so far
-        merged: set[tuple[int, int]] = set()  # (hand, seat): the seat can tell none of the hand's cards apart
+        merged: dict[int, int] = {}  # per hand: the seats that can tell none of its cards apart (a mask)
         for c, src, at, to in zip(cards, srcs, ats, tos, strict=True):
-            before = known[c]  # as `_was_seen`: where[c] is src
-            if face[c]:
-                if vis[src] == PUBLIC:
-                    before = everyone
-                elif vis[src] == OWNER and owners[src] >= 0:
-                    before |= 1 << owners[src]
-            hand = vis[src] == OWNER
-            if hand:  # nobody else sees which card of a hand leaves it, glimpse or not
-                before &= 1 << owners[src] if owners[src] >= 0 else 0
+            before = self._seen_leaving(st, c, src)  # (the shadow is as it was before the first card went)
             after = seen_by(st, c)
             events.append((MOVE, c, src, at, dst, to, up, before, after))
-            seen = before | after
-            if not hand:
-                if seen and not search:
-                    for s in seats:
-                        if seen >> s & 1 and tags[s][c] != c:
-                            self._identify(s, c)
-                continue
-            gone.setdefault(src, set()).add(c)
+            hand = vis[src] == OWNER
+            if hand:
+                gone.setdefault(src, set()).add(c)
             if search:
                 continue
-            for s in seats:
-                if seen >> s & 1:
-                    if tags[s][c] != c:
+            seen = before | after
+            if seen:  # as `moved`
+                for s in range(n):
+                    if seen >> s & 1 and tags[s][c] != c:
                         self._identify(s, c)
-                elif s != owners[src] and (src, s) not in merged:
-                    merged.add((src, s))
-                    self._merge(s, [c, *(d for d in self.zones[src] if d not in gone[src])])
-        now_known = st.known
+            owner = owners[src]
+            unseen = everyone & ~(seen | merged.get(src, 0) | (1 << owner if owner >= 0 else 0)) if hand else 0
+            if unseen:
+                rest = [d for d in self.zones[src] if d not in gone[src]]
+                merged[src] = merged.get(src, 0) | self._lost_in_hand(n, c, unseen, rest)
+        self._shadow_taken(st, cards, srcs, dst, up, gone)
+
+    def _shadow_taken(self, st: State, cards: list[int], srcs: list[int], dst: int, up: bool,
+                      gone: dict[int, set[int]]) -> None:
+        """The shadow after `moved_many`: the moved cards where they went, the zones as the state has them, the
+        glimpses of the cards left in the hands they came from as they stand now."""
+        where, face, known, now_known = self.where, self.face, self.known, st.known
         for c in cards:
             where[c], face[c], known[c] = dst, up, now_known[c]
         for zi in {*srcs, dst}:
