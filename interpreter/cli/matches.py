@@ -66,7 +66,6 @@ def _bots(names: list[str], players: int, human: int | None) -> list[str]:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one match: bots (and maybe one human) with a readable running log, or a JSON result."""
     from ..bots.lineup import Lineup
-    from ..logfile import seat_log
     from ..table import Table
 
     game = _game(args.game).with_max_steps(args.max_steps)
@@ -96,8 +95,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise _kept(err, m.log, game, args.log or FAILURE_LOG) from None
     if args.log:
         _write_log(args.log, m.log, game)
-    for seat, path in log_for:
-        _write_log(path, seat_log(m, seat), game)
+    if log_for:
+        from ..logfile import seat_log
+
+        for seat, path in log_for:
+            _write_log(path, seat_log(m, seat), game)
     if args.json:
         print(json.dumps({"game": game.name, "seed": args.seed, "players": players, "winners": m.winners,
                           "scores": m.scores, "turns": m.result()["turns"], "decisions": m.st.decisions}))
