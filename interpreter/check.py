@@ -82,23 +82,21 @@ class NotDeterministic(Exception):
     """The same draws made a match fail once and not again: the engine or the rules are not deterministic."""
 
 
-def describe(check: str, game: Any = None) -> str:
-    """The property a check name stands for, in words."""
+def describe(check: str, game: Any = None, lang: str = "en") -> str:
+    """The property a check name stands for, in words (in `lang`)."""
+    from .i18n import Words
+
+    w = Words(lang)
     if check.startswith(INVARIANT):
-        return f"invariant `{check[len(INVARIANT):]}` holds for every player at every decision"
+        return w("property.invariant", name=check[len(INVARIANT):])
     if check.startswith(CHECK):
         name = check[len(CHECK):]
         declared = game.checks.get(name) if game is not None else None
         if declared is None:
-            return f"check `{name}` holds"
-        whom = " for every player" if declared.each_player else ""
-        return f"check `{name}` holds {WHEN[declared.at]}{whom}"
-    return {
-        RULES: "no rule fails during play",
-        CARDS: "every card lies in exactly one zone",
-        ENDS: "the match ends",
-        REPLAYS: "the same seed, decisions and chance outcomes give the same log",
-    }.get(check, check)
+            return w("property.check", name=name)
+        whom = w("property.each_player") if declared.each_player else ""
+        return w("property.check_when", name=name, when=w(f"property.{declared.at}"), whom=whom)
+    return w(f"property.{check}") if f"property.{check}" in w.table else check
 
 
 # ---- the properties of one point of a match --------------------------------------------------------

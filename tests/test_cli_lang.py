@@ -85,6 +85,8 @@ def test_check_tells_a_failed_match_in_the_language_asked(capsys, tmp_path):
     assert "случай: donkeys: перемешано" in russian and "сокращённая партия: 0 решений" in russian
     assert "    donkeys → box (рубашкой вверх): weak-donkey, mule, foal" in russian and "(12 карт)" in russian
     assert "FAILS HERE" not in russian and "shuffled" not in russian
+    assert "\nproperty: invariant `enough_cards_to_load` holds for every player at every decision\n" in english
+    assert "\nсвойство: инвариант `enough_cards_to_load` верен для каждого игрока при каждом решении\n" in russian
 
 
 def test_test_speaks_the_language_asked(capsys):

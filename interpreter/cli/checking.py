@@ -58,7 +58,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     _write_log(out, log, game)
     print("  " + w("check.failed", players=w.n(run.players, "player"), examples=w.n(run.examples, "example"),
                    seconds=run.seconds))
-    print(w("check.property", what=describe(failure.check, game)))
+    print(w("check.property", what=describe(failure.check, game, args.lang)))
     print(w("check.failure", message=failure.message))
     chance = chance_line(played.chance or [], lang=args.lang)
     print(w("check.shrunk", decisions=w.n(len(played.match.history), "decision"), chance=chance))
