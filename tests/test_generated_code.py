@@ -208,3 +208,19 @@ def test_a_question_is_written_out_only_in_a_logged_match_and_fails_alike_in_bot
         simulate(bad, 2, 0)
     with pytest.raises(RuleError, match="the card of this property"):
         play_random(bad, 2, 0)
+
+
+def test_a_test_of_whether_cards_are_there_stops_at_the_first_found(tmp_path):
+    from interpreter.run.match import play_random
+    from tests.test_compiler_cases import game, says
+
+    g = game(tmp_path, """
+        let v = 5
+        say "{any(my hand where it.value == v)} {count(deck where it.value == v + 9) == 0}"
+        say "{any(deck where it.value > 7)} {count(deck where it.value < 1) > 0} {any(deck where 10 / it.value > 5)}"
+    """)
+    source = g.python_source
+    assert "in map(P[PROP_value].__getitem__, Z[" in source  # a property's value searched for in C
+    assert "not in map(P[PROP_value].__getitem__" in source and "any((P[PROP_value][" in source
+    assert source.count("len([") == 1  # the one whose test may fail (a division) runs over every card
+    assert says(play_random(g, 2, 0, log=True))[:2] == ["yes yes", "yes no yes"]

@@ -177,7 +177,7 @@ class CodeGenerator(ExpressionWriter):
                     code = self.expr(zone)
                     self.line(f"if len({code}) > {UNCHARGED}: {self.charge(code, at)}")
             if isinstance(part, n.Format) and (part.value.risky or n.nests(part.value) or zones is None
-                                               or (strict and _needs_some(part.value))):
+                                               or (strict and n.needs_some(part.value))):
                 name = self.fresh("t")
                 self.line(f"{name} = {self.expr(part.value)}")
                 part = n.Format(Worked(name, part.value.type), at=part.at)
@@ -455,16 +455,6 @@ class CodeGenerator(ExpressionWriter):
         self.line("        except StopIteration: pass")
 
 
-
-
-def _needs_some(value: n.Expr) -> bool:
-    """Does working out `value` need a card or a player that may be none (`c.value` of a name that may be none,
-    `hand of p`…): a rule failure where it is none."""
-    for name in ("card", "who"):
-        needed = getattr(value, name, None)
-        if isinstance(needed, n.Expr) and needed.maybe_none:
-            return True
-    return any(_needs_some(c) for c in value.children())
 
 
 def _own_choice(each: ForPlayers, route: list, let: LetChoice) -> bool:

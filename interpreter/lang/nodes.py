@@ -350,6 +350,31 @@ def zones_run_over(value: Expr) -> list[tuple[ZoneCards, Pos | None]] | None:
     return found
 
 
+def needs_some(value: Expr) -> bool:
+    """Does working out `value` need a card or a player that may be none (`c.value` of a name that may be none,
+    `hand of p`…): a rule failure where it is none."""
+    for name in ("card", "who"):
+        needed = getattr(value, name, None)
+        if isinstance(needed, Expr) and needed.maybe_none:
+            return True
+    return any(needs_some(c) for c in value.children())
+
+
+def nonempty_test(test: Compare) -> tuple[Filter, bool] | None:
+    """(the filter, whether the test is that it is empty) of `count(CARDS where COND) > 0`, `== 0`, `!= 0`,
+    `>= 1`, `< 1` (what `any(CARDS where COND)` is): a test that may stop at the first member found, when
+    testing a member cannot fail (so stopping early changes nothing but the work); else None."""
+    left, right = test.left, test.right
+    if not (isinstance(left, Length) and isinstance(left.items, Filter) and isinstance(right, Const)):
+        return None
+    empty = {(">", 0): False, ("!=", 0): False, (">=", 1): False, ("==", 0): True, ("<", 1): True,
+             ("<=", 0): True}.get((test.op, right.value))
+    f = left.items
+    if empty is None or f.test.risky or needs_some(f.test):
+        return None
+    return f, empty
+
+
 def _walk(value: Expr) -> list[Expr]:
     return [value, *(d for c in value.children() for d in _walk(c))]
 

@@ -199,7 +199,30 @@ class ExpressionWriter(Writer):
         return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
 
     def visit_Compare(self, node: n.Compare) -> str:
+        found = n.nonempty_test(node)
+        if found is not None:
+            return self.any_of(*found)
         return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
+
+    def any_of(self, f: n.Filter, empty: bool) -> str:
+        """Whether a filter has a member (`empty`: has none), stopping at the first found: a search by a
+        property's value runs in C (`value in map(column, cards)`, the value worked out once, where the
+        zone has cards, as a filter works it out at least once then)."""
+        found = n.property_equals(f)
+        if found is not None and isinstance(f.base, n.ZoneCards) and f.base.zone.cheap:
+            index, value = found
+            z = self.expr(f.base)
+            pool = self.charged(f.base, z, f.test, f.at)
+            column = f"{self.alias('P')}[{self.constant('prop', index)}]"
+            mapped = f"map({column}.__getitem__, {pool})"
+            if empty:
+                return f"({self.expr(value)} not in {mapped} if {z} else True)"
+            return f"({self.expr(value)} in {mapped} if {z} else False)"
+        v = self.ref(f.var)
+        base = self.expr(f.base)
+        if not isinstance(f.base, n.OwnedCards):  # (charged as it is made)
+            base = self.charged(f.base, base, f.test, f.at)
+        return f"({'not ' if empty else ''}any({self.expr(f.test)} for {v} in {base}))"
 
     def visit_IsSome(self, node: n.IsSome) -> str:
         return f"({self.expr(node.value)} {'<' if node.negate else '>='} 0)"
