@@ -3,7 +3,8 @@ is compiled) and warm (read back from the cache), the best of R runs in fresh pr
 (the process's own, user and system: steadier than wall on a busy machine); and, in one process, loading each
 bundled game cold and warm. `--against DIR` times another checkout's engine too (an earlier commit unpacked there:
 `git archive REV | tar -x -C DIR`), its runs and this one's taken in turn, so that before and after are measured
-in the same run.
+in the same run. Last, what each warm command imports once Python has started (`python -X importtime`, after
+`site`): how many modules, and the sum of their own import times — a count that a busy machine does not blur.
 
     python benchmarks/cache.py [--repeat R] [--games overloaded,sky-haulers] [--against DIR]
 """
@@ -59,6 +60,24 @@ def command_times(game: str, repeat: int, roots: list[Path]) -> dict[tuple[str, 
     return best
 
 
+def warm_imports(args: list[str], root: Path) -> tuple[int, float]:
+    """What one warm run of a command imports after Python's start-up (`site`): (modules, seconds of their own
+    import time summed)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env[cache.ENV] = tempfile.mkdtemp(prefix="meeple-cache-")
+    command = [sys.executable, "-X", "importtime", "-m", "interpreter", *args]
+    try:
+        subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)  # cold: fills the cache
+        lines = subprocess.run(command, cwd=root, env=env, check=True, capture_output=True,
+                               text=True).stderr.splitlines()
+    finally:
+        shutil.rmtree(env[cache.ENV], ignore_errors=True)
+    rows = [line.split("|") for line in lines if line.startswith("import time:") and line.count("|") == 2]
+    names = [row[2].strip() for row in rows]
+    after = rows[names.index("site") + 1:] if "site" in names else rows
+    return len(after), sum(int(row[0].removeprefix("import time:")) for row in after) / 1e6
+
+
 def load_times(game: str, repeat: int) -> tuple[float, float]:
     """Loading a game in this process: (compiled, read from the cache) seconds, best of `repeat`."""
     cold, warm = float("inf"), float("inf")
@@ -93,6 +112,15 @@ def main(argv: list[str] | None = None) -> int:
             which = "" if root == ROOT else "  (against)"
             print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) +
                   f"{cold:6.3f} ({cold_cpu:5.3f}) → {warm:6.3f} ({warm_cpu:5.3f}){which}")
+    print("warm, imported after Python's start-up: modules (their own import time)")
+    for name in args.games.split(","):
+        for label, template in COMMANDS.items():
+            for root in roots:
+                modules, seconds = warm_imports([a.format(game=name) for a in template], root)
+                command, *rest = label.split()
+                which = "" if root == ROOT else "  (against)"
+                print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) +
+                      f"{modules:4d} ({seconds:5.3f} s){which}")
     return 0
 
 
