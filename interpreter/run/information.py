@@ -98,6 +98,27 @@ class Watcher:
         self.tags = [t[:] for t in self.tags]
         self.groups = [{k: set(v) for k, v in g.items()} for g in self.groups]
 
+    def relabeled(self, pi: list[int], events: int, tags_then: list[list[int]]) -> Watcher:
+        """A copy for the match played again from its kept base with card c's identity given to pi[c]: the first
+        `events` events (those up to the base), each seat's tags as they stood there (`tags_then`) relabeled — a
+        card the seat could tell apart keeps its own name, a group of cards it could not stays one —, the
+        shadow to be taken by `sync`."""
+        watch = self.copy()
+        watch.own()
+        del watch.events[events:]
+        cards = len(pi)
+        watch.tags = [[0] * cards for _ in tags_then]
+        for tags, then in zip(watch.tags, tags_then, strict=True):
+            for c, d in enumerate(pi):
+                tags[d] = d if then[c] < cards else then[c]
+        watch.groups = [{} for _ in tags_then]
+        for tags, groups in zip(watch.tags, watch.groups, strict=True):
+            for c, tag in enumerate(tags):
+                if tag >= cards:
+                    groups.setdefault(tag, set()).add(c)
+        watch.last = next((e[1] for e in reversed(watch.events) if e[0] == TABLE), None)
+        return watch
+
     def __getstate__(self) -> dict[str, Any]:
         return {"events": self.events, "tags": self.tags, "groups": self.groups, "fresh": self.fresh,
                 "last": self.last}

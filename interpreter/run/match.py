@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from . import belief, chance, information
@@ -533,20 +533,7 @@ class Match:
         other.history = m.history[:base_history]
         other._answers, other._sent, other._reseed, other._rng = {}, [], None, None
         other._seen = [information.cut_cache(m, cache, base_events) for cache in m._seen]
-        watch = m._watch.copy()
-        watch.own()
-        del watch.events[base_events:]
-        watch.tags = [[0] * len(pi) for _ in base_tags]
-        for tags, then in zip(watch.tags, base_tags, strict=True):
-            for c, d in enumerate(pi):
-                tags[d] = d if then[c] < len(pi) else then[c]
-        watch.groups = [{} for _ in base_tags]
-        for tags, groups in zip(watch.tags, watch.groups, strict=True):
-            for c, tag in enumerate(tags):
-                if tag >= len(pi):
-                    groups.setdefault(tag, set()).add(c)
-        watch.last = next((e[1] for e in reversed(watch.events) if e[0] == information.TABLE), None)
-        other._watch = watch
+        other._watch = m._watch.relabeled(pi, base_events, base_tags)
         other.st = State.thaw(m.layout, m.players, other._base[1], Quiet(), m.game.counter_names)
         other._watched()
         other._pending = None
@@ -554,28 +541,44 @@ class Match:
         try:
             other._flow = run_flow(m.game, other.st, cur, other._hook(), other._mark)
             other._advance(None)
-            hist = iter(m.history[base_history:])
-            for sent in m._sent:
-                ask = other._pending
-                if ask is None:
-                    return None
-                if ask[0] == -1:
-                    for _ in ask[1]:
-                        p, _a = next(hist)
-                        place = next((i for i, a in enumerate(ask[1]) if a[0] == p), None)
-                        if place is None or place >= len(sent) or \
-                                not other._answer_again(p, sent[place], pi, rng if p != seat else None):
-                            return None  # asked of others than before (who is asked hung on a card)
-                elif not other._answer_again(next(hist)[0], sent, pi, None):
-                    return None
-            for p, _a in hist:
-                if p not in m._answers or not other._answer_again(p, m._answers[p], pi, rng if p != seat else None):
-                    return None
+            if not other._answered_again(m, pi, seat, rng):
+                return None
         except (RuleError, StopIteration):
             return None
         finally:
             other._resuming = False
         return other
+
+    def _answered_again(self, m: Match, pi: list[int], seat: int, rng: random.Random | None) -> bool:
+        """Give this match, just rebuilt from `m`'s kept base relabeled by `pi`, the answers `m` was given since
+        that base, relabeled (with `rng`, the other seats' secret answers drawn anew); False where they no
+        longer fit. (StopIteration: fewer answers were recorded than are asked now.)"""
+        hist = iter(m.history[m._base_info[1]:])
+        for sent in m._sent:
+            ask = self._pending
+            if ask is None:
+                return False
+            if ask[0] == -1:
+                if not self._answered_together(ask[1], sent, hist, pi, seat, rng):
+                    return False
+            elif not self._answer_again(next(hist)[0], sent, pi, None):
+                return False
+        # the answers to a question of several seats that not all of them have answered yet
+        return all(p in m._answers and self._answer_again(p, m._answers[p], pi, rng if p != seat else None)
+                   for p, _a in hist)
+
+    def _answered_together(self, asks: list, sent: list, hist: Iterator[tuple[int, int]], pi: list[int], seat: int,
+                           rng: random.Random | None) -> bool:
+        """Answer a question of several seats again, in the order they answered it before (`hist`): each seat the
+        value it sent (`sent`, in the order asked), relabeled, or with `rng` another seat's secret one drawn
+        anew. False if another set of seats is asked now (who is asked hung on a card)."""
+        for _ in asks:
+            p, _a = next(hist)
+            place = next((i for i, a in enumerate(asks) if a[0] == p), None)
+            if place is None or place >= len(sent) or \
+                    not self._answer_again(p, sent[place], pi, rng if p != seat else None):
+                return False
+        return True
 
     def _answer_again(self, seat: int, value: Any, pi: list[int], rng: random.Random | None) -> bool:
         """Answer `seat`'s question with `value` relabeled (or, with `rng`, a random option)."""
