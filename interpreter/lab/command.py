@@ -94,7 +94,7 @@ def _common(p: argparse.ArgumentParser, count: Callable[[str], int], seed: Calla
                    help="the bot of every seat, or one per seat, comma-separated (default: random)")
     p.add_argument("--seed", type=seed, default=0, help="seed of the first match (default 0)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    add_lang(p, "language of the summary's words (the HTML page, JSON and CSV stay in English)")
+    add_lang(p, "language of the printed summary's words (JSON and the files written stay in English)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=count, default=1, metavar="W",
                        help="local processes (default 1); the figures do not depend on it")
