@@ -176,8 +176,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "duel.time": "{seconds:.1f} с",
         "check.title": "{title}: проверка ({what} и встроенные свойства), {matches} на каждое число игроков "
                        "(зерно {seed})",
-        "check.holds": "{players}: {examples}, проверено решений: {decisions}, {seconds:.2f} с: все свойства "
-                       "выполнены",
+        "check.holds": "{players}: {examples}, проверено: {decisions}, {seconds:.2f} с: все свойства выполнены",
         "check.failed": "{players}: ОШИБКА (после: {examples}, сокращено, {seconds:.2f} с)",
         "check.property": "свойство: {what}",
         "check.failure": "нарушение: {message}",
@@ -190,8 +189,7 @@ _WORDS: dict[str, dict[str, str]] = {
                                "ответ или расклад, заменённый другим, не меняет ничего из того, что он видит)",
         "check.leak_match": "партия: `meeple play {game} --players {n} --seed S` играет её с теми же случайными "
                             "ботами (S и решения — выше)",
-        "check.no_leak": "{players}: проверка утечек, {matches}, проверено точек: {points}, {seconds:.2f} с: "
-                         "утечек нет",
+        "check.no_leak": "{players}: проверка утечек, {matches}, проверено: {points}, {seconds:.2f} с: утечек нет",
         "check.no_world": " (без подходящего мира: {count})",
         "property.invariant": "инвариант `{name}` верен для каждого игрока при каждом решении",
         "property.check": "проверка `{name}` верна", "property.check_when": "проверка `{name}` верна {when}{whom}",
