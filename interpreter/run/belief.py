@@ -57,6 +57,9 @@ REDEALT_SHUFFLES = 2  # where a world cannot be carried on, the last shuffles it
 # leave the others none): drawings mended the quick way, each with probes // PATIENT_SHARE of its own
 PATIENT_TRIES = 12
 PATIENT_SHARE = 3
+# where those failed too: drawings mended the quick way, each with a budget of its own, that first swap the
+# card an answer named where the seat did not see which (`_Replay.own_card_first`)
+TARGETED_TRIES = 24
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
@@ -617,6 +620,7 @@ class _Replay:
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
         self.changed: int | None = None  # the first shuffle whose cards a mend changed (and left unchecked)
         self.thorough = False  # mends as `repair_thorough` looks for them (see `_drawn`)
+        self.targeted = False  # the quick mends, the answer's own unseen card swapped first (`own_card_first`)
         self.redrew = False  # the last answer given was another seat's, drawn anew (`redraw`)
         self.repairs = 0  # mends left to `play`
         self.traded: set[int] = set()  # the cards thorough mends have traded
@@ -937,10 +941,24 @@ class _Replay:
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
+        if self.targeted:
+            pairs = self.own_card_first(d, pairs)
         told = self.want[reached] if 0 <= reached < len(self.want) else ""
         named = _named_in(self.match.layout, told)
         pairs.sort(key=lambda pair: pair[2] not in named)  # first the cards of faces the seat was told of
         return pairs
+
+    def own_card_first(self, d: int, pairs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        """`pairs` with the swaps of the card answer `d` named first, where the seat never saw which card it was
+        (a player's unseen choice: what the rules do next may tell its kind, as a question asked only of one
+        kind of card, or what it does where it lies, as a face-down card that acts at its owner's turn). Else
+        the one swap that explains the answer is one among hundreds."""
+        tr = self.tr
+        pick = tr.picks[d]
+        if pick < 0 or tr.need[pick] is not None:
+            return pairs
+        x = self.card[pick]
+        return sorted(pairs, key=lambda pair: pair[1] != x)
 
     def dealt_by(self, alive: list[int]) -> dict[int, int]:
         """Card -> the last shuffle that dealt it, by the time each card is on its path of `alive`."""
@@ -1325,7 +1343,9 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
     problems: dict[str, int] = {}
     budget = [probes]
     thorough = tries + THOROUGH_TRIES
-    for k in range(thorough + PATIENT_TRIES):
+    patient = thorough + PATIENT_TRIES
+    drawings = patient + TARGETED_TRIES
+    for k in range(drawings):
         if k == tries:  # the quick mends found none: mends checked from their shuffle on, with a budget of their own
             budget = [probes]
         elif k >= thorough:  # nor those: drawings mended the quick way again, each with a budget of its own
@@ -1334,6 +1354,7 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
             replay = _Replay(match, seat, tr, _assign_some(tr, faces, rng), rng, want, want_view,
                              belief.tracer.decisions, budget)
             replay.thorough = tries <= k < thorough
+            replay.targeted = k >= patient
             world = replay.play(repairs)
             if not replay.fits(world):
                 raise _Misfit("the seat would see something else now")
@@ -1343,7 +1364,7 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
         belief.keep(replay, world, events)
         return world
     why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
-    raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {thorough + PATIENT_TRIES} "
+    raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {drawings} "
                             f"drawings: {why}")
 
 

@@ -1,0 +1,122 @@
+"""How often `determinize` finds no consistent world, per bundled game, over walks of random matches.
+
+    python benchmarks/no_world.py [--games hearts,go-fish] [--seeds S] [--players 2,4] [--every K]
+                                  [--fresh] [--check] [--keep DIR]
+
+For each game and player count (by default its smallest, 4 where it allows 4, and its largest), S random
+matches are played with the random bots of `sim`; at every K-th decision the seat to act (the seats in
+turn where several act) draws a world. By default each draw carries on the world the match kept from the
+seat's last draw, as a search bot does at each of its turns; with `--fresh` every draw starts afresh (a copy
+with no world kept). `--check` also checks each world: the same information state for the seat, and a legal
+history (it replays from its own start). `--keep DIR` pickles (match, seat) of every point with no world.
+
+Printed per game and player count: draws, draws with no world (and worlds that failed the check), and the
+CPU time of a draw (`time.process_time`): median, 90th percentile and worst, in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
+
+from interpreter.game import load_game
+from interpreter.load.loader import bundled_games
+from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.match import random_bot
+
+
+def counts_of(game, asked: list[int] | None) -> list[int]:
+    if asked:
+        return [p for p in asked if game.min_players <= p <= game.max_players]
+    mid = 4 if game.min_players <= 4 <= game.max_players else game.default_players
+    return sorted({game.min_players, mid, game.max_players})
+
+
+def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, keep: Path | None) -> dict:
+    """One random match, a world drawn at every `every`-th decision: the draws' CPU seconds and what failed."""
+    m = game.new_match(players=players, seed=seed)
+    bot, rng = random_bot(seed), random.Random(seed)
+    times: list[float] = []
+    failed: list[str] = []
+    wrong = 0
+    turn = 0
+    while not m.over:
+        acting = m.to_act()
+        if len(m.history) % every == 0 and acting:
+            seat = acting[turn % len(acting)]
+            turn += 1
+            drawn = m
+            if fresh:
+                drawn = m.clone()
+                drawn.__dict__.pop("_kept", None)
+            before = m.clone() if keep is not None else None
+            t0 = time.process_time()
+            try:
+                world = drawn.determinize(seat, rng)
+            except NoConsistentWorld as err:
+                world = None
+                failed.append(f"{game.name} {players}p seed {seed}, {len(m.history)} decisions, P{seat}: "
+                              f"{str(err)[:160]}")
+                if keep is not None:
+                    if before is not None:
+                        before.__dict__.pop("_kept", None)
+                    with open(keep / f"{game.name}_{players}_{seed}_{len(m.history)}_{seat}.pkl", "wb") as f:
+                        pickle.dump((before, seat), f)
+            times.append(time.process_time() - t0)
+            if world is not None and check:
+                try:
+                    same = world.information_state(seat) == m.information_state(seat)
+                    replayed(world)
+                except AssertionError:
+                    same = False
+                wrong += not same
+        for p in m.to_act():
+            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    return {"times": times, "failed": failed, "wrong": wrong}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="The rate of draws with no consistent world, per bundled game.")
+    parser.add_argument("--games", help="comma-separated bundled game names (default: all)")
+    parser.add_argument("--seeds", type=int, default=2, help="matches per game and player count (default 2)")
+    parser.add_argument("--players", help="comma-separated player counts (default: smallest, 4, largest)")
+    parser.add_argument("--every", type=int, default=1, help="draw at every K-th decision (default 1)")
+    parser.add_argument("--fresh", action="store_true", help="every draw afresh, no world carried on")
+    parser.add_argument("--check", action="store_true", help="check every world (information state, replay)")
+    parser.add_argument("--keep", type=Path, help="pickle each point with no world into this folder")
+    args = parser.parse_args()
+    names = args.games.split(",") if args.games else sorted(bundled_games())
+    asked = [int(p) for p in args.players.split(",")] if args.players else None
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    print("| game | players | draws | no world | wrong | median ms | p90 ms | worst ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    errors: list[str] = []
+    for name in names:
+        game = load_game(name)
+        for players in counts_of(game, asked):
+            times: list[float] = []
+            failed = wrong = 0
+            for seed in range(args.seeds):
+                found = walk(game, players, seed, args.every, args.fresh, args.check, args.keep)
+                times += found["times"]
+                failed += len(found["failed"])
+                wrong += found["wrong"]
+                errors += found["failed"]
+            times.sort()
+            ms = [t * 1e3 for t in times] or [0.0]
+            print(f"| {name} | {players} | {len(times)} | {failed} | {wrong if args.check else '-'} | "
+                  f"{statistics.median(ms):.1f} | {ms[int(len(ms) * 0.9)]:.1f} | {ms[-1]:.0f} |", flush=True)
+    for i, error in enumerate(errors, 1):
+        print(f"({i}) {error}")
+
+
+if __name__ == "__main__":
+    main()

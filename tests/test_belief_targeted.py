@@ -1,0 +1,71 @@
+"""Where every other drawing found no world: drawings whose mends first swap the card an answer named where the
+seat never saw which card it was (`belief._Replay.own_card_first`). Sky Haulers at 4 players, seed 4: early on
+P0 plays a card from its hand unseen and is asked "Into whose hold does the Artifact go?" (so it was an
+Artifact), and P1's face-down cargo makes it lose a card at the end of its turn (so it was the Jinxed Crate).
+A drawing puts any card there; one swap out of hundreds explains each answer, and before these drawings 7 of 20
+fresh draws at the point after 28 decisions found no world."""
+
+import random
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.run import belief
+from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.match import random_bot
+
+
+@pytest.fixture(scope="module")
+def hard_point():
+    """The match after 28 decisions of the walk `benchmarks/bench.py` makes (a random bot, one forced answer at
+    every 9th decision), and the seat it draws for there."""
+    m = load_game("sky-haulers").new_match(players=4, seed=4)
+    bot = random_bot(4)
+    while len(m.history) < 28:
+        for p in m.to_act():
+            m.apply(p, bot.pick(len(m.legal_actions(p))))
+        if len(m.history) % 9 == 0:
+            m.apply(m.to_act()[0], 0)
+    assert len(m.history) == 28
+    return m, 3
+
+
+def targeted_only(monkeypatch) -> None:
+    """Only the targeted drawings are made (the stages before them, which may find the world, left out)."""
+    monkeypatch.setattr(belief, "THOROUGH_TRIES", 0)
+    monkeypatch.setattr(belief, "PATIENT_TRIES", 0)
+
+
+def draws(m, seat: int, seeds: range) -> list[object]:
+    """Fresh draws (no world kept) at `m` for `seat`, one per seed: the world, or the NoConsistentWorld raised."""
+    out: list[object] = []
+    for k in seeds:
+        c = m.clone()
+        c.__dict__.pop("_kept", None)
+        try:
+            out.append(belief.determinize(c, seat, random.Random(k), tries=0))
+        except NoConsistentWorld as err:
+            out.append(err)
+    return out
+
+
+def test_drawings_that_swap_an_answers_unseen_card_first_find_the_world(hard_point, monkeypatch):
+    m, seat = hard_point
+    targeted_only(monkeypatch)
+    for world in draws(m, seat, range(2)):
+        assert not isinstance(world, NoConsistentWorld), world
+        assert world.information_state(seat) == m.information_state(seat)
+        replayed(world)  # a legal history of its own
+
+
+@pytest.mark.slow
+def test_without_that_order_the_same_drawings_find_none(hard_point, monkeypatch):
+    """One drawing at a time, 40 seeds: with the answer's own card swapped first, 6 find the world; mended with
+    the swaps in the quick drawings' order (the one that explains the answer rarely among those tried), none."""
+    m, seat = hard_point
+    targeted_only(monkeypatch)
+    monkeypatch.setattr(belief, "TARGETED_TRIES", 1)
+    found = sum(not isinstance(world, NoConsistentWorld) for world in draws(m, seat, range(40)))
+    monkeypatch.setattr(belief._Replay, "own_card_first", lambda self, d, pairs: pairs)
+    unordered = sum(not isinstance(world, NoConsistentWorld) for world in draws(m, seat, range(40)))
+    assert (found, unordered) == (6, 0)
