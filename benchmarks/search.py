@@ -7,7 +7,7 @@ through the step API and copied after 10%, 50% and 90% of their decisions. At ea
 over the S matches and R repeats of:
 - `det first`: `determinize` for the seat to act on a copy with no world kept (a fresh draw);
   `det next`: a second call at the same point (the kept world moved on); `det carried`: a call at the
-  seat's next turn, the world drawn at this one kept (what a bot pays at each of its turns); `no world`:
+  seat's next turn (these three in CPU time), the world drawn at this one kept (what a bot pays at each of its turns); `no world`:
   draws that found none (each printed under the table);
 - `clone`: `m.clone()`, and with its first use (the rebuild of its running flow);
 - `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered);
@@ -44,8 +44,8 @@ from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
-COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det carried", "no world", "clone", "+use", "info", "pickle",
-           "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
+COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det carried", "no world", "clone", "+use", "info",
+           "pickle", "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
 ERRORS: list[str] = []  # the draws that found no world, printed under the table
 
 
@@ -112,6 +112,13 @@ def timed(fn) -> float:
     return (time.perf_counter() - t0) * 1e6
 
 
+def cpu_timed(fn) -> float:
+    """CPU µs of one call (`time.process_time`: a loaded machine's other work left out)."""
+    t0 = time.process_time()
+    fn()
+    return (time.process_time() - t0) * 1e6
+
+
 def folder_reads(m) -> int:
     """How often a pickle round trip of `m` looked for or compiled its game's folder."""
     calls = []
@@ -137,8 +144,8 @@ def determinize_cost(matches, repeat: int) -> list[str]:
             c.__dict__.pop("_kept", None)
             tried += 1
             try:
-                firsts.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k))))
-                nexts.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 1000))))
+                firsts.append(cpu_timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k))))
+                nexts.append(cpu_timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 1000))))
                 bot = random.Random(k)
                 while not c.over:
                     acting = c.to_act()
@@ -146,7 +153,7 @@ def determinize_cost(matches, repeat: int) -> list[str]:
                         c.apply(p, bot.randrange(len(c.legal_actions(p))))
                     if seat in c.to_act():
                         tried += 1
-                        carried.append(timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 2000))))
+                        carried.append(cpu_timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 2000))))
                         break
             except NoConsistentWorld as err:
                 failed += 1
