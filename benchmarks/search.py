@@ -7,8 +7,8 @@ through the step API and copied after 10%, 50% and 90% of their decisions. At ea
 over the S matches and R repeats of:
 - `det first`: `determinize` for the seat to act on a copy with no world kept (a fresh draw);
   `det next`: a second call at the same point (the kept world moved on); `det carried`: a call at the
-  seat's next turn (these three in CPU time), the world drawn at this one kept (what a bot pays at each of its turns); `no world`:
-  draws that found none (each printed under the table);
+  seat's next turn, the world drawn at this one kept (what a bot pays at each of its turns); these three
+  in CPU time; `no world`: draws that found none (each printed under the table);
 - `clone`: `m.clone()`, and with its first use (the rebuild of its running flow);
 - `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered);
 - `pickle`: a pickle round trip, and whether it read the game's folder (found or compiled it again);
