@@ -102,3 +102,20 @@ def test_every_bundled_schema_is_a_valid_json_schema():
     assert schemas
     for path in schemas:
         Draft202012Validator.check_schema(json.loads(path.read_text(encoding="utf-8")))
+
+
+def test_the_parser_of_one_command_is_that_of_the_whole_tree():
+    """`meeple COMMAND …` builds COMMAND's parser alone: the same options and help as in the tree of every
+    command, and no other command beside it."""
+    from interpreter import cli
+
+    def parsers(tree):
+        action = next(a for a in tree._actions if a.dest == "command")
+        return action.choices
+
+    every = parsers(cli.build_parser())
+    assert set(every) == set(cli.COMMANDS)
+    for name in cli.COMMANDS:
+        alone = parsers(cli.build_parser(name))
+        assert list(alone) == [name]
+        assert alone[name].format_help() == every[name].format_help(), name
