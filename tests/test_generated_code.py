@@ -224,3 +224,32 @@ def test_a_test_of_whether_cards_are_there_stops_at_the_first_found(tmp_path):
     assert "not in map(P[PROP_value].__getitem__" in source and "any((P[PROP_value][" in source
     assert source.count("len([") == 1  # the one whose test may fail (a division) runs over every card
     assert says(play_random(g, 2, 0, log=True))[:2] == ["yes yes", "yes no yes"]
+
+
+def test_only_a_number_that_can_pass_the_limit_is_tested(tmp_path):
+    from interpreter.run.match import play_random
+    from tests.test_compiler_cases import game
+
+    g = game(tmp_path, """
+        set pot to sum(deck, it.value) * players + count(deck)
+        let r = roll d6
+        add (the top card of deck).value to bonus of me
+        subtract max(deck, it.value) from bonus of me
+        add r to pot
+        set pot to pot * 2
+    """)
+    tests = [line.strip() for line in g.python_source.splitlines() if "too_big(" in line]
+    assert tests == [
+        "if PC[COUNTER_bonus][me] > 9223372036854775807: too_big(PC[COUNTER_bonus][me], AT[1])",  # grows only
+        "if PC[COUNTER_bonus][me] < -9223372036854775807: too_big(PC[COUNTER_bonus][me], AT[2])",  # shrinks only
+        "if not -9223372036854775807 <= G[COUNTER_pot] <= 9223372036854775807: too_big(G[COUNTER_pot], AT[3])",
+        "if not -9223372036854775807 <= G[COUNTER_pot] <= 9223372036854775807: too_big(G[COUNTER_pot], AT[4])",
+    ]  # a sum of card values, a count, a roll cannot pass it; a name (r) may hold a large number
+    (tmp_path / "big").mkdir()
+    big = game(tmp_path / "big", """
+        set pot to 999999999999999999 * 9
+        add (the top card of deck).value to pot
+        set pot to pot * 2
+    """)
+    with pytest.raises(RuleError, match=r"game\.yaml:27:"):  # the doubling, not the sum before it
+        play_random(big, 2, 0)

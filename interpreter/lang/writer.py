@@ -19,6 +19,7 @@ from . import nodes as n
 from .analysis import Plan
 from .compiled import Compiled
 from .program import Program, Routine
+from .ranges import Ranges
 from .resolve import too_deep
 
 # Short local names for the parts of the state that generated code reads, bound only where used.
@@ -71,6 +72,7 @@ class Writer:
         self.free = False  # writing a sentence of the log: nothing charged
         self._iterating: dict[tuple[str, str], bool] = {}  # functions and conditions: do they run over a list?
         self._visitors: dict[type, str] = {}  # a node class → the name of the method that writes it
+        self.ranges = Ranges(model, self.cards)  # what numbers can pass the limit, to test only those
         self._begin(None)
 
     def _begin(self, at) -> None:
@@ -269,12 +271,14 @@ class Writer:
         a stored number or a literal already)."""
         if value.type != "num" or isinstance(value, n.Ref | n.GameCounter | n.PlayerCounter | n.CardProp | n.Length):
             return
+        if self.ranges.within(value):  # it cannot pass the limit (a sum of card values, a roll, …)
+            return
         where = self.place(self.at)
-        if isinstance(value, n.Arith) and value.left is value.right:
-            pass  # (not a change by a constant)
-        elif isinstance(value, n.Arith) and value.op in "+-" and isinstance(value.right, n.Const) and \
-                isinstance(value.left, n.GameCounter | n.PlayerCounter | n.Ref):  # `add 2 to …`: one way only
-            grows = (value.right.value >= 0) == (value.op == "+")
+        step = value if isinstance(value, n.Arith) and value.op in "+-" and value.left is not value.right and \
+            isinstance(value.left, n.GameCounter | n.PlayerCounter | n.Ref) else None
+        change = self.ranges.span(step.right) if step is not None else None
+        if step is not None and change is not None and (change[0] >= 0 or change[1] <= 0):  # `add 2 to …`: one way
+            grows = (change[0] >= 0) == (step.op == "+")
             test = f"{name} > {MAX_NUMBER}" if grows or floor is not None else f"{name} < {-MAX_NUMBER}"
             self.line(f"if {test}: too_big({name}, {where})")
             return
