@@ -1,7 +1,7 @@
 """What keeping up who sees what costs a match played through the step API (`Match`, random bots): Python
-bytecodes run in the watcher's hooks (`run/information.py`) per match, counted rather than timed (a count does
-not change with the machine's load, so two versions of the engine compare on a shared machine), and the CPU
-time of a whole match for scale.
+bytecodes run per match, in all and in the watcher's hooks (`run/information.py`), counted rather than timed (a
+count does not change with the machine's load, so two versions of the engine compare on a shared machine), and
+the CPU time of a whole match for scale.
 
     python benchmarks/watcher.py [-n MATCHES] [GAME ...]
 """
@@ -23,21 +23,23 @@ from interpreter.run.match import play_random
 WATCHER = "information.py"
 
 
-def count(game, players: int, matches: int) -> tuple[Counter, Counter]:
-    """Bytecodes and frames entered per function of the watcher's module over `matches` step-API matches."""
+def count(game, players: int, matches: int) -> tuple[Counter, Counter, int]:
+    """Bytecodes and frames entered per function of the watcher's module over `matches` step-API matches, and
+    the bytecodes of the whole matches."""
     play_random(game, players, 0)  # anything loaded or compiled on first use is not counted
     ops: Counter = Counter()
     frames: Counter = Counter()
+    total = [0]
 
     def tracer(frame, event, arg):
         code = frame.f_code
-        if not code.co_filename.endswith(WATCHER):
-            return None
+        mine = code.co_filename.endswith(WATCHER)
         if event == "call":
-            frames[code.co_name] += 1
+            frames[code.co_name] += mine
             frame.f_trace_opcodes, frame.f_trace_lines = True, False
         elif event == "opcode":
-            ops[code.co_name] += 1
+            total[0] += 1
+            ops[code.co_name] += mine
         return tracer
 
     sys.settrace(tracer)
@@ -46,7 +48,7 @@ def count(game, players: int, matches: int) -> tuple[Counter, Counter]:
             play_random(game, players, seed)
     finally:
         sys.settrace(None)
-    return ops, frames
+    return +ops, +frames, total[0]
 
 
 def cpu_per_match(game, players: int, matches: int) -> float:
@@ -65,10 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.games or bundled_games():
         game = load_game(name)
         for players in sorted({game.min_players, game.max_players}):
-            ops, frames = count(game, players, args.n)
+            ops, frames, total = count(game, players, args.n)
             cpu = cpu_per_match(game, players, args.n)
-            print(f"{name}, {players} players: {sum(ops.values()) / args.n:,.0f} bytecodes in the watcher's module, "
-                  f"{sum(frames.values()) / args.n:,.0f} frames, per match; a match {cpu * 1e3:.1f} ms CPU")
+            print(f"{name}, {players} players, per match: {total / args.n:,.0f} bytecodes, of which "
+                  f"{sum(ops.values()) / args.n:,.0f} in the watcher's module ({sum(frames.values()) / args.n:,.0f} "
+                  f"frames entered there); {cpu * 1e3:.1f} ms CPU")
             print("    most: " + ", ".join(f"{k} {v / args.n:,.0f}" for k, v in ops.most_common(5)))
     return 0
 
