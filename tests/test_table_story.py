@@ -430,3 +430,16 @@ def test_no_card_name_is_broken_across_lines(capsys, monkeypatch):
         whole = sum(len(re.findall(rf"(?<!\w){name}(?!\w)", line)) for line in out.splitlines())
         assert whole == len(re.findall(rf"(?<!\w){name}(?!\w)", joined)), name
     assert "  you get 9 of Clubs, 2 of Diamonds," in out and "── end of round" not in out  # (Hearts: deals)
+
+
+def test_a_once_per_turn_mark_is_shown_only_in_the_turn_it_was_used(capsys, monkeypatch):
+    # Sky Haulers, seed 5: P0 plays Second Wind (once per turn) in turn 3; the mark resets as a turn begins
+    out = run(capsys, monkeypatch, "1\n" * 300 + "q\n", "play", "sky-haulers", "--human", "0", "--seed", "5")
+    firsts: dict[str, str] = {}
+    marked = 0
+    for screen in screens(out):
+        heading = screen.splitlines()[0]
+        firsts.setdefault(heading, screen)
+        marked += "once used 1" in screen
+    assert marked and len(firsts) > 3
+    assert not any("once used" in screen for screen in firsts.values())  # a turn's first screen: not yet used
