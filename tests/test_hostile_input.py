@@ -217,8 +217,27 @@ def test_the_games_files_together_have_a_size_limit(capsys, tiny):
     validate_fails(capsys, tiny, "c.yaml", message)
 
 
-def test_the_games_files_together_have_a_values_limit(capsys, tiny):
-    values = "".join(f"  - [{','.join(['1'] * 499)}]\n" for _ in range(source.MAX_VALUES // 500 - 1))  # 2 bytes each
+# The value limits at their real size (the slow run), and at a hundredth of it: the same counting and the same
+# messages, a hundredth of the YAML to compose (the game's 100,000 values took 8 s of CPU; 0.1 s at a hundredth).
+VALUE_LIMIT_SCALES = [pytest.param(100, id="a hundredth"), pytest.param(1, id="real size", marks=pytest.mark.slow)]
+
+
+def value_limits_divided_by(scale: int, monkeypatch) -> None:
+    """The file's and the game's value limits divided by `scale` (1: as they are)."""
+    if scale == 1:
+        return
+    monkeypatch.setattr(source, "MAX_VALUES", source.MAX_VALUES // scale)
+    monkeypatch.setattr(source, "MAX_GAME_VALUES", source.MAX_GAME_VALUES // scale)
+    monkeypatch.setattr(loader, "Budget", lambda: source.Budget(values=source.MAX_GAME_VALUES))  # its default
+
+
+@pytest.mark.parametrize("scale", VALUE_LIMIT_SCALES)
+def test_the_games_files_together_have_a_values_limit(capsys, tiny, scale, monkeypatch):
+    value_limits_divided_by(scale, monkeypatch)
+    width = max(9, source.MAX_VALUES // 100 - 1)  # values a line (and its list): 499 at the real size
+    lines = 4 * source.MAX_VALUES // 5 // (width + 1)  # each file under its own limit; a, b and game.yaml under
+    # the game's (0.4 of it each, and some values), the third file past it
+    values = "".join(f"  - [{','.join(['1'] * width)}]\n" for _ in range(lines))  # 2 bytes each
     for name in ("a", "b", "c"):
         (tiny / f"{name}.yaml").write_text("extra:\n" + values)
     (tiny / "game.yaml").write_text(edited(GAME, ("cards: [cards.yaml]", "cards: [a.yaml, b.yaml, c.yaml]")))
@@ -232,7 +251,9 @@ def test_a_game_lists_a_bounded_number_of_card_files(capsys, tiny):
     validate_fails(capsys, tiny, "game.yaml", rf"a game has at most {loader.MAX_CARD_FILES} card files")
 
 
-def test_a_file_of_too_many_values_is_refused(capsys, tiny):
+@pytest.mark.parametrize("scale", VALUE_LIMIT_SCALES)
+def test_a_file_of_too_many_values_is_refused(capsys, tiny, scale, monkeypatch):
+    value_limits_divided_by(scale, monkeypatch)
     values = "".join(f"  - {i}\n" for i in range(source.MAX_VALUES + 10))
     (tiny / "cards.yaml").write_text(CARDS + "extra:\n" + values)
     validate_fails(capsys, tiny, "cards.yaml", rf"the file has more than {source.MAX_VALUES:,} values by here")
@@ -830,9 +851,9 @@ def with_turn(text: str, game: str = GAME) -> str:
     return edited(game, (TURN, "  turn: |\n" + "".join(f"    {line}\n" for line in text.splitlines())))
 
 
-def fails_in_play(capsys, folder: Path, message: str) -> str:
-    """`meeple play` stops with a RuleError located in game.yaml whose text matches `message`."""
-    code, _, err = run(capsys, "play", folder)
+def fails_in_play(capsys, folder: Path, message: str, *options: str) -> str:
+    """`meeple play` (with `options`) stops with a RuleError located in game.yaml whose text matches `message`."""
+    code, _, err = run(capsys, "play", folder, *options)
     assert code == 1
     assert re.search(rf"{re.escape(str(folder / 'game.yaml'))}:\d+:\d+: {message}", err), err
     return err
@@ -864,22 +885,38 @@ def test_rounds_past_the_limit_are_refused_before_play(capsys, tiny):
     ("repeat 100000 + my points times:\n  add 1 to my points", r"`repeat 100000 times` is more than 10,000 rounds"),
     ("let x = I choose a number from 1 to 100000000 + my points",
      r"`a number from 1 to 100000000` offers 100,000,000 options, more than the 10,000"),
-    ("repeat 10000 times:\n  repeat 10000 times:\n    add 1 to my points",
-     r"the match ran more than 1,000,000 steps .*--max-steps"),
-    ("while true at most 100000000 times:\n  add 1 to my points", r"the match ran more than 1,000,000 steps"),
-    ("repeat 10000 times:\n  for each player p:\n    repeat 100 times:\n      add 1 to points of p",
-     r"the match ran more than 1,000,000 steps"),
     ("spins 1", r"calls nested more than 200 deep"),
     ("let x = I choose 100000000 + my points cards from deck",
      r"choosing 100,000,000 cards asks 100,000,000 questions, more than the 10,000"),
-], ids=["repeat", "number choice", "nested repeats", "while at most", "nested loops", "recursion", "cards choice"])
+], ids=["repeat", "number choice", "recursion", "cards choice"])
 def test_run_away_rules_stop_with_a_located_error_in_bounded_time(capsys, tiny, turn, message):
+    runs_away_in_bounded_memory(capsys, tiny, turn, message)
+
+
+@pytest.mark.parametrize("max_steps", [
+    pytest.param(20_000, id="20,000 steps"),  # the same count, a fiftieth of the steps (8 s of CPU: 0.2 s)
+    pytest.param(None, id="the default 1,000,000", marks=pytest.mark.slow),  # the default is met by the test below
+])
+@pytest.mark.parametrize("turn", [
+    "repeat 10000 times:\n  repeat 10000 times:\n    add 1 to my points",
+    "while true at most 100000000 times:\n  add 1 to my points",
+    "repeat 10000 times:\n  for each player p:\n    repeat 100 times:\n      add 1 to points of p",
+], ids=["nested repeats", "while at most", "nested loops"])
+def test_run_away_loops_stop_at_the_step_limit_with_a_located_error(capsys, tiny, turn, max_steps):
+    steps = ["--max-steps", str(max_steps)] if max_steps else []
+    message = rf"the match ran more than {max_steps or limits.MAX_STEPS:,} steps .*--max-steps"
+    runs_away_in_bounded_memory(capsys, tiny, turn, message, *steps)
+
+
+def runs_away_in_bounded_memory(capsys, tiny: Path, turn: str, message: str, *options: str) -> None:
+    """The tiny game with `turn` as its turn (and a procedure that calls itself) stops `play` with a located
+    RuleError matching `message`, in bounded memory."""
     spin = "  spin:\n    forms: [spins]\n    params: [n]\n    do: |\n      add 1 to my points\n      spins n + 1\n"
     game = edited(with_turn(turn), ("functions:\n", spin + "functions:\n"))
     (tiny / "game.yaml").write_text(game)
     tracemalloc.start()
     try:
-        fails_in_play(capsys, tiny, message)
+        fails_in_play(capsys, tiny, message, *options)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
