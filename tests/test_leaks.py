@@ -23,20 +23,22 @@ GAMES = ["overloaded", "sky-haulers", "low-tide", "go-fish", "crazy-eights", "he
 DETERMINIZE = {"low-tide": 4}
 
 
-def bundled_check(name: str, every_count: bool):
-    """The leak check of a bundled game over two seeds: at every player count (the slow run), or at its smallest
-    and the one it is played at by default."""
+def bundled_check(name: str, every_count: bool, seeds: int = 2):
+    """The leak check of a bundled game over `seeds` seeds: at every player count (the slow run), or at its
+    smallest and the one it is played at by default."""
     game = load_game(name)
     counts = game.player_counts() if every_count else sorted({game.min_players, game.default_players})
-    report = check_leaks(game, players=counts, seeds=range(2), determinize=DETERMINIZE.get(name, 9))
+    report = check_leaks(game, players=counts, seeds=range(seeds), determinize=DETERMINIZE.get(name, 9))
     assert sorted(report.by_players) == counts
-    assert report.answers > 100 and report.deals > 20 and report.determinized + report.no_world >= 6
+    assert report.answers > (100 if seeds > 1 else 30) and report.deals > 20  # Crazy Eights' seed 0: 40, 38
+    assert report.determinized + report.no_world >= 3 * seeds
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_bundled_game_hides_what_its_rules_hide_at_its_smallest_and_default_player_count(name):
-    """Whether a player is asked counts too: every choice asks, even with one option."""
-    bundled_check(name, every_count=False)
+    """Whether a player is asked counts too: every choice asks, even with one option. One match a player count
+    here; two at every count, and 28 more at each, in the slow run."""
+    bundled_check(name, every_count=False, seeds=1)
 
 
 @pytest.mark.slow
