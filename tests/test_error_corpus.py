@@ -35,9 +35,10 @@ def bounded(work, long_cpu_s: float = LONG_CPU_S, bound: int = CALL_BOUND):
     return work_bound.bounded(work, long_cpu_s, bound)
 
 
-def patched_copy(case: dict, tmp_path: Path) -> tuple[Path, list[str]]:
-    """The case's game folder, copied and patched; and the files it patched."""
-    folder = tmp_path / case["game"]
+def patched_copy(case: dict, under: Path) -> tuple[Path, list[str]]:
+    """The case's game folder, copied afresh to `under/<game>` and patched; and the files it patched."""
+    folder = under / case["game"]
+    shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(data_dir("cards") / case["game"], folder)
     patches = case["patch"] if isinstance(case["patch"], list) else [case["patch"]]
     for patch in patches:
@@ -80,11 +81,20 @@ def place(folder: Path, at: dict) -> tuple[str, int, int]:
     return str(path), before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
+@pytest.fixture(scope="module")
+def workbench(tmp_path_factory) -> Path:
+    """Where every case of a process patches its copy: one folder per game, at the same path for every case, and
+    a compiled-game cache of its own beside it (never the user's). A case's patched file is new text, read and
+    checked afresh; the files it left as they are were read once, as a person's cache keeps them between runs
+    (the cache names a file by its path and bytes). A third of the corpus's work, and the cache path tested too."""
+    return tmp_path_factory.mktemp("corpus")
+
+
 @pytest.mark.parametrize("case", CORPUS, ids=[case["id"] for case in CORPUS])
-def test_broken_input_is_an_authoring_error_at_its_place(case, tmp_path, monkeypatch):
-    folder, files = patched_copy(case, tmp_path)
+def test_broken_input_is_an_authoring_error_at_its_place(case, workbench, monkeypatch):
+    folder, files = patched_copy(case, workbench / "games")
     bundled(case["game"])
-    monkeypatch.setenv(ENV, "off")  # a copy read once: nothing of it is worth a place in the user's cache
+    monkeypatch.setenv(ENV, str(workbench / "cache"))
     found = bounded(lambda: diagnostics_of(case, folder, files))
     assert found, "no authoring error at all"
     file, line, col = place(folder, case["at"])
