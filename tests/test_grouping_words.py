@@ -66,7 +66,7 @@ def test_a_grouping_match_is_the_same_by_sim_and_by_the_step_api(tmp_path):
 
 
 def test_cards_are_grouped_in_one_pass(tmp_path):
-    g = game(tmp_path, 'say "{count(groups(deck, it.value % 3))}"')
+    g = game(tmp_path, 'for each group g in groups(deck, it.value % 3):\n  say "{count(g)}"')
     line = next(x for x in g.python_source.splitlines() if "setdefault" in x)
     assert len(re.findall(r"\bin Z\[", line)) == 1  # the zone is run over once, not once a card
 
@@ -88,3 +88,13 @@ def test_a_misused_group_is_refused_with_what_to_write(tmp_path, main, message):
 
 def test_group_is_a_keyword_whose_hint_names_its_loop(tmp_path):
     assert "`group` became a keyword with `for each group g in …`" in refused(tmp_path, "let group = 1")
+
+
+def test_one_card_of_each_value_of_a_property_is_found_as_by_any_value(tmp_path):
+    # my hand: three H of value 5, then the deck's C1..C8: C5 joins the group of the H cards
+    out = said(tmp_path, """
+        let both = my hand + deck
+        say "{firsts(groups(both, it.value))} {count(groups(both, it.value))}"
+        say "{firsts(groups(both, it.value + 0))} {count(groups(both, it.value + 0))}"
+    """)
+    assert out[0] == out[1] == "[H (P0), C1, C2, C3, C4, C6, C7, C8] 8"

@@ -115,8 +115,26 @@ class ExpressionWriter(Writer):
                 f" if not {g}.append({v}) and len({g}) == 1]")
 
     def visit_Firsts(self, node: n.Firsts) -> str:
+        column = self.key_column(node.groups)
+        if column is not None and isinstance(node.groups, n.Groups):
+            # one card of each value of a property: the values and the first card of each found in C, a Python
+            # step only for each value
+            grouped = node.groups
+            cs, ks, first, k = (self.fresh(x) for x in ("cs", "ks", "first", "k"))
+            pool = self.charged(grouped.pool, self.expr(grouped.pool), grouped.key, grouped.at)
+            return (f"[{first}[{k}] for {cs} in ({pool},) for {ks} in (list(map({column}, {cs})),) "
+                    f"for {first} in (dict(zip(reversed({ks}), reversed({cs}))),) for {k} in dict.fromkeys({ks})]")
         g = self.fresh("g")
         return f"[{g}[0] for {g} in {self.expr(node.groups)}]"
+
+    def key_column(self, groups: n.Expr) -> str | None:
+        """`P[PROP_x].__getitem__` where cards are grouped by their property x, else None."""
+        if not isinstance(groups, n.Groups):
+            return None
+        key = groups.key
+        if isinstance(key, n.CardProp) and isinstance(key.card, n.Ref) and key.card.var is groups.var:
+            return f"{self.alias('P')}[{self.constant('prop', key.index)}].__getitem__"
+        return None
 
     def visit_FirstCard(self, node: n.FirstCard) -> str:
         cards = node.cards
@@ -161,6 +179,14 @@ class ExpressionWriter(Writer):
         return self.charge(cards, node.at) if self.may_be_long(node, False) else cards
 
     def visit_Length(self, node: n.Length) -> str:
+        items = node.items
+        if isinstance(items, n.Groups):  # how many groups: how many values
+            pool = self.charged(items.pool, self.expr(items.pool), items.key, items.at)
+            column = self.key_column(items)
+            if column is not None:
+                return f"len(set(map({column}, {pool})))"
+            v = self.ref(items.var)
+            return f"len({{{self.expr(items.key)} for {v} in {pool}}})"
         return f"len({self.expr(node.items)})"
 
     def visit_OwnedCards(self, node: n.OwnedCards) -> str:
