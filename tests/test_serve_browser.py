@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
 if not shutil.which(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
@@ -59,6 +58,8 @@ def address(server, served: str | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def browser():
+    """Chromium, for the module's tests (Playwright imported here, when a test needs it, not at collection)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
     with sync_api.sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         try:
