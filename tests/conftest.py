@@ -1,9 +1,32 @@
-"""Shared fixtures: bundled games are compiled once per test session."""
+"""Shared fixtures: bundled games are compiled once per test session. And bytecode kept where the environment
+says not to write it."""
+
+import os
+import sys
+from pathlib import Path
 
 import pytest
 
-from interpreter.game import load_game
-from interpreter.load.loader import bundled_games
+
+def _bytecode_kept_apart() -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set (as in many containers), every process of a run (each xdist worker)
+    would compile every module of the engine again and rewrite the asserts of every test module again: about 8 s
+    of CPU a worker, each run. This process keeps that bytecode instead (pytest keeps its rewritten test modules
+    where Python keeps bytecode), never beside the sources: in the user's cache folder
+    (`$XDG_CACHE_HOME/meeple/pycache`, else `~/.cache/meeple/pycache`; deleting it is always safe), as Python
+    does with `PYTHONPYCACHEPREFIX`. Processes the tests start are left as the environment says. An explicit
+    `PYTHONPYCACHEPREFIX` is kept."""
+    if not sys.dont_write_bytecode or sys.pycache_prefix:
+        return
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    sys.pycache_prefix = str(Path(base) / "meeple" / "pycache")
+    sys.dont_write_bytecode = False
+
+
+_bytecode_kept_apart()
+
+from interpreter.game import load_game  # noqa: E402  (the engine's bytecode kept too)
+from interpreter.load.loader import bundled_games  # noqa: E402
 
 pytest.register_assert_rewrite("tests.serving")  # the serve tests' shared helpers and fixture: asserts explained
 
