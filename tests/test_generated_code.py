@@ -253,3 +253,19 @@ def test_only_a_number_that_can_pass_the_limit_is_tested(tmp_path):
     """)
     with pytest.raises(RuleError, match=r"game\.yaml:27:"):  # the doubling, not the sum before it
         play_random(big, 2, 0)
+
+
+def test_how_many_cards_have_a_value_is_counted_in_c(tmp_path):
+    from interpreter.run.match import play_random
+    from tests.test_compiler_cases import game, says
+
+    g = game(tmp_path, """
+        let c = the top card of hand of me
+        let k = count(table where it.value == c.value)
+        say "{count(hand of me where it.value == c.value)} {count(deck where it.value == 9)} {k}"
+        let d = the top card of table
+        say "{count(table where it.value == d.value)}"
+    """)
+    assert g.python_source.count(".count(") == 4 and "len([" not in g.python_source
+    out = says(play_random(g, 2, 0, log=True))
+    assert out[:2] == ["3 0 0", "0"]  # an empty zone counts 0 without working out the value (d is none)

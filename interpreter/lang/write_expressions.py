@@ -187,6 +187,19 @@ class ExpressionWriter(Writer):
                 return f"len(set(map({column}, {pool})))"
             v = self.ref(items.var)
             return f"len({{{self.expr(items.key)} for {v} in {pool}}})"
+        found = n.property_equals(items) if isinstance(items, n.Filter) else None
+        if found is not None and isinstance(items, n.Filter) and isinstance(items.base, n.ZoneCards):
+            # how many cards of a zone have a property's value: counted in C (the value worked out once, where
+            # the zone has cards, as the filter works it out at least once then)
+            index, value = found
+            column = f"{self.alias('P')}[{self.constant('prop', index)}].__getitem__"
+            z = self.expr(items.base)
+            if items.base.zone.cheap:
+                pool = self.charged(items.base, z, items.test, items.at)
+                return f"(list(map({column}, {pool})).count({self.expr(value)}) if {z} else 0)"
+            cs = self.fresh("cs")  # a zone named at a cost (`hand of p`): named once
+            pool = self.charged(items.base, cs, items.test, items.at)
+            return f"[list(map({column}, {pool})).count({self.expr(value)}) if {cs} else 0 for {cs} in ({z},)][0]"
         return f"len({self.expr(node.items)})"
 
     def visit_OwnedCards(self, node: n.OwnedCards) -> str:
