@@ -11,6 +11,8 @@ from .failures import RULE_FAILURES, rule_error
 from .flow import SETUP, Cursor, finish, run_flow
 from .information import Watcher, relabel_frozen
 from .invalid import INVALID_MOVE, MATCH_OVER, NOT_YOUR_TURN, Invalid
+from .random_bots import RandomBot as RandomBot  # re-exported: every import of it from here works
+from .random_bots import random_bot
 from .runtime import (
     CHANCE_USED,
     DECISIONS,
@@ -646,20 +648,6 @@ def _chance(state: tuple) -> random.Random:
     rng = random.Random.__new__(random.Random)  # not seeded from the system first: its state is set at once
     rng.setstate(state)
     return rng
-
-
-class RandomBot(random.Random):
-    """The random bots: a uniform pick among the options, drawn only when there is a choice (so a
-    question with one option leaves the bots' draws as they were)."""
-
-    def pick(self, n: int) -> int:
-        """An option in 0..n-1."""
-        return self._randbelow(n) if n > 1 else 0  # type: ignore[attr-defined]
-
-
-def random_bot(seed: int) -> RandomBot:
-    """The random bots, derived from the match seed (so a seed fixes the whole match)."""
-    return RandomBot(seed * 1_000_003 + 7)
 
 
 def play_random(game, players: int, seed: int, log: bool = False) -> Match:

@@ -1,0 +1,20 @@
+"""The random bots: a uniform pick among a decision's options, drawn from a stream the match seed fixes. A module of
+their own, so that `sim`, which plays the compiled flow without a `Match`, loads no more than they need."""
+
+from __future__ import annotations
+
+import random
+
+
+class RandomBot(random.Random):
+    """The random bots: a uniform pick among the options, drawn only when there is a choice (so a
+    question with one option leaves the bots' draws as they were)."""
+
+    def pick(self, n: int) -> int:
+        """An option in 0..n-1."""
+        return self._randbelow(n) if n > 1 else 0  # type: ignore[attr-defined]
+
+
+def random_bot(seed: int) -> RandomBot:
+    """The random bots, derived from the match seed (so a seed fixes the whole match)."""
+    return RandomBot(seed * 1_000_003 + 7)
