@@ -269,3 +269,14 @@ def test_how_many_cards_have_a_value_is_counted_in_c(tmp_path):
     assert g.python_source.count(".count(") == 4 and "len([" not in g.python_source
     out = says(play_random(g, 2, 0, log=True))
     assert out[:2] == ["3 0 0", "0"]  # an empty zone counts 0 without working out the value (d is none)
+
+
+def test_a_fixed_sentence_is_written_as_one_text(tmp_path):
+    from interpreter.run.match import play_random
+    from tests.test_compiler_cases import game, says
+
+    g = game(tmp_path, 'say "All {{set}}"\nsay "{me}"\nsay "{me} and {count(deck)}"')
+    source = g.python_source
+    assert "say(st, 'All {set}')" in source and "say(st, fmt(st, 'player', me))" in source
+    assert source.count("''.join((") == 1
+    assert says(play_random(g, 2, 0, log=True))[:3] == ["All {set}", "P0", "P0 and 8"]

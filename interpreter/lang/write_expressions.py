@@ -295,8 +295,10 @@ class ExpressionWriter(Writer):
         return f"fmt(st, {node.value.type!r}, {self.expr(node.value)})"
 
     def visit_Text(self, node: n.Text) -> str:
-        if not node.parts:
-            return "''"
+        if all(isinstance(p, n.Const) for p in node.parts):  # a fixed sentence: written as one literal
+            return repr("".join(str(p.value) for p in node.parts if isinstance(p, n.Const)))
+        if len(node.parts) == 1:  # one value written out: already a text
+            return self.expr(node.parts[0])
         return "''.join((" + ", ".join(self.expr(p) for p in node.parts) + ",))"
 
     def visit_Stmt(self, node: n.Stmt) -> None:
