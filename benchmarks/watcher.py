@@ -1,5 +1,5 @@
 """What keeping up who sees what costs a match played through the step API (`Match`, random bots): Python
-bytecodes run per match, in all and in the watcher's hooks (`run/information.py`), counted rather than timed (a
+bytecodes run per match, in all and in the watcher's hooks (`run/watcher.py`), counted rather than timed (a
 count does not change with the machine's load, so two versions of the engine compare on a shared machine), and
 the CPU time of a whole match for scale.
 
@@ -20,7 +20,7 @@ from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.match import play_random
 
-WATCHER = "information.py"
+WATCHER = "watcher.py"
 
 
 def count(game, players: int, matches: int) -> tuple[Counter, Counter, int]:

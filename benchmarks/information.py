@@ -1,0 +1,140 @@
+"""What `information_state(seat)` costs right after a decision, per bundled game, early, midway and late in a
+match: CPU µs and Python bytecodes per call (a count does not change with the machine's load).
+
+    python benchmarks/information.py [--seeds S] [--copies K] [--rounds R] [--against DIR] [GAME ...]
+
+For each game (4 players where it allows 4, else its default count), S random matches are played through the
+step API to 10%, 50% and 90% of their decisions. At each point K copies are made; each renders the seat to act's
+information state, then every seat to act decides (copy i takes option i modulo their number), and the call
+measured is that seat's information state after it (its earlier one already rendered: what a search bot pays
+at each step). The CPU time is the median of R rounds, each over fresh copies; the bytecodes are counted once.
+
+`--against DIR` measures the same calls with the engine of another checkout (an earlier commit unpacked with
+`git archive COMMIT | tar -x -C DIR`), the two taking turns round by round in fresh processes (so that a
+machine's load falls on both alike), and prints both and the change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
+
+
+def players_of(game) -> int:
+    return 4 if game.min_players <= 4 <= game.max_players else game.default_players
+
+
+def copies_at(game, seeds: int, share: float, copies: int) -> list[tuple[Any, int]]:
+    """Copies of random matches at a point, each one decision on from its seat's last information state."""
+    from interpreter.run.match import random_bot
+    from interpreter.run.sim import simulate
+
+    players, out = players_of(game), []
+    for seed in range(seeds):
+        cut = int(simulate(game, players, seed).decisions * share)
+        m, bot = game.new_match(players=players, seed=seed), random_bot(seed)
+        while not m.over and len(m.history) < cut:
+            for p in m.to_act():
+                m.apply(p, bot.pick(len(m.legal_actions(p))))
+        for i in range(copies if not m.over else 0):
+            c = m.clone()
+            seat = c.to_act()[0]
+            c.information_state(seat)
+            for p in c.to_act():
+                c.apply(p, i % len(c.legal_actions(p)))
+            out.append((c, seat))
+    return out
+
+
+def bytecodes(calls: list[tuple[Any, int]]) -> int:
+    """Bytecodes run by the calls, in all."""
+    total = [0]
+
+    def tracer(frame, event, arg):
+        if event == "call":
+            frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        elif event == "opcode":
+            total[0] += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        for c, seat in calls:
+            c.information_state(seat)
+    finally:
+        sys.settrace(None)
+    return total[0]
+
+
+def one_round(names: list[str], seeds: int, copies: int, count: bool) -> dict[str, list[float]]:
+    """Per game and point: [CPU µs per call, bytecodes per call (0 if not `count`)]."""
+    from interpreter.game import load_game
+
+    found = {}
+    for name in names:
+        game = load_game(name)
+        for point, share in POINTS:
+            calls = copies_at(game, seeds, share, copies)
+            ops = bytecodes(copies_at(game, seeds, share, copies)) / len(calls) if count and calls else 0
+            started = time.process_time()
+            for c, seat in calls:
+                c.information_state(seat)
+            spent = (time.process_time() - started) / max(len(calls), 1) * 1e6
+            found[f"{name} {players_of(game)}p {point}"] = [spent, ops]
+    return found
+
+
+def in_process(root: Path, names: list[str], seeds: int, copies: int, count: bool) -> dict[str, list[float]]:
+    """One round measured in a fresh Python with the engine of `root`."""
+    code = ("import json, sys; root, here, seeds, copies, count, *names = sys.argv[1:]; sys.path.insert(0, root); "
+            "import interpreter; assert interpreter.__file__.startswith(root), interpreter.__file__; "
+            "sys.path.insert(0, here); import information as bench; "
+            "print(json.dumps(bench.one_round(names, int(seeds), int(copies), count == '1')))")
+    run = subprocess.run([sys.executable, "-c", code, str(root.resolve()), str(HERE / "benchmarks"), str(seeds),
+                          str(copies), "1" if count else "0", *names], capture_output=True, text=True, check=True)
+    return json.loads(run.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", help="bundled games (default: all)")
+    parser.add_argument("--seeds", type=int, default=3, help="matches per game (default 3)")
+    parser.add_argument("--copies", type=int, default=20, help="copies per match and point (default 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds timed, the median kept (default 3)")
+    parser.add_argument("--against", type=Path, metavar="DIR", help="another checkout to compare with")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(HERE))  # this checkout's engine, not an installed one
+    from interpreter.load.loader import bundled_games
+
+    names = args.games or bundled_games()
+    engines = [HERE] if args.against is None else [args.against, HERE]
+    rounds: list[list[dict[str, list[float]]]] = [[] for _ in engines]
+    for r in range(args.rounds):
+        for i, root in enumerate(engines):  # taking turns, round by round
+            rounds[i].append(in_process(root, names, args.seeds, args.copies, r == 0))
+    print(f"Python {sys.version.split()[0]}; information_state after a decision: CPU µs per call (median of "
+          f"{args.rounds} rounds) and bytecodes per call; {args.seeds} matches x {args.copies} copies a point")
+    heads = ["game", "cpu µs", "bytecodes"] if args.against is None else \
+        ["game", "cpu before", "cpu after", "change", "ops before", "ops after", "change"]
+    print("  ".join(f"{h:>24}" if i == 0 else f"{h:>10}" for i, h in enumerate(heads)))
+    for key in rounds[0][0]:
+        cpu = [statistics.median(found[key][0] for found in runs) for runs in rounds]
+        ops = [runs[0][key][1] for runs in rounds]
+        cells = [f"{cpu[0]:,.1f}", f"{ops[0]:,.0f}"] if args.against is None else \
+            [f"{cpu[0]:,.1f}", f"{cpu[1]:,.1f}", f"{cpu[1] / cpu[0] - 1:+.0%}", f"{ops[0]:,.0f}", f"{ops[1]:,.0f}",
+             f"{ops[1] / ops[0] - 1:+.0%}"]
+        print(f"{key:>24}  " + "  ".join(f"{x:>10}" for x in cells))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
