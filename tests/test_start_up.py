@@ -42,7 +42,11 @@ WARM = {
     ("sim", "overloaded", "-n", "1"): (
         *COMPILING, "yaml", "interpreter.load.loader", "interpreter.load.source", "interpreter.check",
         "interpreter.logfile", "interpreter.printing.command", "interpreter.web.command", "interpreter.lab.command",
-        "interpreter.bots", "difflib"),
+        "interpreter.bots", "difflib",
+        # one worker: no process pool (its logging, sockets, queues); random bots: no step API (a Match, who
+        # sees what, the worlds a seat may be in)
+        "concurrent.futures", "multiprocessing", "interpreter.run.match", "interpreter.run.information",
+        "interpreter.run.belief", "interpreter.run.chance", "interpreter.run.seat"),
     ("play", "overloaded", "--seed", "1", "--json"): (
         *COMPILING, "yaml", "interpreter.load.loader", "interpreter.check", "interpreter.printing.command",
         "interpreter.web.command", "interpreter.lab.command"),
@@ -70,6 +74,19 @@ def test_a_command_on_a_cached_game_imports_only_what_it_uses(warm_cache, argv):
         if done.stderr.split() == ["0"]:
             break
     assert done.stderr.split() == ["0"], done.stderr
+
+
+def test_version_is_printed_without_building_a_parser(monkeypatch, capsys):
+    from interpreter import __version__, cli
+
+    def no_parser(command=None):
+        raise AssertionError(f"a parser was built for {command!r}")
+
+    monkeypatch.setattr(cli, "build_parser", no_parser)
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out == f"meeple {__version__}\n"
+    with pytest.raises(AssertionError, match="a parser was built"):  # any other command line still parses
+        cli.main(["games", "--version"])
 
 
 def test_games_lists_a_bundled_game_from_its_game_yaml_alone(tmp_path, monkeypatch, capsys):

@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the `meeple` command; returns the exit status (never raises; prints a traceback only for a fault of the
     engine, an internal error)."""
     words = sys.argv[1:] if argv is None else argv
+    if words[:1] == ["--version"]:  # what argparse would print, without building a command's parser
+        print(f"meeple {__version__}")
+        return 0
     try:
         args = build_parser(words[0] if words and words[0] in COMMANDS else None).parse_args(words)
     except SystemExit as exit_:

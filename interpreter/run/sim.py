@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .failures import RULE_FAILURES, rule_error
 from .flow import TURN, Cursor, finish, run_flow
-from .match import Match, random_bot
 from .playable import Game
+from .random_bots import random_bot
 from .runtime import State
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 
 class Outcome(NamedTuple):
@@ -74,6 +74,7 @@ def _lineup_choices(game: Game, players: int, seed: int, bots: list[str] | None)
     if bots is None or all(name == "random" for name in bots):
         return None
     from ..bots.lineup import Lineup  # the bots stand above this stage: asked for only when named
+    from .match import Match
 
     decided = iter(Lineup(bots, seed).play(Match(game, players, seed)).history)
     return lambda n: next(decided)[1]
@@ -267,16 +268,26 @@ def run_many(game: Game, players: int, n: int, seed: int = 0, workers: int = 1,
                 done(_run_chunk_args(args), (args[2], args[3]))
         else:
             _run_pooled(chunks, workers, done)
-    except BrokenProcessPool:  # a worker was killed (out of memory, kill -9): report what the others finished
+    except _PoolBroken:  # a worker was killed (out of memory, kill -9): report what the others finished
         raise WorkerLost(partial(), finished, n) from None
     except KeyboardInterrupt:
         raise Interrupted(partial(), finished, n) from None
     return partial()
 
 
+class _PoolBroken(Exception):
+    """A worker process of `_run_pooled` died (the pool's `BrokenProcessPool`, whose module a run of one worker
+    never loads)."""
+
+
 def _run_pooled(chunks: list[tuple], workers: int, done: Callable[[Tally, tuple[int, int]], None]) -> None:
     """Run `chunks` in a pool of `workers` processes, `done(tally, seeds)` as each finishes. Whatever stops it
-    (a dead worker, Ctrl-C, a rule failing: the other chunks are then of no use) stops the pool at once."""
+    (a dead worker, Ctrl-C, a rule failing: the other chunks are then of no use) stops the pool at once; a dead
+    worker is raised as `_PoolBroken`. The pool's modules are loaded here, by a run of several workers alone."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
@@ -284,8 +295,10 @@ def _run_pooled(chunks: list[tuple], workers: int, done: Callable[[Tally, tuple[
         futures = {pool.submit(_run_chunk_args, args): (args[2], args[3]) for args in chunks}
         for future in as_completed(futures):
             done(future.result(), futures[future])
-    except BaseException:
+    except BaseException as err:
         stop_pool(pool)
+        if isinstance(err, BrokenProcessPool):
+            raise _PoolBroken from err
         raise
     pool.shutdown()
 
