@@ -1,12 +1,13 @@
 """Start-up with the compiled-game cache, printed (not a timed test): each command cold (an empty cache: the game
 is compiled) and warm (read back from the cache), the best of R runs in fresh processes, in wall and in CPU seconds
 (the process's own, user and system: steadier than wall on a busy machine); and, in one process, loading each
-bundled game cold and warm. `--against DIR` times another checkout's engine too (an earlier commit unpacked there:
-`git archive REV | tar -x -C DIR`), its runs and this one's taken in turn, so that before and after are measured
-in the same run. Last, what each warm command imports once Python has started (`python -X importtime`, after
-`site`): how many modules, and the sum of their own import times — a count that a busy machine does not blur.
+bundled game cold and warm (`--no-load` skips it). `--against DIR` times another checkout's engine too (an earlier
+commit unpacked there: `git archive REV | tar -x -C DIR`; given again, more than one), its runs and this one's taken
+in turn, so that before and after are measured in the same run; the load average is printed at the start and the
+end. Last, what each warm command imports once Python has started (`python -X importtime`, after `site`): how many
+modules, and the sum of their own import times — a count that a busy machine does not blur.
 
-    python benchmarks/cache.py [--repeat R] [--games overloaded,sky-haulers] [--against DIR]
+    python benchmarks/cache.py [--repeat R] [--games overloaded,sky-haulers] [--against DIR ...] [--no-load]
 """
 
 from __future__ import annotations
@@ -98,18 +99,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, best taken (default 3)")
     parser.add_argument("--games", default="overloaded,sky-haulers", help="games whose commands are timed")
-    parser.add_argument("--against", type=Path, help="another checkout whose engine is timed in the same run")
+    parser.add_argument("--against", type=Path, action="append", default=[],
+                        help="another checkout whose engine is timed in the same run (may be given again)")
+    parser.add_argument("--no-load", action="store_true", help="skip loading each bundled game in this process")
     args = parser.parse_args(argv)
-    roots = [ROOT] + ([args.against.resolve()] if args.against else [])
-    print(f"Python {sys.version.split()[0]}, best of {args.repeat}; seconds cold (compiled) → warm (cached)")
-    for name in bundled_games():
+    roots = [ROOT] + [folder.resolve() for folder in args.against]
+    print(f"Python {sys.version.split()[0]}, best of {args.repeat}; seconds cold (compiled) → warm (cached); "
+          f"load average {load_average()}")
+    for name in [] if args.no_load else bundled_games():
         cold, warm = load_times(name, args.repeat)
         print(f"load_game({name!r}):{'':<{14 - len(name)}} {cold:6.3f} → {warm:6.3f}")
-    print("commands, wall (CPU)" + (f"; against {roots[1]}" if len(roots) > 1 else ""))
+    print("commands, wall (CPU)" + "".join(f"; against {root} ({root.name})" for root in roots[1:]))
     for name in args.games.split(","):
         for (label, root), ((cold, cold_cpu), (warm, warm_cpu)) in command_times(name, args.repeat, roots).items():
             command, *rest = label.split()
-            which = "" if root == ROOT else "  (against)"
+            which = "" if root == ROOT else f"  ({root.name})"
             print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) +
                   f"{cold:6.3f} ({cold_cpu:5.3f}) → {warm:6.3f} ({warm_cpu:5.3f}){which}")
     print("warm, imported after Python's start-up: modules (their own import time)")
@@ -118,10 +122,16 @@ def main(argv: list[str] | None = None) -> int:
             for root in roots:
                 modules, seconds = warm_imports([a.format(game=name) for a in template], root)
                 command, *rest = label.split()
-                which = "" if root == ROOT else "  (against)"
+                which = "" if root == ROOT else f"  ({root.name})"
                 print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) +
                       f"{modules:4d} ({seconds:5.3f} s){which}")
+    print(f"load average {load_average()}")
     return 0
+
+
+def load_average() -> str:
+    """The machine's load average over 1, 5 and 15 minutes (what else was running while the figures were taken)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":
