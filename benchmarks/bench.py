@@ -1,17 +1,25 @@
 """Speed and memory figures of the engine, printed (not a timed test).
 
     python benchmarks/bench.py [-n GAMES] [--repeat R]
+    python benchmarks/bench.py --against DIR [-n GAMES] [--repeat R]
 
 Figures on shared machines are noisy, so the interpreted engine and its yardstick (a straight
 hand-written Python version of the same rules, `handwritten_overloaded.py`) run alternately in one
 process and the best of R runs of each is compared.
+
+`--against DIR` gives only that ratio, for this checkout and another (an earlier commit unpacked with
+`git archive COMMIT | tar -x -C DIR`), each in a process of its own, taken in turns R times: each turn's
+ratios, then the median of each (the load of a shared machine moves both alike within a turn).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import random
+import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -163,11 +171,55 @@ def start_up() -> dict[str, float]:
     return found
 
 
+# One turn of `--against`: the ratio of an engine (its checkout first on the path) to the hand-written yardstick.
+_ONE_RATIO = """
+import json, random, sys, time, importlib.util
+root, here, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, root)
+from interpreter.game import load_game
+from interpreter.run.sim import simulate
+spec = importlib.util.spec_from_file_location("hw", here + "/handwritten_overloaded.py")
+hw = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hw)
+game = load_game(root + "/cards/overloaded")
+def rate(fn):
+    start = time.perf_counter()
+    for seed in range(n):
+        fn(seed)
+    return n / (time.perf_counter() - start)
+a = rate(lambda seed: simulate(game, 4, seed))
+b = rate(lambda seed: hw.play(4, random.Random(seed)))
+print(json.dumps([a, b]))
+"""
+
+
+def against(other: Path, games: int, turns: int) -> int:
+    """The interpreted / hand-written ratio of this checkout and of `other`, taken in turns."""
+    roots = {"this": HERE.parent, "against": other.resolve()}
+    ratios: dict[str, list[float]] = {name: [] for name in roots}
+    print(f"Python {sys.version.split()[0]}, overloaded, 4 players, {games} matches a run; ratio interpreted / "
+          "hand-written")
+    for turn in range(turns):
+        shown = []
+        for name, root in roots.items():
+            out = subprocess.run([sys.executable, "-c", _ONE_RATIO, str(root), str(HERE), str(games)],
+                                 capture_output=True, text=True, check=True).stdout
+            a, b = json.loads(out)
+            ratios[name].append(a / b)
+            shown.append(f"{name} {a / b:.3f} ({a:,.0f} against {b:,.0f} games/s)")
+        print(f"turn {turn + 1}: " + "; ".join(shown))
+    print("median: " + "; ".join(f"{name} {statistics.median(r):.3f}" for name, r in ratios.items()))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=3000, help="matches per measurement (default 3000)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, best taken (default 3)")
+    parser.add_argument("--against", type=Path, metavar="DIR", help="only the ratio, of this checkout and DIR's")
     args = parser.parse_args(argv)
+    if args.against is not None:
+        return against(args.against, args.n, args.repeat)
 
     overloaded = load_game("overloaded")
     hw = handwritten()
