@@ -280,3 +280,16 @@ def test_a_fixed_sentence_is_written_as_one_text(tmp_path):
     assert "say(st, 'All {set}')" in source and "say(st, fmt(st, 'player', me))" in source
     assert source.count("''.join((") == 1
     assert says(play_random(g, 2, 0, log=True))[:3] == ["All {set}", "P0", "P0 and 8"]
+
+
+def test_players_kept_by_a_counter_of_theirs_are_kept_in_c(tmp_path):
+    from interpreter.run.match import play_random
+    from tests.test_compiler_cases import game, says
+
+    g = game(tmp_path, """
+        add seat(first player) to bonus of first player
+        add 1 to bonus of next player after first player
+        say "{players where bonus of it} {players where bonus of it > 1}"
+    """)
+    assert "list(filter(PC[COUNTER_bonus].__getitem__, st.orders[st.first]))" in g.python_source
+    assert says(play_random(g, 3, 0, log=True))[:2] == ["[P1] []", "[P1] [P1]"]

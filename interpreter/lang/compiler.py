@@ -327,7 +327,7 @@ class CodeGenerator(ExpressionWriter):
         var = self.bind(each.var)
         seats, asks, answers, answer = (self.fresh(x) for x in ("seats", "asks", "ans", "a"))
         if each.where is not None:
-            self.line(f"{seats} = [{var} for {var} in {self.expr(each.pool)} if {self.expr(each.where)}]")
+            self.line(f"{seats} = {self.kept(each.var, self.expr(each.pool), each.where)}")
         else:
             self.line(f"{seats} = {self.expr(each.pool)}")  # a list of seats is never changed in place
         self.spend(f"len({seats})", each.at)
@@ -367,7 +367,7 @@ class CodeGenerator(ExpressionWriter):
         var = self.bind(each.var)
         seats, asks, took, answers, answer, k = (self.fresh(x) for x in ("seats", "asks", "took", "ans", "a", "k"))
         if each.where is not None:
-            self.line(f"{seats} = [{var} for {var} in {self.expr(each.pool)} if {self.expr(each.where)}]")
+            self.line(f"{seats} = {self.kept(each.var, self.expr(each.pool), each.where)}")
         else:
             self.line(f"{seats} = {self.expr(each.pool)}")
         self.spend(f"len({seats})", each.at)

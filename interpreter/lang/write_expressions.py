@@ -104,7 +104,18 @@ class ExpressionWriter(Writer):
         return f"{v} for {v} in {base} if {self.expr(node.test)}"
 
     def visit_Filter(self, node: n.Filter) -> str:
+        if node.base.type == "players" and _counter_of(node.test, node.var):  # (nothing to charge: a counter)
+            return self.kept(node.var, self.expr(node.base), node.test)
         return f"[{self.lazy(node)}]"
+
+    def kept(self, var: n.Var, pool: str, test: n.Expr) -> str:
+        """The seats of `pool` for which `test` holds (`var` being each): where the test is a counter of each
+        player, kept by C (`list(filter(column, seats))`), else a comprehension."""
+        if isinstance(test, n.PlayerCounter) and _counter_of(test, var):
+            column = f"{self.alias('PC')}[{self.constant('player_counter', test.index)}]"
+            return f"list(filter({column}.__getitem__, {pool}))"
+        v = self.ref(var)
+        return f"[{v} for {v} in {pool} if {self.expr(test)}]"
 
     def visit_Groups(self, node: n.Groups) -> str:
         # one pass: each card is appended to its value's list, and a list joins the result when it is made
@@ -324,3 +335,8 @@ class ExpressionWriter(Writer):
     def visit_Worked(self, node: Worked) -> str:
         return node.name
 
+
+def _counter_of(test: n.Expr, var: n.Var) -> bool:
+    """Is the test a number counter of the player `var` (yes unless 0)?"""
+    return isinstance(test, n.PlayerCounter) and isinstance(test.who, n.Ref) and test.who.var is var \
+        and test.type in ("num", "bool")
