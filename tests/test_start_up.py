@@ -77,6 +77,22 @@ def test_a_command_on_a_cached_game_imports_only_what_it_uses(warm_cache, argv):
     assert done.stderr.split() == ["0"], done.stderr
 
 
+def test_the_parser_of_one_command_makes_no_option_of_another(monkeypatch):
+    """What the other commands would add is dropped unmade: every option made is one of the parser's own."""
+    import argparse
+
+    from interpreter import cli
+
+    made: list[argparse.Action] = []
+    real = argparse._ActionsContainer._add_action
+    monkeypatch.setattr(argparse._ActionsContainer, "_add_action", lambda self, a: made.append(a) or real(self, a))
+    for name in cli.COMMANDS:
+        made.clear()
+        tree = cli.build_parser(name)
+        command = next(a for a in tree._actions if a.dest == "command").choices[name]
+        assert {id(a) for a in made} == {id(a) for a in tree._actions + command._actions}, name
+
+
 def test_version_is_printed_without_building_a_parser(monkeypatch, capsys):
     from interpreter import __version__, cli
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from ..diagnostics import AuthoringError
 from ..limits import MAX_STEPS
@@ -37,25 +38,37 @@ class _Parser(argparse.ArgumentParser):
 class Subcommands:
     """Where each group of commands adds its commands' parsers: every one (`meeple --help` lists them all), or only
     the command the command line names (`meeple COMMAND …` parses no other, so the others' options, and the modules
-    that define them, are not loaded). The commands not wanted share one parser that is added nowhere (making a
-    parser for each costs more than adding the options to one)."""
+    that define them, are not loaded). What is added to a command not wanted is dropped (`_Unwanted`): argparse
+    would make and check each of its options (a help formatter each), which costs more than the command's own."""
 
     def __init__(self, action: Any, only: str | None = None) -> None:
         self._action, self._only = action, only
-        self._unused: argparse.ArgumentParser | None = None
 
     def wants(self, name: str) -> bool:
         """Whether the parser of command `name` is being built."""
         return self._only is None or name == self._only
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
-        """The parser of command `name`, added to the command line if it is wanted."""
+        """The parser of command `name`, added to the command line if it is wanted; else a stand-in that takes the
+        same calls (options, groups of them) and keeps nothing."""
         if self.wants(name):
             parser: argparse.ArgumentParser = self._action.add_parser(name, **kwargs)
             return parser
-        if self._unused is None:
-            self._unused = _Parser(prog="meeple", add_help=False, conflict_handler="resolve")
-        return self._unused
+        return cast(argparse.ArgumentParser, _UNWANTED)
+
+
+class _Unwanted:
+    """The parser of a command the command line does not name: every call made to it (`add_argument`,
+    `add_mutually_exclusive_group`, …) is taken and dropped, and gives the stand-in back."""
+
+    def __getattr__(self, name: str) -> Callable[..., _Unwanted]:
+        return self._drop
+
+    def _drop(self, *args: Any, **kwargs: Any) -> _Unwanted:
+        return self
+
+
+_UNWANTED = _Unwanted()
 
 
 _ASCII_WHOLE = re.compile(r"[0-9]+")
