@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable
 from itertools import chain as joined
 from itertools import compress, repeat
-from operator import and_, ne, xor
+from operator import and_, call, itemgetter, ne, xor
 from typing import Any
 
 from .events import (  # the kinds of event (raw tuples, first item the tag: see run/events.py)
@@ -32,7 +32,6 @@ from .events import (  # the kinds of event (raw tuples, first item the tag: see
     describe,
 )
 from .events import number as _int
-from .events import text as _text
 from .runtime import HIDDEN, OWNER, PUBLIC, State, seen_by
 from .sight import (
     back_key,
@@ -81,10 +80,11 @@ class _Look:
     """What the rendering needs of a layout, computed once: each card's face and back in JSON, and the
     key that sorts cards shown together (faces by id, then backs); each zone's name in JSON, and its key in
     the view with that key's place among the view's zones, sorted; per seat, which zones' order it sees
-    and which it knows; each card's rank by face and by back (the canonical order of another's hand)."""
+    and which it knows, and how it sees each zone's cards (`_zone_mode`); each card's rank by face and by
+    back (the canonical order of another's hand)."""
 
-    __slots__ = ("back", "back_sort", "by_back", "by_face", "counters", "face", "key", "keyed_at", "known", "ordered",
-                 "zone")
+    __slots__ = ("back", "back_sort", "by_back", "by_face", "counters", "face", "key", "keyed_at", "known", "modes",
+                 "ordered", "zone")
 
     def __init__(self, game, t) -> None:
         self.counters: dict[tuple, str] = {}  # the counters as a seat sees them, in JSON, by their values
@@ -102,6 +102,7 @@ class _Look:
         self.ordered = [[ordered_for(t, zi, s) for zi in zones] for s in range(t.n)]
         self.known = [[order_known(t, zi, s) for zi in zones] for s in range(t.n)]
         self.by_face, self.by_back = card_ranks(t)
+        self.modes = [[_zone_mode(t, zi, s) for zi in zones] for s in range(t.n)]
 
 
 _LOOKS: dict[int, tuple] = {}
@@ -143,14 +144,15 @@ class _Reader:
         return prompt_text(self.game, question, kind, written)
 
     def counters(self, gc: list, pc: list) -> str:
-        return _counters(self.look, self.game, self.layout.n, self.seat, gc, pc)
+        written = self.look.counters.get((self.seat, tuple(gc), *map(tuple, pc)))
+        return _counters(self.look, self.game, self.layout.n, self.seat, gc, pc) if written is None else written
 
     def glimpse(self, key: str, line: str, zone: str, to: int) -> None:
         """A card shown to `to` that this seat sees shown without its place: the run of such glimpses (same
         zone, same looker) that ends the lines is kept sorted by `key`, each different card once for a seat
         only watching."""
         out = self.out
-        if self.run_of != (zone, to):
+        if self.run_of != (zone, to) or len(out) != self.start + len(self.run):  # (a new run, or lines since)
             self.run, self.run_of, self.start = [], (zone, to), len(out)
         run = sorted([*self.run, (key, line)], key=_first)
         if to != self.seat:
@@ -160,6 +162,7 @@ class _Reader:
 
 
 _SEEN = {tag: kind.seen for tag, kind in BY_TAG.items()}  # each kind's line for a seat, by tag
+_TAG = itemgetter(0)  # a raw event's tag
 
 
 def render(match, seat: int, events: list[tuple], last: str | None = None) -> tuple[list[str], str | None]:
@@ -168,12 +171,9 @@ def render(match, seat: int, events: list[tuple], last: str | None = None) -> tu
     cannot see is no event for it."""
     r = _Reader(match, seat, last)
     out = r.out
-    seen = _SEEN
-    for e in events:
-        line = seen[e[0]](e, r)
+    for line in map(call, map(_SEEN.__getitem__, map(_TAG, events)), events, repeat(r)):  # (kind.seen(e, r))
         if line is not None:
             out.append(line)
-            r.run_of = None
     return out, r.last
 
 
@@ -414,17 +414,18 @@ def view(match, seat: int) -> dict[str, Any]:
 def view_json(match, seat: int) -> str:
     """`json.dumps(view(match, seat), sort_keys=True, separators=(",", ":"))`, written again only where
     the state changed since the seat's last call: the zones whose cards, or whose cards' sides or who
-    knows them, changed, and the counters if they changed."""
+    knows them, changed, the counters if they changed, the view's own values if they changed."""
     st = match.st
     look = _look(match.game, st.layout)
     cache = match._seen[seat]
     kept = cache.view
     zones, face, known = st.zones, st.face, st.known
     if kept is None or kept[0] is not look:
-        cards, parts, table, counters = [None] * len(zones), [""] * len(zones), None, ""
+        cards, parts, table, counters, head = [None] * len(zones), [""] * len(zones), None, "", None
+        pieces: tuple[str, ...] = ()
         dirty: Any = range(len(zones))
     else:
-        _, cards, parts, old_face, old_known, table, counters, _ = kept
+        _, cards, parts, old_face, old_known, table, counters, _, head, pieces = kept
         dirty = list(compress(range(len(zones)), map(ne, zones, cards)))  # the zones whose cards changed
         if known != old_known or face != old_face:  # and the zones of the cards turned or known since
             # (a zone shows the seat a card by its side and the seat's bit of who knows it)
@@ -435,10 +436,15 @@ def view_json(match, seat: int) -> str:
             dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
     if dirty:
         cards, parts = cards[:], parts[:]  # (`parts`: each zone's key and JSON, in the order of the keys)
-        keyed_at, key = look.keyed_at, look.key
+        keyed_at, key, modes = look.keyed_at, look.key, look.modes[seat]
+        up, bit, face_json, back_json = st.face, 1 << seat, look.face, look.back
         for zi in dirty:
-            cards[zi] = zones[zi][:]
-            parts[keyed_at[zi]] = key[zi] + _zone_json(look, st, zi, seat)
+            now = cards[zi] = zones[zi][:]
+            if modes[zi] == _OPEN:  # (most zones: `_zone_json`'s first case, written here)
+                parts[keyed_at[zi]] = key[zi] + "[" + ",".join(
+                    [face_json[c] if up[c] or known[c] & bit else back_json[c] for c in now]) + "]"
+            else:
+                parts[keyed_at[zi]] = key[zi] + _zone_json(look, st, zi, seat)
         written = "{" + ",".join(parts) + "}"
         face, known = face[:], known[:]
     else:
@@ -446,30 +452,48 @@ def view_json(match, seat: int) -> str:
     if table is None or table[0] != st.gc or table[1] != st.pc:
         table = (st.gc[:], [v[:] for v in st.pc])
         counters = _counters(look, match.game, st.n, seat, st.gc, st.pc)
-    cache.view = (look, cards, parts, face, known, table, counters, written)
-    options = "[" + ",".join([_text(x) for x in match.action_labels(seat)]) + "]"
-    out = _ints([p for p in range(st.n) if st.out >> p & 1]) if st.out else "[]"
-    return f'{{"active":{_int(st.active)},"counters":{counters},"deal":{_int(st.deal)},"first":{_int(st.first)},' \
-        f'"options":{options},"out":{out},"round":{_int(st.round)},"seat":{_int(seat)},' \
-        f'"to_act":{_ints(match.to_act())},"turn":{_int(st.turn)},"zones":{written}}}'
+    now_values = (st.active, st.deal, st.first, st.out, st.round, st.turn)
+    if now_values != head:  # the view's own values, written around the counters, options, seats to act and zones
+        head, out = now_values, _ints([p for p in range(st.n) if st.out >> p & 1])
+        pieces = (f'{{"active":{_int(st.active)},"counters":', f',"deal":{_int(st.deal)},"first":{_int(st.first)},'
+                  f'"options":', f',"out":{out},"round":{_int(st.round)},"seat":{_int(seat)},"to_act":',
+                  f',"turn":{_int(st.turn)},"zones":')
+    cache.view = (look, cards, parts, face, known, table, counters, written, head, pieces)
+    options = ",".join(map(_STR, match.action_labels(seat)))  # (labels are strings; seats to act, numbers)
+    to_act = ",".join(map(str, match.to_act()))
+    return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}[{to_act}]{pieces[3]}{written}}}"
 
 
 def _zone_json(look: _Look, st: State, zi: int, seat: int) -> str:
-    """`zone_view` in JSON (the cards as `shown_cards` shows them), with no call per card."""
-    t, cards = st.layout, st.zones[zi]
-    known, bit, face, back = st.known, 1 << seat, look.face, look.back
-    if not ordered_for(t, zi, seat):  # another player's hand: the faces the seat knows, then the backs, sorted
+    """`zone_view` in JSON (the cards as `shown_cards` shows them), with no call per card, for a zone the seat
+    does not see card by card as it lies (`view_json` writes those, `_OPEN`, itself)."""
+    cards, known, bit, face, back = st.zones[zi], st.known, 1 << seat, look.face, look.back
+    mode = look.modes[seat][zi]
+    if mode == _HAND:  # another player's hand: the faces the seat knows, then the backs, sorted
         faced = sorted([c for c in cards if known[c] & bit], key=look.by_face.__getitem__)
         by_back = look.by_back
         if by_back is not None:
             backs = sorted([c for c in cards if not known[c] & bit], key=by_back.__getitem__)
         else:
+            t = st.layout
             backs = [c for _, c in sorted([(back_key(t, c), c) for c in cards if not known[c] & bit])]
         return "[" + ",".join([*[face[c] for c in faced], *[back[c] for c in backs]]) + "]"
-    vis = t.zone_vis[zi]
-    if vis == PUBLIC or (vis == OWNER and t.zone_owner[zi] == seat):  # a card face up, or one it knows
-        up = st.face
-        return "[" + ",".join([face[c] if up[c] or known[c] & bit else back[c] for c in cards]) + "]"
-    if vis == HIDDEN and not any([known[c] & bit for c in cards]):  # (it sees only the cards it knows)
+    if mode == _BLIND and not any([known[c] & bit for c in cards]):  # (it sees only the cards it knows)
         return f'{{"count":{len(cards)}}}'
     return "[" + ",".join([face[c] if known[c] & bit else back[c] for c in cards]) + "]"
+
+
+_HAND, _OPEN, _KNOWN, _BLIND = range(4)  # how a seat sees a zone (`_Look.modes`)
+
+
+def _zone_mode(t, zi: int, seat: int) -> int:
+    """How `seat` sees zone `zi` (as `shown_cards` reads it): another player's hand, shown in a canonical
+    order (`_HAND`); in the order kept, every card face up or known to the seat by its face (`_OPEN`: a public
+    zone, the seat's own), or only those it knows (`_KNOWN`; `_BLIND`: a hidden zone, its count only when the
+    seat knows none of them)."""
+    if not ordered_for(t, zi, seat):
+        return _HAND
+    vis = t.zone_vis[zi]
+    if vis == PUBLIC or (vis == OWNER and t.zone_owner[zi] == seat):
+        return _OPEN
+    return _BLIND if vis == HIDDEN else _KNOWN
