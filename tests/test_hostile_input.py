@@ -102,6 +102,13 @@ def edited(text: str, *changes: tuple[str, str]) -> str:
     return text
 
 
+@pytest.fixture(autouse=True)
+def _in_a_folder_of_its_own(tmp_path, monkeypatch):
+    """Each test runs in its own folder: what a command writes there (a failed match's rule-failure.jsonl) is
+    not left in the working folder."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def tiny(tmp_path) -> Path:
     return make_game(tmp_path / "tiny")
