@@ -5,7 +5,7 @@ bundled game cold and warm (`--no-load` skips it). `--against DIR` times another
 commit unpacked there: `git archive REV | tar -x -C DIR`; given again, more than one), its runs and this one's taken
 in turn, so that before and after are measured in the same run; the load average is printed at the start and the
 end. Last, what each warm command imports once Python has started (`python -X importtime`, after `site`): how many
-modules, and the sum of their own import times — a count that a busy machine does not blur.
+modules (a count that a busy machine does not blur), and the sum of their own import times (the least of R runs).
 
     python benchmarks/cache.py [--repeat R] [--games overloaded,sky-haulers] [--against DIR ...] [--no-load]
 """
@@ -61,22 +61,26 @@ def command_times(game: str, repeat: int, roots: list[Path]) -> dict[tuple[str, 
     return best
 
 
-def warm_imports(args: list[str], root: Path) -> tuple[int, float]:
-    """What one warm run of a command imports after Python's start-up (`site`): (modules, seconds of their own
-    import time summed)."""
+def warm_imports(args: list[str], root: Path, repeat: int = 1) -> tuple[int, float]:
+    """What a warm run of a command imports after Python's start-up (`site`): (modules, seconds of their own
+    import time summed), the least of `repeat` warm runs (the modules are the same in each)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env[cache.ENV] = tempfile.mkdtemp(prefix="meeple-cache-")
     command = [sys.executable, "-X", "importtime", "-m", "interpreter", *args]
     try:
         subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)  # cold: fills the cache
-        lines = subprocess.run(command, cwd=root, env=env, check=True, capture_output=True,
-                               text=True).stderr.splitlines()
+        runs = [subprocess.run(command, cwd=root, env=env, check=True, capture_output=True,
+                               text=True).stderr.splitlines() for _ in range(repeat)]
     finally:
         shutil.rmtree(env[cache.ENV], ignore_errors=True)
-    rows = [line.split("|") for line in lines if line.startswith("import time:") and line.count("|") == 2]
-    names = [row[2].strip() for row in rows]
-    after = rows[names.index("site") + 1:] if "site" in names else rows
-    return len(after), sum(int(row[0].removeprefix("import time:")) for row in after) / 1e6
+    best = (0, float("inf"))
+    for lines in runs:
+        rows = [line.split("|") for line in lines if line.startswith("import time:") and line.count("|") == 2]
+        names = [row[2].strip() for row in rows]
+        after = rows[names.index("site") + 1:] if "site" in names else rows
+        best = min(best, (len(after), sum(int(row[0].removeprefix("import time:")) for row in after) / 1e6),
+                   key=lambda found: found[1])
+    return best
 
 
 def load_times(game: str, repeat: int) -> tuple[float, float]:
@@ -116,11 +120,11 @@ def main(argv: list[str] | None = None) -> int:
             which = "" if root == ROOT else f"  ({root.name})"
             print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) +
                   f"{cold:6.3f} ({cold_cpu:5.3f}) → {warm:6.3f} ({warm_cpu:5.3f}){which}")
-    print("warm, imported after Python's start-up: modules (their own import time)")
+    print("warm, imported after Python's start-up: modules (their own import time, the least of the runs)")
     for name in args.games.split(","):
         for label, template in COMMANDS.items():
             for root in roots:
-                modules, seconds = warm_imports([a.format(game=name) for a in template], root)
+                modules, seconds = warm_imports([a.format(game=name) for a in template], root, args.repeat)
                 command, *rest = label.split()
                 which = "" if root == ROOT else f"  ({root.name})"
                 print(f"meeple {' '.join([command, name, *rest])}:".ljust(36) +
