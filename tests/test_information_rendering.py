@@ -1,7 +1,8 @@
 """A seat's information state is written incrementally (its lines kept joined, its view's zones and
 counters kept as they were, the frequent lines written from pieces made once per layout): it must be,
-byte for byte, the straightforward rendering of everything the match recorded, at every point, through
-clones that go on apart, copies cut back to their kept base, and pickles (which carry no rendered line)."""
+byte for byte, the straightforward rendering of everything the match recorded, at every point, in every
+bundled and test game, through clones that go on apart, copies cut back to their kept base, search copies,
+determinized worlds and pickles (which carry no rendered line)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import pickle
 import random
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -229,6 +231,14 @@ def test_every_bundled_game_renders_as_the_reference_every_13_decisions(bundled_
     rendered_as_the_reference(bundled_game, seed, None)
 
 
+TEST_GAMES = sorted(str(p) for p in (Path(__file__).parent / "games").iterdir() if (p / "game.yaml").exists())
+
+
+@pytest.mark.parametrize("folder", TEST_GAMES, ids=lambda folder: Path(folder).name)
+def test_every_test_game_renders_as_the_reference_at_many_points(folder):
+    rendered_as_the_reference(folder, 0, 8)
+
+
 def played(name: str, seed: int, decisions: int) -> tuple[Match, random.Random]:
     """A random match of a bundled game after some decisions, every seat's information state rendered."""
     game = load_game(name)
@@ -295,6 +305,39 @@ def test_a_copy_cut_back_to_its_kept_base_renders_as_the_reference(bundled_game)
                 same_as_reference(again)
                 checked += 1
     assert checked
+
+
+def test_search_copies_and_determinized_worlds_render_as_the_reference(bundled_game):
+    """A copy made for a search (which keeps no tags) and a world drawn for a seat render their own lines,
+    before and after they go on, as the reference renders them."""
+    m, _ = played(bundled_game, 3, 10)
+    assert not m.over
+    seat = m.to_act()[0]
+    copy = m.search_copy()
+    same_as_reference(copy)
+    step(copy, random.Random(1))
+    same_as_reference(copy)
+    world = m.determinize(seat, random.Random(2))
+    assert world.information_state(seat) == m.information_state(seat)
+    same_as_reference(world)
+    step(world, random.Random(3))
+    same_as_reference(world)
+
+
+def test_a_view_after_many_changes_at_once_renders_as_the_reference(bundled_game):
+    """The view's zones are kept between calls: a seat asked only now and then (many decisions, turns and
+    deals since its last view) gets the view written from scratch, and so does a copy asked first."""
+    game = load_game(bundled_game)
+    m = game.new_match(players=players_of(game), seed=21)
+    rng = random.Random(21)
+    for k in range(60):
+        step(m, rng)
+        if m.over:
+            break
+        if k % 17 == 5:
+            same_as_reference(m, seats=[k % m.players])
+            same_as_reference(m.clone(), seats=[(k + 1) % m.players])
+    same_as_reference(m)
 
 
 GLIMPSES = """
