@@ -7,7 +7,9 @@ For each game (4 players where it allows 4, else its default count), S random ma
 step API to 10%, 50% and 90% of their decisions. At each point K copies are made; each renders the seat to act's
 information state, then every seat to act decides (copy i takes option i modulo their number), and the call
 measured is that seat's information state after it (its earlier one already rendered: what a search bot pays
-at each step). The CPU time is the median of R rounds, each over fresh copies; the bytecodes are counted once.
+at each step), timed alone right after its copy is made. The CPU time (the median call, less what reading the clock
+costs: a collection of the garbage of making the copies falls on a few calls) is the median of R rounds, each
+over fresh copies; the bytecodes are counted once.
 
 `--against DIR` measures the same calls with the engine of another checkout (an earlier commit unpacked with
 `git archive COMMIT | tar -x -C DIR`), the two taking turns round by round in fresh processes (so that a
@@ -33,8 +35,8 @@ def players_of(game) -> int:
     return 4 if game.min_players <= 4 <= game.max_players else game.default_players
 
 
-def copies_at(game, seeds: int, share: float, copies: int) -> list[tuple[Any, int]]:
-    """Copies of random matches at a point, each one decision on from its seat's last information state."""
+def matches_at(game, seeds: int, share: float) -> list[Any]:
+    """Random matches played to a point (those not over there)."""
     from interpreter.run.match import random_bot
     from interpreter.run.sim import simulate
 
@@ -45,18 +47,24 @@ def copies_at(game, seeds: int, share: float, copies: int) -> list[tuple[Any, in
         while not m.over and len(m.history) < cut:
             for p in m.to_act():
                 m.apply(p, bot.pick(len(m.legal_actions(p))))
-        for i in range(copies if not m.over else 0):
-            c = m.clone()
-            seat = c.to_act()[0]
-            c.information_state(seat)
-            for p in c.to_act():
-                c.apply(p, i % len(c.legal_actions(p)))
-            out.append((c, seat))
+        if not m.over:
+            out.append(m)
     return out
 
 
+def one_on(m, i: int) -> tuple[Any, int]:
+    """A copy of `m` one decision on (copy i takes option i modulo their number) from its seat's last
+    information state, and that seat."""
+    c = m.clone()
+    seat = c.to_act()[0]
+    c.information_state(seat)
+    for p in c.to_act():
+        c.apply(p, i % len(c.legal_actions(p)))
+    return c, seat
+
+
 def bytecodes(calls: list[tuple[Any, int]]) -> int:
-    """Bytecodes run by the calls, in all."""
+    """Bytecodes run by the calls (copy, seat), in all."""
     total = [0]
 
     def tracer(frame, event, arg):
@@ -79,17 +87,23 @@ def one_round(names: list[str], seeds: int, copies: int, count: bool) -> dict[st
     """Per game and point: [CPU µs per call, bytecodes per call (0 if not `count`)]."""
     from interpreter.game import load_game
 
+    clock = time.process_time
+    idle = min(-clock() + clock() for _ in range(1000))  # what reading the clock costs, taken off each call
     found = {}
     for name in names:
         game = load_game(name)
         for point, share in POINTS:
-            calls = copies_at(game, seeds, share, copies)
-            ops = bytecodes(copies_at(game, seeds, share, copies)) / len(calls) if count and calls else 0
-            started = time.process_time()
-            for c, seat in calls:
-                c.information_state(seat)
-            spent = (time.process_time() - started) / max(len(calls), 1) * 1e6
-            found[f"{name} {players_of(game)}p {point}"] = [spent, ops]
+            matches = matches_at(game, seeds, share)
+            calls = [one_on(m, i) for m in matches for i in range(copies)]
+            ops = bytecodes(calls) / len(calls) if count and calls else 0
+            spent = []
+            for m in matches:  # each call timed alone, right after its copy is made (as a search makes them)
+                for i in range(copies):
+                    c, seat = one_on(m, i)
+                    started = clock()
+                    c.information_state(seat)
+                    spent.append(clock() - started - idle)
+            found[f"{name} {players_of(game)}p {point}"] = [statistics.median(spent) * 1e6 if spent else 0, ops]
     return found
 
 

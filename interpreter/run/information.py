@@ -81,10 +81,10 @@ class _Look:
     key that sorts cards shown together (faces by id, then backs); each zone's name in JSON, and its key in
     the view with that key's place among the view's zones, sorted; per seat, which zones' order it sees
     and which it knows, and how it sees each zone's cards (`_zone_mode`); each card's rank by face and by
-    back (the canonical order of another's hand)."""
+    back (the canonical order of another's hand), and the one back of them all where they have one."""
 
     __slots__ = ("back", "back_sort", "by_back", "by_face", "counters", "face", "key", "keyed_at", "known", "modes",
-                 "ordered", "zone")
+                 "one_back", "ordered", "zone")
 
     def __init__(self, game, t) -> None:
         self.counters: dict[tuple, str] = {}  # the counters as a seat sees them, in JSON, by their values
@@ -103,6 +103,7 @@ class _Look:
         self.known = [[order_known(t, zi, s) for zi in zones] for s in range(t.n)]
         self.by_face, self.by_back = card_ranks(t)
         self.modes = [[_zone_mode(t, zi, s) for zi in zones] for s in range(t.n)]
+        self.one_back = self.back[0] if len(set(self.back)) == 1 else None
 
 
 _LOOKS: dict[int, tuple] = {}
@@ -471,6 +472,8 @@ def _zone_json(look: _Look, st: State, zi: int, seat: int) -> str:
     mode = look.modes[seat][zi]
     if mode == _HAND:  # another player's hand: the faces the seat knows, then the backs, sorted
         faced = sorted([c for c in cards if known[c] & bit], key=look.by_face.__getitem__)
+        if look.one_back is not None:  # every card's back alike (most games): only how many
+            return "[" + ",".join([*[face[c] for c in faced], *[look.one_back] * (len(cards) - len(faced))]) + "]"
         by_back = look.by_back
         if by_back is not None:
             backs = sorted([c for c in cards if not known[c] & bit], key=by_back.__getitem__)
