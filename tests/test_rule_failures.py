@@ -116,8 +116,8 @@ def test_a_sentence_that_rolls_is_refused_before_play(tmp_path):
 
 def test_an_engine_fault_inside_a_rule_is_an_internal_error_not_the_authors(failing, capsys, monkeypatch):
     """A TypeError raised under a rule (here by the shuffle the rule calls) is a fault of the engine: it reaches
-    the caller as it is (sim, the step API) and the command line calls it an internal error to report, with
-    no YAML line, as it would any other engine fault."""
+    the caller as it is (sim, the step API) and the command line calls it an internal error to report, its message
+    with no YAML place, as it would any other engine fault; its traceback shows the rule's YAML line all the same."""
     (failing / "game.yaml").write_text(textwrap.dedent(GAME).replace("  play: |\n", "  play: |\n    shuffle pile\n"))
     game = load_game(failing)
     play = game.flow["turn"][0][0]  # the phase `play`, compiled
@@ -134,3 +134,4 @@ def test_an_engine_fault_inside_a_rule_is_an_internal_error_not_the_authors(fail
     err = capsys.readouterr().err
     assert "internal error (please report it): TypeError: unsupported operand" in err
     assert "rules failed" not in err and "game.yaml:" not in err
+    assert 'game.yaml", line 15, in phase_play\n    shuffle pile\n' in err  # the frame under which it was raised

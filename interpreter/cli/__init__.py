@@ -93,7 +93,26 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as err:
         import traceback  # only an engine fault prints one
 
+        from ..run.tracebacks import show_rules_lines
+
+        with contextlib.suppress(Exception):  # (the traceback is printed, with the rules' lines or without)
+            show_rules_lines(err, _places_in_loaded_game)
         traceback.print_exception(err, file=sys.stderr)
         print(f"meeple {args.command}: internal error (please report it): {type(err).__name__}: {err}",
               file=sys.stderr)
     return 1
+
+
+def _places_in_loaded_game(filename: str):
+    """`Game.anchor_at` of the game loaded in this process whose generated module is named `filename` (`<meeple
+    game FOLDER>`), or None: a traceback shows the YAML lines of any game it passes through."""
+    from ..game import loaded_game
+
+    prefix = "<meeple game "
+    if not (filename.startswith(prefix) and filename.endswith(">")):
+        return None
+    try:
+        game = loaded_game(filename[len(prefix):-1])
+    except Exception:  # (a folder gone or broken since: that game's lines are shown as generated)
+        return None
+    return game.anchor_at if game.code_filename == filename else None

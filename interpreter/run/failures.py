@@ -3,7 +3,8 @@
 Compiled game code runs as Python; when it fails (a division by zero, a `while` reaching its cap, a
 recursion too deep, `none` where a card or a player is needed), the innermost frame of the game's generated
 module names a generated line, and the compiled game maps that line to the `file:line:col` of the DSL text it
-was emitted for. The error then reads like an authoring error found during play.
+was emitted for. The error then reads like an authoring error found during play, and the traceback the failure
+keeps (its `__cause__`'s) shows the YAML line before each generated one (run/tracebacks.py).
 
 Only what the rules themselves can cause is such a failure: a `RuleError` (the runtime's checks: limits,
 `none` where a value is needed, a number past its bounds), arithmetic, and running out of recursion depth
@@ -18,6 +19,7 @@ import re
 from types import TracebackType
 
 from .runtime import RuleError
+from .tracebacks import places_of_game, show_rules_lines
 
 # What compiled rules can raise when they go wrong; anything else (an engine fault, a test harness's own
 # exception, an engine assertion) passes through untouched.
@@ -56,11 +58,13 @@ def _what(err: BaseException) -> str:
 
 def rule_error(game, err: BaseException, seed: int, decisions: int) -> RuleError:
     """The RuleError to raise for `err` escaping the rules of `game`: its message starts with the DSL
-    text's `file:line:col` (when known), then says what failed, the match's seed and decision count."""
+    text's `file:line:col` (when known), then says what failed, the match's seed and decision count. `err`'s
+    traceback is given the rules' lines (`show_rules_lines`)."""
     what = _what(err)
     if not _PLACED.match(what):
         place = where_in_rules(game, err.__traceback__)
         if place is not None:
             what = f"{place}: {what}"
+    show_rules_lines(err, places_of_game(game))
     made = "decision" if decisions == 1 else "decisions"
     return RuleError(f"{what} (seed {seed}, after {decisions} {made})", seed, decisions)
