@@ -15,6 +15,7 @@ error, never dressed as the author's.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from types import TracebackType
 
@@ -65,6 +66,7 @@ def rule_error(game, err: BaseException, seed: int, decisions: int) -> RuleError
         place = where_in_rules(game, err.__traceback__)
         if place is not None:
             what = f"{place}: {what}"
-    show_rules_lines(err, places_of_game(game))
+    with contextlib.suppress(MemoryError, RecursionError):  # (out of either, the failure goes on without them)
+        show_rules_lines(err, places_of_game(game))
     made = "decision" if decisions == 1 else "decisions"
     return RuleError(f"{what} (seed {seed}, after {decisions} {made})", seed, decisions)
