@@ -58,23 +58,36 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
     try:
         while phases is not None:
             try:
-                knocks = walk.knocks
-                for i in range(walk.phase, len(phases)):
-                    fn, asks = phases[i]
-                    if asks:
-                        if mark is not None:
-                            mark(walk.cursor(i))
-                        yield from fn(st)
-                    else:
-                        fn(st)
-                    if knocks and st.out and len(st.orders[0]) <= 1:
-                        raise DealOver  # one player is left in: the deal ends with this phase
+                if mark is None and not walk.knocks:  # (the hot path: no marks, nobody knocked out)
+                    for fn, asks in (phases if not walk.phase else phases[walk.phase:]):
+                        if asks:
+                            yield from fn(st)
+                        else:
+                            fn(st)
+                else:
+                    yield from _run_marked(walk, phases, mark)
                 phases = walk.then(walk)
             except DealOver as over:  # `end the deal`, or a phase ended with one player left in
                 phases = walk.deal_over(over)
     except GameOver as over:
         return (over.winners if over.winners is not None else []), False  # ended by the rules
     return None, walk.capped
+
+
+def _run_marked(walk: _Walk, phases: list, mark) -> Any:
+    """Run the phases of the part under way from `walk.phase`, with `mark` (if given) before each phase that
+    asks, and (where players are knocked out) the deal ended by a phase that leaves one player in."""
+    st, knocks = walk.st, walk.knocks
+    for i in range(walk.phase, len(phases)):
+        fn, asks = phases[i]
+        if asks:
+            if mark is not None:
+                mark(walk.cursor(i))
+            yield from fn(st)
+        else:
+            fn(st)
+        if knocks and st.out and len(st.orders[0]) <= 1:
+            raise DealOver  # one player is left in: the deal ends with this phase
 
 
 class _Walk:
@@ -121,7 +134,8 @@ class _Walk:
         self.circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
         self.round_steps = 1 + (st.n if self.turns else 0)  # a round and its turns, charged as steps when it begins
         resets = game.resets  # the counters a deal, a round, a turn resets as it begins (by index)
-        self.deal_resets, self.round_resets, self.turn_resets = resets["deal"], resets["round"], resets["turn"]
+        self.deal_resets, self.round_resets, self.turn_resets = \
+            _resets(st, resets["deal"]), _resets(st, resets["round"]), _resets(st, resets["turn"])
         self.part, self.deal, self.rnd, self.first, self.seat, self.phase, self.capped = \
             cur.part, cur.deal, cur.round, cur.first, cur.seat, cur.phase, cur.capped
         self.knocks_out = game.knocks_out  # (a game that never knocks anyone out skips those tests)
@@ -162,9 +176,8 @@ class _Walk:
         if st.steps < 0:
             out_of_steps(st, self.game.flow_at["deals"])
         st.deal, st.round, self.capped = self.deal, 0, False
-        counters, player_counters = self.deal_resets
-        if counters or player_counters:
-            _reset(st, counters, player_counters)
+        if self.deal_resets is not None:
+            _reset(st, self.deal_resets)
         if st.out != st.gone:
             back_in(st)
         st.active = st.first
@@ -185,15 +198,11 @@ class _Walk:
             out_of_steps(st, self.game.flow_at["rounds"])
         st.round = rnd
         st.rounds_played += 1
-        counters, player_counters = self.round_resets  # (written out: a round is the hot path)
-        if counters:
-            gc, initial = st.gc, st.layout.game_counters
-            for k in counters:
-                gc[k] = initial[k]
-        if player_counters:
-            pc, initial, n = st.pc, st.layout.player_counters, st.n
-            for k in player_counters:
-                pc[k] = [initial[k]] * n
+        resets = self.round_resets  # (written out: a round is the hot path)
+        if resets is not None:
+            counters, values, player_counters, rows = resets
+            any(map(st.gc.__setitem__, counters, values))  # (each set in C: a setitem returns None)
+            any(map(st.pc.__setitem__, player_counters, map(list.copy, rows)))
         st.active = st.first
         self.phase = 0
         if not self.round_phases and self.turns:  # straight to the round's turns
@@ -215,9 +224,8 @@ class _Walk:
         self.part, self.phase, self.knocks, self.then = TURN, 0, self.knocks_out, _turn_done
         st.active = order[seat]
         st.turn += 1
-        counters, player_counters = self.turn_resets
-        if counters or player_counters:
-            _reset(st, counters, player_counters)
+        if self.turn_resets is not None:
+            _reset(st, self.turn_resets)
         return self.turns
 
     def round_over(self) -> list:
@@ -282,9 +290,8 @@ class _Walk:
         self.phase = 0
         st.active = order[seat]
         st.turn += 1
-        counters, player_counters = self.turn_resets
-        if counters or player_counters:
-            _reset(st, counters, player_counters)
+        if self.turn_resets is not None:
+            _reset(st, self.turn_resets)
         return self.turns
 
     def deal_done(self) -> list:
@@ -326,15 +333,26 @@ _PHASES = {SETUP: "setup", DEAL: "deal", ROUND: "round", TURN: "turn", AFTER_DEA
            AFTER: "after_last_round"}
 
 
-def _reset(st: State, counters: list[int], player_counters: list[int]) -> None:
-    """Counters back to their initial values at this player count (those a deal or a turn resets as it
-    begins): game counters by index, and player counters by index for every seat."""
-    gc, initial = st.gc, st.layout.game_counters
-    for k in counters:
-        gc[k] = initial[k]
-    pc, player_initial, n = st.pc, st.layout.player_counters, st.n
-    for k in player_counters:
-        pc[k] = [player_initial[k]] * n
+Resets = tuple[list[int], list[Any], list[int], list[list[Any]]]
+
+
+def _resets(st: State, which: tuple[list[int], list[int]]) -> Resets | None:
+    """What a part resets as it begins, ready to set (None: nothing): the game counters by index and their
+    initial values at this player count, the player counters by index and a row of their initial value for
+    every seat (copied at each reset)."""
+    counters, player_counters = which
+    if not counters and not player_counters:
+        return None
+    initial, player_initial, n = st.layout.game_counters, st.layout.player_counters, st.n
+    return (counters, [initial[k] for k in counters], player_counters,
+            [[player_initial[k]] * n for k in player_counters])
+
+
+def _reset(st: State, resets: Resets) -> None:
+    """Counters back to their initial values (those a deal or a turn resets as it begins; see `_resets`)."""
+    counters, values, player_counters, rows = resets
+    any(map(st.gc.__setitem__, counters, values))  # (each set in C: a setitem returns None)
+    any(map(st.pc.__setitem__, player_counters, map(list.copy, rows)))
 
 
 def _no_deal(over: DealOver, where: str) -> RuleError:

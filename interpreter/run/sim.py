@@ -93,31 +93,32 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
     try:
         ask = next(flow)
         while True:
+            options = ask[1]
             if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
-                answers = []
-                for one in ask[1]:
-                    options = one[1]
-                    n = len(options)
-                    r = 0
+                answers: list = []
+                answer = answers.append
+                for one in options:
+                    choices = one[1]
+                    n = len(choices)
                     if n > 1:
                         k = n.bit_length()
-                        r = bits(k)
-                        while r >= n:
-                            r = bits(k)
-                    answers.append(options[r])
+                        while (r := bits(k)) >= n:
+                            pass
+                        answer(choices[r])
+                    else:
+                        answer(choices[0])
                 decisions += len(answers)
                 ask = send(answers)
-            else:
-                options = ask[1]
-                n = len(options)
-                r = 0
-                if n > 1:
-                    k = n.bit_length()
-                    r = bits(k)
-                    while r >= n:
-                        r = bits(k)
-                decisions += 1
+                continue
+            decisions += 1
+            n = len(options)
+            if n > 1:
+                k = n.bit_length()
+                while (r := bits(k)) >= n:
+                    pass
                 ask = send(options[r])
+            else:
+                ask = send(options[0])
     except StopIteration as stop:
         st.decisions = decisions
         return stop.value
