@@ -130,7 +130,9 @@ def test_an_input_that_runs_long_is_run_again_counted_and_fails_only_past_its_bo
 
     again: list[int] = []
     assert quickly(busy, before_again=lambda: again.append(len(runs))) == sum(range(300_000))
-    assert len(runs) == 2 and again == [1]  # stopped once it ran long, then run again, counted, to its end
+    # stopped once it ran long (on a busy machine the notice may come before its first line), then run again,
+    # counted, to its end
+    assert len(again) == 1 and len(runs) == again[0] + 1
     with pytest.raises(Hang, match="more than 100,000 function calls"):
         quickly(busy, calls=100_000)
 
