@@ -37,29 +37,28 @@ LOW_HAND = str(Path(__file__).parent / "games" / "low-hand")  # deals, knock-out
 @pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("overloaded", 3), ("sky-haulers", 2),
                                                ("sky-haulers", 4), ("low-tide", 5), ("go-fish", 2),
                                                ("crazy-eights", 3), ("hearts", 4)])
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)])
 def test_a_copy_mid_match_plays_on_exactly_like_the_original(name, players, seed):
+    """A copy taken at the start, a third of the way in and at the last decision plays on as the original did
+    (the original's own decisions after the cut give its very log, chance and result)."""
     game = load_game(name)
-    whole = play_random(game, players, seed)
+    whole = play_random(game, players, seed, log=True)
+    m = game.new_match(players=players, seed=seed, log=True)
+    done = 0
     for cut in (0, 1, len(whole.history) // 3, len(whole.history) - 1):
-        m = game.new_match(players=players, seed=seed, log=True)
-        bot = random_bot(seed)
-        for seat, action in whole.history[:cut]:
-            bot._randbelow(len(m.legal_actions(seat)))  # keep the bot's stream in step
+        for seat, action in whole.history[done:cut]:
             assert m.apply(seat, action) is None
+        done = cut
         for how, other in copies(m).items():
             assert other.history == m.history and other.to_act() == m.to_act(), how
             assert [other.view(s) for s in range(players)] == [m.view(s) for s in range(players)], how
             assert other.st.decisions == m.st.decisions
-        rest_seed = seed * 31 + cut
-        a, b = copies(m).values()
-        made = [finish_randomly(x, rest_seed) for x in (a, b, m)]
-        assert made[0] == made[1] == made[2]
-        assert a.result() == b.result() == m.result()
-        assert dump(a) == dump(b) == dump(m)
+            for seat, action in whole.history[cut:]:
+                assert other.apply(seat, action) is None, how
+            assert other.over and other.result() == whole.result() and dump(other) == dump(whole), how
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (2, 5)])
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), pytest.param(4, 2, marks=pytest.mark.slow), (2, 5)])
 def test_a_copy_at_any_decision_of_a_match_of_several_deals_plays_on_like_the_original(players, seed):
     """The flow's cursor carries the deal: a copy taken in a deal's own phases (a simultaneous pass), its
     turns, or its after-deal phases, in any deal and with players knocked out, goes on the same way."""
@@ -72,11 +71,10 @@ def test_a_copy_at_any_decision_of_a_match_of_several_deals_plays_on_like_the_or
     for cut, (seat, action) in enumerate(whole.history):
         if cut % 3 == 0 or m.st.out:
             deals_seen.add(m.st.deal)
+            b = finish_randomly(m.clone(), seed * 7 + cut)
             for how, other in copies(m).items():
                 assert [other.view(s) for s in range(players)] == [m.view(s) for s in range(players)], how
-                a = finish_randomly(other, seed * 7 + cut)
-                b = finish_randomly(m.clone(), seed * 7 + cut)
-                assert a == b, how
+                assert finish_randomly(other, seed * 7 + cut) == b, how
         bot._randbelow(len(m.legal_actions(seat)))
         assert m.apply(seat, action) is None
     assert m.over and m.result() == whole.result()
