@@ -6,6 +6,7 @@ Other test modules run a single scenario by name with `run_scenario("overloaded"
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,12 +30,28 @@ def game_of(name: str):
     return load_game(name)
 
 
-ALL: list[Scenario] = [sc for game in bundled_games() for sc in load_scenarios(game_of(game))]
+@cache
+def scenarios_of(game: str) -> list[Scenario]:
+    """A bundled game's scenarios, read once per process when first asked for (a module that runs a few
+    scenarios of one game reads no other game's)."""
+    return load_scenarios(game_of(game))
+
+
+def every_scenario() -> list[Scenario]:
+    return [sc for game in bundled_games() for sc in scenarios_of(game)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`test_scenario` runs once per scenario of every bundled game (read when this module's tests are
+    collected, not when another module imports `run_scenario`)."""
+    if "sc" in metafunc.fixturenames:
+        every = every_scenario()
+        metafunc.parametrize("sc", every, ids=[f"{sc.game.name}/{sc.id}" for sc in every])
 
 
 def run_scenario(game: str, name: str):
     """Run the scenario called `name` of a bundled game; returns the match for further checks."""
-    return play(find((sc for sc in ALL if sc.game.name == game), name))
+    return play(find(scenarios_of(game), name))
 
 
 def plain(text: str) -> str:
@@ -43,7 +60,7 @@ def plain(text: str) -> str:
 
 
 def test_every_bundled_game_has_scenarios():
-    assert {sc.game.name for sc in ALL} == set(bundled_games())
+    assert {sc.game.name for sc in every_scenario()} == set(bundled_games())
 
 
 @pytest.mark.parametrize("game", bundled_games())
@@ -52,10 +69,9 @@ def test_every_quoted_rule_is_in_the_rulebook(game):
     if not book.is_file():
         pytest.skip(f"no rulebook at {book}")
     text = plain(book.read_text(encoding="utf-8"))
-    missing = [f"{sc.id}: {plain(sc.rule)!r}" for sc in ALL if sc.game.name == game and plain(sc.rule) not in text]
+    missing = [f"{sc.id}: {plain(sc.rule)!r}" for sc in scenarios_of(game) if plain(sc.rule) not in text]
     assert not missing, f"quoted rules not in {book.name}:\n" + "\n".join(missing)
 
 
-@pytest.mark.parametrize("sc", ALL, ids=[f"{sc.game.name}/{sc.id}" for sc in ALL])
 def test_scenario(sc):
     play(sc)

@@ -23,7 +23,7 @@ GAME = game_of("sky-haulers")
 PROP = GAME.model.prop_index
 DECK_KINDS = ("cargo", "passenger", "pilot", "action", "artifact")
 DECK_ZONES = {"deck", "pile", "hand", "chain", "hold", "fight", "resolving"}
-SEEDS = 20          # random matches per player count in the default run
+SEEDS = 10          # random matches per player count in the default run
 SLOW_SEEDS = 600    # ... and behind @pytest.mark.slow
 
 
@@ -332,8 +332,8 @@ def test_random_play_reaches_the_rules_it_checks():
     """The random matches do reach what the properties check: dogfights, cargo, plays, wins by cargo."""
     for players in (2, 3, 4):
         counts = random_play(players).counts
-        assert counts["dogfights"] > 10 and counts["cargo played"] > 100 and counts["plays offered"] > 100
-        assert counts["won by cargo"] > SEEDS // 2, counts
+        assert counts["dogfights"] > 5 * SEEDS and counts["cargo played"] > 5 * SEEDS, counts
+        assert counts["plays offered"] > 10 * SEEDS and counts["won by cargo"] > SEEDS // 2, counts
     holds_everywhere("game length")
 
 
