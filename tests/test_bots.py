@@ -11,12 +11,13 @@ import pytest
 
 from interpreter import NoConsistentWorld, load_game
 from interpreter import bots as bots_module
-from interpreter.bots import BotNameError, Budget, get, register
+from interpreter.bots import BotNameError, Budget, get, ismcts, register
 from interpreter.bots import base as bots_base
 from interpreter.bots.duel import duel, mean_interval, wilson
 from interpreter.bots.lineup import Lineup, names_for, play
 from interpreter.cli import main
 from interpreter.paths import bundled_games
+from interpreter.run import information
 from interpreter.run.match import Match, random_bot
 from interpreter.run.seat import Seat
 from interpreter.run.sim import run_many
@@ -497,3 +498,31 @@ def test_a_search_bot_decides_alike_at_many_points_its_seat_cannot_tell_apart(na
         compared += points
     if compared == 0:
         pytest.skip(f"{name}: no other seat's secret answer is hidden from seat 0 early on (the pile twins above)")
+
+
+@pytest.mark.parametrize("name", [*sorted(bundled_games()), "kuhn-poker"])
+def test_a_search_keys_its_tree_by_the_information_state_less_its_zones(name, monkeypatch):
+    """The tree's key ends with the view less its zones (the zones follow from the observations): over a
+    search, every key stands for one whole information state since the decision, and each such state has
+    one key, so the tree is the one keyed by the whole states."""
+    game = load_game(KUHN if name == "kuhn-poker" else name)
+    m = played(game, 2 if name == "kuhn-poker" else game.default_players, 3, 0 if name == "kuhn-poker" else 12)
+    while not m.over and max(len(m.legal_actions(s)) for s in m.to_act()) < 2:
+        for s in m.to_act():
+            m.apply(s, 0)
+    assert not m.over
+    whole_of: dict[str, str] = {}
+    short_of: dict[str, str] = {}
+
+    def both(match, seat, start, zones=True):
+        short = information.information_since(match, seat, start, zones=False)
+        whole = information.information_since(match, seat, start)
+        assert whole_of.setdefault(short, whole) == whole, f"{name}: one key for two information states"
+        assert short_of.setdefault(whole, short) == short, f"{name}: two keys for one information state"
+        return short
+
+    monkeypatch.setattr(ismcts, "information_since", both)
+    seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
+    bot = get("ismcts:24", seed=1, expand=1)
+    bot.choose(m.seat(seat))
+    assert len(whole_of) == bot.nodes >= 2

@@ -4,8 +4,9 @@ OpenSpiel's `ismcts.py` is the reference).
 One tree per decision, its nodes keyed by the searching seat's information state: two worlds the seat
 cannot tell apart at a point share the node. (The key is the information state less what every world of
 the search shares, the observations up to the decision searched: `information_since`, equal exactly when
-the whole strings are, at the cost of what is new since rather than of the match so far.) Each iteration
-takes a drawn world (a new determinization, or one drawn before: see `Worlds`) and walks down the tree
+the whole strings are, at the cost of what is new since rather than of the match so far; it ends with the
+view less its zones, which follow from the observations: see `information_since` and docs/bots.md.) Each
+iteration takes a drawn world (a new determinization, or one drawn before: see `Worlds`) and walks down the tree
 choosing the seat's actions by UCB1, where an action's exploration term counts the visits in which it was
 available (availability counts: an action legal in only some worlds is not starved), the other seats
 playing uniformly at random and chance drawn by the world's own generator. An action tried fewer than
@@ -94,7 +95,7 @@ class InformationSetMCTS(Bot):
                 payoff = Payoff.of(me, self.payoff, world.game)
                 horizon = Horizon.at(world, self.horizon)
                 seen = observation_count(world, me)
-                tree[information_since(world, me, seen)] = root
+                tree[information_since(world, me, seen, zones=False)] = root
             assert observation_count(world, me) == seen, "a world the seat can tell from the match"
             self._iterate(world, me, place, root, tree, payoff, seen, horizon)
             self.stats.iterations += 1
@@ -127,7 +128,7 @@ class InformationSetMCTS(Bot):
                     if not step(world, seat, pick(n), self):
                         return None
                     continue
-                key = information_since(world, me, seen)  # the seat's next information set
+                key = information_since(world, me, seen, zones=False)  # the seat's next information set
                 node = tree.get(key)
                 if node is None:  # a new node: added, and the world played out from here
                     tree[key] = Node(n)

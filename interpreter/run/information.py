@@ -344,12 +344,23 @@ def observation_count(match, seat: int) -> int:
     return cache.count
 
 
-def information_since(match, seat: int, start: int) -> str:
+def information_since(match, seat: int, start: int, zones: bool = True) -> str:
     """`seat`'s information state less its head and first `start` observation lines: the lines since, then
     the view. In matches whose first `start` lines are alike (the worlds of one search, drawn where the
     seat had seen that many) two of these are equal exactly when the whole information states are; and
     they cost what is new since, where the whole string (hundreds of kB late in a long match) costs its
-    length again to join, hash and compare at every step of a search."""
+    length again to join, hash and compare at every step of a search.
+
+    `zones=False` (a search's key at the seat's own questions) ends the lines with the view less its zones
+    (`_view_less_zones`), not the whole view: the zones as the seat sees them follow from its observations.
+    Every card that enters, leaves or turns in a zone, or is shown to the seat, is a line (a move, flip,
+    shuffle or show, naming the card where the seat sees its face, else its place or only its zone), so the
+    view's zones are a function of the lines so far: each zone's count, the cards at the places it follows,
+    the faces it knows in another's hand (the leak check, `interpreter.leaks`, asserts at every point that
+    the view is what the observations imply). Two matches with equal lines then have equal zones, so two of
+    these keys are still equal exactly when the information states are. What is kept of the view is what is
+    cheap and not shown to follow at every point: the table's values and counters (a change after the last
+    look has no line yet), the deal, who is out, who is to act and the seat's options."""
     cache = match._seen[seat]
     _catch_up(match, seat, cache)
     parts = []
@@ -360,8 +371,17 @@ def information_since(match, seat: int, start: int) -> str:
             parts.append(text)
         elif i + len(lines) > start:
             parts.append("".join([line + "\n" for line in lines[start - i:]]))
-    parts.append(view_json(match, seat))
+    parts.append(view_json(match, seat) if zones else _view_less_zones(match, seat))
     return "".join(parts)
+
+
+def _view_less_zones(match, seat: int) -> str:
+    """The view's values but its zones, in one line (not JSON: a key): the table's values, the counters as the
+    seat sees them, the seats to act and the seat's options."""
+    st = match.st
+    counters = _counters(_look(match.game, st.layout), match.game, st.n, seat, st.gc, st.pc)
+    options = ",".join(map(_STR, match.action_labels(seat)))
+    return f"{st.active} {st.deal} {st.first} {st.out} {st.round} {st.turn} {counters} {match.to_act()} [{options}]"
 
 
 # ---- a seat's view ----------------------------------------------------------------------------------
