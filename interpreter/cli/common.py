@@ -182,7 +182,8 @@ def _replay_command(game: Game, path: str) -> str:
 
 
 BOTS_HELP = ("bot per seat, or one for all: random, first, mc:N, ismcts:N (N iterations, or a time such as "
-             "ismcts:0.5s)")
+             "ismcts:0.5s); ismcts-deal:N, ismcts-round:N, mc-deal:N, mc-round:N play out only to the end of the "
+             "deal or round under way")
 
 
 def _limit_args(p: argparse.ArgumentParser) -> None:
