@@ -146,23 +146,3 @@ def duel(game: Game, a: str, b: str, n: int, players: int, seed: int = 0,
             "a_win_rate_by_seat": [w / k if k else 0.0 for w, k in zip(by_seat, games_at, strict=True)],
             "seconds": time.perf_counter() - started}
 
-
-def report(game: Game, d: dict[str, Any]) -> str:
-    """The readable lines of `meeple duel`."""
-    a, b, n, p = d["a"], d["b"], d["games"], d["players"]
-    last = d["seed"] + (n - 1) // p
-    seeds = f"seed {d['seed']}" if last == d["seed"] else f"seeds {d['seed']}–{last}"
-    low, high = d["a_win_rate_ci"]
-    mean_low, mean_high = d["a_mean_score_ci"]
-    verdict = "better than" if low > d["even_rate"] else "worse than" if high < d["even_rate"] else "not told from"
-    seats = ", ".join(f"P{s} {r:.1%}" for s, r in enumerate(d["a_win_rate_by_seat"]))
-    return "\n".join([
-        f"{game.title}: {a} against {b}, {n} game{'s' if n != 1 else ''}, {p} players "
-        f"(A at each seat in turn, B at the others; {seeds})",
-        f"  {a} win rate {d['a_win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}); a bot as good as {b} wins "
-        f"{d['even_rate']:.1%}: {verdict} it",
-        f"  {a} mean score {d['a_mean_score']:.2f} (95% CI {mean_low:.2f} to {mean_high:.2f}; "
-        f"{d['wins']} wins)",
-        f"  {a} win rate by seat: {seats}",
-        f"  {d['seconds']:.1f} s",
-    ])
