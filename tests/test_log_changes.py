@@ -39,10 +39,18 @@ def lines_of(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_a_game_of_ten_thousand_cards_logs_what_changed_and_replays(tmp_path, capsys):
-    game = many_cards(tmp_path / "many")
-    log = tmp_path / "m.jsonl"
-    assert run(capsys, "play", str(game), "--log", str(log))[0] == 0
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> tuple[Path, Path]:
+    """The game of 10,000 cards and the log `play --log` writes of its match (played once for the module's
+    tests: those that edit the log write a copy of their own)."""
+    folder = tmp_path_factory.mktemp("played")
+    game, log = many_cards(folder / "many"), folder / "m.jsonl"
+    assert main(["play", str(game), "--log", str(log)]) == 0
+    return game, log
+
+
+def test_a_game_of_ten_thousand_cards_logs_what_changed_and_replays(played, capsys):
+    game, log = played
     states = [line for line in lines_of(log) if line["type"] == "state"]
     assert len(states) == 10 and CHANGES not in states[0] and all(s[CHANGES] is True for s in states[1:])
     first = len(json.dumps(states[0]))
@@ -108,11 +116,11 @@ def test_a_log_of_whole_state_lines_still_replays(tmp_path, capsys):
     ({"deck": {"0": {"at": 0, "cut": 0, "put": []}}}, "zone `deck`: a change is a splice"),
     ({"deck": {"at": -1, "cut": 0, "put": []}}, "at must be"),
 ])
-def test_a_state_line_of_changes_that_does_not_fit_is_refused_at_its_line(tmp_path, capsys, change, message):
-    game = many_cards(tmp_path / "many")
+def test_a_state_line_of_changes_that_does_not_fit_is_refused_at_its_line(tmp_path, capsys, played, change,
+                                                                          message):
+    game, played_log = played
     log = tmp_path / "m.jsonl"
-    assert run(capsys, "play", str(game), "--log", str(log))[0] == 0
-    lines = lines_of(log)
+    lines = lines_of(played_log)
     number = next(i for i, line in enumerate(lines) if line.get(CHANGES))
     lines[number]["zones"] = change
     log.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
@@ -121,11 +129,10 @@ def test_a_state_line_of_changes_that_does_not_fit_is_refused_at_its_line(tmp_pa
     assert f"m.jsonl:{number + 1}: error:" in err and message in err
 
 
-def test_changes_before_any_whole_state_line_are_refused(tmp_path, capsys):
-    game = many_cards(tmp_path / "many")
+def test_changes_before_any_whole_state_line_are_refused(tmp_path, capsys, played):
+    game, played_log = played
     log = tmp_path / "m.jsonl"
-    assert run(capsys, "play", str(game), "--log", str(log))[0] == 0
-    lines = lines_of(log)
+    lines = lines_of(played_log)
     first = next(i for i, line in enumerate(lines) if line["type"] == "state")
     lines[first] = {"type": "state", CHANGES: True, "round": 1, "turn": 1, "first": 0, "zones": {}, "counters": {}}
     log.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
@@ -146,14 +153,13 @@ def test_a_log_past_the_size_limit_is_refused_with_one_message_and_not_written(t
     assert not log.exists()
 
 
-def test_a_longer_match_grows_its_log_by_what_each_turn_changed(tmp_path, capsys):
-    # 80 turns of a 10,000-card game: whole state lines would make 19 MB, past the 16 MiB limit
-    sizes = []
-    for rounds in (5, 40):
-        game = many_cards(tmp_path / f"many{rounds}", edited(GAME, ("rounds: 5\n", f"rounds: {rounds}\n")))
-        log = tmp_path / f"m{rounds}.jsonl"
-        assert run(capsys, "play", str(game), "--log", str(log))[0] == 0
-        sizes.append(log.stat().st_size)
+def test_a_longer_match_grows_its_log_by_what_each_turn_changed(tmp_path, capsys, played):
+    # 80 turns of a 10,000-card game (the played one lasts 5 rounds, 10 turns): whole state lines would make
+    # 19 MB, past the 16 MiB limit
+    game = many_cards(tmp_path / "many40", edited(GAME, ("rounds: 5\n", "rounds: 40\n")))
+    log = tmp_path / "m40.jsonl"
+    assert run(capsys, "play", str(game), "--log", str(log))[0] == 0
+    sizes = [played[1].stat().st_size, log.stat().st_size]
     assert sizes[1] - sizes[0] < 70 * 1000  # under 1 kB for each of the 70 turns more
     code, out, err = run(capsys, "replay", str(log), "--game", str(game))
     assert (code, err) == (0, "") and "result matches" in out
