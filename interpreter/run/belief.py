@@ -43,9 +43,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, _catch_up, back_key, card_index, observed, view_json
+from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, _catch_up, back_key, card_index, view_json
 from .runtime import K_CARD, OWNER, PUBLIC, RuleError, seen_by
 
 DEFAULT_TRIES = 20
@@ -572,12 +573,74 @@ def _labelled(world, ask: tuple, label: str) -> int:
     return next((i for i in range(len(ask[1])) if world.label(ask, i) == label), -1)
 
 
+class _Observed(Sequence[str]):
+    """A seat's rendered observations as a read-only list (`want[j]`, `want[a:b]`, `len(want)`), read in place
+    from its cache (see `information.Seen`) as it is now: not copied into one list, which costs in proportion
+    to the match's length where a draw late in a match reads only its last lines."""
+
+    __slots__ = ("chunks", "lines", "n", "size")
+
+    def __init__(self, match, seat: int) -> None:
+        cache = match._seen[seat]
+        _catch_up(match, seat, cache)
+        # the cache's lists are appended to only past the lengths read here; its chunks are a tuple
+        self.lines, self.n, self.chunks, self.size = cache.lines, cache.n, cache.chunks, cache.count
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, j: Any) -> Any:
+        if j.__class__ is slice:
+            a, b, step = j.indices(self.size)
+            return self.window(a, b) if step == 1 else [self[i] for i in range(a, b, step)]
+        if j < 0:
+            j += self.size
+        if not 0 <= j < self.size:
+            raise IndexError(j)
+        if j < self.n:
+            return self.lines[j]
+        for _, i, lines, _ in self.chunks:
+            if j < i + len(lines):
+                return lines[j - i]
+        raise IndexError(j)
+
+    def window(self, a: int, b: int) -> list[str]:
+        """The lines from the a-th up to the b-th (b itself left out)."""
+        b = min(b, self.size)
+        if b <= self.n:
+            return self.lines[a:b]
+        out = self.lines[a:self.n] if a < self.n else []
+        for _, i, lines, _ in self.chunks:
+            if i < b and i + len(lines) > a:
+                out.extend(lines[max(0, a - i):b - i])
+        return out
+
+
+def _window(want: Sequence[str], a: int, b: int) -> list[str]:
+    """Lines a to b (b left out) of a seat's observations, however they are held."""
+    return want.window(a, b) if want.__class__ is _Observed else list(want[a:b])
+
+
 def _lines_from(cache, k: int) -> list[str]:
     """A seat's rendered observations from the k-th on (see `information.Seen`)."""
     out = cache.lines[k:cache.n] if k < cache.n else []
     for _, i, lines, _ in cache.chunks:
         if i + len(lines) > k:
             out.extend(lines[max(0, k - i):])
+    return out
+
+
+def _answers_from(world, d: int) -> list[tuple]:
+    """The answers recorded in `world` from its d-th on (each answer records one event): read from the end of
+    its record, not the whole of it."""
+    events, out, left = world._watch.events, [], len(world.history) - d
+    i = len(events)
+    while left > 0 and i > 0:
+        i -= 1
+        if events[i][0] == DECIDE:
+            out.append(events[i])
+            left -= 1
+    out.reverse()
     return out
 
 
@@ -606,7 +669,7 @@ class _Replay:
     """Worlds played along a drawing, from the start or from a copy of an earlier world, repaired where
     they part from the real match (see the module's step 3)."""
 
-    def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
+    def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: Sequence[str],
                  want_view: str, decisions: list[tuple], budget: list[int] | None = None,
                  source: _Source | None = None, snaps: list[_Snap] | None = None, opened: _Snap | None = None
                  ) -> None:
@@ -715,9 +778,8 @@ class _Replay:
         that shuffle on); nothing compared on the way (`play` compares what the seat observed after).
         Returns (the world, the answer it is before); `_Misfit` where an answer is no option."""
         world, d0 = start if start is not None else (self.start(), 0)
-        answers = [e for e in old._watch.events if e[0] == DECIDE]
-        for d in range(d0, len(answers)):
-            e = answers[d]
+        answers = _answers_from(old, d0)
+        for d, e in enumerate(answers, d0):
             who = e[1]
             ask = world._ask_of(who)
             if ask is None:
@@ -737,7 +799,7 @@ class _Replay:
                 raise _Misfit("the answer given is not an option here")
             world.apply(who, action)
             self.dealt(world, used, d, prev)
-        return world, len(answers)
+        return world, d0 + len(answers)
 
     def dealt(self, world, used: int, d: int, prev) -> None:
         """After answer `d`: if `world` shuffled in it (as the real match did), keep `prev`, the copy
@@ -846,9 +908,13 @@ class _Replay:
         k, want = world._verified, self.want
         if cache.count == k:
             return -1
-        for j, line in enumerate(_lines_from(cache, k), k):
-            if j >= len(want) or line != want[j]:
+        lines = _lines_from(cache, k)
+        wanted = _window(want, k, k + len(lines))  # as many as the world has new (fewer where the seat saw fewer)
+        for j, (line, told) in enumerate(zip(lines, wanted, strict=False), k):
+            if line != told:
                 return j
+        if len(lines) > len(wanted):
+            return k + len(wanted)
         world._verified = cache.count
         return -1
 
@@ -1265,7 +1331,7 @@ class _Belief:
         self.open: int | None = None  # the first answer to a question still open when the world was kept
         self.opened: _Snap | None = None  # a copy of the world before that answer
 
-    def replay(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: list[str],
+    def replay(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: Sequence[str],
                want_view: str, budget: list[int] | None = None) -> _Replay:
         """A replay along `card` that goes on from the last world: its chance as drawn, its copies."""
         assert self.source is not None and self.stream is not None, "a world was kept"
@@ -1313,7 +1379,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     decisions = belief.tracer.decisions
     if len(decisions) != len(match.history):
         raise NoConsistentWorld("the match's record of answers is incomplete")
-    want, want_view = observed(match, seat), view_json(match, seat)
+    want, want_view = _Observed(match, seat), view_json(match, seat)
     events = len(match._watch.events)
     world = None
     if belief.world is not None and belief.events == events:
@@ -1336,7 +1402,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     return world
 
 
-def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str, belief: _Belief,
            events: int, tries: int, repairs: int, probes: int):
     """A world drawn afresh and played from the start (see `determinize`)."""
     faces = match.layout.face_ids
@@ -1368,7 +1434,7 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], wa
                             f"drawings: {why}")
 
 
-def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str, belief: _Belief,
              events: int, repairs: int, budget: list[int]):
     """The last world carried on to where the match is now, or None (see `determinize`). Where the seat
     has since seen a card the last drawing put elsewhere, the cards are traded from their shuffle on and
@@ -1430,7 +1496,7 @@ def _traded_since(tr: _Trace, faces: list[Any], belief: _Belief, rng: random.Ran
     return card, swaps, changed, redo
 
 
-def _redealt(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+def _redealt(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str, belief: _Belief,
              events: int, repairs: int, budget: list[int], shuffles: int = REDEALT_SHUFFLES, tries: int = 2):
     """Where the last world cannot be carried on: the world as it was before one of its last `shuffles`
     shuffles (the latest first), the cards of that shuffle and of every mix since drawn anew (as `_drawn`
@@ -1472,7 +1538,7 @@ def replayed(world):
     return again
 
 
-def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str, belief: _Belief,
+def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str, belief: _Belief,
            moves: int):
     """The kept world after `moves` proposals (see `determinize`)."""
     faces = match.layout.face_ids
@@ -1517,7 +1583,7 @@ def _free_by_shuffle(tr: _Trace, faces: list[Any], card: list[int]) -> dict[int,
     return free
 
 
-def _swap_proposed(match, seat: int, tr: _Trace, rng: random.Random, want: list[str], want_view: str,
+def _swap_proposed(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str,
                    belief: _Belief, o: int, x: int, y: int) -> None:
     """The kept world with cards `x` and `y` swapped from shuffle `o` on, kept if the seat cannot tell it
     from the match: its answers given again, else the others' secret ones drawn anew (see `_moved`)."""
