@@ -8,24 +8,22 @@ import random
 import shutil
 import sys
 from collections import Counter
+from importlib.util import find_spec
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-pytest.importorskip("pettingzoo")
-
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-from interpreter import NoConsistentWorld, load_game  # noqa: E402
-from interpreter.adapters import openspiel, pettingzoo  # noqa: E402
-from interpreter.load.folder import find_game  # noqa: E402
+from interpreter import NoConsistentWorld, load_game
+from interpreter.load.folder import find_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_belief import KUHN, KUHN_CARDS  # noqa: E402
-from test_leaks import write_game  # noqa: E402
+from test_belief import KUHN, KUHN_CARDS
+from test_leaks import write_game
+
+# OpenSpiel, PettingZoo, numpy and the adapters are imported by the tests that use them: collecting the suite
+# (once in every worker) does not pay for them
+pytestmark = pytest.mark.skipif(find_spec("pyspiel") is None or find_spec("pettingzoo") is None,
+                                reason="OpenSpiel or PettingZoo is not installed")
 
 # every bundled game, at a player count of its own
 GAMES = [("go-fish", 2), ("overloaded", 4), ("crazy-eights", 3), ("hearts", 4), ("low-tide", 3), ("sky-haulers", 2)]
@@ -77,6 +75,10 @@ result:
 
 
 def openspiel_checked(name, players: int, sims: int) -> None:
+    import pyspiel
+
+    from interpreter.adapters import openspiel
+
     game = openspiel.load(name, players=players)
     assert game.num_players() == players and game.get_type().chance_mode == \
         pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
@@ -99,6 +101,10 @@ def one_deal_of_hearts(folder: Path) -> Path:
 
 
 def test_openspiel_random_simulation_test_passes_on_a_deal_of_hearts(tmp_path):
+    import pyspiel
+
+    from interpreter.adapters import openspiel
+
     game = openspiel.load(one_deal_of_hearts(tmp_path / "hearts"), players=4)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
@@ -110,6 +116,10 @@ def test_openspiel_random_simulation_test_passes_every_bundled_game(name, player
 
 
 def test_openspiel_serializes_and_copies_states_of_a_game_of_hidden_cards(tmp_path):
+    import pyspiel
+
+    from interpreter.adapters import openspiel
+
     game = openspiel.load(write_game(tmp_path, KUHN, KUHN_CARDS), players=2)
     pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
     state = game.new_initial_state()
@@ -130,6 +140,8 @@ def test_openspiel_serializes_and_copies_states_of_a_game_of_hidden_cards(tmp_pa
 
 
 def test_openspiel_observation_tensors_encode_the_seats_view():
+    from interpreter.adapters import openspiel
+
     game = openspiel.load("go-fish", players=2)
     assert game.get_type().provides_observation_tensor and not game.get_type().provides_information_state_tensor
     state, rng = game.new_initial_state(), random.Random(2)
@@ -152,6 +164,8 @@ def test_openspiel_observation_tensors_encode_the_seats_view():
 
 def kuhn_poker(tmp_path):
     """Kuhn poker written as a meeple game, its returns the chips won (OpenSpiel's own is the reference)."""
+    from interpreter.adapters import openspiel
+
     return openspiel.load(write_game(tmp_path, KUHN_POKER, KUHN_CARDS), players=2, scores=(-2, 2))
 
 
@@ -186,6 +200,8 @@ def test_cfr_reaches_kuhn_pokers_value(tmp_path):
 def resampled(state, player: int, seed: int):
     """`state.resample_from_infostate(player, …)` with a sampler seeded by `seed`, checked: the player cannot
     tell it from `state`, and its own history, applied to a new state, makes it again."""
+    import pyspiel
+
     world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
     assert world.information_state_string(player) == state.information_state_string(player)
     assert world.observation_string(player) == state.observation_string(player)
@@ -200,6 +216,8 @@ def resampled(state, player: int, seed: int):
 
 
 def test_openspiel_resamples_the_hidden_cards_of_kuhn_poker_as_likely_as_the_player_knows(tmp_path):
+    import pyspiel
+
     game = kuhn_poker(tmp_path)
     state = game.new_initial_state()
     for action in (2, 0):  # the deck's shuffle: seat 0 is dealt the Queen, seat 1 the Jack
@@ -218,6 +236,8 @@ def test_openspiel_resamples_the_hidden_cards_of_kuhn_poker_as_likely_as_the_pla
 
 
 def test_openspiel_resamples_a_bundled_game_mid_match():
+    from interpreter.adapters import openspiel
+
     game = openspiel.load("go-fish", players=3)
     state, rng = game.new_initial_state(), random.Random(4)
     while state.is_chance_node() or len(state.history()) < 60:
@@ -228,20 +248,29 @@ def test_openspiel_resamples_a_bundled_game_mid_match():
     assert resampled(state, player, 0).history() == worlds[0].history()  # the sampler's seed decides it
 
 
-class Level(mcts.Evaluator):
-    """Every state worth the same: ISMCTS's search through the adapter (its worlds resampled, its tree
-    walked with chance) without random play to the end of a long match."""
+def level():
+    """An evaluator that finds every state worth the same: ISMCTS's search through the adapter (its worlds
+    resampled, its tree walked with chance) without random play to the end of a long match."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
 
-    def evaluate(self, state):
-        return np.zeros(state.num_players())
+    class Level(mcts.Evaluator):
+        def evaluate(self, state):
+            return np.zeros(state.num_players())
 
-    def prior(self, state):
-        actions = state.legal_actions()
-        return [(a, 1 / len(actions)) for a in actions]
+        def prior(self, state):
+            actions = state.legal_actions()
+            return [(a, 1 / len(actions)) for a in actions]
+
+    return Level()
 
 
 def seeded_ismcts(game, evaluator, simulations: int, worlds: int = -1):
     """OpenSpiel's ISMCTS bot, its worlds drawn with a seeded sampler too (its own is seeded at random)."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts
+
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=simulations, max_world_samples=worlds,
                            random_state=np.random.RandomState(1))
     sampler = pyspiel.UniformProbabilitySampler(1, 0.0, 1.0)
@@ -254,6 +283,8 @@ def ismcts_plays(name, players: int, moves: int, simulations: int, worlds: int, 
     other seats and chance at random; ISMCTS itself checks that each world it resamples is one seat 0
     cannot tell from the state. Returns the choices made, and the questions where no world was found within
     the belief stage's budget (`NoConsistentWorld`: seat 0 then picks at random)."""
+    from interpreter.adapters import openspiel
+
     game = openspiel.load(name, players=players)
     bot = seeded_ismcts(game, evaluator, simulations, worlds)
     state, rng, made, none = game.new_initial_state(), random.Random(0), 0, 0
@@ -275,19 +306,25 @@ def ismcts_plays(name, players: int, moves: int, simulations: int, worlds: int, 
 
 @pytest.mark.parametrize("name, players", GAMES)
 def test_openspiel_ismcts_plays_every_bundled_game_through_the_adapter(name, players):
-    assert ismcts_plays(name, players, moves=3, simulations=8, worlds=2, evaluator=Level()) == (3, 0)
+    assert ismcts_plays(name, players, moves=3, simulations=8, worlds=2, evaluator=level()) == (3, 0)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, players", GAMES)
 def test_openspiel_ismcts_plays_longer_with_random_rollouts(name, players):
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     made, none = ismcts_plays(name, players, moves=6, simulations=12, worlds=4,
-                              evaluator=evaluator if name != "hearts" else Level())
+                              evaluator=evaluator if name != "hearts" else level())
     assert made == 6 and none <= 2  # deep in a match the belief stage may find no world within its budget
 
 
 def test_openspiel_ismcts_plays_kuhn_poker_through_the_adapter(tmp_path):
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
     game = kuhn_poker(tmp_path)
     bot = seeded_ismcts(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 200)
     state = game.new_initial_state()
@@ -301,6 +338,10 @@ def test_openspiel_ismcts_plays_kuhn_poker_through_the_adapter(tmp_path):
 
 @pytest.mark.parametrize("name, players", GAMES)
 def test_pettingzoo_api_and_seed_tests_pass(name, players):
+    from pettingzoo.test import api_test, seed_test
+
+    from interpreter.adapters import pettingzoo
+
     api_test(pettingzoo.env(name, players=players), num_cycles=100)
     seed_test(lambda: pettingzoo.env(name, players=players), num_cycles=30)
 
@@ -308,11 +349,17 @@ def test_pettingzoo_api_and_seed_tests_pass(name, players):
 @pytest.mark.slow
 @pytest.mark.parametrize("name, players", SLOW_GAMES)
 def test_pettingzoo_api_and_seed_tests_pass_every_bundled_game(name, players):
+    from pettingzoo.test import api_test, seed_test
+
+    from interpreter.adapters import pettingzoo
+
     api_test(pettingzoo.env(name, players=players), num_cycles=1000)
     seed_test(lambda: pettingzoo.env(name, players=players), num_cycles=200)
 
 
 def test_pettingzoo_observes_through_the_seat_and_rewards_at_the_end():
+    from interpreter.adapters import pettingzoo
+
     env = pettingzoo.env(load_game("go-fish"), players=2)
     env.reset(seed=3)
     assert env.observation_space("player_0") is env.observation_space("player_0")
@@ -366,6 +413,10 @@ result: {score: my stayed}
 
 
 def test_a_pettingzoo_agent_knocked_out_leaves_at_once_with_a_loss(tmp_path):
+    from pettingzoo.test import api_test
+
+    from interpreter.adapters import pettingzoo
+
     game = write_game(tmp_path, QUITTERS, "cards:\n  - {id: token, start: deck}\n")
     api_test(pettingzoo.env(game), num_cycles=200)
     env = pettingzoo.env(game)
