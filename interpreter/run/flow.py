@@ -58,12 +58,15 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
     try:
         while phases is not None:
             try:
-                if mark is None and not walk.knocks:  # (the hot path: no marks, nobody knocked out)
+                if mark is None:  # (the hot path: no marks)
+                    knocks = walk.knocks
                     for fn, asks in (phases if not walk.phase else phases[walk.phase:]):
                         if asks:
                             yield from fn(st)
                         else:
                             fn(st)
+                        if knocks and st.out and len(st.orders[0]) <= 1:
+                            raise DealOver  # one player is left in: the deal ends with this phase
                 else:
                     yield from _run_marked(walk, phases, mark)
                 phases = walk.then(walk)
@@ -75,19 +78,23 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
 
 
 def _run_marked(walk: _Walk, phases: list, mark) -> Any:
-    """Run the phases of the part under way from `walk.phase`, with `mark` (if given) before each phase that
-    asks, and (where players are knocked out) the deal ended by a phase that leaves one player in."""
+    """Run the phases of the part under way from `walk.phase`, with `mark` before each phase that asks, and
+    (where players are knocked out) the deal ended by a phase that leaves one player in."""
     st, knocks = walk.st, walk.knocks
     for i in range(walk.phase, len(phases)):
         fn, asks = phases[i]
         if asks:
-            if mark is not None:
-                mark(walk.cursor(i))
+            mark(walk.cursor(i))
             yield from fn(st)
         else:
             fn(st)
-        if knocks and st.out and len(st.orders[0]) <= 1:
+        if knocks and _one_left(st):
             raise DealOver  # one player is left in: the deal ends with this phase
+
+
+def _one_left(st: State) -> bool:
+    """Whether players are knocked out and one (or none) is left in."""
+    return st.out != 0 and len(st.orders[0]) <= 1
 
 
 class _Walk:

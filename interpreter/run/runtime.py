@@ -342,24 +342,27 @@ def lapse(st: State, c: int, src: int) -> None:
 def move_cards(st: State, src: int, count: int, zi: int, place: int, face: int) -> None:
     """Move the first `count` cards (all if count < 0) of zone `src`, one by one, as `move` would (a quiet
     match takes them at once). A step per card, past UNCHARGED cards."""
-    cards = st.zones[src]
+    zones = st.zones
+    cards = zones[src]
+    if not cards:
+        return
     moved = cards[:] if count < 0 else cards[:count]
     n = len(moved)
     if n > UNCHARGED:
         charge(st, moved, "")
     elif not n:
         return
-    if st.log is not None or src == zi or not BOTTOM <= place <= TOP or st.layout.zone_limit[zi] >= 0:
+    layout = st.layout
+    if st.log is not None or src == zi or place not in (0, -1) or layout.zone_limit[zi] >= 0:  # (TOP, BOTTOM)
         _move_each(st, moved, zi, place, face)  # watched or logged, in its own zone, to a place, to a zone with a limit
         return
     del cards[:n]
-    up = st.layout.zone_face[zi] if face < 0 else face == 1
-    dest = st.zones[zi]
-    if place == TOP:
-        moved.reverse()  # dealt one at a time onto the top
-        dest[0:0] = moved
+    up = layout.zone_face[zi] if face < 0 else face == 1
+    if place:  # BOTTOM
+        zones[zi].extend(moved)
     else:
-        dest.extend(moved)
+        moved.reverse()  # dealt one at a time onto the top
+        zones[zi][0:0] = moved
     zone_of, faces = st.zone_of, st.face
     for c in moved:
         zone_of[c] = zi
@@ -603,12 +606,21 @@ def _fisher_yates(cards: list[int], bits: Any) -> None:
     """Shuffle `cards` in place with `Random._randbelow(i + 1)` for i from the last place down, written out:
     `bits(k)` until at most i, k the bit length of i + 1 (the same order and stream as `random.shuffle`,
     with no call per draw but the generator's own)."""
-    for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = bits(k)
-        while j > i:
-            j = bits(k)
+    m = len(cards)
+    for i, k in _DRAWS.get(m) or _draws(m):
+        while (j := bits(k)) > i:
+            pass
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_DRAWS: dict[int, tuple[tuple[int, int], ...]] = {}
+"""The draws of a shuffle of m cards by m: each place i from the last down to 1 and the bit length of i + 1."""
+
+
+def _draws(m: int) -> tuple[tuple[int, int], ...]:
+    """`_DRAWS[m]`, worked out (once for each m)."""
+    draws = _DRAWS[m] = tuple((i, (i + 1).bit_length()) for i in range(m - 1, 0, -1))
+    return draws
 
 
 def flip(st: State, c: int, up: bool) -> None:
@@ -655,8 +667,19 @@ def roll(st: State, sides: int) -> int:
 
 
 def random_card(st: State, cards: list[int]) -> int:
-    """A card picked uniformly at random from a list (-1 if empty)."""
-    return cards[st.below(len(cards))] if cards else -1
+    """A card picked uniformly at random from a list (-1 if empty). `State.below` written out where the match's
+    chance is its own generator (the same draw: `Random._randbelow`'s `getrandbits(k)` until below n)."""
+    n = len(cards)
+    if n > 1:
+        rng = st.rng
+        if rng.__class__ is random.Random:
+            st.chance_used += 1
+            bits, k = rng.getrandbits, n.bit_length()
+            while (r := bits(k)) >= n:
+                pass
+            return cards[r]
+        return cards[st.below(n)]
+    return cards[0] if n else -1
 
 
 def random_player(st: State, players: Any) -> int:
