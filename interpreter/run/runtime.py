@@ -9,6 +9,7 @@ same draws in a loop of its own).
 from __future__ import annotations
 
 import copy
+import itertools
 import operator
 import random
 from typing import Any
@@ -95,12 +96,13 @@ class State:
     def __init__(self, layout: Any, n: int, seed: int, log: list | None, max_steps: int = MAX_STEPS) -> None:
         self.layout = layout  # the numbered layout for this player count (model.Setup)
         self.n = n
-        self.zones: list[list[int]] = [list(z) for z in layout.start_zones]
+        self.zones: list[list[int]] = list(map(list, layout.start_zones))
         self.zone_of: list[int] = list(layout.start_zone_of)
         self.face: list[bool] = list(layout.start_face)
         self.known: list[int] = [0] * len(self.face)  # kept only where it is read: in a logged or watched match
         self.gc: list[int] = list(layout.game_counters)
-        self.pc: list[list[int]] = [[v] * n for v in layout.player_counters]
+        start = layout.player_counters  # a row of n of each player counter's initial value (made in C)
+        self.pc: list[list[int]] = list(map(list, map(itertools.repeat, start, itertools.repeat(n, len(start)))))
         self.props = layout.props
         self.first = 0
         self.active = 0
