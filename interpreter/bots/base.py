@@ -189,9 +189,12 @@ class Payoff:
         if not self.by_score:
             return 1.0 / len(winners) if me in winners else 0.0
         others = [s for p, s in enumerate(scores) if p != me]
-        best = max(others, key=lambda s: self.sign * s) if others else 0
+        best = (max(others) if self.sign > 0 else min(others)) if others else 0  # the best in the game's direction
         margin = float(self.sign * (scores[me] - best))
-        self.low, self.high = min(self.low, margin), max(self.high, margin)
+        if margin < self.low:
+            self.low = margin
+        if margin > self.high:
+            self.high = margin
         return margin
 
     def scaled(self, mean: float) -> float:

@@ -85,6 +85,7 @@ class InformationSetMCTS(Bot):
         payoff: Payoff | None = None
         horizon: Horizon | None = None  # where play-outs stop: the deal or round under way here (alike in every world)
         seen = -1  # how many observation lines the seat has here (alike in every world drawn)
+        checked = 0  # the worlds drawn checked for it
         i = 0
         while clock.more(i):
             world = pool.next(i)
@@ -96,7 +97,9 @@ class InformationSetMCTS(Bot):
                 horizon = Horizon.at(world, self.horizon)
                 seen = observation_count(world, me)
                 tree[information_since(world, me, seen, zones=False)] = root
-            assert observation_count(world, me) == seen, "a world the seat can tell from the match"
+            if len(pool.drawn) > checked:  # a world drawn for this iteration (one drawn before is as it was)
+                checked = len(pool.drawn)
+                assert observation_count(world, me) == seen, "a world the seat can tell from the match"
             self._iterate(world, me, place, root, tree, payoff, seen, horizon)
             self.stats.iterations += 1
         self.nodes = len(tree)
@@ -154,18 +157,24 @@ class InformationSetMCTS(Bot):
 
     def _select(self, node: Node, n: int, payoff: Payoff) -> int:
         """UCB1 with availability counts; an action never tried first (at random among them)."""
-        node.widen(n)
-        visits, totals, available = node.visits, node.totals, node.available
-        untried = []
-        for a in range(n):
-            available[a] += 1
-            if not visits[a]:
-                untried.append(a)
+        visits, available = node.visits, node.available
+        if len(visits) == n:
+            node.available = available = [k + 1 for k in available]
+            untried = [a for a in range(n) if not visits[a]] if 0 in visits else None
+        else:
+            node.widen(n)
+            visits, available = node.visits, node.available
+            for a in range(n):
+                available[a] += 1
+            untried = [a for a in range(n) if not visits[a]] or None
         if untried:
             return untried[self.rng.pick(len(untried))]
-        scaled = payoff.scaled
-        c = self.c
-        values = [scaled(totals[a] / visits[a]) + c * math.sqrt(math.log(available[a]) / visits[a]) for a in range(n)]
+        totals, c, log, sqrt = node.totals, self.c, math.log, math.sqrt
+        if payoff.by_score:
+            scaled = payoff.scaled
+            values = [scaled(totals[a] / visits[a]) + c * sqrt(log(available[a]) / visits[a]) for a in range(n)]
+        else:  # (a win share: scaled as it is)
+            values = [totals[a] / visits[a] + c * sqrt(log(available[a]) / visits[a]) for a in range(n)]
         best = max(values)
         ties = [a for a in range(n) if values[a] > best - TIE]
         return ties[self.rng.pick(len(ties))] if len(ties) > 1 else ties[0]
