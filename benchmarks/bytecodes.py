@@ -3,7 +3,9 @@ and generator resumptions) per match, for each bundled game, and where they are 
 code, the run stage's modules, the rest). Counts do not change with the machine's load, so two versions of
 the engine can be compared on a shared machine where timings are noise (same Python version for both).
 
-    python benchmarks/bytecodes.py [-n MATCHES] [--top K] [--against DIR] [GAME ...]
+    python benchmarks/bytecodes.py [-n MATCHES] [--top K] [--players P] [--against DIR] [GAME ...]
+
+Each game is counted at its smallest and largest player count, or at P players (`--players`).
 
 `--against DIR` counts the same matches with the engine and games of another checkout (for instance an
 earlier commit, `git archive COMMIT | tar -x -C DIR`) and prints both totals and the change, per game and
@@ -54,30 +56,36 @@ def count(game, players: int, matches: int) -> tuple[Counter, Counter]:
     return ops, frames
 
 
-def totals(names: list[str], matches: int) -> dict[str, float]:
-    """Bytecodes per match of each game at its smallest and largest player count (`game/players`)."""
+def player_counts(game, players: int | None) -> list[int]:
+    """The player counts a game is counted at: `players`, else its smallest and largest."""
+    return [players] if players else sorted({game.min_players, game.max_players})
+
+
+def totals(names: list[str], matches: int, players: int | None = None) -> dict[str, float]:
+    """Bytecodes per match of each game at its smallest and largest player count, or at `players` only
+    (`game/players`)."""
     found = {}
     for name in names:
         game = load_game(name)
-        for players in sorted({game.min_players, game.max_players}):
-            found[f"{name}/{players}"] = sum(count(game, players, matches)[0].values()) / matches
+        for count_at in player_counts(game, players):
+            found[f"{name}/{count_at}"] = sum(count(game, players, matches)[0].values()) / matches
     return found
 
 
-def against(other: Path, names: list[str], matches: int) -> int:
+def against(other: Path, names: list[str], matches: int, players: int | None = None) -> int:
     """Print the bytecodes per match of `other`'s engine and games and of this checkout's, and the change."""
     names = names or bundled_games()
     here = Path(__file__).resolve().parent
     # The other engine is imported first, so that this script's own imports find it already loaded.
-    code = ("import json, sys; root, n, *names = sys.argv[1:]; sys.path.insert(0, root); "
+    code = ("import json, sys; root, n, p, *names = sys.argv[1:]; sys.path.insert(0, root); "
             "import interpreter.game, interpreter.run.sim, interpreter.load.loader; "
             "assert interpreter.__file__.startswith(root), interpreter.__file__; "
             f"sys.path.insert(0, {str(here)!r}); import bytecodes; "
-            "print(json.dumps(bytecodes.totals([f'{root}/cards/{g}' for g in names], int(n))))")
-    run = subprocess.run([sys.executable, "-c", code, str(other.resolve()), str(matches), *names],
+            "print(json.dumps(bytecodes.totals([f'{root}/cards/{g}' for g in names], int(n), int(p))))")
+    run = subprocess.run([sys.executable, "-c", code, str(other.resolve()), str(matches), str(players or 0), *names],
                          capture_output=True, text=True, check=True)
     theirs = list(json.loads(run.stdout).values())
-    ours = totals([str(here.parent / "cards" / g) for g in names], matches)
+    ours = totals([str(here.parent / "cards" / g) for g in names], matches, players)
     print(f"Python {sys.version.split()[0]}, {matches} sim matches per game and player count, random bots")
     print(f"{'game/players':<22} {'against':>12} {'this':>12} {'change':>8}")
     for (key, mine), before in zip(ours.items(), theirs, strict=True):
@@ -91,14 +99,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", help="bundled games (default: all)")
     parser.add_argument("-n", type=int, default=20, help="matches per game (default 20)")
     parser.add_argument("--top", type=int, default=6, help="functions listed per game (default 6)")
+    parser.add_argument("--players", type=int, metavar="P", help="count each game at P players only")
     parser.add_argument("--against", type=Path, metavar="DIR", help="another checkout to compare with")
     args = parser.parse_args(argv)
     if args.against is not None:
-        return against(args.against, args.games, args.n)
+        return against(args.against, args.games, args.n, args.players)
     print(f"Python {sys.version.split()[0]}, {args.n} sim matches per game and player count, random bots")
     for name in args.games or bundled_games():
         game = load_game(name)
-        for players in sorted({game.min_players, game.max_players}):
+        for players in player_counts(game, args.players):
             ops, frames = count(game, players, args.n)
             total = sum(ops.values())
             parts = Counter()
