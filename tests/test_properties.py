@@ -1,28 +1,32 @@
-"""Properties of whole matches, over Hypothesis-drawn playthroughs (interpreter.testing)."""
+"""Properties of whole matches, over Hypothesis-drawn playthroughs (interpreter.testing).
+
+Hypothesis and interpreter.testing are imported when a test runs, not when the suite is collected (once in
+every worker)."""
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 
 from interpreter.game import load_game
 from interpreter.run.match import replay
-from interpreter.testing import checked_matches, matches
 
 OVERLOADED = load_game("overloaded")
 SKY = load_game("sky-haulers")
-SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 EXAMPLES = 10       # Hypothesis examples per property in the default run
 SLOW_EXAMPLES = 25  # ... and behind @pytest.mark.slow
 
 
-def drawn(*strategies):
-    """`@given(*strategies)` run with EXAMPLES examples by default and SLOW_EXAMPLES under the slow marker
-    (the test's id ends in its count)."""
+def drawn(strategy: str, game, **options):
+    """`@given(interpreter.testing.<strategy>(game, **options))` run with EXAMPLES examples by default and
+    SLOW_EXAMPLES under the slow marker (the test's id ends in its count)."""
     def wrap(fn):
-        runs = {n: settings(SETTINGS, max_examples=n)(given(*strategies)(fn)) for n in (EXAMPLES, SLOW_EXAMPLES)}
-
         @pytest.mark.parametrize("examples", [EXAMPLES, pytest.param(SLOW_EXAMPLES, marks=pytest.mark.slow)])
         def test(examples: int) -> None:
-            runs[examples]()
+            from hypothesis import HealthCheck, given, settings
+
+            from interpreter import testing
+
+            checks = [HealthCheck.too_slow, HealthCheck.large_base_example]
+            given_test = given(getattr(testing, strategy)(game, **options))(fn)
+            settings(max_examples=examples, deadline=None, suppress_health_check=checks)(given_test)()
 
         test.__name__, test.__qualname__, test.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
         return test
@@ -34,7 +38,7 @@ def conserved(m) -> bool:
     return sorted(c for z in st.zones for c in z) == list(range(len(m.layout.card_ids)))
 
 
-@drawn(matches(OVERLOADED))
+@drawn("matches", OVERLOADED)
 def test_overloaded_score_is_the_score_pile_plus_bonus(m):
     t, st = m.layout, m.st
     value, bonus = OVERLOADED.prop_names, dict(OVERLOADED.counter_names[1])
@@ -46,13 +50,13 @@ def test_overloaded_score_is_the_score_pile_plus_bonus(m):
     assert conserved(m)
 
 
-@drawn(matches(OVERLOADED, finished=False))
+@drawn("matches", OVERLOADED, finished=False)
 def test_an_overloaded_match_replays_from_its_seed_decisions_and_chance_outcomes(m):
     again = replay(OVERLOADED, m.players, m.seed, m.history, chance=m.chance_drawn)
     assert again.st.zones == m.st.zones and again.st.pc == m.st.pc and again.to_act() == m.to_act()
 
 
-@drawn(matches(SKY, finished=False))
+@drawn("matches", SKY, finished=False)
 def test_sky_haulers_hands_never_pass_ten_and_chains_never_pass_four(m):
     t, st = m.layout, m.st
     for zi, cards in enumerate(st.zones):
@@ -64,12 +68,12 @@ def test_sky_haulers_hands_never_pass_ten_and_chains_never_pass_four(m):
     assert conserved(m)
 
 
-@drawn(checked_matches(OVERLOADED))
+@drawn("checked_matches", OVERLOADED)
 def test_overloaded_keeps_its_declared_invariants(m):
     assert m.over
 
 
-@drawn(checked_matches(SKY, finished=False))
+@drawn("checked_matches", SKY, finished=False)
 def test_sky_haulers_keeps_its_declared_invariants(m):
     assert m.st.round >= 1
 
@@ -77,7 +81,10 @@ def test_sky_haulers_keeps_its_declared_invariants(m):
 def test_a_broken_invariant_is_reported_with_its_seed_and_decisions(tmp_path):
     import shutil
 
+    from hypothesis import Phase, given, settings
+
     from interpreter.paths import data_dir
+    from interpreter.testing import checked_matches
 
     shutil.copytree(data_dir("cards") / "overloaded", tmp_path / "g")
     game_yaml = tmp_path / "g" / "game.yaml"
@@ -98,7 +105,7 @@ def test_a_broken_invariant_is_reported_with_its_seed_and_decisions(tmp_path):
         play()
 
 
-@drawn(matches(OVERLOADED, finished=False))
+@drawn("matches", OVERLOADED, finished=False)
 def test_a_drawn_match_goes_on_clones_and_pickles_after_its_example(m):
     import pickle
 
