@@ -379,7 +379,12 @@ def _view_less_zones(match, seat: int) -> str:
     """The view's values but its zones, in one line (not JSON: a key): the table's values, the counters as the
     seat sees them, the seats to act and the seat's options."""
     st = match.st
-    counters = _counters(_look(match.game, st.layout), match.game, st.n, seat, st.gc, st.pc)
+    look = _look(match.game, st.layout)
+    kept = match._seen[seat].view  # (the counters as the view last wrote them, if they are the same)
+    if kept is not None and kept[0] is look and kept[5][0] == st.gc and kept[5][1] == st.pc:
+        counters = kept[6]
+    else:
+        counters = _counters(look, match.game, st.n, seat, st.gc, st.pc)
     options = ",".join(map(_STR, match.action_labels(seat)))
     return f"{st.active} {st.deal} {st.first} {st.out} {st.round} {st.turn} {counters} {match.to_act()} [{options}]"
 
