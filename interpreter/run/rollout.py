@@ -78,6 +78,19 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = Fals
     bot = getattr(choose, "__self__", None)
     bits = bot.getrandbits if getattr(choose, "__func__", None) is RandomBot.pick else None  # type: ignore[union-attr]
     st, flow, ask = m._spent_flow() if spend else m._quiet_flow()
+    declared, stopped, made = _played(m, st, flow, ask, choose, bits, horizon)
+    st.decisions = _decisions(m) + made
+    try:
+        scores, winners = finish(m.game, st, declared)
+    except RULE_FAILURES as err:
+        raise rule_error(m.game, err, m.seed, st.decisions) from err
+    return Rollout(scores, winners, made, stopped)
+
+
+def _played(m: Match, st, flow, ask, choose: Callable[[int], int], bits, horizon: Horizon | None):
+    """`rollout`'s loop: the questions of `flow` (at `ask`) answered by `choose` (by `bits` where it is a random
+    bot's pick, written out) up to the end or `horizon`; the result the flow declared (None at the horizon),
+    whether it stopped at the horizon, and how many answers it made."""
     send = flow.send
     answered = m._answers
     made = 0
@@ -89,13 +102,8 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = Fals
             if st.deal > last_deal or st.rounds_played > last_rounds:
                 break
             if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
-                values = []
-                for a in ask[1]:
-                    if a[0] in answered:
-                        values.append(answered[a[0]])
-                    else:
-                        values.append(a[1][choose(len(a[1]))])
-                        made += 1
+                values = _answers_together(ask[1], answered, choose)
+                made += len(values) - sum(a[0] in answered for a in ask[1])
                 answered = {}
                 ask = send(values)
             else:
@@ -113,19 +121,17 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = Fals
                             r = bits(k)
                 ask = send(options[r])
     except StopIteration as stop:
-        declared = stop.value[0]
-        stopped = False
+        return stop.value[0], False, made
     except RULE_FAILURES as err:
         raise rule_error(m.game, err, m.seed, _decisions(m) + made) from err
-    else:  # at the horizon: the match scored as if it ended here
-        declared, stopped = None, True
-        flow.close()
-    st.decisions = _decisions(m) + made
-    try:
-        scores, winners = finish(m.game, st, declared)
-    except RULE_FAILURES as err:
-        raise rule_error(m.game, err, m.seed, st.decisions) from err
-    return Rollout(scores, winners, made, stopped)
+    flow.close()  # at the horizon: the match scored as if it ended here
+    return None, True, made
+
+
+
+def _answers_together(asks, answered: dict, choose: Callable[[int], int]) -> list:
+    """Each seat's answer to a simultaneous choice, in the order asked: those given already, the others chosen."""
+    return [answered[a[0]] if a[0] in answered else a[1][choose(len(a[1]))] for a in asks]
 
 
 _NEVER = 1 << 62  # a deal or a round count no match reaches
