@@ -1,6 +1,6 @@
 """What a search bot pays for its primitives, per bundled game, early, midway and late in a match.
 
-    python benchmarks/search.py [--games hearts,go-fish] [--seeds S] [--repeat R]
+    python benchmarks/search.py [--games hearts,go-fish] [--seeds S] [--repeat R] [--determinize]
 
 For each game (4 players where it allows 4, else its default count), S random matches are played
 through the step API and copied after 10%, 50% and 90% of their decisions. At each point, the median
@@ -19,7 +19,7 @@ over the S matches and R repeats of:
   against `sim/dec`: the same decisions in `simulate` of the same seed (timed by a watch from the
   point to the end, the watch's own calls taken off); `ratio` (target ≤ 1.3). These three are CPU
   time, the median of R repeats each over the S matches, rollouts and `sim` taking turns.
-`done`: decisions made at the point. Figures in µs.
+`done`: decisions made at the point. Figures in µs. `--determinize`: the determinize columns only.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ def info_cost(m, k: int) -> float:
     return timed(lambda: c.information_state(seat))
 
 
-def measure(name: str, seeds: int, repeat: int) -> list[list[str]]:
+def measure(name: str, seeds: int, repeat: int, only_determinize: bool = False) -> list[list[str]]:
     game = load_game(name)
     players = players_of(game)
     at = {seed: copies_at(game, players, seed) for seed in range(seeds)}
@@ -185,6 +185,10 @@ def measure(name: str, seeds: int, repeat: int) -> list[list[str]]:
         if not here:
             continue
         matches = [p.match for p in here.values()]
+        if only_determinize:
+            rows.append([name, str(players), point, str(round(statistics.mean(len(m.history) for m in matches))),
+                         *determinize_cost(matches, repeat), *["-"] * (len(COLUMNS) - 8)])
+            continue
 
         def each(fn, matches=matches) -> float:
             """The median of `fn(match, k)` over the matches and the repeats."""
@@ -246,11 +250,12 @@ def main() -> None:
     parser.add_argument("--games", help="comma-separated bundled game names (default: all)")
     parser.add_argument("--seeds", type=int, default=5, help="matches per game (default 5)")
     parser.add_argument("--repeat", type=int, default=5, help="repeats of each figure; the median is printed")
+    parser.add_argument("--determinize", action="store_true", help="only the determinize columns (the others: -)")
     args = parser.parse_args()
     names = args.games.split(",") if args.games else sorted(bundled_games())
     rows = []
     for name in names:
-        rows += measure(name, args.seeds, args.repeat)
+        rows += measure(name, args.seeds, args.repeat, args.determinize)
         print(f"{name}: done", file=sys.stderr)
     print(table(rows))
     for i, error in enumerate(ERRORS, 1):

@@ -1391,14 +1391,18 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if world is None:
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     belief.open = len(match.history) - len(match._answers) if match._answers else None
+    drawn = world.st.rng  # the world's chance: its drawing and outcomes, shared by its copies
     world = world.clone()
     world.log = None
     world.__dict__.pop("_verified", None)
-    world._drawn = (world.st.rng.plan, world.st.rng.source, len(world.history))
+    world._drawn = (drawn.plan, drawn.source, len(world.history))
     world.seed = rng.getrandbits(31)  # not the real match's: its seed would tell all its chance
-    world.st.rng = random.Random(rng.getrandbits(64))
-    world._rng = world.st.rng
-    world._reseed = (len(world._sent), world.st.rng.getstate())
+    chance = random.Random(rng.getrandbits(64))
+    # its chance from here on: taken up when the copy is rebuilt, after the answers since its base (a quiet
+    # rollout, which rebuilds its own flow from the base, never pays for rebuilding this one)
+    world._reseed = (len(world._sent), chance.getstate())
+    if "st" in world.__dict__:  # a finished world is rebuilt at once
+        world.st.rng = world._rng = chance
     return world
 
 
