@@ -23,6 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from opcounts import counted
+
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.sim import simulate
@@ -32,27 +34,15 @@ def count(game, players: int, matches: int) -> tuple[Counter, Counter]:
     """Bytecodes and frames entered per function (`file:function`, the game's code as `<game>`) over
     `matches` sim matches (seeds 0..matches-1)."""
     simulate(game, players, 0)  # anything loaded or compiled on first use is not counted
-    ops: Counter = Counter()
-    frames: Counter = Counter()
-
     def where(code) -> str:
         name = code.co_filename
         return f"<game>:{code.co_name}" if name.startswith("<") else f"{Path(name).name}:{code.co_name}"
 
-    def tracer(frame, event, arg):
-        if event == "call":
-            frames[where(frame.f_code)] += 1
-            frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        elif event == "opcode":
-            ops[where(frame.f_code)] += 1
-        return tracer
-
-    sys.settrace(tracer)
-    try:
+    def work() -> None:
         for seed in range(matches):
             simulate(game, players, seed)
-    finally:
-        sys.settrace(None)
+
+    ops, frames, _ = counted(work, where)
     return ops, frames
 
 

@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from opcounts import counted
+
 HERE = Path(__file__).resolve().parent.parent
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
 
@@ -65,22 +67,11 @@ def one_on(m, i: int) -> tuple[Any, int]:
 
 def bytecodes(calls: list[tuple[Any, int]]) -> int:
     """Bytecodes run by the calls (copy, seat), in all."""
-    total = [0]
-
-    def tracer(frame, event, arg):
-        if event == "call":
-            frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        elif event == "opcode":
-            total[0] += 1
-        return tracer
-
-    sys.settrace(tracer)
-    try:
+    def work() -> None:
         for c, seat in calls:
             c.information_state(seat)
-    finally:
-        sys.settrace(None)
-    return total[0]
+
+    return counted(work)[2]
 
 
 def one_round(names: list[str], seeds: int, copies: int, count: bool) -> dict[str, list[float]]:

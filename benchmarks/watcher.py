@@ -16,6 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from opcounts import counted
+
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.match import play_random
@@ -27,28 +29,11 @@ def count(game, players: int, matches: int) -> tuple[Counter, Counter, int]:
     """Bytecodes and frames entered per function of the watcher's module over `matches` step-API matches, and
     the bytecodes of the whole matches."""
     play_random(game, players, 0)  # anything loaded or compiled on first use is not counted
-    ops: Counter = Counter()
-    frames: Counter = Counter()
-    total = [0]
-
-    def tracer(frame, event, arg):
-        code = frame.f_code
-        mine = code.co_filename.endswith(WATCHER)
-        if event == "call":
-            frames[code.co_name] += mine
-            frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        elif event == "opcode":
-            total[0] += 1
-            ops[code.co_name] += mine
-        return tracer
-
-    sys.settrace(tracer)
-    try:
+    def work() -> None:
         for seed in range(matches):
             play_random(game, players, seed)
-    finally:
-        sys.settrace(None)
-    return +ops, +frames, total[0]
+
+    return counted(work, lambda code: code.co_name if code.co_filename.endswith(WATCHER) else None)
 
 
 def cpu_per_match(game, players: int, matches: int) -> float:
