@@ -58,7 +58,7 @@ def totals(names: list[str], matches: int, players: int | None = None) -> dict[s
     for name in names:
         game = load_game(name)
         for count_at in player_counts(game, players):
-            found[f"{name}/{count_at}"] = sum(count(game, players, matches)[0].values()) / matches
+            found[f"{name}/{count_at}"] = sum(count(game, count_at, matches)[0].values()) / matches
     return found
 
 
