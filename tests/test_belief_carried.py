@@ -9,6 +9,7 @@ from interpreter.game import load_game
 from interpreter.run import belief
 from interpreter.run.belief import replayed
 from interpreter.run.information import SHUFFLE
+from tests.walks import bench_walk
 
 
 def play_to(m, rng: random.Random, upto: int) -> None:
@@ -98,15 +99,7 @@ def test_secret_answers_a_later_sight_tells_are_drawn_again_not_mended_by_tradin
     """Overloaded's secret contracts are shown together once the last player has had second thoughts. A world
     whose contracts, drawn uniformly, are not the ones shown is played again from before them with the
     contracts drawn anew (rejection: uniform among those that fit); trading cards could never mend it."""
-    from interpreter.run.match import random_bot
-
-    m = load_game("overloaded").new_match(players=4, seed=8)
-    bot = random_bot(8)
-    while len(m.history) < 73:
-        for seat in m.to_act():
-            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
-        if len(m.history) % 9 == 0:
-            m.apply(m.to_act()[0], 0)
+    m = bench_walk("overloaded", 4, 8, 73)
     mends = []
     repair = belief._Replay.repair
     monkeypatch.setattr(belief._Replay, "repair", lambda self, *args: mends.append(1) or repair(self, *args))

@@ -9,23 +9,16 @@ import random
 
 import pytest
 
-from interpreter.game import load_game
 from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
-from interpreter.run.match import random_bot
+from tests.walks import bench_walk
 
 
 @pytest.fixture(scope="module")
 def hard_point():
     """The match after 28 decisions of the walk `benchmarks/bench.py` makes (a random bot, one forced answer at
     every 9th decision), and the seat it draws for there."""
-    m = load_game("sky-haulers").new_match(players=4, seed=4)
-    bot = random_bot(4)
-    while len(m.history) < 28:
-        for p in m.to_act():
-            m.apply(p, bot.pick(len(m.legal_actions(p))))
-        if len(m.history) % 9 == 0:
-            m.apply(m.to_act()[0], 0)
+    m = bench_walk("sky-haulers", 4, 4, 28)
     assert len(m.history) == 28
     return m, 3
 
