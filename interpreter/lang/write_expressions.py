@@ -144,21 +144,32 @@ class ExpressionWriter(Writer):
             return None
         key = groups.key
         if isinstance(key, n.CardProp) and isinstance(key.card, n.Ref) and key.card.var is groups.var:
-            return f"{self.alias('P')}[{self.constant('prop', key.index)}].__getitem__"
+            return f"{self.prop_column(key.index)}.__getitem__"
         return None
+
+    def prop_column(self, index: int) -> str:
+        """A card property's column (the value of each card by its number), as the generated code names it."""
+        return f"{self.alias('P')}[{self.constant('prop', index)}]"
+
+    def zone_search(self, f: n.Filter) -> tuple[str, str, str, str] | None:
+        """A filter of a cheaply named zone's cards by a property's value, written: the zone, its cards as the
+        filter charges them, the property's column and the value; None for any other filter."""
+        found = n.property_equals(f)
+        if found is None or not isinstance(f.base, n.ZoneCards) or not f.base.zone.cheap:
+            return None
+        index, value = found
+        z = self.expr(f.base)
+        return z, self.charged(f.base, z, f.test, f.at), self.prop_column(index), self.expr(value)
 
     def visit_FirstCard(self, node: n.FirstCard) -> str:
         cards = node.cards
         if isinstance(cards, n.Filter):
-            found = n.property_equals(cards)
-            if found is not None and isinstance(cards.base, n.ZoneCards) and cards.base.zone.cheap:
+            search = self.zone_search(cards)
+            if search is not None:
                 # `the first card of a zone where it.p == value`: the value worked out once (a zone with
                 # cards works it out at least once anyway), the search a plain loop
-                index, value = found
-                z = self.expr(cards.base)
-                pool = self.charged(cards.base, z, cards.test, cards.at)
-                column = f"{self.alias('P')}[{self.constant('prop', index)}]"
-                return f"(first_with({pool}, {column}, {self.expr(value)}) if {z} else -1)"
+                z, pool, column, value = search
+                return f"(first_with({pool}, {column}, {value}) if {z} else -1)"
             return f"next(({self.lazy(cards)}), -1)"
         if isinstance(cards, n.ZoneCards) and cards.zone.cheap:
             z = self.expr(cards)
@@ -203,7 +214,7 @@ class ExpressionWriter(Writer):
             # how many cards of a zone have a property's value: counted in C (the value worked out once, where
             # the zone has cards, as the filter works it out at least once then)
             index, value = found
-            column = f"{self.alias('P')}[{self.constant('prop', index)}].__getitem__"
+            column = f"{self.prop_column(index)}.__getitem__"
             z = self.expr(items.base)
             if items.base.zone.cheap:
                 pool = self.charged(items.base, z, items.test, items.at)
@@ -224,8 +235,7 @@ class ExpressionWriter(Writer):
         return f"[{column}[{q}] for {q} in {self.expr(node.players)}]"
 
     def visit_CardProp(self, node: n.CardProp) -> str:
-        column = f"{self.alias('P')}[{self.constant('prop', node.index)}]"
-        return f"{column}[{self.some(node.card, 'the card of this property')}]"
+        return f"{self.prop_column(node.index)}[{self.some(node.card, 'the card of this property')}]"
 
     def visit_FaceUp(self, node: n.FaceUp) -> str:
         return f"st.face[{self.some(node.card, 'the card')}]"
@@ -258,16 +268,13 @@ class ExpressionWriter(Writer):
         """Whether a filter has a member (`empty`: has none), stopping at the first found: a search by a
         property's value runs in C (`value in map(column, cards)`, the value worked out once, where the
         zone has cards, as a filter works it out at least once then)."""
-        found = n.property_equals(f)
-        if found is not None and isinstance(f.base, n.ZoneCards) and f.base.zone.cheap:
-            index, value = found
-            z = self.expr(f.base)
-            pool = self.charged(f.base, z, f.test, f.at)
-            column = f"{self.alias('P')}[{self.constant('prop', index)}]"
+        search = self.zone_search(f)
+        if search is not None:
+            z, pool, column, value = search
             mapped = f"map({column}.__getitem__, {pool})"
             if empty:
-                return f"({self.expr(value)} not in {mapped} if {z} else True)"
-            return f"({self.expr(value)} in {mapped} if {z} else False)"
+                return f"({value} not in {mapped} if {z} else True)"
+            return f"({value} in {mapped} if {z} else False)"
         v = self.ref(f.var)
         base = self.expr(f.base)
         if not isinstance(f.base, n.OwnedCards):  # (charged as it is made)
@@ -295,7 +302,7 @@ class ExpressionWriter(Writer):
         if isinstance(each, n.CardProp) and isinstance(each.card, n.Ref) and each.card.var is node.var \
                 and node.kind in _OF_PROPERTY:
             # a property of each card (`sum(table, it.value)`): looked up by a C loop, no Python per card
-            prop = f"{self.alias('P')}[{self.constant('prop', each.index)}].__getitem__"
+            prop = f"{self.prop_column(each.index)}.__getitem__"
             return _OF_PROPERTY[node.kind].format(mapped=f"map({prop}, {pool})", pool=pool, prop=prop)
         return _OF_VALUE.get(node.kind, _OF_VALUE["list"]).format(v=v, pool=pool, value=value)
 
