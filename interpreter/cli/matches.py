@@ -335,7 +335,7 @@ def add_parsers(sub: Subcommands) -> None:
     p.add_argument("--log-for", nargs=2, action="append", metavar=("SEAT", "FILE"),
                    help="also write what SEAT saw of the match (its information state) as JSON Lines")
     p.add_argument("--json", action="store_true", help="print only the result as one JSON object")
-    p.add_argument("--lang", choices=sorted(WORDS), default="en", help="language of the CLI's own words")
+    add_lang(p, "language of the CLI's own words")
     _limit_args(p)
 
     p = sub.add_parser("sim", help="many bot matches, summarised",

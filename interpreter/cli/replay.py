@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import Words
-from ..table_words import WORDS
+from ..i18n import Words, add_lang
 from .common import CliError, Subcommands, _game, _limit_args, _seat
 
 if TYPE_CHECKING:
@@ -98,6 +97,5 @@ def add_parsers(sub: Subcommands) -> None:
                         "the bundle; a folder named in the log itself is never used)")
     p.add_argument("--as", dest="seat", type=_seat, metavar="SEAT",
                    help="then show the match as that seat saw it (hidden cards by their backs)")
-    p.add_argument("--lang", choices=sorted(WORDS), default="en",
-                   help="language of the command's words and of a seat's observations (--as, or a seat log)")
+    add_lang(p, "language of the command's words and of a seat's observations (--as, or a seat log)")
     _limit_args(p)
