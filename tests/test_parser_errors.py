@@ -4,6 +4,7 @@ bad indentation and absurd numbers, each at its own line and column."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -155,3 +156,48 @@ def test_parse_errors_of_a_game_come_together_at_their_yaml_positions(tmp_path):
     moev = next(i for i, line in enumerate(lines, 1) if "moev all" in line)
     assert where[(shufle, 5)] == "did you mean `shuffle`?"
     assert where[(moev, 5)] == "did you mean `move`?"
+
+
+def test_a_text_parsed_before_elsewhere_reports_its_errors_at_its_new_place():
+    text = "draw 1\nshufle deck\n"
+    elsewhere = Anchor("cards.yaml", 40, 3, block=True)
+    with pytest.raises(DslSyntaxError) as first:
+        parse(text, AT, VERBS)
+    with pytest.raises(DslSyntaxError) as second:
+        parse(text, elsewhere, VERBS)
+    assert [(d.pos.file, d.pos.line, d.pos.col) for d in first.value.diagnostics] == [("game.yaml", 11, 7)]
+    assert [(d.pos.file, d.pos.line, d.pos.col) for d in second.value.diagnostics] == [("cards.yaml", 41, 3)]
+
+
+def test_a_text_that_parses_is_parsed_once_and_its_tree_counts_from_its_own_first_line():
+    text = "draw 1\nlet x = 2\n"
+    tree = parse(text, AT, VERBS)
+    assert parse(text, Anchor("other.yaml", 99, 1, block=True), VERBS) is tree
+    assert [c.meta.line for c in tree.children] == [1, 2]  # places in the file come from each use's own anchor
+
+
+def test_a_text_read_with_other_verbs_is_parsed_again():
+    assert parse("scout\n", AT, VERBS) is not None
+    with pytest.raises(DslSyntaxError):
+        parse("scout\n", AT, {})  # not a verb of this game: the tree made with VERBS is not reused
+    assert parse("scout\n", AT, VERBS) is not None
+
+
+def test_one_text_written_twice_is_blamed_at_each_place(tmp_path):
+    """The same text in two procedures of a game: a tree shared by both, each mistake at its own line."""
+    folder = tmp_path / "game"
+    shutil.copytree(Path(__file__).parent / "games" / "low-hand", folder)
+    game = folder / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    draw = "    do: move the top n cards of deck to my hand\n"
+    assert draw in text
+    twice = "".join(f"  {name}:\n    forms: [{form}]\n    do: add 1 to my penalti\n"
+                    for name, form in (("one", "nudge"), ("two", "poke")))
+    game.write_text(text.replace(draw, draw + twice, 1), encoding="utf-8")
+    with pytest.raises(AuthoringError) as info:
+        load_game(folder)
+    lines = game.read_text(encoding="utf-8").splitlines()
+    places = [i for i, line in enumerate(lines, 1) if line == "    do: add 1 to my penalti"]
+    assert len(places) == 2
+    found = [(d.pos.line, d.pos.col) for d in info.value.diagnostics if "`penalti`" in d.message]
+    assert found == [(line, 21) for line in places]

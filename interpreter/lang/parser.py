@@ -129,14 +129,47 @@ def keywords() -> set[str]:
     }
 
 
+PARSED_KEPT = 4096
+"""Texts whose trees a process keeps (`_parsed`): every text of the bundled games many times over."""
+
+
 def parse(text: str, at: Pos | Anchor, verbs: dict[str, list[tuple[str, ...]]], expression: bool = False) -> Tree:
     """Parse a statement block (or one expression) that starts at `at` in its file.
 
     Every syntax error of a block is reported: after each one the parse starts again with the faulty line
-    replaced by a stand-in of the same indentation (`nothing`, or `if true:` where a block follows)."""
+    replaced by a stand-in of the same indentation (`nothing`, or `if true:` where a block follows).
+
+    A text that parses without an error is parsed once per process: its tree depends only on the text, the
+    kind and the verbs (positions in it count from the text's own first line; `at` places only diagnostics),
+    so the same text anywhere (two cards with one ability, the same game loaded again) shares one tree, which
+    nothing changes. A text with errors is parsed again each time, its diagnostics placed at its own `at`."""
+    start = "expr_start" if expression else "start"
+    try:
+        return _parsed(text, start, tuple((word, tuple(forms)) for word, forms in verbs.items()))
+    except (UnexpectedInput, _BadIndent, _Oversized):
+        return _parse_reporting(text, at, verbs, start, expression)
+
+
+class _Oversized(Exception):
+    """A text that parsed holds a number too long (`_oversized_numbers` places it)."""
+
+
+@lru_cache(maxsize=PARSED_KEPT)
+def _parsed(text: str, start: str, verbs: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]) -> Tree:
+    """The tree of a text that has no syntax error (else lark's exception, or _Oversized)."""
+    parser, layout = _lark()
+    layout.forms = {word: list(forms) for word, forms in verbs}
+    tree = parser.parse(text if text.endswith("\n") else text + "\n", start=start)
+    if _oversized_numbers(tree, Pos("", 1, 1)):
+        raise _Oversized
+    return tree
+
+
+def _parse_reporting(text: str, at: Pos | Anchor, verbs: dict[str, list[tuple[str, ...]]], start: str,
+                     expression: bool) -> Tree:
+    """`parse` of a text with an error: every error found, each at its place in the file."""
     parser, layout = _lark()
     layout.forms = verbs
-    start = "expr_start" if expression else "start"
     lines = (text if text.endswith("\n") else text + "\n").splitlines(keepends=True)
     found: list[Diagnostic] = []
     fixed_up_to = 0
