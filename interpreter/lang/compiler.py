@@ -81,8 +81,13 @@ class CodeGenerator(ExpressionWriter):
         zone = self.expr(node.zone)
         if node.source is not None:
             assert node.count is not None  # given with its source
-            source, count = self.expr(node.source), self.expr(node.count)
-            self.line(f"move_cards(st, {source}, {count}, {zone}, {place}, {node.facing})")
+            source = self.expr(node.source)
+            if isinstance(node.count, n.Const) and node.count.value < 0 and node.limit is not None \
+                    and node.limit < 0 and place in (0, -1):  # a whole zone to an end of a named zone without limit
+                up = node.face_up if node.facing < 0 else node.facing == 1
+                self.line(f"move_zone(st, {source}, {zone}, {place}, {up})")
+                return
+            self.line(f"move_cards(st, {source}, {self.expr(node.count)}, {zone}, {place}, {node.facing})")
             return
         assert node.cards is not None  # without a source, the cards are given
         if node.cards.type == "card" and node.limit is not None and node.limit < 0 and place in (0, -1):
@@ -93,35 +98,33 @@ class CodeGenerator(ExpressionWriter):
             self.line(f"move_all(st, {self.expr(node.cards)}, {zone}, {place}, {node.facing})")
 
     def _inline_Move(self, node: Move, place: int) -> None:
-        """The common case written out in place (one card, a zone without a limit, an end): the
-        same steps as runtime.move, without a call."""
+        """The common case written out in place (one card, a zone without a limit, an end): in a quiet match,
+        the steps of runtime.move without a call (nobody's knowledge is kept); a logged or watched one calls it."""
         assert node.cards is not None and isinstance(node.zone, n.GameZone | n.PlayerZone)  # a named zone
         up = node.face_up if node.facing < 0 else node.facing == 1
-        ZO, Z, KN, F = (self.alias(a) for a in ("ZO", "Z", "KN", "F"))
+        ZO, Z, F = (self.alias(a) for a in ("ZO", "Z", "F"))
         if isinstance(node.cards, n.Ref):
             c = self.expr(node.cards)
         else:
             c = self.fresh("c")
             self.line(f"{c} = {self.expr(node.cards)}")
-        src = self.fresh("s")
-        self.line(f"if {c} >= 0:")
-        with self.indent():
-            if isinstance(node.zone, n.GameZone):
-                dst = self.expr(node.zone)
-                self.line(f"{src} = {ZO}[{c}]")
-            else:
-                dst = self.fresh("d")
-                self.line(f"{src} = {ZO}[{c}]; {dst} = {self.expr(node.zone)}")
-            if up:
-                self.line(f"if st.log is not None: leaving(st, {c}, {src}); {KN}[{c}] = 0")
-            else:
-                owner = node.zone.owner
-                mine = f" | (1 << {self.expr(owner)})" if owner is not None else ""
-                self.line(f"if st.log is not None: leaving(st, {c}, {src}); {KN}[{c}] = kept_sight(st, {c}){mine}")
-            self.line(f"{Z}[{src}].remove({c})")
+        if isinstance(node.zone, n.GameZone):
+            dst = self.expr(node.zone)
+            self.line(f"if st.log is not None: move(st, {c}, {dst}, {place}, {int(up)})")
+            self.line(f"elif {c} >= 0:")
+            quiet = self.indent()
+        else:  # a player's zone, worked out only for a card to move (the player may be none otherwise)
+            dst = self.fresh("d")
+            self.line(f"if {c} >= 0:")
+            with self.indent():
+                self.line(f"{dst} = {self.expr(node.zone)}")
+                self.line(f"if st.log is not None: move(st, {c}, {dst}, {place}, {int(up)})")
+                self.line("else:")
+            quiet = self.indent(2)
+        with quiet:
+            self.line(f"{Z}[{ZO}[{c}]].remove({c})")
             self.line(f"{Z}[{dst}].insert(0, {c})" if place == 0 else f"{Z}[{dst}].append({c})")
             self.line(f"{ZO}[{c}] = {dst}; {F}[{c}] = {up}")
-            self.line(f"if st.log is not None: moved(st, {c}, {src}, {dst})")
 
     def visit_Shuffle(self, node: Shuffle) -> None:
         self.line(f"shuffle(st, {self.expr(node.zone)})")
@@ -133,11 +136,13 @@ class CodeGenerator(ExpressionWriter):
         elif node.up:
             # Turning face up needs no bookkeeping of who knows what: written out in place. Turning
             # moves no card, so the list is read as it is.
-            c, F, KN = self.fresh("c"), self.alias("F"), self.alias("KN")
+            if isinstance(node.cards, n.Copy):
+                cards = self.expr(node.cards.items)
+            c, F = self.fresh("c"), self.alias("F")
             self.line(f"for {c} in {self.charge(cards, node.at) if self.may_be_long(node.cards, True) else cards}:")
             self.line(f"    if not {F}[{c}]:")
-            self.line(f"        {F}[{c}] = True; {KN}[{c}] = 0")
-            self.line(f"        if st.log is not None: st.flipped({c}, True)")
+            self.line(f"        {F}[{c}] = True")
+            self.line(f"        if st.log is not None: st.known[{c}] = 0; st.flipped({c}, True)")
         else:
             self.line(f"flip_all(st, {cards}, {node.up})")
 

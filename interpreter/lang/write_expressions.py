@@ -171,9 +171,8 @@ class ExpressionWriter(Writer):
                 z, pool, column, value = search
                 return f"(first_with({pool}, {column}, {value}) if {z} else -1)"
             return f"next(({self.lazy(cards)}), -1)"
-        if isinstance(cards, n.ZoneCards) and cards.zone.cheap:
-            z = self.expr(cards)
-            return f"({z}[0] if {z} else -1)"
+        if isinstance(cards, n.ZoneCards) and cards.zone.cheap:  # (an empty zone's first card is none: -1)
+            return f"({self.expr(cards)} or (-1,))[0]"
         return f"top({self.expr(cards)})"
 
     def expr_or(self, node: n.Expr, fallback: str) -> str | None:
@@ -181,9 +180,8 @@ class ExpressionWriter(Writer):
 
     def or_FirstCard(self, node: n.FirstCard, fallback: str) -> str | None:
         cards = node.cards
-        if isinstance(cards, n.ZoneCards) and cards.zone.cheap:
-            z = self.expr(cards)
-            return f"({z}[0] if {z} else {fallback})"
+        if isinstance(cards, n.ZoneCards) and cards.zone.cheap:  # (`fallback` raises where the zone is empty)
+            return f"({self.expr(cards)} or ({fallback},))[0]"
         return None
 
     def visit_Helper(self, node: n.Helper) -> str:

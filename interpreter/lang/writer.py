@@ -91,12 +91,12 @@ class Writer:
         self.frames[-1].lines.append(("    " * self.depth + text, self.at))
 
     @contextmanager
-    def indent(self) -> Iterator[None]:
-        self.depth += 1
+    def indent(self, levels: int = 1) -> Iterator[None]:
+        self.depth += levels
         try:
             yield
         finally:
-            self.depth -= 1
+            self.depth -= levels
 
     def relative(self, file: str) -> str:
         """A file of the game as the generated code names it: relative to the game folder."""
