@@ -65,10 +65,12 @@ class Built:
     conditions: list[tuple[str, int, str]]  # (condition, card definition, Python name)
     effects: frozenset[str]
     knocks_out: bool  # whether any statement can knock a player out
+    face_readers: frozenset[str]  # the phases and flow conditions that may read a card's face (lang/faces.py)
 
 
 def built(content: Content, made: Compilation) -> Built:
     """The plain data a `Game` is made of, from the stages that compiled it (none of their values changed)."""
+    from .lang.faces import reading_faces
     from .lang.nodes import KNOCKS_OUT
 
     program, plan = made.program, made.plan
@@ -85,7 +87,7 @@ def built(content: Content, made: Compilation) -> Built:
         checks={name: (c.at, c.each_player) for name, c in content.checks.items()},
         abilities=[(model.abilities.index(a), r.card, r.pyname) for a, rs in program.abilities.items() for r in rs],
         conditions=[(r.ability or "", r.card, r.pyname) for r in program.conditions],
-        effects=plan.effects, knocks_out=KNOCKS_OUT in plan.effects)
+        effects=plan.effects, knocks_out=KNOCKS_OUT in plan.effects, face_readers=reading_faces(program))
 
 
 class Game:
@@ -115,6 +117,8 @@ class Game:
         self.flow_at = dict(flow.at)  # (step limit)
         self.effects = made.effects  # what the game's statements can do to a match (lang/nodes.py: EFFECTS)
         self.knocks_out = made.knocks_out  # (a game that never knocks anyone out skips those tests)
+        # the phases and flow conditions that may read a card's face, as functions (see run/free_worlds.py)
+        self.face_readers = frozenset(namespace[name] for name in made.face_readers)
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(made.tiebreaks)]
         self.lowest_wins = made.outcome.lowest_wins

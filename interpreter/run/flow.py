@@ -38,7 +38,7 @@ class Cursor:
         return Cursor, (self.part, self.round, self.first, self.seat, self.phase, self.deal, self.capped)
 
 
-def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=None):
+def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=None, reading=None):
     """Run the flow from `cur` (a fresh Cursor: from the start). Yields the asks of the phases and
     returns `(winners, capped)`: the winners declared by `end the game` ([] when it names none: the scores
     decide) or None when the match ran its course; `capped`, whether a safety cap (`at_most` of rounds or
@@ -50,6 +50,9 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
 
     `ended(st, part)` is called at the end of every turn (TURN) and of every round that runs its course
     (ROUND), where the state snapshot is written (the checks of `checks:`).
+
+    `reading()`, given with `mark`, is called just before each phase that may read a card's face
+    (`game.face_readers`): what a determinization asks of the match (see `free_worlds`).
 
     This loop runs the phases of one part after another (a deal's, a round's, a turn's…) and is the only
     generator between the driver and a phase; where the flow goes next is `_Walk`'s to say."""
@@ -68,7 +71,7 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
                         if knocks and st.out and len(st.orders[0]) <= 1:
                             raise DealOver  # one player is left in: the deal ends with this phase
                 else:
-                    yield from _run_marked(walk, phases, mark)
+                    yield from _run_marked(walk, phases, mark, reading)
                 phases = walk.then(walk)
             except DealOver as over:  # `end the deal`, or a phase ended with one player left in
                 phases = walk.deal_over(over)
@@ -77,12 +80,16 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
     return None, walk.capped
 
 
-def _run_marked(walk: _Walk, phases: list, mark) -> Any:
-    """Run the phases of the part under way from `walk.phase`, with `mark` before each phase that asks, and
-    (where players are knocked out) the deal ended by a phase that leaves one player in."""
+def _run_marked(walk: _Walk, phases: list, mark, reading) -> Any:
+    """Run the phases of the part under way from `walk.phase`, with `mark` before each phase that asks, `reading`
+    before each that may read a card's face, and (where players are knocked out) the deal ended by a phase that
+    leaves one player in."""
     st, knocks = walk.st, walk.knocks
+    readers = walk.game.face_readers if reading is not None else ()
     for i in range(walk.phase, len(phases)):
         fn, asks = phases[i]
+        if fn in readers:
+            reading()
         if asks:
             mark(walk.cursor(i))
             yield from fn(st)

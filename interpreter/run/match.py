@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from . import belief, chance, information
+from . import belief, chance, free_worlds, information
 from .failures import RULE_FAILURES, rule_error
 from .flow import SETUP, Cursor, finish, run_flow
 from .information import Watcher, relabel_frozen
@@ -86,6 +86,8 @@ class Match:
     _explicit: chance.Explicit | None = None  # explicit chance (see `chance`), only where asked for
     _unmarked = False  # a search's copy (`search_copy`): keeps no new base
     _verified: int  # a world being drawn: how many of the seat's observations it is known to share (see belief)
+    _faces_read = False  # a phase that may read a card's face has started (see `free_worlds`)
+    _drawn: tuple  # a determinized world: the drawing `belief.replayed` plays it along, up to its n-th answer
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
                  arrange: dict[str, list[str]] | None = None, after_setup=None,
@@ -124,7 +126,7 @@ class Match:
         self._resuming = False
         self._rng = self.st.rng
         self.failure: RuleError | None = None  # the rules failed during play (the match cannot go on)
-        self._flow = run_flow(game, self.st, Cursor(), self._hook(), self._mark, ended)
+        self._flow = run_flow(game, self.st, Cursor(), self._hook(), self._mark, ended, self._reading_faces)
         self._advance(None)
 
     def _hook(self):
@@ -140,6 +142,10 @@ class Match:
                 self._after_setup(self)
 
         return hook
+
+    def _reading_faces(self) -> None:
+        """A phase that may read a card's face is about to start (what `free_worlds` asks)."""
+        self._faces_read = True
 
     def _mark(self, cur: Cursor) -> None:
         """A phase that asks is about to start: keep a copy of the state to start again from."""
@@ -218,7 +224,7 @@ class Match:
         self.st = st
         self._resuming = True
         try:
-            flow = run_flow(self.game, st, cur, self._hook(), self._mark)
+            flow = run_flow(self.game, st, cur, self._hook(), self._mark, None, self._reading_faces)
             ask = self._send_again(flow, st)
         finally:
             self._resuming = False
@@ -519,8 +525,35 @@ class Match:
         """Another legal match, with a history of its own from its start, that `seat` cannot tell from
         this one: the shuffles it did not see dealt anew, the other seats' secret answers and their
         picks of cards it did not see drawn anew, what the rules imply kept (see `belief`); its chance
-        to come drawn from `rng`. Raises `NoConsistentWorld` if none is found within the budget."""
-        return belief.determinize(self, seat, rng)
+        to come drawn from `rng`. Raises `NoConsistentWorld` if none is found within the budget.
+
+        Where no rule has read a card's face so far (and no other seat answered in secret), the world is this
+        match with the cards the seat never saw dealt to each other's places, built from the kept base without
+        a replay (`free_worlds`); else it is drawn and played by `belief`."""
+        drawn = free_worlds.free_world(self, seat, rng)
+        return belief.determinize(self, seat, rng) if drawn is None else self._free_world(drawn, seat)
+
+    def _free_world(self, drawn: free_worlds.FreeWorld, seat: int) -> Match:
+        """A copy of this match made of a world drawn without replay (see `free_worlds`), not yet rebuilt: its
+        base, record of events and seed the world's own, its answers this match's."""
+        world = Match.__new__(_Unbuilt)
+        world.__dict__.update(self.__dict__)
+        for name in ("st", "_flow", "_pending", "_kept", "_free", "_verified"):
+            world.__dict__.pop(name, None)
+        world._decisions = self.st.decisions
+        world.history = list(self.history)
+        world._answers = dict(self._answers)
+        world._sent = list(self._sent)
+        world.log = None
+        world.seed = drawn.seed
+        world._base = drawn.base
+        world._base_info = (self._base_info[0], self._base_info[1], drawn.base_tags)
+        world._reseed = world._rng = None
+        world._watch = drawn.watch
+        world._seen = [information.fork_cache(cache) if s == seat else information.new_cache()
+                       for s, cache in enumerate(self._seen)]
+        world._drawn = drawn.drawn
+        return world
 
     @staticmethod
     def relabeled(m: Match, pi: list[int], seat: int, rng: random.Random | None) -> Match | None:
@@ -541,7 +574,7 @@ class Match:
         other._pending = None
         other._resuming = True  # the base stays the relabeled one
         try:
-            other._flow = run_flow(m.game, other.st, cur, other._hook(), other._mark)
+            other._flow = run_flow(m.game, other.st, cur, other._hook(), other._mark, None, other._reading_faces)
             other._advance(None)
             if not other._answered_again(m, pi, seat, rng):
                 return None

@@ -1,0 +1,241 @@
+"""Stage 7, a determinization that needs no replay: where nothing the seat observed can hang on which of the
+cards it never saw lies where, a world is the match itself with those cards dealt to each other's places.
+
+When it applies (`free_world` checks each point; else `determinize` plays worlds as `belief` does):
+
+- no rule has yet read a card's face: no phase that may (`game.face_readers`, lang/faces.py) has started,
+  the match is not over (its score reads them), and the flow's `until` conditions read none;
+- every chance outcome so far was a shuffle's (no roll, no random pick), and every shuffle of cards the seat
+  never saw since came before the match's kept base (the world is rebuilt from that base, relabeled);
+- no other seat answered in secret, nor named a card the seat did not see, nor was asked to choose among
+  cards it sees by face;
+- each card is one of three: one the seat sees or follows now (its face is known: it stays), one no shuffle
+  ever dealt (the set-up put it where every match puts it: it stays), or one the seat has not seen since the
+  last shuffle that dealt it (*free*). A card seen since its last shuffle and lost track of since (a glimpse
+  that lapsed, a card it saw leave into a hand it cannot follow) makes the point one the fast path leaves
+  to `belief`.
+
+The free cards of one shuffle, with one back, are then dealt to each other's places by a uniform
+permutation: from that shuffle on, the world is the match with card c's identity given to pi[c] — its
+shuffle dealt pi of the real order, every later event names pi[c] for c. Why that is the sampling model
+of docs/information.md, exactly: the shuffle is uniform, so every such order is as likely a priori; no rule
+looked at a face, so each of those worlds runs the same course (the same questions, options, counters and
+places) and the other seats' answers, uniform among options that do not hang on those cards, are as likely
+in each; and the seat observed every free card only by its back. So, given what the seat observed, those
+worlds are equally likely, and (no other chance, no secret answer) they are all the worlds there are.
+
+The world is built from the match's kept base (relabeled, its chance a fresh generator drawn from `rng`)
+and the answers since, not replayed from the start; its record of events is relabeled, so every seat's
+observations in it are its own (the seat's are the match's, line for line), and `belief.replayed` plays it
+again from its start along the drawing kept in `_drawn` (its shuffles dealing the relabeled orders).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, NamedTuple
+
+from .belief import _Plan, _Source  # the drawing a world keeps (`_drawn`), which `belief.replayed` deals
+from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, Watcher, back_key, relabel_frozen
+from .runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, seen_by
+
+
+class FreeWorld(NamedTuple):
+    """What a world drawn without replay is made of (`Match` assembles it): the kept base relabeled, with its
+    chance drawn anew; the record of events relabeled (a watcher of its own); each seat's tags at the base,
+    relabeled; the drawing `belief.replayed` deals; a seed of its own."""
+
+    base: tuple
+    watch: Watcher
+    base_tags: list[list[int]]
+    drawn: tuple
+    seed: int
+
+
+class Seeded:
+    """A world's chance from its base on: a generator seeded with `seed`, made when the base is thawed (a copy
+    of the base state is a `random.Random` in that state; drawing the world itself costs no generator)."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def __deepcopy__(self, memo: dict) -> random.Random:
+        return random.Random(self.seed)
+
+    def __reduce__(self) -> tuple:
+        return Seeded, (self.seed,)
+
+
+class _Walk:
+    """What one seat saw of each card since the shuffle that last dealt it, walked over the match's events once
+    (carried on from where it stopped); `refused`: why no point of the match can take the fast path any more."""
+
+    __slots__ = ("bit", "draws", "end", "face", "last", "refused", "seat", "seen", "shuffles", "t")
+
+    def __init__(self, t: Any, seat: int) -> None:
+        cards = len(t.start_face)
+        self.t, self.seat, self.bit = t, seat, 1 << seat
+        self.end = 0
+        self.face = list(t.start_face)  # each card's face, up or down, as the events leave it
+        self.last = [-1] * cards  # the shuffle that last dealt each card (an index into `shuffles`; -1: none)
+        self.seen = [False] * cards  # whether the seat saw the card since then (never dealt: not looked at)
+        self.shuffles: list[tuple[int, tuple[int, ...]]] = []  # (event index, order dealt) of each shuffle
+        self.draws = 0  # the chance outcomes the shuffles drew
+        self.refused: str | None = None
+
+    def advance(self, events: list[tuple]) -> None:
+        """Walk the events recorded since the last call."""
+        seat, bit, face, seen, t = self.seat, self.bit, self.face, self.seen, self.t
+        for i in range(self.end, len(events)):
+            e = events[i]
+            kind = e[0]
+            if kind == MOVE:
+                face[e[1]] = e[6]
+                if (e[7] | e[8]) & bit:
+                    seen[e[1]] = True
+            elif kind == SHUFFLE:
+                order = e[2]
+                if len(order) < 2:
+                    continue  # no chance drawn (who knew the card lost sight of it: see `free_world`)
+                zi = e[1]
+                vis = t.zone_vis[zi]
+                sees = vis == PUBLIC or (vis == OWNER and t.zone_owner[zi] == seat)
+                k = len(self.shuffles)
+                self.shuffles.append((i, order))
+                self.draws += len(order) - 1
+                for c in order:
+                    self.last[c] = k
+                    seen[c] = sees and face[c]
+            elif kind == FLIP:
+                face[e[1]] = e[4]
+                if (e[5] | e[6]) & bit:
+                    seen[e[1]] = True
+            elif kind == SHOW:
+                if e[2] == seat or e[5] & bit:
+                    seen[e[1]] = True
+            elif kind == DECIDE:
+                if e[1] != seat and e[2]:
+                    self.refused = "another seat answered in secret"
+                elif e[5] >= 0:
+                    if not e[4] & bit:
+                        self.refused = "an answer named a card the seat did not see"
+                    seen[e[3]] = True
+            elif kind == ASK and e[3] == K_CARD and e[1] != seat and any(x.__class__ is str and x != "none"
+                                                                           for x in e[4]):
+                self.refused = "another seat chose among cards it sees"
+        self.end = len(events)
+
+
+def _walk(match, seat: int) -> _Walk:
+    """The seat's walk of the match's events, kept with the match's record (which only grows)."""
+    kept = match.__dict__.get("_free")
+    if kept is None or kept[0] is not match._watch:
+        kept = match._free = (match._watch, {})
+    walk = kept[1].get(seat)
+    if walk is None:
+        walk = kept[1][seat] = _Walk(match.layout, seat)
+    walk.advance(match._watch.events)
+    return walk
+
+
+def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
+    """A world drawn without replay (see the module), or None where the fast path does not apply."""
+    game = match.game
+    if match.over or match._faces_read or match.failure is not None or match._explicit is not None \
+            or match._arrange or match._after_setup is not None or match.__dict__.get("_drawn") \
+            or match._watch.search or match._rng.__class__ is not random.Random \
+            or game.rounds_until in game.face_readers or game.deals_until in game.face_readers:
+        return None
+    walk = _walk(match, seat)
+    st = match.st  # (a copy not yet rebuilt is rebuilt here)
+    cur, frozen = match._base
+    base_events = match._base_info[0]
+    if walk.refused is not None or st.chance_used != walk.draws or frozen[CHANCE_USED] != st.chance_used:
+        return None
+    groups = _free_cards(walk, st, seat)
+    if groups is None:
+        return None
+    pi = list(range(len(walk.last)))
+    first = len(match._watch.events)  # the first event the relabeling changes
+    for (k, _), cards in groups.items():
+        if len(cards) > 1:
+            at = walk.shuffles[k][0]
+            if at >= base_events:
+                return None  # dealt since the base: the world would be rebuilt from before that shuffle
+            first = min(first, at)
+            drawn = cards[:]
+            rng.shuffle(drawn)
+            for c, d in zip(cards, drawn, strict=True):
+                pi[c] = d
+    watch = match._watch.relabeled(pi, len(match._watch.events), match._watch.tags)
+    _relabel_events(watch.events, first, pi, groups, walk)
+    base = (cur, (*relabel_frozen(frozen, pi)[:-1], ("object", Seeded(rng.getrandbits(64)))))
+    return FreeWorld(base, watch, _relabel_tags(pi, match._base_info[2]),
+                     _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
+
+
+def _free_cards(walk: _Walk, st: Any, seat: int) -> dict[tuple[int, tuple], list[int]] | None:
+    """The free cards by (shuffle, back); None where a card was seen since its last shuffle and lost since."""
+    bit, t, seen = 1 << seat, st.layout, walk.seen
+    groups: dict[tuple[int, tuple], list[int]] = {}
+    for c, k in enumerate(walk.last):
+        if k < 0 or seen_by(st, c) & bit:
+            continue
+        if seen[c]:
+            return None
+        groups.setdefault((k, back_key(t, c)), []).append(c)
+    return groups
+
+
+def _relabel_events(events: list[tuple], first: int, pi: list[int], groups: dict[tuple[int, tuple], list[int]],
+                    walk: _Walk) -> None:
+    """The events from `first` on, each card c named pi[c] from the shuffle that dealt it free on (before
+    it, as it was: the world's history up to that shuffle is the match's)."""
+    now = list(range(len(pi)))  # the relabeling as it stands at the event walked
+    by_start: dict[int, list[int]] = {}
+    for (k, _), cards in groups.items():
+        by_start.setdefault(walk.shuffles[k][0], []).extend(cards)
+    for i in range(first, len(events)):
+        e = events[i]
+        kind = e[0]
+        if kind == SHUFFLE:
+            for c in by_start.get(i, ()):
+                now[c] = pi[c]
+            events[i] = (SHUFFLE, e[1], tuple(now[c] for c in e[2]))
+        elif kind in (MOVE, FLIP, SHOW):
+            if now[e[1]] != e[1]:
+                events[i] = (kind, now[e[1]], *e[2:])
+        elif kind == DECIDE:
+            if e[5] >= 0 and now[e[3]] != e[3]:
+                events[i] = (*e[:3], now[e[3]], *e[4:])
+        elif kind == ASK and e[3] == K_CARD:
+            events[i] = (*e[:4], tuple((now[x[0]], *x[1:]) if x.__class__ is tuple else x for x in e[4]))
+
+
+def _relabel_tags(pi: list[int], tags_then: list[list[int]]) -> list[list[int]]:
+    """Each seat's tags (see `Watcher`) with card c's given to pi[c]: a card the seat told apart keeps its own
+    name, a group of cards it could not stays one (as `Watcher.relabeled` has them)."""
+    cards = len(pi)
+    out = []
+    for then in tags_then:
+        tags = [0] * cards
+        for c, d in enumerate(pi):
+            tags[d] = d if then[c] < cards else then[c]
+        out.append(tags)
+    return out
+
+
+def _drawing(events: list[tuple], walk: _Walk, upto: int) -> tuple:
+    """What `belief.replayed` plays the world along: its shuffles' orders (as the relabeled events have them) and
+    its chance outcomes so far (only shuffles'), up to its `upto` answers."""
+    deals: list[list[int]] = []
+    card: list[int] = []
+    source = _Source(None)
+    for i, _ in walk.shuffles:
+        order = events[i][2]
+        deals.append(list(range(len(card), len(card) + len(order))))
+        card.extend(order)
+        source.events.append((len(order), -1))
+    return _Plan(deals, card), source, upto
