@@ -14,7 +14,7 @@ from interpreter.run.belief import NoConsistentWorld, replayed
 from interpreter.run.match import Match, random_bot
 
 KUHN, LEDUC = "tests/games/kuhn-poker", "tests/games/leduc-poker"
-CRITICAL = {1: 10.83, 2: 13.82, 3: 16.27}  # 0.1% critical values of chi-square by degrees of freedom
+CRITICAL = {1: 10.83, 2: 13.82, 3: 16.27, 5: 20.52}  # 0.1% critical values of chi-square by degrees of freedom
 
 
 def played(game, seed: int, decisions: int, players: int = 2) -> Match:
@@ -193,3 +193,67 @@ def test_a_determinized_poker_world_plays_on_to_its_end_as_its_own_history_says(
     for seat, action in world.history[world._drawn[2]:]:
         again.apply(seat, action)
     assert again.over and again.result() == world.result()
+
+
+SWAP = """\
+game: swap
+title: Swap
+version: "1"
+players: {min: 2, max: 2}
+cards: [cards.yaml]
+zones:
+  deck: {visibility: hidden, face: down}
+  hand: {owner: player, visibility: owner}
+phases:
+  deal: |
+    shuffle deck
+    for each player p:
+      move the top 2 cards of deck to hand of p
+  swap: |
+    let act = first player chooses one of "keep", "swap" "Swap a card?"
+    if act == "swap":
+      move the top 1 cards of hand of first player to deck
+      shuffle deck
+      move the top 1 cards of deck to hand of first player
+  talk: |
+    for each player p:
+      let x = p chooses one of "yes", "no" "Talk?"
+flow: {setup: [deal], rounds: 4, round: [swap, talk]}
+"""
+
+
+def swap_match(tmp_path) -> Match:
+    """Two rounds in which P0 swapped a card of its hand with the deck (a card back, the deck shuffled again, the
+    top card taken): at the third round's swap, a new base kept after both reshuffles."""
+    (tmp_path / "game.yaml").write_text(SWAP)
+    (tmp_path / "cards.yaml").write_text("cards:\n" + "".join(f"  - {{id: c{i}, start: deck}}\n" for i in range(1, 7)))
+    m = Match(load_game(tmp_path), 2, 5)
+    for seat, action in [(0, 1), (0, 0), (1, 0)] * 2:
+        assert m.apply(seat, action) is None
+    return m
+
+
+def test_a_deck_shuffled_again_keeps_its_cards_free_with_those_it_dealt_before(tmp_path):
+    """P1 never saw P0's cards nor the deck's: the reshuffles mixed only cards the first shuffle dealt it unseen,
+    so every pair of those four is P0's hand as often (chi-square over the six pairs) — the card P0 kept since the
+    deal as free as the others — and each world is one of its own."""
+    m = swap_match(tmp_path)
+    assert free_worlds.free_world(m, 1, random.Random(0)) is not None
+    unseen = sorted({f"c{i}" for i in range(1, 7)} - set(faces_in(m, "hand@1")))
+    rng, n, counts = random.Random(4), 600, Counter()
+    for _ in range(n):
+        world = m.determinize(1, rng)
+        counts[faces_in(world, "hand@0")] += 1
+    pairs = [(a, b) for i, a in enumerate(unseen) for b in unseen[i + 1:]]
+    assert set(counts) == set(pairs)
+    assert chi_square(counts, {pair: n / len(pairs) for pair in pairs}) < CRITICAL[5]
+    again = replayed(world)
+    assert [again.information_state(p) for p in (0, 1)] == [world.information_state(p) for p in (0, 1)]
+
+
+def test_a_card_the_seat_saw_shuffled_in_with_cards_it_never_saw_leaves_the_draw_to_belief(tmp_path):
+    """P0 saw the card it put back, shuffled with cards it never saw: that card is free only from the reshuffle
+    on, the others from the deal on — no one relabeling; belief draws the world."""
+    m = swap_match(tmp_path)
+    assert free_worlds.free_world(m, 0, random.Random(0)) is None
+    assert m.determinize(0, random.Random(0)).information_state(0) == m.information_state(0)

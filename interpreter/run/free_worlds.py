@@ -10,15 +10,17 @@ When it applies (`free_world` checks each point; else `determinize` plays worlds
 - no other seat answered in secret, nor named a card the seat did not see, nor was asked to choose among
   cards it sees by face;
 - each card is one of three: one the seat sees or follows now (its face is known: it stays), one no shuffle
-  ever dealt (the set-up put it where every match puts it: it stays), or one the seat has not seen since the
-  last shuffle that dealt it (*free*). A card seen since its last shuffle and lost track of since (a glimpse
-  that lapsed, a card it saw leave into a hand it cannot follow) makes the point one the fast path leaves
-  to `belief`.
+  ever dealt (the set-up and the rules, which drew no chance for it, put it where every world has it: it
+  stays), or one the seat has not seen since a shuffle dealt it (*free*). A card seen since a shuffle dealt
+  it and lost track of since (a glimpse that lapsed, a card it saw leave into a hand it cannot follow), or a
+  shuffle that mixes cards it never saw with cards it saw, make the point one the fast path leaves to
+  `belief`: the cards would be free from different shuffles on, which no one relabeling deals.
 
-The free cards of one shuffle, with one back, are then dealt to each other's places by a uniform
-permutation: from that shuffle on, the world is the match with card c's identity given to pi[c] — its
-shuffle dealt pi of the real order, every later event names pi[c] for c. Why that is the sampling model
-of docs/information.md, exactly: the shuffle is uniform, so every such order is as likely a priori; no rule
+The free cards dealt by one shuffle (its *group*: a later shuffle of cards of that group only, a deck gathered
+again, keeps them in it), lying the same way up then and with one back, are given to each other's places by a
+uniform permutation pi: from that shuffle on, the world is the match with card c's identity given to pi[c]
+(its shuffles deal pi of the real orders, every later event names pi[c] for c). Why that is the sampling model
+of docs/information.md, exactly: the shuffles are uniform, so every such deal is as likely a priori; no rule
 looked at a face, so each of those worlds runs the same course (the same questions, options, counters and
 places) and the other seats' answers, uniform among options that do not hang on those cards, are as likely
 in each; and the seat observed every free card only by its back. So, given what the seat observed, those
@@ -36,7 +38,8 @@ import random
 from typing import Any, NamedTuple
 
 from .belief import _Plan, _Source  # the drawing a world keeps (`_drawn`), which `belief.replayed` deals
-from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, Watcher, back_key, relabel_frozen
+from .events import ASK, DECIDE, FLIP, MOVE, ROLL, SAY, SEATS, SHOW, SHUFFLE, TABLE
+from .information import Watcher, back_key, relabel_frozen
 from .runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, seen_by
 
 
@@ -68,64 +71,86 @@ class Seeded:
         return Seeded, (self.seed,)
 
 
-class _Walk:
-    """What one seat saw of each card since the shuffle that last dealt it, walked over the match's events once
-    (carried on from where it stopped); `refused`: why no point of the match can take the fast path any more."""
+_PLAIN = frozenset({TABLE, SAY, ROLL, SEATS})  # events that name no card (a roll is chance: see `free_world`)
 
-    __slots__ = ("bit", "draws", "end", "face", "last", "refused", "seat", "seen", "shuffles", "t")
+
+class _Walk:
+    """What one seat saw of each card, walked over the match's events once (carried on from where it stopped).
+
+    A card is *open* from the shuffle that dealt it unseen (`start[c]`: that shuffle, an index into `shuffles`)
+    for as long as the seat does not see it; the cards one shuffle dealt unseen make one group. A later shuffle
+    of cards of one open group only (a deck gathered again) keeps them in it: the group's relabeling, begun at
+    its first shuffle, deals the later one too (and the cards of the group it left out, in a hand, stay free
+    with the rest). `start[c]` is -1 for a card the seat has seen since, or that no shuffle ever dealt.
+    `refused`: why no point of the match can take the fast path any more."""
+
+    __slots__ = ("bit", "dealt", "draws", "end", "face", "refused", "seat", "shuffles", "start", "t", "up")
 
     def __init__(self, t: Any, seat: int) -> None:
         cards = len(t.start_face)
         self.t, self.seat, self.bit = t, seat, 1 << seat
         self.end = 0
         self.face = list(t.start_face)  # each card's face, up or down, as the events leave it
-        self.last = [-1] * cards  # the shuffle that last dealt each card (an index into `shuffles`; -1: none)
-        self.seen = [False] * cards  # whether the seat saw the card since then (never dealt: not looked at)
+        self.start = [-1] * cards
+        self.dealt = [False] * cards  # whether a shuffle ever dealt the card
+        self.up = [False] * cards  # which way up the card lay when its group began
         self.shuffles: list[tuple[int, tuple[int, ...]]] = []  # (event index, order dealt) of each shuffle
         self.draws = 0  # the chance outcomes the shuffles drew
         self.refused: str | None = None
 
     def advance(self, events: list[tuple]) -> None:
         """Walk the events recorded since the last call."""
-        seat, bit, face, seen, t = self.seat, self.bit, self.face, self.seen, self.t
+        seat, bit, face, start = self.seat, self.bit, self.face, self.start
         for i in range(self.end, len(events)):
             e = events[i]
             kind = e[0]
             if kind == MOVE:
                 face[e[1]] = e[6]
                 if (e[7] | e[8]) & bit:
-                    seen[e[1]] = True
+                    start[e[1]] = -1
             elif kind == SHUFFLE:
-                order = e[2]
-                if len(order) < 2:
-                    continue  # no chance drawn (who knew the card lost sight of it: see `free_world`)
-                zi = e[1]
-                vis = t.zone_vis[zi]
-                sees = vis == PUBLIC or (vis == OWNER and t.zone_owner[zi] == seat)
-                k = len(self.shuffles)
-                self.shuffles.append((i, order))
-                self.draws += len(order) - 1
-                for c in order:
-                    self.last[c] = k
-                    seen[c] = sees and face[c]
+                if len(e[2]) > 1:  # (one card or none: no chance drawn, and who knew it lost it: see `free_world`)
+                    self.shuffled(i, e[1], e[2])
             elif kind == FLIP:
                 face[e[1]] = e[4]
                 if (e[5] | e[6]) & bit:
-                    seen[e[1]] = True
+                    start[e[1]] = -1
             elif kind == SHOW:
                 if e[2] == seat or e[5] & bit:
-                    seen[e[1]] = True
+                    start[e[1]] = -1
             elif kind == DECIDE:
                 if e[1] != seat and e[2]:
                     self.refused = "another seat answered in secret"
                 elif e[5] >= 0:
                     if not e[4] & bit:
                         self.refused = "an answer named a card the seat did not see"
-                    seen[e[3]] = True
-            elif kind == ASK and e[3] == K_CARD and e[1] != seat and any(x.__class__ is str and x != "none"
-                                                                           for x in e[4]):
-                self.refused = "another seat chose among cards it sees"
+                    start[e[3]] = -1
+            elif kind == ASK:
+                if e[3] == K_CARD and e[1] != seat and any(x.__class__ is str and x != "none" for x in e[4]):
+                    self.refused = "another seat chose among cards it sees"
+            elif kind not in _PLAIN:
+                self.refused = f"an event the relabeling does not know ({kind!r})"
         self.end = len(events)
+
+    def shuffled(self, i: int, zi: int, order: tuple[int, ...]) -> None:
+        t, face, start = self.t, self.face, self.start
+        vis = t.zone_vis[zi]
+        sees = vis == PUBLIC or (vis == OWNER and t.zone_owner[zi] == self.seat)
+        k = len(self.shuffles)
+        self.shuffles.append((i, order))
+        self.draws += len(order) - 1
+        unseen = [c for c in order if not (sees and face[c])]
+        groups = {start[c] for c in unseen}
+        for c in order:
+            self.dealt[c] = True
+            if sees and face[c]:
+                start[c] = -1
+        if len(groups) > 1:  # cards of an open group mixed with others: no one relabeling deals both
+            self.refused = "a shuffle mixed cards the seat never saw with others"
+        elif groups != {-1} and groups:
+            return  # cards of one open group dealt again: they stay in it
+        for c in unseen:
+            start[c], self.up[c] = k, face[c]
 
 
 def _walk(match, seat: int) -> _Walk:
@@ -157,9 +182,9 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     groups = _free_cards(walk, st, seat)
     if groups is None:
         return None
-    pi = list(range(len(walk.last)))
+    pi = list(range(len(walk.start)))
     first = len(match._watch.events)  # the first event the relabeling changes
-    for (k, _), cards in groups.items():
+    for (k, _, _), cards in groups.items():
         if len(cards) > 1:
             at = walk.shuffles[k][0]
             if at >= base_events:
@@ -176,26 +201,27 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
                      _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
 
 
-def _free_cards(walk: _Walk, st: Any, seat: int) -> dict[tuple[int, tuple], list[int]] | None:
-    """The free cards by (shuffle, back); None where a card was seen since its last shuffle and lost since."""
-    bit, t, seen = 1 << seat, st.layout, walk.seen
-    groups: dict[tuple[int, tuple], list[int]] = {}
-    for c, k in enumerate(walk.last):
-        if k < 0 or seen_by(st, c) & bit:
+def _free_cards(walk: _Walk, st: Any, seat: int) -> dict[tuple[int, bool, tuple], list[int]] | None:
+    """The free cards by (group, which way up they lay as it began, back): the cards a relabeling may give to each
+    other's places; None where a card was seen since a shuffle dealt it and lost track of since."""
+    bit, t = 1 << seat, st.layout
+    groups: dict[tuple[int, bool, tuple], list[int]] = {}
+    for c, k in enumerate(walk.start):
+        if not walk.dealt[c] or seen_by(st, c) & bit:
             continue
-        if seen[c]:
+        if k < 0:
             return None
-        groups.setdefault((k, back_key(t, c)), []).append(c)
+        groups.setdefault((k, walk.up[c], back_key(t, c)), []).append(c)
     return groups
 
 
-def _relabel_events(events: list[tuple], first: int, pi: list[int], groups: dict[tuple[int, tuple], list[int]],
+def _relabel_events(events: list[tuple], first: int, pi: list[int], groups: dict[tuple[int, bool, tuple], list[int]],
                     walk: _Walk) -> None:
     """The events from `first` on, each card c named pi[c] from the shuffle that dealt it free on (before
     it, as it was: the world's history up to that shuffle is the match's)."""
     now = list(range(len(pi)))  # the relabeling as it stands at the event walked
     by_start: dict[int, list[int]] = {}
-    for (k, _), cards in groups.items():
+    for (k, _, _), cards in groups.items():
         by_start.setdefault(walk.shuffles[k][0], []).extend(cards)
     for i in range(first, len(events)):
         e = events[i]
