@@ -68,11 +68,11 @@ def measure(path: str, seeds: int, draws: int) -> list[list[str]]:
             rng = random.Random(k)
             fast += free_worlds.free_world(m.clone(), seat, rng) is not None
             c = m.clone()
-            cols["first"].append(cpu(lambda c=c, s=seat: c.determinize(s, rng)))
-            cols["next"].append(cpu(lambda c=c, s=seat: c.determinize(s, rng), draws))
+            cols["first"].append(cpu(lambda c=c, s=seat, r=rng: c.determinize(s, r)))
+            cols["next"].append(cpu(lambda c=c, s=seat, r=rng: c.determinize(s, r), draws))
             b = m.clone()
-            cols["belief first"].append(cpu(lambda b=b, s=seat: belief.determinize(b, s, rng)))
-            cols["belief next"].append(cpu(lambda b=b, s=seat: belief.determinize(b, s, rng), draws))
+            cols["belief first"].append(cpu(lambda b=b, s=seat, r=rng: belief.determinize(b, s, r)))
+            cols["belief next"].append(cpu(lambda b=b, s=seat, r=rng: belief.determinize(b, s, r), draws))
         done = statistics.median(len(m.history) for m in at[name]) if at[name] else 0
         rows.append([path, name, f"{done:g}", *(f"{statistics.median(v):,.0f}" if v else "-" for v in cols.values()),
                      f"{fast}/{len(at[name])}"])
