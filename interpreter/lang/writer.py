@@ -85,6 +85,7 @@ class Writer:
         self.kind: str | None = None  # the kind of routine being written (phase, ability, …)
         self.sure = {"me", "this"}  # Python names that are never none (a parameter given `me`, …)
         self.commented: tuple | None = None
+        self.uses_me = False  # whether the routine's `me` is read or set (a phase sets it only then)
 
     # ---- lines
     def line(self, text: str) -> None:
@@ -154,7 +155,11 @@ class Writer:
     def ref(self, var: n.Var) -> str:
         """The Python name of a variable, to read it."""
         hit = self._lookup(var)
-        return hit[0] if hit is not None else self._name(var)
+        if hit is None:
+            return self._name(var)
+        if hit[0] == "me":
+            self.uses_me = True
+        return hit[0]
 
     def bind(self, var: n.Var) -> str:
         """The Python name of a variable, to set it (from a nested function: declared nonlocal)."""
@@ -162,6 +167,8 @@ class Writer:
         if hit is None:
             return self._name(var)
         py, frame = hit
+        if py == "me":
+            self.uses_me = True
         if frame is not self.frames[-1] and py not in self.frames[-1].outer:
             self.frames[-1].outer.append(py)
         return py
@@ -448,9 +455,9 @@ class Writer:
                     self.line(f"return {self.expr(r.value)}")
             else:
                 assert r.body is not None
-                if r.kind == "phase":
-                    self.line("me = st.active")
                 self.block(r.body)
+                if r.kind == "phase" and self.uses_me:  # the active player, where the phase names it
+                    self.frames[0].lines.insert(0, ("    me = st.active", r.at.shifted(1, 1)))
                 if r in self.plan.asking:
                     self.line("if False: yield")  # a generator even where no ask is written
         except RecursionError:

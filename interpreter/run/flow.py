@@ -10,6 +10,7 @@ the step API, `sim` and any bot drive by sending answers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from .runtime import DealOver, GameOver, RuleError, State, back_in, out_of_steps
@@ -410,13 +411,16 @@ def finish(game, st: State, declared: list[int] | None) -> tuple[list[int], list
     score with tie-breaks, all in the direction of `result.wins` (ties share the win), among the players
     not knocked out of the match (unless `result.knocked_out: score`, or nobody is left)."""
     n, score, tiebreaks = st.n, game.score, game.tiebreaks
-    scores = [score(st, p) for p in range(n)] if score else [0] * n
+    scores = list(map(score, repeat(st, n), range(n))) if score else [0] * n  # (by seat, worked out in C)
     if declared:
         named = sorted({p for p in declared if 0 <= p < n})
         if named:
             return scores, named
     if tiebreaks:
-        keys: list = [(scores[p], *[tb(st, p) for tb in tiebreaks]) for p in range(n)]
+        if len(tiebreaks) == 1:  # (worked out in C, in the same order: each seat's after every score)
+            keys: list = list(zip(scores, map(tiebreaks[0], repeat(st, n), range(n)), strict=True))
+        else:
+            keys = [(scores[p], *[tb(st, p) for tb in tiebreaks]) for p in range(n)]
         if game.lowest_wins:
             keys = [tuple(-v for v in key) for key in keys]
     else:
