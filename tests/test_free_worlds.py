@@ -12,6 +12,7 @@ from interpreter import load_game
 from interpreter.run import free_worlds
 from interpreter.run.belief import NoConsistentWorld, replayed
 from interpreter.run.match import Match, random_bot
+from interpreter.run.runtime import seen_by
 
 KUHN, LEDUC = "tests/games/kuhn-poker", "tests/games/leduc-poker"
 CRITICAL = {1: 10.83, 2: 13.82, 3: 16.27, 5: 20.52}  # 0.1% critical values of chi-square by degrees of freedom
@@ -257,3 +258,25 @@ def test_a_card_the_seat_saw_shuffled_in_with_cards_it_never_saw_leaves_the_draw
     m = swap_match(tmp_path)
     assert free_worlds.free_world(m, 0, random.Random(0)) is None
     assert m.determinize(0, random.Random(0)).information_state(0) == m.information_state(0)
+
+
+@pytest.mark.parametrize("name", ["hearts", "go-fish", "overloaded", "sky-haulers", "tests/games/low-hand"])
+def test_what_the_seat_is_counted_to_see_now_it_sees(name):
+    """The sight worked out from the kept base and the events since (what a copy not yet rebuilt has) is the seat's
+    own, card for card, at every decision of a random match (it could only count too few: where a card left a
+    hand the seat had glimpsed into, every glimpse of that hand is counted lost)."""
+    game = load_game(name)
+    players = game.min_players + 1 if game.max_players > game.min_players else game.min_players
+    m, bot = Match(game, players, 3), random_bot(3)
+    wrong, missed, points = 0, 0, 0
+    while not m.over and points < 40:
+        base_events = m._base_info[0]
+        for seat in range(players):
+            counted = free_worlds._seen_now(m, seat, m._base[1], base_events)
+            truth = [bool(seen_by(m.st, c) >> seat & 1) for c in range(len(counted))]
+            wrong += sum(a and not b for a, b in zip(counted, truth, strict=True))
+            missed += sum(b and not a for a, b in zip(counted, truth, strict=True))
+        points += 1
+        for seat in m.to_act():
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+    assert points and wrong == 0 and missed == 0  # (a glimpsed hand a card left is the one place it may miss)

@@ -9,7 +9,9 @@ it reaches, holds
 
 - a card's property (`c.suit`, and every test, filter, sort key or sum built on one),
 - a card's declared condition, or resolves a card's ability (each card has its own version),
-- a card, or a list of cards, put into words (`say "{c}"`, a question naming a card).
+- a card, or a list of cards, put into words (`say "{c}"`, a question naming a card);
+- or draws chance other than a shuffle (a roll, a random card or player, a random place): an outcome such a
+  world would have to draw again (which card a random pick took is itself hidden).
 
 Which zone the card lies in is not looked at: a property of a public card counts too (over-counting
 keeps a determinization sound; it only plays the world again where it need not). The flow's `until`
@@ -21,13 +23,17 @@ from dataclasses import fields, is_dataclass
 
 from . import nodes as n
 from .program import Program, Routine
+from .statements import Move
+
+RANDOM_PLACE = -2  # `Move.place`: at a random position of the zone
 
 UNTIL = ("rounds_until", "deals_until")  # the flow's conditions, worked out as it goes (routines' pynames)
 
 
 def reading_faces(program: Program) -> frozenset[str]:
-    """The pynames of the phases (`phase_NAME`) and flow conditions (`UNTIL`) that may read a card's face,
-    directly or through the procedures and game functions they reach (a fixpoint over those calls)."""
+    """The pynames of the phases (`phase_NAME`) and flow conditions (`UNTIL`) that may read a card's face (or draw
+    chance other than a shuffle), directly or through the procedures and game functions they reach (a fixpoint
+    over those calls)."""
     functions = {r.pyname: r for r in program.functions.values()}
     reads: dict[int, bool] = {}  # routine id → whether it may read a face (False while being looked at)
 
@@ -48,8 +54,8 @@ def _reads(r: Routine, functions: dict[str, Routine], procedures: dict[str, Rout
     if r.value is not None:
         parts.append(r.value)
     for s in n.walk(r.body or []):
-        if s.abilities():
-            return True  # which version of an ability runs is the card's
+        if s.abilities() or (isinstance(s, Move) and s.place == RANDOM_PLACE):
+            return True  # which version of an ability runs is the card's; a random place is chance
         calls += [procedures[p] for p in s.procedures() if p in procedures]
         parts += [getattr(s, f.name) for f in fields(s)]
     for part in parts:
@@ -64,7 +70,7 @@ def _face_read(value: object, functions: dict[str, Routine], calls: list[Routine
     if isinstance(value, n.Stmt | n.Var):
         return False  # a nested statement is walked on its own
     if isinstance(value, n.Expr):
-        if isinstance(value, n.CardProp | n.CardCondition):
+        if isinstance(value, n.CardProp | n.CardCondition) or (isinstance(value, n.Helper) and value.chance):
             return True
         if isinstance(value, n.Format) and value.value.type in ("card", "cards"):
             return True

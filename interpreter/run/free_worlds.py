@@ -5,8 +5,9 @@ When it applies (`free_world` checks each point; else `determinize` plays worlds
 
 - no rule has yet read a card's face: no phase that may (`game.face_readers`, lang/faces.py) has started,
   the match is not over (its score reads them), and the flow's `until` conditions read none;
-- every chance outcome so far was a shuffle's (no roll, no random pick), and every shuffle of cards the seat
-  never saw since came before the match's kept base (the world is rebuilt from that base, relabeled);
+- every chance outcome so far was a shuffle's (no phase that may roll or pick at random has started: lang/faces.py
+  counts them), and every shuffle came before the match's kept base (the world is rebuilt from that base,
+  relabeled);
 - no other seat answered in secret, nor named a card the seat did not see, nor was asked to choose among
   cards it sees by face;
 - each card is one of three: one the seat sees or follows now (its face is known: it stays), one no shuffle
@@ -35,6 +36,8 @@ again from its start along the drawing kept in `_drawn` (its shuffles dealing th
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from .belief import _Plan, _Source  # the drawing a world keeps (`_drawn`), which `belief.replayed` deals
@@ -72,6 +75,7 @@ class Seeded:
 
 
 _PLAIN = frozenset({TABLE, SAY, ROLL, SEATS})  # events that name no card (a roll is chance: see `free_world`)
+_NAMING = frozenset({MOVE, FLIP, SHOW, SHUFFLE, DECIDE, ASK})  # events that may name one (an answer, a question)
 
 
 class _Walk:
@@ -84,7 +88,8 @@ class _Walk:
     with the rest). `start[c]` is -1 for a card the seat has seen since, or that no shuffle ever dealt.
     `refused`: why no point of the match can take the fast path any more."""
 
-    __slots__ = ("bit", "dealt", "draws", "end", "face", "refused", "seat", "shuffles", "start", "t", "up")
+    __slots__ = ("bit", "dealt", "draws", "end", "face", "named", "point", "refused", "seat", "shuffles", "start", "t",
+                 "up")
 
     def __init__(self, t: Any, seat: int) -> None:
         cards = len(t.start_face)
@@ -96,14 +101,18 @@ class _Walk:
         self.up = [False] * cards  # which way up the card lay when its group began
         self.shuffles: list[tuple[int, tuple[int, ...]]] = []  # (event index, order dealt) of each shuffle
         self.draws = 0  # the chance outcomes the shuffles drew
+        self.named: list[int] = []  # the events that name a card (what a relabeling changes)
+        self.point: tuple = (None, 0, None)  # the last point's kept base, events walked and free groups
         self.refused: str | None = None
 
     def advance(self, events: list[tuple]) -> None:
         """Walk the events recorded since the last call."""
-        seat, bit, face, start = self.seat, self.bit, self.face, self.start
+        seat, bit, face, start, named = self.seat, self.bit, self.face, self.start, self.named
         for i in range(self.end, len(events)):
             e = events[i]
             kind = e[0]
+            if kind in _NAMING and (kind != DECIDE or e[5] >= 0) and (kind != ASK or e[3] == K_CARD):
+                named.append(i)
             if kind == MOVE:
                 face[e[1]] = e[6]
                 if (e[7] | e[8]) & bit:
@@ -154,10 +163,11 @@ class _Walk:
 
 
 def _walk(match, seat: int) -> _Walk:
-    """The seat's walk of the match's events, kept with the match's record (which only grows)."""
+    """The seat's walk of the match's events, kept with its record of events: a list that only grows (a copy of
+    the match shares it, and the walks with it, until either records an event of its own: see `Watcher`)."""
     kept = match.__dict__.get("_free")
-    if kept is None or kept[0] is not match._watch:
-        kept = match._free = (match._watch, {})
+    if kept is None or kept[0] is not match._watch.events:
+        kept = match._free = (match._watch.events, {})
     walk = kept[1].get(seat)
     if walk is None:
         walk = kept[1][seat] = _Walk(match.layout, seat)
@@ -166,7 +176,8 @@ def _walk(match, seat: int) -> _Walk:
 
 
 def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
-    """A world drawn without replay (see the module), or None where the fast path does not apply."""
+    """A world drawn without replay (see the module), or None where the fast path does not apply. Reads the match's
+    kept base and record of events, not its running state: a copy not yet rebuilt is not rebuilt."""
     game = match.game
     if match.over or match._faces_read or match.failure is not None or match._explicit is not None \
             or match._arrange or match._after_setup is not None or match.__dict__.get("_drawn") \
@@ -174,22 +185,24 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
             or game.rounds_until in game.face_readers or game.deals_until in game.face_readers:
         return None
     walk = _walk(match, seat)
-    st = match.st  # (a copy not yet rebuilt is rebuilt here)
     cur, frozen = match._base
     base_events = match._base_info[0]
-    if walk.refused is not None or st.chance_used != walk.draws or frozen[CHANCE_USED] != st.chance_used:
+    # chance so far: the shuffles', all before the base (no phase since the start drew any other: `_faces_read`)
+    if walk.refused is not None or frozen[CHANCE_USED] != walk.draws \
+            or (walk.shuffles and walk.shuffles[-1][0] >= base_events):
         return None
-    groups = _free_cards(walk, st, seat)
+    point = walk.point
+    if point[0] is not match._base or point[1] != walk.end:  # (asked again at one point, as a search is: known)
+        point = walk.point = (match._base, walk.end,
+                              _free_cards(walk, _seen_now(match, seat, frozen, base_events), match.layout))
+    groups = point[2]
     if groups is None:
         return None
     pi = list(range(len(walk.start)))
     first = len(match._watch.events)  # the first event the relabeling changes
     for (k, _, _), cards in groups.items():
         if len(cards) > 1:
-            at = walk.shuffles[k][0]
-            if at >= base_events:
-                return None  # dealt since the base: the world would be rebuilt from before that shuffle
-            first = min(first, at)
+            first = min(first, walk.shuffles[k][0])
             drawn = cards[:]
             rng.shuffle(drawn)
             for c, d in zip(cards, drawn, strict=True):
@@ -201,13 +214,45 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
                      _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
 
 
-def _free_cards(walk: _Walk, st: Any, seat: int) -> dict[tuple[int, bool, tuple], list[int]] | None:
+def _seen_now(match, seat: int, frozen: tuple, since: int) -> list[bool]:
+    """Which cards the seat sees or follows now: as the kept base has them (`seen_by` of the frozen state), then
+    as the events since say — a card moved, turned or shuffled as who sees it after; a glimpse of a card in a
+    hand not the seat's counted lost once a card leaves that hand (it may lapse: never counted seen wrongly)."""
+    t, bit = match.layout, 1 << seat
+    zone_of, face = frozen[1][:], frozen[2][:]
+    shown = SimpleNamespace(layout=t, n=match.players, zone_of=zone_of, face=face, known=frozen[3])
+    seen = [bool(seen_by(shown, c) & bit) for c in range(len(face))]  # type: ignore[arg-type]
+    vis, owner = t.zone_vis, t.zone_owner
+    events = match._watch.events
+    for i in range(since, len(events)):
+        e = events[i]
+        kind = e[0]
+        if kind == MOVE:
+            c, src = e[1], e[2]
+            zone_of[c], face[c], seen[c] = e[4], e[6], bool(e[8] & bit)
+            if vis[src] == OWNER and owner[src] != seat:
+                for d, zi in enumerate(zone_of):
+                    if zi == src:
+                        seen[d] = False
+        elif kind == FLIP:
+            face[e[1]], seen[e[1]] = e[4], bool(e[6] & bit)
+        elif kind == SHOW:
+            if e[2] == seat:
+                seen[e[1]] = True
+        elif kind == SHUFFLE:
+            zi = e[1]
+            sees = vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat)
+            for c in e[2]:
+                zone_of[c], seen[c] = zi, sees and face[c]
+    return seen
+
+
+def _free_cards(walk: _Walk, seen: list[bool], t: Any) -> dict[tuple[int, bool, tuple], list[int]] | None:
     """The free cards by (group, which way up they lay as it began, back): the cards a relabeling may give to each
     other's places; None where a card was seen since a shuffle dealt it and lost track of since."""
-    bit, t = 1 << seat, st.layout
     groups: dict[tuple[int, bool, tuple], list[int]] = {}
     for c, k in enumerate(walk.start):
-        if not walk.dealt[c] or seen_by(st, c) & bit:
+        if not walk.dealt[c] or seen[c]:
             continue
         if k < 0:
             return None
@@ -223,31 +268,33 @@ def _relabel_events(events: list[tuple], first: int, pi: list[int], groups: dict
     by_start: dict[int, list[int]] = {}
     for (k, _, _), cards in groups.items():
         by_start.setdefault(walk.shuffles[k][0], []).extend(cards)
-    for i in range(first, len(events)):
+    named = walk.named
+    for j in range(bisect_left(named, first), len(named)):
+        i = named[j]
         e = events[i]
         kind = e[0]
         if kind == SHUFFLE:
             for c in by_start.get(i, ()):
                 now[c] = pi[c]
             events[i] = (SHUFFLE, e[1], tuple(now[c] for c in e[2]))
-        elif kind in (MOVE, FLIP, SHOW):
-            if now[e[1]] != e[1]:
-                events[i] = (kind, now[e[1]], *e[2:])
         elif kind == DECIDE:
-            if e[5] >= 0 and now[e[3]] != e[3]:
+            if now[e[3]] != e[3]:
                 events[i] = (*e[:3], now[e[3]], *e[4:])
-        elif kind == ASK and e[3] == K_CARD:
+        elif kind == ASK:
             events[i] = (*e[:4], tuple((now[x[0]], *x[1:]) if x.__class__ is tuple else x for x in e[4]))
+        elif now[e[1]] != e[1]:  # a move, a turn, a glimpse
+            events[i] = (kind, now[e[1]], *e[2:])
 
 
 def _relabel_tags(pi: list[int], tags_then: list[list[int]]) -> list[list[int]]:
     """Each seat's tags (see `Watcher`) with card c's given to pi[c]: a card the seat told apart keeps its own
-    name, a group of cards it could not stays one (as `Watcher.relabeled` has them)."""
+    name, a group of cards it could not stays one (as `Watcher.relabeled` has them; a card pi keeps keeps its tag)."""
     cards = len(pi)
+    moved = [(c, d) for c, d in enumerate(pi) if c != d]
     out = []
     for then in tags_then:
-        tags = [0] * cards
-        for c, d in enumerate(pi):
+        tags = then[:]
+        for c, d in moved:
             tags[d] = d if then[c] < cards else then[c]
         out.append(tags)
     return out

@@ -540,7 +540,8 @@ class Match:
         world.__dict__.update(self.__dict__)
         for name in ("st", "_flow", "_pending", "_kept", "_free", "_verified"):
             world.__dict__.pop(name, None)
-        world._decisions = self.st.decisions
+        if "st" in self.__dict__:  # (else this match is a copy not yet rebuilt, which keeps its decisions made)
+            world._decisions = self.st.decisions
         world.history = list(self.history)
         world._answers = dict(self._answers)
         world._sent = list(self._sent)
