@@ -291,7 +291,7 @@ class Match:
             return {"explicit": (self._explicit.start, self._explicit.given, list(self.history))}
         state = dict(self.__dict__)
         # the seats' lines are rendered again; the last worlds drawn are drawn again
-        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept"):
+        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept", "_free"):
             state.pop(name, None)
         # the game pickles as its folder: unpickled, it is the game loaded in this process (the folder not read)
         if self.over:
