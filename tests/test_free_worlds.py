@@ -41,6 +41,9 @@ def test_the_analysis_names_the_phases_that_may_read_a_face():
     hearts = {fn.__name__ for fn in load_game("hearts").face_readers}
     assert {"phase_trick", "phase_score_deal", "phase_pass_cards"} <= hearts  # follow suit, points, the 2 of clubs
     assert "phase_deal_cards" not in hearts and "phase_shuffle_deck" not in hearts
+    low_hand = {fn.__name__ for fn in load_game("tests/games/low-hand").face_readers}
+    assert "phase_choose_first" in low_hand  # a random first player: chance a world would draw again
+    assert "phase_deal_cards" not in low_hand  # a shuffle is not
 
 
 @pytest.mark.parametrize("path", [KUHN, LEDUC])
