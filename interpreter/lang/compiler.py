@@ -157,7 +157,8 @@ class CodeGenerator(ExpressionWriter):
                    f"show(st, {c}, {player})")
 
     def visit_Say(self, node: Say) -> None:
-        self.line(f"if st.log is not None: say(st, {self.sentence(node.text)})")
+        sentence = self.sentence(node.text)
+        self.line(f"say(st, {sentence})" if self.logged else f"if st.log is not None: say(st, {sentence})")
 
     def prompt(self, text: str | n.Text | None) -> str:
         """A question with `{…}` parts carries its sentence in a logged match only (a quiet one, `sim`'s, shows
@@ -239,6 +240,11 @@ class CodeGenerator(ExpressionWriter):
         self.line("    st.depth -= 1")
 
     def visit_If(self, node: If) -> None:
+        if not self.logged and _for_the_log([node]):  # nothing to do in a quiet match
+            self.line("if st.log is not None:")
+            with self.indent(), self.for_the_log():
+                self.visit_If(node)
+            return
         for i, (cond, body) in enumerate(node.branches):
             self.line(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:")
             self.suite(body)
@@ -254,6 +260,14 @@ class CodeGenerator(ExpressionWriter):
         v, seats = self.bind(node.var), self.fresh("seats")
         self.line(f"{seats} = {self.expr(node.pool)}")
         self.spend(f"len({seats})", node.at)
+        if not self.logged and (node.where is None or _inert(node.where)) and _for_the_log(node.body):
+            self.line("if st.log is not None:")  # the loop's rounds charged, its sentences left to a logged match
+            with self.indent(), self.for_the_log():
+                self._each_seat(node, v, seats)
+            return
+        self._each_seat(node, v, seats)
+
+    def _each_seat(self, node: ForPlayers, v: str, seats: str) -> None:
         self.line(f"for {v} in {seats}:")
         if node.where is not None:
             self.line(f"    if not ({self.expr(node.where)}): continue")
@@ -460,6 +474,30 @@ class CodeGenerator(ExpressionWriter):
         self.line("        except StopIteration: pass")
 
 
+
+
+def _for_the_log(body: list[n.Stmt]) -> bool:
+    """Whether a block only writes sentences of the log (`say`, under tests that cannot fail, draw chance or run
+    over a list): a quiet match, which writes none, skips it whole and nothing else changes."""
+    for s in body:
+        if isinstance(s, Say):
+            if not all(_inert(p.value) for p in s.text.parts if isinstance(p, n.Format)):
+                return False
+        elif isinstance(s, If):
+            if not all(_inert(test) and _for_the_log(b) for test, b in s.branches) or \
+                    not _for_the_log(s.orelse or []):
+                return False
+        elif not isinstance(s, Nothing):
+            return False
+    return True
+
+
+def _inert(value: n.Expr) -> bool:
+    """Whether working out a value cannot fail, draw chance, charge steps or run over cards (so it may be left
+    out of a quiet match)."""
+    if value.risky or n.needs_some(value) or n.iterates(value):
+        return False
+    return not isinstance(value, n.ZoneCards | n.OwnedCards) and all(_inert(c) for c in value.children())
 
 
 def _own_choice(each: ForPlayers, route: list, let: LetChoice) -> bool:

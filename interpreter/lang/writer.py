@@ -86,6 +86,7 @@ class Writer:
         self.sure = {"me", "this"}  # Python names that are never none (a parameter given `me`, …)
         self.commented: tuple | None = None
         self.uses_me = False  # whether the routine's `me` is read or set (a phase sets it only then)
+        self.logged = False  # writing what only a logged (or watched) match runs
 
     # ---- lines
     def line(self, text: str) -> None:
@@ -98,6 +99,15 @@ class Writer:
             yield
         finally:
             self.depth -= levels
+
+    @contextmanager
+    def for_the_log(self) -> Iterator[None]:
+        """Write what only a logged (or watched) match runs (under a test of `st.log`)."""
+        saved, self.logged = self.logged, True
+        try:
+            yield
+        finally:
+            self.logged = saved
 
     def relative(self, file: str) -> str:
         """A file of the game as the generated code names it: relative to the game folder."""

@@ -3,7 +3,20 @@ their own, so that `sim`, which plays the compiled flow without a `Match`, loads
 
 from __future__ import annotations
 
+import _random
 import random
+from typing import TypeVar
+
+R = TypeVar("R", bound=random.Random)
+
+
+def seeded(kind: type[R], seed: int) -> R:
+    """`kind(seed)` (a `random.Random` or a subclass) for a whole-number seed: the C generator seeded straight
+    from it, as `Random.__init__` and `Random.seed` would after two Python calls on the way (the same state)."""
+    rng = kind.__new__(kind)
+    _random.Random.seed(rng, seed)
+    vars(rng)["gauss_next"] = None  # (what Random.seed sets besides)
+    return rng
 
 
 class RandomBot(random.Random):
@@ -17,4 +30,4 @@ class RandomBot(random.Random):
 
 def random_bot(seed: int) -> RandomBot:
     """The random bots, derived from the match seed (so a seed fixes the whole match)."""
-    return RandomBot(seed * 1_000_003 + 7)
+    return seeded(RandomBot, seed * 1_000_003 + 7)

@@ -18,6 +18,7 @@ from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401
 from ..limits import MAX_CALL_DEPTH, MAX_CHECK_STEPS, MAX_LOOP, MAX_NUMBER, MAX_OPTIONS, MAX_STEPS, UNCHARGED
 from ..load.model import HIDDEN, OWNER, PUBLIC  # noqa: F401  (HIDDEN: for readers of a state)
 from .events import Flipped, Moved, Rolled, Said, SeatsChanged, Shown, Shuffled
+from .random_bots import seeded
 
 TOP, BOTTOM, RANDOM = 0, -1, -2
 
@@ -112,7 +113,7 @@ class State:
         self.rounds_played = 0  # rounds begun in the whole match (`round` counts within the deal)
         self.out = 0  # bit mask of the seats knocked out (for the deal or the match)
         self.gone = 0  # …of those knocked out of the match (a subset of `out`)
-        self.rng: Any = random.Random(seed)  # or an object with its `_randbelow` (chance drawn another way)
+        self.rng: Any = seeded(random.Random, seed)  # or an object with its `_randbelow` (chance drawn another way)
         self.log = log
         self.orders, self.others, self.after, self.before = layout.seats(0)
         self.decisions = 0

@@ -1,0 +1,67 @@
+"""The shortcuts a quiet match (sim's: no log, nobody watching) takes do what the general path does: a whole zone
+moved by `move_zone` as `move_cards` moves it, the generators seeded as `random.Random(seed)` seeds them, and the
+sentences a quiet match leaves out cost it the same steps."""
+
+import random
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.run.flow import Cursor, run_flow
+from interpreter.run.match import play_random
+from interpreter.run.random_bots import RandomBot, random_bot, seeded
+from interpreter.run.runtime import BOTTOM, TOP, State, move_cards, move_zone
+from interpreter.run.sim import _play_random
+
+
+@pytest.mark.parametrize("kind", [random.Random, RandomBot])
+@pytest.mark.parametrize("seed", [0, 1, -3, 10**12 + 7, 2**70])
+def test_a_seeded_generator_is_the_one_its_class_makes_of_the_seed(kind, seed):
+    made, ours = kind(seed), seeded(kind, seed)
+    assert type(ours) is kind and ours.getstate() == made.getstate() and vars(ours) == vars(made)
+    assert [ours.getrandbits(7) for _ in range(20)] == [made.getrandbits(7) for _ in range(20)]
+
+
+def test_the_random_bots_draw_from_their_seed():
+    assert random_bot(5).getstate() == RandomBot(5 * 1_000_003 + 7).getstate()
+
+
+def _dealt(game, logged: bool) -> State:
+    """A 4-player Overloaded state with cards in its first three game zones (set-up run)."""
+    st = State(game.model.setup(4), 4, 3, [] if logged else None, game.max_steps)
+    st.table_counters = game.counter_names
+    flow = run_flow(game, st, Cursor())
+    next(flow)  # set-up done, the first round's first question asked
+    for zi in range(3):
+        for c in st.zones[4][:2]:  # two cards of the deck into each of zones 0..2
+            st.zones[4].remove(c)
+            st.zones[zi].append(c)
+            st.zone_of[c] = zi
+    return st
+
+
+@pytest.mark.parametrize("logged", [False, True])
+@pytest.mark.parametrize("place", [TOP, BOTTOM])
+@pytest.mark.parametrize("up", [True, False])
+@pytest.mark.parametrize("src, dest", [(0, 1), (2, 2), (1, 3)])
+def test_move_zone_moves_a_zone_as_move_cards_does(logged, place, up, src, dest):
+    game = load_game("overloaded")
+    a, b = _dealt(game, logged), _dealt(game, logged)
+    move_cards(a, src, -1, dest, place, 1 if up else 0)
+    move_zone(b, src, dest, place, up)
+    seen = ("zones", "zone_of", "face", "known", "steps", "log")
+    assert [getattr(a, k) for k in seen] == [getattr(b, k) for k in seen]
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_a_quiet_match_spends_the_steps_of_a_logged_one(seed):
+    """Overloaded says who accepts in a loop over the players that a quiet match skips: its rounds are still
+    charged, so both run out of steps alike."""
+    game = load_game("overloaded")
+    assert "    if st.log is not None:\n        for " in game.python_source
+    st = State(game.model.setup(4), 4, seed, None, game.max_steps)
+    st.table_counters = game.counter_names
+    _play_random(game, st, seed)
+    logged = play_random(game, 4, seed)
+    assert st.decisions == len(logged.history)
+    assert st.steps == logged.st.steps
