@@ -6,16 +6,20 @@ is reported with the seeds that did finish.
 signal (a busy machine makes that wait longer, not the work more). Waiting for a command to start or end has
 only a guard against a hang, far above anything a loaded machine takes."""
 
+import _thread
+import gc
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from interpreter.cli import main
+from interpreter.interrupts import second_ctrl_c_exits
 from interpreter.run import sim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,6 +150,74 @@ def test_ctrl_c_stops_check_and_says_so(tmp_path):
     assert spent < CPU_AFTER_SIGINT
     assert process.returncode == 130 and "Traceback" not in err
     assert err.strip() == "meeple check: interrupted"
+
+
+CTRL_C_IN_EXEC = """import atexit, os, signal, sys
+from interpreter import cli
+atexit.register(print, "exit handlers ran")
+# a command during which Ctrl-C lands in code run by `exec` of a string (as dataclasses and Hypothesis make functions)
+cli.COMMANDS["games"] = lambda args: exec("os.kill(os.getpid(), signal.SIGINT)")
+sys.argv = ["meeple", "games"]
+sys.exit(cli.main())
+"""
+
+
+def test_ctrl_c_landing_in_code_run_by_exec_still_ends_with_130(tmp_path):
+    """CPython takes a KeyboardInterrupt that passed out of `exec` of a string for one never handled, and under
+    `python -m` ends the process by SIGINT (-2) after the program ended cleanly: `check` did so when Ctrl-C came
+    while Hypothesis made its functions. The command line ends its process itself, after its exit handlers."""
+    (tmp_path / "ctrl_c_in_exec.py").write_text(CTRL_C_IN_EXEC, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
+    done = subprocess.run([sys.executable, "-m", "ctrl_c_in_exec"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=HANG_GUARD, check=False)
+    assert (done.returncode, done.stderr.strip(), done.stdout) == (130, "meeple games: interrupted",
+                                                                    "exit handlers ran\n")
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals go to the main thread")
+def test_a_ctrl_c_redelivered_while_the_lost_one_is_being_arranged_is_not_lost(monkeypatch, capfd):
+    """A garbage-collector callback swallows Ctrl-C (as Hypothesis's can); its redelivery comes while the hook that
+    arranges it still runs (a busy machine can delay the hook past it), where a KeyboardInterrupt is lost too: it is
+    delivered again, and the code around gets exactly one KeyboardInterrupt."""
+    real_timer, swallowed, fired = threading.Timer, [], []
+
+    class FiresAtOnce:
+        """The first redelivery fires at once, inside the hook; the others as they would."""
+
+        def __init__(self, seconds, function):
+            self.timer, self.function, self.daemon = real_timer(seconds, function), function, True
+
+        def start(self):
+            if fired:
+                self.timer.daemon = True
+                self.timer.start()
+                return
+            fired.append(self.function)
+            self.function()  # Ctrl-C, taken in the loop below: within the hook
+            for _ in range(3):
+                pass
+
+    def swallows_ctrl_c(phase, info):
+        if not swallowed:
+            swallowed.append(phase)
+            signal.raise_signal(signal.SIGINT)  # KeyboardInterrupt here: Python drops it
+
+    monkeypatch.setattr(threading, "Timer", FiresAtOnce)
+    caught = 0
+    gc.callbacks.append(swallows_ctrl_c)
+    try:
+        with second_ctrl_c_exits():
+            try:
+                gc.collect()
+                for _ in range(3000):  # waits for the KeyboardInterrupt (due in 10 ms): the bound stops a hang
+                    time.sleep(0.01)
+            except KeyboardInterrupt:
+                caught += 1
+    finally:
+        gc.callbacks.remove(swallows_ctrl_c)
+    assert swallowed and fired == [_thread.interrupt_main]
+    assert caught == 1
+    assert "ignored" not in capfd.readouterr().err
 
 
 def dies_in_workers(monkeypatch, module, name: str) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from .. import __version__
 from ..diagnostics import AuthoringError
-from ..interrupts import INTERRUPTED, second_ctrl_c_exits
+from ..interrupts import INTERRUPTED, end_interrupted, second_ctrl_c_exits
 from ..run.runtime import RuleError
 from . import authoring, balance, checking, matches, replay
 from .common import CliError, Subcommands, _Parser
@@ -63,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
     with second_ctrl_c_exits(keep=argv is None):  # a program or test calling main keeps its own Ctrl-C
-        return _run(args)
+        status = _run(args)
+    if status == INTERRUPTED and argv is None:  # the command line's own process: it ends with that status
+        end_interrupted()
+    return status
 
 
 def _run(args: argparse.Namespace) -> int:
