@@ -75,7 +75,6 @@ class Seeded:
 
 
 _PLAIN = frozenset({TABLE, SAY, ROLL, SEATS})  # events that name no card (a roll is chance: see `free_world`)
-_NAMING = frozenset({MOVE, FLIP, SHOW, SHUFFLE, DECIDE, ASK})  # events that may name one (an answer, a question)
 
 
 class _Walk:
@@ -111,32 +110,39 @@ class _Walk:
         for i in range(self.end, len(events)):
             e = events[i]
             kind = e[0]
-            if kind in _NAMING and (kind != DECIDE or e[5] >= 0) and (kind != ASK or e[3] == K_CARD):
-                named.append(i)
+            if kind == TABLE:
+                continue  # (the most common: the counters, which name no card)
             if kind == MOVE:
+                named.append(i)
                 face[e[1]] = e[6]
                 if (e[7] | e[8]) & bit:
                     start[e[1]] = -1
-            elif kind == SHUFFLE:
-                if len(e[2]) > 1:  # (one card or none: no chance drawn, and who knew it lost it: see `free_world`)
-                    self.shuffled(i, e[1], e[2])
-            elif kind == FLIP:
-                face[e[1]] = e[4]
-                if (e[5] | e[6]) & bit:
-                    start[e[1]] = -1
-            elif kind == SHOW:
-                if e[2] == seat or e[5] & bit:
-                    start[e[1]] = -1
+            elif kind == ASK:
+                if e[3] == K_CARD:
+                    named.append(i)
+                    if e[1] != seat and any(x.__class__ is str and x != "none" for x in e[4]):
+                        self.refused = "another seat chose among cards it sees"
             elif kind == DECIDE:
                 if e[1] != seat and e[2]:
                     self.refused = "another seat answered in secret"
                 elif e[5] >= 0:
+                    named.append(i)
                     if not e[4] & bit:
                         self.refused = "an answer named a card the seat did not see"
                     start[e[3]] = -1
-            elif kind == ASK:
-                if e[3] == K_CARD and e[1] != seat and any(x.__class__ is str and x != "none" for x in e[4]):
-                    self.refused = "another seat chose among cards it sees"
+            elif kind == SHUFFLE:
+                named.append(i)
+                if len(e[2]) > 1:  # (one card or none: no chance drawn, and who knew it lost it: see `free_world`)
+                    self.shuffled(i, e[1], e[2])
+            elif kind == FLIP:
+                named.append(i)
+                face[e[1]] = e[4]
+                if (e[5] | e[6]) & bit:
+                    start[e[1]] = -1
+            elif kind == SHOW:
+                named.append(i)
+                if e[2] == seat or e[5] & bit:
+                    start[e[1]] = -1
             elif kind not in _PLAIN:
                 self.refused = f"an event the relabeling does not know ({kind!r})"
         self.end = len(events)
