@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from ..run.match import Match
 
 
+NEVER = 1 << 62  # an iteration no search reaches
+
+
 class BotNameError(ValueError):
     """A bot name that names no bot (`KIND[:BUDGET]`): the message says which names there are."""
 
@@ -138,12 +141,16 @@ class Worlds:
     cap: int | None
     drawn: list[Match] = field(default_factory=list)
     tries: int = 0
+    until: int = 0  # no draw is asked for before iteration `until` (as many worlds as wanted, or tries, until then)
 
     def next(self, i: int) -> Match | None:
         """A world for iteration i (None: no world could be drawn at all)."""
-        want = math.isqrt(i) + 1  # ceil(sqrt(i + 1))
-        if self.cap is not None:
-            want = min(want, self.cap)
+        if i < self.until:
+            return self.drawn[self.bot.rng.pick(len(self.drawn))]
+        want = math.isqrt(i) + 1  # ceil(sqrt(i + 1)): the same up to iteration want², then one more
+        until = want * want
+        if self.cap is not None and want >= self.cap:
+            want, until = self.cap, NEVER
         stats = self.bot.stats
         # a draw that finds none is skipped; at most one more try than worlds wanted, so a seat whose
         # worlds are hard to find spends its budget on a few of them rather than on failing draws
@@ -162,6 +169,9 @@ class Worlds:
             stats.worlds += 1
             self.drawn.append(world)
             return world
+        else:  # none more to draw before iteration `until` (a draw that found none may be tried again)
+            if self.drawn:
+                self.until = until
         if not self.drawn:
             return None
         return self.drawn[self.bot.rng.pick(len(self.drawn))]

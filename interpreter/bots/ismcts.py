@@ -160,21 +160,21 @@ class InformationSetMCTS(Bot):
         visits, available = node.visits, node.available
         if len(visits) == n:
             node.available = available = [k + 1 for k in available]
-            untried = [a for a in range(n) if not visits[a]] if 0 in visits else None
         else:
             node.widen(n)
             visits, available = node.visits, node.available
             for a in range(n):
                 available[a] += 1
-            untried = [a for a in range(n) if not visits[a]] or None
-        if untried:
+        if 0 in visits and (untried := [a for a in range(n) if not visits[a]]):
             return untried[self.rng.pick(len(untried))]
         totals, c, log, sqrt = node.totals, self.c, math.log, math.sqrt
-        if payoff.by_score:
-            scaled = payoff.scaled
-            values = [scaled(totals[a] / visits[a]) + c * sqrt(log(available[a]) / visits[a]) for a in range(n)]
-        else:  # (a win share: scaled as it is)
+        if not payoff.by_score:  # a win share: scaled as it is
             values = [totals[a] / visits[a] + c * sqrt(log(available[a]) / visits[a]) for a in range(n)]
+        elif payoff.high > payoff.low:  # a margin: Payoff.scaled written out (the same arithmetic)
+            low, span = payoff.low, payoff.high - payoff.low
+            values = [(totals[a] / visits[a] - low) / span + c * sqrt(log(available[a]) / visits[a]) for a in range(n)]
+        else:
+            values = [0.5 + c * sqrt(log(available[a]) / visits[a]) for a in range(n)]
         best = max(values)
         ties = [a for a in range(n) if values[a] > best - TIE]
         return ties[self.rng.pick(len(ties))] if len(ties) > 1 else ties[0]
