@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.information import new_cache
+from interpreter.run.random_bots import random_bot, seeded
 from interpreter.run.sim import run_many, simulate
 
 HERE = Path(__file__).resolve().parent
@@ -148,10 +149,10 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
 def fixed_cost(matches: int, repeat: int) -> dict[str, float]:
     """What a match costs besides its play, in µs (best of `repeat` runs): a `sim` match of One Bet
     (`benchmarks/one-bet`: one shuffle, one card dealt each, one bet each), and of that the two random
-    generators every match seeds (its chance, its bots')."""
+    generators every match seeds (its chance, its bots'), seeded as the engine seeds them."""
     game = load_game(HERE / "one-bet")
     best = min(1 / rate(lambda seed: simulate(game, 2, seed), matches) for _ in range(repeat))
-    seeds = min(1 / rate(lambda seed: (random.Random(seed), random.Random(seed + 1)), matches) for _ in range(repeat))
+    seeds = min(1 / rate(lambda seed: (seeded(random.Random, seed), random_bot(seed)), matches) for _ in range(repeat))
     return {"match": best * 1e6, "seeding": seeds * 1e6}
 
 
