@@ -4,17 +4,19 @@ observation, then its view) and its view, each rendered once and then only for w
 The record is the `Watcher` (run/watcher.py); what a seat may see of a card, a zone, a counter or a
 question is decided in run/sight.py; each kind of event's line is its `seen` in the catalogue
 (run/events.py). This module keeps, per seat, the lines rendered so far (`Seen`) and the view's zones as
-last written, so that a call after a decision pays for what changed. It also names everything the other
-modules read of what a seat knows, wherever it is kept.
+last written, so that a call after a decision pays for what changed; and, per layout and seat, the line of
+each event rendered (by the event: a copy, a world drawn or another match that records the same event finds its
+line written). It also names everything the other modules read of what a seat knows, wherever it is kept.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from itertools import chain as joined
 from itertools import compress, repeat
-from operator import and_, call, itemgetter, ne, xor
+from operator import and_, itemgetter, ne, not_, xor
 from typing import Any
 
 from .events import (  # the kinds of event (raw tuples, first item the tag: see run/events.py)
@@ -66,7 +68,8 @@ __all__ = ["ASK", "DECIDE", "FLIP", "HIDDEN", "MOVE", "ROLL", "SAY", "SEATS", "S
 # sorted, no spaces, ASCII). The lines of the moves, flips, glimpses, questions and answers, and the view,
 # are written from pieces made once per layout (each card's face and back, each zone's name, in JSON); a
 # seat's lines are kept joined, and its view's zones and counters as they were, so a call after a decision
-# pays for what is new, not for the match so far.
+# pays for what is new, not for the match so far; each event's line is kept by the event (`render`), the view's
+# pieces by their values (each card as the seat sees it, a hand of backs, the view's own values, the counters).
 
 _DUMP = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 _STR = json.encoder.encode_basestring_ascii  # a string as json.dumps writes it
@@ -83,11 +86,14 @@ class _Look:
     and which it knows, and how it sees each zone's cards (`_zone_mode`); each card's rank by face and by
     back (the canonical order of another's hand), and the one back of them all where they have one."""
 
-    __slots__ = ("back", "back_sort", "by_back", "by_face", "counters", "face", "key", "keyed_at", "known", "modes",
-                 "one_back", "ordered", "zone")
+    __slots__ = ("back", "back_named", "back_rank", "back_sort", "by_back", "by_face", "counters", "face", "face_named",
+                 "face_rank", "hand_backs", "heads", "key", "keyed_at", "known", "lines", "modes", "n", "one_back",
+                 "ordered", "zone")
 
     def __init__(self, game, t) -> None:
+        self.n = t.n
         self.counters: dict[tuple, str] = {}  # the counters as a seat sees them, in JSON, by their values
+        self.heads: dict[tuple, tuple[str, ...]] = {}  # the view's own values written (`_pieces`), by seat and values
         backs = [back_of(game, t, c) for c in range(len(t.face_ids))]
         self.face = [_STR(f) for f in t.face_ids]
         self.back = [_DUMP(b) for b in backs]
@@ -102,8 +108,54 @@ class _Look:
         self.ordered = [[ordered_for(t, zi, s) for zi in zones] for s in range(t.n)]
         self.known = [[order_known(t, zi, s) for zi in zones] for s in range(t.n)]
         self.by_face, self.by_back = card_ranks(t)
+        # each card's face and back by rank among the different ones, in the order `card_ranks` sorts them (a
+        # back's rank only where each back's value is written one way), and each rank's JSON
+        ids = sorted(set(t.face_ids))
+        self.face_named = [_STR(f) for f in ids]
+        rank = {f: i for i, f in enumerate(ids)}
+        self.face_rank = [rank[f] for f in t.face_ids]
+        self.back_rank: list[int] | None = None
+        self.back_named: list[str] = []
+        if self.by_back is not None:
+            keys = [back_key(t, c) for c in range(len(t.face_ids))]
+            written = dict(zip(keys, self.back, strict=True))
+            if len(written) == len(set(zip(keys, self.back, strict=True))):  # (one JSON for each value)
+                ranked = sorted(written)
+                self.back_named = [written[k] for k in ranked]
+                at = {k: i for i, k in enumerate(ranked)}
+                self.back_rank = [at[k] for k in keys]
         self.modes = [[_zone_mode(t, zi, s) for zi in zones] for s in range(t.n)]
         self.one_back = self.back[0] if len(set(self.back)) == 1 else None
+        self.hand_backs: Callable[[list[int]], str] | None = None  # a hand of cards unknown to the seat, in JSON
+        if self.one_back is not None:
+            self.hand_backs = _backs_alike(self.one_back)
+        elif self.back_rank is not None:
+            self.hand_backs = _backs_ranked(self.back_rank, self.back_named)
+        self.lines: list[dict] = [{} for _ in range(t.n)]  # per seat: each event's line, by the event (`render`)
+
+
+def _backs_alike(one: str) -> Callable[[list[int]], str]:
+    """A hand of cards whose backs are all `one`, in JSON (kept by how many)."""
+    written: dict[int, str] = {}
+
+    def backs(cards: list[int]) -> str:
+        n = len(cards)
+        hit = written.get(n)
+        if hit is None:
+            hit = written[n] = "[" + ",".join([one] * n) + "]"
+        return hit
+
+    return backs
+
+
+def _backs_ranked(rank: list[int], named: list[str]) -> Callable[[list[int]], str]:
+    """A hand of cards seen by their backs, in JSON: the backs in order of their values (`_Look.back_rank`)."""
+    by_rank = named.__getitem__
+
+    def backs(cards: list[int]) -> str:
+        return "[" + ",".join(map(by_rank, sorted(map(rank.__getitem__, cards)))) + "]"
+
+    return backs
 
 
 _LOOKS: dict[int, tuple] = {}
@@ -111,9 +163,9 @@ _LOOKS: dict[int, tuple] = {}
 
 def _look(game, t) -> _Look:
     hit = _LOOKS.get(id(t))
-    if hit is None or hit[0] is not t or hit[1] is not game:
-        hit = (t, game, _Look(game, t))
-        _LOOKS[id(t)] = hit
+    if hit is not None and hit[0] is t and hit[1] is game:
+        return hit[2]
+    hit = _LOOKS[id(t)] = (t, game, _Look(game, t))
     return hit[2]
 
 
@@ -124,12 +176,13 @@ class _Reader:
     __slots__ = ("back", "back_sort", "bit", "face", "game", "known", "last", "layout", "look", "ordered", "out",
                  "run", "run_of", "seat", "start", "zone")
 
-    def __init__(self, match, seat: int, last: str | None) -> None:
+    def __init__(self, match, seat: int, last: str | None, look: _Look | None = None,
+                 out: list[str] | None = None) -> None:
         self.layout, self.game, self.seat, self.bit = match.layout, match.game, seat, 1 << seat
-        look = self.look = _look(self.game, self.layout)
+        look = self.look = look or _look(self.game, self.layout)
         self.face, self.back, self.back_sort, self.zone = look.face, look.back, look.back_sort, look.zone
         self.ordered, self.known = look.ordered[seat], look.known[seat]
-        self.out: list[str] = []
+        self.out: list[str] = [] if out is None else out
         self.last = last
         self.run: list[tuple[str, str]] = []  # the glimpses with no place that end `out`: (sort key, line)
         self.run_of: tuple | None = None  # their zone and looker
@@ -165,17 +218,89 @@ class _Reader:
 _SEEN = {tag: kind.seen for tag, kind in BY_TAG.items()}  # each kind's line for a seat, by tag
 _TAG = itemgetter(0)  # a raw event's tag
 
+# Every kind's line for a seat but a glimpse's is a function of the event and the layout's pieces alone (not of
+# the lines before it): each is kept by its event (`_Look.lines`), so that an event rendered once for a seat, in
+# this match or another of the same layout (a copy, a world drawn, a search's play-out), is not written again.
+# A table line is kept as it would be with no table line before it (the seat sees it only if it differs from
+# the last one, compared here); a glimpse depends on the glimpses before it (`_Reader.glimpse`): never kept.
+# (A kind not named here is rendered every time: a new kind is right before it is fast.)
+_KEPT = frozenset({MOVE, FLIP, SHUFFLE, ROLL, SAY, ASK, DECIDE, SEATS, TABLE})
+_MOST_KEPT = 1 << 13  # lines kept per seat and layout; past it they are dropped and kept again as they come
+
 
 def render(match, seat: int, events: list[tuple], last: str | None = None) -> tuple[list[str], str | None]:
     """The events as `seat` observed them, one canonical JSON line each (each kind's `seen`, run/events.py).
     `last`: the table line (counters, turn) the seat saw before the first of these events; a change the seat
     cannot see is no event for it."""
-    r = _Reader(match, seat, last)
-    out = r.out
-    for line in map(call, map(_SEEN.__getitem__, map(_TAG, events)), events, repeat(r)):  # (kind.seen(e, r))
-        if line is not None:
-            out.append(line)
-    return out, r.last
+    look = _look(match.game, match.layout)
+    kept = look.lines[seat]
+    tags = "".join(map(_TAG, events))
+    if not _KEPT.issuperset(tags):  # a glimpse (or a kind not kept): line by line
+        return _rendered(match, seat, events, last, look)
+    try:
+        out: list[Any] = list(map(kept.get, events))  # (every line kept: the usual case in a search, or a copy's)
+    except TypeError:  # an event holding a list: no key
+        return _rendered(match, seat, events, last, look)
+    if None in out:  # the lines not kept yet, written by their kinds and kept
+        if len(kept) > _MOST_KEPT:
+            kept.clear()
+        r, seen, i = _Reader(match, seat, None, look), _SEEN, 0
+        try:
+            while True:
+                i = out.index(None, i)
+                e = events[i]
+                r.last = None
+                out[i] = kept[e] = seen[e[0]](e, r)
+        except ValueError:  # (no line left to write)
+            pass
+    i = tags.find(TABLE)
+    if i < 0:
+        return out, last
+    gone = []
+    while i >= 0:  # a table line the same as the last the seat saw is no new line
+        line = out[i]
+        if line == last:
+            gone.append(i)
+        last = line
+        i = tags.find(TABLE, i + 1)
+    for i in reversed(gone):
+        del out[i]
+    return out, last
+
+
+def _rendered(match, seat: int, events: list[tuple], last: str | None, look: _Look) -> tuple[list[str], str | None]:
+    """`render`, each event written by its kind (and kept) unless its line is kept."""
+    kept = look.lines[seat]
+    if len(kept) > _MOST_KEPT:
+        kept.clear()
+    get = kept.get
+    out: list[str] = []
+    r: _Reader | None = None
+    for e in events:
+        tag = e[0]
+        key = e if tag in _KEPT else None
+        try:
+            line = get(key)
+        except TypeError:  # an event holding a list: no key, rendered every time
+            key = line = None
+        if line is None:
+            if r is None:
+                r = _Reader(match, seat, last, look, out)
+            if key is None:  # rendered where it stands (a glimpse, a kind not kept)
+                r.last = last
+                line = _SEEN[tag](e, r)
+                last = r.last
+                if line is not None:
+                    out.append(line)
+                continue
+            r.last = None
+            line = kept[key] = _SEEN[tag](e, r)
+        if tag == TABLE:
+            if line == last:
+                continue
+            last = line
+        out.append(line)
+    return out, last
 
 
 def _first(item: tuple) -> Any:
@@ -266,7 +391,7 @@ def _catch_up(match, seat: int, cache: Seen, end: int | None = None) -> None:
     k = cache.events
     if k >= end:
         return
-    more, cache.last = render(match, seat, events[k:end], cache.last)
+    more, cache.last = render(match, seat, events[k:end] if k or end != len(events) else events, cache.last)
     cache.chunks = (*cache.chunks, (k, cache.count, tuple(more), "\n".join(more) + "\n" if more else ""))
     cache.events = end
     cache.count += len(more)
@@ -301,19 +426,46 @@ def fork_cache(cache: Seen) -> Seen:
 
 def cut_cache(match, cache: Seen, events: int) -> Seen:
     """A seat's rendered observations of only the first `events` raw events (for a copy that goes on
-    from there): the lines rendered up to the last render at or before that point, and the rest of the
-    way rendered again."""
+    from there): the lines rendered up to the last render at or before that point (shared, not copied), and
+    the rest of the way rendered again; the view as last written (checked against the copy's state when it is
+    next written, as every call checks it)."""
     if cache.events <= events:  # nothing rendered past that point: the same will do
         return cache.copy()
-    marks = [*cache.marks[:cache.m], *((k, i) for k, i, _, _ in cache.chunks)]
-    k, i = next(((k, i) for k, i in reversed(marks) if k <= events), (0, 0))
+    chunks, marks = cache.chunks, cache.marks
     cut = Seen()
-    cut.events, cut.lines, cut.n, cut.count = k, observed_lines(cache)[:i], i, i
-    cut.last = next((x for x in reversed(cut.lines) if '"event":"table"' in x), None)
-    cut.marks = [mark for mark in marks if mark[0] < k]
-    cut.m = len(cut.marks)
+    j = len(chunks)
+    while j and chunks[j - 1][0] > events:
+        j -= 1
+    if j:  # the last render at or before that point is a chunk's: the chunks before it kept
+        k, i = chunks[j - 1][0], chunks[j - 1][1]
+        cut.lines, cut.n, cut.marks, cut.m, cut.text = cache.lines, cache.n, marks, cache.m, cache.text
+        cut.chunks = chunks[:j - 1]
+    else:  # one of the merged renders: the lines before it kept
+        h = bisect_right(marks, events, 0, cache.m, key=_FIRST)  # (the renders at or before that point)
+        k, i = marks[h - 1] if h else (0, 0)
+        cut.lines, cut.n, cut.marks, cut.m = cache.lines, i, marks, max(h - 1, 0)
+        cut.text = cache.text if i == cache.n else None
+    cut.events, cut.count = k, i
+    cut.last = _last_table_line(cut)
+    cut.view = cache.view
     _catch_up(match, cache_seat(match, cache), cut, events)
     return cut
+
+
+_FIRST = itemgetter(0)
+
+
+def _last_table_line(cache: Seen) -> str | None:
+    """The last table line among a seat's rendered observations (None if none)."""
+    for chunk in reversed(cache.chunks):
+        for line in reversed(chunk[2]):
+            if '"event":"table"' in line:
+                return line
+    lines = cache.lines
+    for j in range(cache.n - 1, -1, -1):
+        if '"event":"table"' in lines[j]:
+            return lines[j]
+    return None
 
 
 def cache_seat(match, cache: Seen) -> int:
@@ -330,11 +482,20 @@ def information_state_json(match, seat: int) -> dict[str, Any]:
 def information_state(match, seat: int) -> str:
     """`seat`'s information state as one canonical string (one line per observation, then the view)."""
     cache = match._seen[seat]
-    _catch_up(match, seat, cache)
-    if cache.text is None:
+    look = _look(match.game, match.layout)
+    if cache.events != len(match._watch.events):
+        _catch_up(match, seat, cache)
+    text = cache.text
+    if text is None:
         head = json.dumps({"game": match.game.name, "players": match.players, "seat": seat}, sort_keys=True)
-        cache.text = "\n".join([head, *cache.lines[:cache.n], ""])
-    return "".join([cache.text, *(chunk[3] for chunk in cache.chunks), view_json(match, seat)])
+        text = cache.text = "\n".join([head, *cache.lines[:cache.n], ""])
+    chunks = cache.chunks
+    if chunks:
+        return "".join([text, *map(_TEXT, chunks), _view_json(match, seat, look, cache)])
+    return text + _view_json(match, seat, look, cache)
+
+
+_TEXT = itemgetter(3)  # a chunk's lines joined (`Seen.chunks`)
 
 
 def observation_count(match, seat: int) -> int:
@@ -441,53 +602,80 @@ def view_json(match, seat: int) -> str:
     """`json.dumps(view(match, seat), sort_keys=True, separators=(",", ":"))`, written again only where
     the state changed since the seat's last call: the zones whose cards, or whose cards' sides or who
     knows them, changed, the counters if they changed, the view's own values if they changed."""
+    return _view_json(match, seat, _look(match.game, match.layout), match._seen[seat])
+
+
+def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
+    """`view_json`. What the seat's last call wrote is kept (`Seen.view`, a tuple shared with the copies made
+    since, never changed in place): the zones' cards and their JSON, the cards' sides and who knew them, each
+    card as the seat sees it in a zone shown as it lies (`shown`), the table and the counters' JSON, the view's
+    own values and the pieces written around them."""
     st = match.st
-    look = _look(match.game, st.layout)
-    cache = match._seen[seat]
     kept = cache.view
     zones, face, known = st.zones, st.face, st.known
     if kept is None or kept[0] is not look:
+        bit, face_json, back_json = 1 << seat, look.face, look.back
+        shown = [face_json[c] if face[c] or known[c] & bit else back_json[c] for c in range(len(face))]
         cards, parts, table, counters, head = [None] * len(zones), [""] * len(zones), None, "", None
         pieces: tuple[str, ...] = ()
         dirty: Any = range(len(zones))
+        old_face, old_known, written = face[:], known[:], "{}"
     else:
-        _, cards, parts, old_face, old_known, table, counters, _, head, pieces = kept
+        _, cards, parts, old_face, old_known, table, counters, written, head, pieces, shown = kept
         dirty = list(compress(range(len(zones)), map(ne, zones, cards)))  # the zones whose cards changed
         if known != old_known or face != old_face:  # and the zones of the cards turned or known since
             # (a zone shows the seat a card by its side and the seat's bit of who knows it)
-            bits = map(and_, map(xor, known, old_known), repeat(1 << seat))
-            turned: Iterable[int] = compress(range(len(known)), bits)
+            turned: Iterable[int] = compress(range(len(known)), map(and_, map(xor, known, old_known),
+                                                                      repeat(1 << seat)))
             if face != old_face:
                 turned = joined(turned, compress(range(len(face)), map(ne, face, old_face)))
-            dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
+            turned = set(turned)
+            if turned:
+                shown, bit, face_json, back_json = shown[:], 1 << seat, look.face, look.back
+                for c in turned:
+                    shown[c] = face_json[c] if face[c] or known[c] & bit else back_json[c]
+                dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
     if dirty:
         cards, parts = cards[:], parts[:]  # (`parts`: each zone's key and JSON, in the order of the keys)
-        keyed_at, key, modes = look.keyed_at, look.key, look.modes[seat]
-        up, bit, face_json, back_json = st.face, 1 << seat, look.face, look.back
+        keyed_at, key, modes, card_json = look.keyed_at, look.key, look.modes[seat], shown.__getitem__
+        knows, bit = known.__getitem__, 1 << seat
         for zi in dirty:
             now = cards[zi] = zones[zi][:]
-            if modes[zi] == _OPEN:  # (most zones: `_zone_json`'s first case, written here)
-                parts[keyed_at[zi]] = key[zi] + "[" + ",".join(
-                    [face_json[c] if up[c] or known[c] & bit else back_json[c] for c in now]) + "]"
+            mode = modes[zi]
+            if mode == _OPEN:  # (most zones: `_zone_json`'s first case, written here)
+                parts[keyed_at[zi]] = key[zi] + "[" + ",".join(map(card_json, now)) + "]"
+            elif mode == _HAND and look.hand_backs is not None and not any(map(and_, map(knows, now), repeat(bit))):
+                parts[keyed_at[zi]] = key[zi] + look.hand_backs(now)  # (another's hand, the seat knowing none)
             else:
                 parts[keyed_at[zi]] = key[zi] + _zone_json(look, st, zi, seat)
         written = "{" + ",".join(parts) + "}"
         face, known = face[:], known[:]
     else:
-        face, known, written = kept[3], kept[4], kept[7]
+        face, known = old_face, old_known
     if table is None or table[0] != st.gc or table[1] != st.pc:
-        table = (st.gc[:], [v[:] for v in st.pc])
+        table = (st.gc[:], list(map(list, st.pc)))
         counters = _counters(look, match.game, st.n, seat, st.gc, st.pc)
     now_values = (st.active, st.deal, st.first, st.out, st.round, st.turn)
     if now_values != head:  # the view's own values, written around the counters, options, seats to act and zones
-        head, out = now_values, _ints([p for p in range(st.n) if st.out >> p & 1])
-        pieces = (f'{{"active":{_int(st.active)},"counters":', f',"deal":{_int(st.deal)},"first":{_int(st.first)},'
-                  f'"options":', f',"out":{out},"round":{_int(st.round)},"seat":{_int(seat)},"to_act":',
-                  f',"turn":{_int(st.turn)},"zones":')
-    cache.view = (look, cards, parts, face, known, table, counters, written, head, pieces)
+        head = now_values
+        pieces = look.heads.get((seat, now_values)) or _pieces(look, seat, now_values)
+    cache.view = (look, cards, parts, face, known, table, counters, written, head, pieces, shown)
     options = ",".join(map(_STR, match.action_labels(seat)))  # (labels are strings; seats to act, numbers)
     to_act = ",".join(map(str, match.to_act()))
     return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}[{to_act}]{pieces[3]}{written}}}"
+
+
+def _pieces(look: _Look, seat: int, values: tuple) -> tuple[str, ...]:
+    """The view's own values (`view_json`'s `now_values`) written around the counters, options, seats to act
+    and zones (kept per layout)."""
+    active, deal, first, out, rnd, turn = values
+    if len(look.heads) >= 20_000:
+        look.heads.clear()
+    gone = _ints([p for p in range(look.n) if out >> p & 1])
+    pieces = look.heads[seat, values] = (
+        f'{{"active":{_int(active)},"counters":', f',"deal":{_int(deal)},"first":{_int(first)},"options":',
+        f',"out":{gone},"round":{_int(rnd)},"seat":{_int(seat)},"to_act":', f',"turn":{_int(turn)},"zones":')
+    return pieces
 
 
 def _zone_json(look: _Look, st: State, zi: int, seat: int) -> str:
@@ -495,20 +683,27 @@ def _zone_json(look: _Look, st: State, zi: int, seat: int) -> str:
     does not see card by card as it lies (`view_json` writes those, `_OPEN`, itself)."""
     cards, known, bit, face, back = st.zones[zi], st.known, 1 << seat, look.face, look.back
     mode = look.modes[seat][zi]
+    knows = list(map(and_, map(known.__getitem__, cards), repeat(bit)))  # (per card: the seat knows its face)
     if mode == _HAND:  # another player's hand: the faces the seat knows, then the backs, sorted
-        faced = sorted([c for c in cards if known[c] & bit], key=look.by_face.__getitem__)
+        if any(knows):  # (faces in order of their ids, copies alike)
+            items = list(map(look.face_named.__getitem__, sorted(map(look.face_rank.__getitem__,
+                                                                     compress(cards, knows)))))
+            hidden = list(compress(cards, map(not_, knows)))
+        else:
+            items, hidden = [], cards
         if look.one_back is not None:  # every card's back alike (most games): only how many
-            return "[" + ",".join([*[face[c] for c in faced], *[look.one_back] * (len(cards) - len(faced))]) + "]"
-        by_back = look.by_back
-        if by_back is not None:
-            backs = sorted([c for c in cards if not known[c] & bit], key=by_back.__getitem__)
+            items += [look.one_back] * len(hidden)
+        elif look.back_rank is not None:  # (backs in order of their values, one JSON each)
+            items += map(look.back_named.__getitem__, sorted(map(look.back_rank.__getitem__, hidden)))
+        elif look.by_back is not None:
+            items += map(back.__getitem__, sorted(hidden, key=look.by_back.__getitem__))
         else:
             t = st.layout
-            backs = [c for _, c in sorted([(back_key(t, c), c) for c in cards if not known[c] & bit])]
-        return "[" + ",".join([*[face[c] for c in faced], *[back[c] for c in backs]]) + "]"
-    if mode == _BLIND and not any([known[c] & bit for c in cards]):  # (it sees only the cards it knows)
+            items += [back[c] for _, c in sorted([(back_key(t, c), c) for c in hidden])]
+        return "[" + ",".join(items) + "]"
+    if mode == _BLIND and not any(knows):  # (it sees only the cards it knows)
         return f'{{"count":{len(cards)}}}'
-    return "[" + ",".join([face[c] if known[c] & bit else back[c] for c in cards]) + "]"
+    return "[" + ",".join([face[c] if knows[i] else back[c] for i, c in enumerate(cards)]) + "]"
 
 
 _HAND, _OPEN, _KNOWN, _BLIND = range(4)  # how a seat sees a zone (`_Look.modes`)

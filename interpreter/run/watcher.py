@@ -8,6 +8,8 @@ question and answer; a seat's information state renders its list for the seat (r
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import ge
 from typing import Any
 
 from .events import ASK, DECIDE, FLIP, MOVE, ROLL, SAY, SEATS, SHOW, SHUFFLE, TABLE
@@ -78,21 +80,25 @@ class Watcher:
         """A copy for the match played again from its kept base with card c's identity given to pi[c]: the first
         `events` events (those up to the base), each seat's tags as they stood there (`tags_then`) relabeled — a
         card the seat could tell apart keeps its own name, a group of cards it could not stays one —, the
-        shadow to be taken by `sync`."""
-        watch = self.copy()
-        watch.own()
-        del watch.events[events:]
+        shadow to be taken by `sync`. (Only what the copy keeps is copied: the record up to the base.)"""
+        watch = Watcher.__new__(Watcher)
+        watch.owners = [1]
+        watch.events = self.events[:events]
+        watch.fresh, watch.search = self.fresh, self.search
+        watch.places = {}
+        watch.zones, watch.where, watch.face, watch.known = [], [], [], []
         cards = len(pi)
-        watch.tags = [[0] * cards for _ in tags_then]
-        for tags, then in zip(watch.tags, tags_then, strict=True):
-            for c, d in enumerate(pi):
-                tags[d] = d if then[c] < cards else then[c]
-        watch.groups = [{} for _ in tags_then]
-        for tags, groups in zip(watch.tags, watch.groups, strict=True):
-            for c, tag in enumerate(tags):
-                if tag >= cards:
-                    groups.setdefault(tag, set()).add(c)
-        watch.last = next((e[1] for e in reversed(watch.events) if e[0] == TABLE), None)
+        watch.tags, watch.groups = [], []
+        for then in tags_then:
+            tags = list(range(cards))  # (a card the seat tells apart is named by its own index)
+            for c in compress(range(cards), map(ge, then, repeat(cards))):  # the cards of a group
+                tags[pi[c]] = then[c]
+            groups: dict[int, set[int]] = {}
+            for d in compress(range(cards), map(ge, tags, repeat(cards))):
+                groups.setdefault(tags[d], set()).add(d)
+            watch.tags.append(tags)
+            watch.groups.append(groups)
+        watch.last = _last_table(watch.events)
         return watch
 
     def __getstate__(self) -> dict[str, Any]:
@@ -157,9 +163,10 @@ class Watcher:
         last = self.last
         if last is None or st.gc != last[4] or st.pc != last[5] or st.round != last[0] or st.turn != last[1] \
                 or st.first != last[2] or st.active != last[3]:
-            now = (st.round, st.turn, st.first, st.active, st.gc[:], [v[:] for v in st.pc])
-            self.last = now
-            self.events.append((TABLE, now))
+            self.last = (st.round, st.turn, st.first, st.active, st.gc[:], [v[:] for v in st.pc])
+            # (recorded with the counters in tuples: an event is a value, a key for its rendered lines)
+            self.events.append((TABLE, (st.round, st.turn, st.first, st.active, tuple(st.gc),
+                                        tuple(map(tuple, st.pc)))))
 
     def _place(self, st: State, zi: int, c: int) -> int:
         """Where card `c` lies in zone `zi`. A large zone's places are kept while they hold, so that a flip
@@ -362,6 +369,12 @@ class Watcher:
             self.own()
         self._table(st)
         self.events.append((DECIDE, seat, secret, answer, seen, zi, at))
+
+
+def _last_table(events: list[tuple]) -> tuple | None:
+    """The table as the last of `events` that recorded it had it, as `Watcher.last` keeps it (counters in lists)."""
+    now = next((e[1] for e in reversed(events) if e[0] == TABLE), None)
+    return None if now is None else (*now[:4], list(now[4]), [list(v) for v in now[5]])
 
 
 class _Places:
