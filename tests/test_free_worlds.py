@@ -269,7 +269,8 @@ def test_a_card_the_seat_saw_shuffled_in_with_cards_it_never_saw_leaves_the_draw
 def test_what_the_seat_is_counted_to_see_now_it_sees(name):
     """The sight worked out from the kept base and the events since (what a copy not yet rebuilt has) is the seat's
     own, card for card, at every decision of a random match (it could only count too few: where a card left a
-    hand the seat had glimpsed into, every glimpse of that hand is counted lost)."""
+    hand the seat had glimpsed into, every glimpse of that hand is counted lost); no card the walk counts in a
+    group is one the seat sees."""
     game = load_game(name)
     players = game.min_players + 1 if game.max_players > game.min_players else game.min_players
     m, bot = Match(game, players, 3), random_bot(3)
@@ -277,10 +278,12 @@ def test_what_the_seat_is_counted_to_see_now_it_sees(name):
     while not m.over and points < 40:
         base_events = m._base_info[0]
         for seat in range(players):
-            counted = free_worlds._seen_now(m, seat, m._base[1], base_events)
+            counted = free_worlds._seen_now(m, seat, m._base[1], base_events, range(len(m.st.face)))
             truth = [bool(seen_by(m.st, c) >> seat & 1) for c in range(len(counted))]
             wrong += sum(a and not b for a, b in zip(counted, truth, strict=True))
             missed += sum(b and not a for a, b in zip(counted, truth, strict=True))
+            walk = free_worlds._walk(m, seat)  # a card of a group (dealt unseen, no event showed it since)
+            wrong += sum(k >= 0 and seen for k, seen in zip(walk.start, truth, strict=True))
         points += 1
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))

@@ -199,8 +199,7 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
         return None
     point = walk.point
     if point[0] is not match._base or point[1] != walk.end:  # (asked again at one point, as a search is: known)
-        point = walk.point = (match._base, walk.end,
-                              _free_cards(walk, _seen_now(match, seat, frozen, base_events), match.layout))
+        point = walk.point = (match._base, walk.end, _free_cards(walk, match, seat, frozen, base_events))
     groups = point[2]
     if groups is None:
         return None
@@ -220,14 +219,17 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
                      _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
 
 
-def _seen_now(match, seat: int, frozen: tuple, since: int) -> list[bool]:
-    """Which cards the seat sees or follows now: as the kept base has them (`seen_by` of the frozen state), then
-    as the events since say — a card moved, turned or shuffled as who sees it after; a glimpse of a card in a
-    hand not the seat's counted lost once a card leaves that hand (it may lapse: never counted seen wrongly)."""
+def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | range) -> list[bool]:
+    """Which cards the seat sees or follows now, of `cards` (the others counted unseen at the base): as the kept
+    base has them (`seen_by` of the frozen state), then as the events since say — a card moved, turned or shuffled
+    as who sees it after; a glimpse of a card in a hand not the seat's counted lost once a card leaves that hand
+    (it may lapse: never counted seen wrongly)."""
     t, bit = match.layout, 1 << seat
     zone_of, face = frozen[1][:], frozen[2][:]
     shown = SimpleNamespace(layout=t, n=match.players, zone_of=zone_of, face=face, known=frozen[3])
-    seen = [bool(seen_by(shown, c) & bit) for c in range(len(face))]  # type: ignore[arg-type]
+    seen = [False] * len(face)
+    for c in cards:
+        seen[c] = bool(seen_by(shown, c) & bit)  # type: ignore[arg-type]
     vis, owner = t.zone_vis, t.zone_owner
     events = match._watch.events
     for i in range(since, len(events)):
@@ -253,16 +255,22 @@ def _seen_now(match, seat: int, frozen: tuple, since: int) -> list[bool]:
     return seen
 
 
-def _free_cards(walk: _Walk, seen: list[bool], t: Any) -> dict[tuple[int, bool, tuple], list[int]] | None:
+def _free_cards(walk: _Walk, match, seat: int, frozen: tuple, since: int
+                ) -> dict[tuple[int, bool, tuple], list[int]] | None:
     """The free cards by (group, which way up they lay as it began, back): the cards a relabeling may give to each
-    other's places; None where a card was seen since a shuffle dealt it and lost track of since."""
-    groups: dict[tuple[int, bool, tuple], list[int]] = {}
-    for c, k in enumerate(walk.start):
-        if not walk.dealt[c] or seen[c]:
-            continue
-        if k < 0:
+    other's places; None where a card was seen since a shuffle dealt it and the seat does not see it now. (A card
+    of a group is one no event showed the seat since: it does not see it now.)"""
+    start, dealt = walk.start, walk.dealt
+    pinned = [c for c, k in enumerate(start) if k < 0 and dealt[c]]
+    if pinned:
+        seen = _seen_now(match, seat, frozen, since, pinned)
+        if not all(seen[c] for c in pinned):
             return None
-        groups.setdefault((k, walk.up[c], back_key(t, c)), []).append(c)
+    groups: dict[tuple[int, bool, tuple], list[int]] = {}
+    t = match.layout
+    for c, k in enumerate(start):
+        if k >= 0:
+            groups.setdefault((k, walk.up[c], back_key(t, c)), []).append(c)
     return groups
 
 
