@@ -2,6 +2,7 @@
 
     python benchmarks/bots.py [--games hearts,kuhn-poker] [--budget 64] [--seeds 2] [--kinds mc,ismcts]
                               [--strength N] [--ladder N] [--horizon N] [--workers W] [--breakdown] [--reference N]
+                              [--worlds K]
 
 Speed: for each game (the bundled ones, `tests/games/kuhn-poker` and `leduc-poker`; 4 players where it
 allows 4, else its default count), S random matches are played to 10%, 50% and 90% of their decisions (on to the next
@@ -30,6 +31,10 @@ over the matches): microseconds an iteration in all, and the share of it in each
 (`Match.apply`, its rebuild left out), `info` the seat's information state there (the tree's key), `flow` the quiet flow
 rebuilt for a play-out (`Match._quiet_flow`), `play` the play-out itself (`rollout`, its flow left out) and
 `bot` the rest (the tree, selection, copies, questions asked of the world).
+
+Worlds (`--worlds K`): at each point, K worlds drawn one after another through the seat's handle (as a search's
+pool draws them), and how many of them differ in what some other seat holds or saw (their information states in
+the world): how much of the seat's uncertainty the worlds of one decision cover.
 
 Reference (`--reference N`, needs `pip install open_spiel`): OpenSpiel's Python ISMCTS (uct_c 2, one random
 rollout per leaf, 1,000 simulations) in the same run: iterations per second at Kuhn and Leduc poker (the
@@ -153,6 +158,36 @@ def speed(games, budget: int, seeds: int, kinds: tuple[str, ...] = ("mc", "ismct
                       f"{statistics.median(rates):>6,.0f} | {statistics.median(search):>11,.0f} | "
                       f"{statistics.median(worlds):>6.0f} | {statistics.median(per_world):>8,.1f} | "
                       f"{missed:>8} | {statistics.median(cpu):>8,.0f} | {ratio} |")
+        sys.stdout.flush()
+
+
+def diversity(games, draws: int, seeds: int) -> None:
+    """How different the worlds a search gets are: `draws` worlds drawn one after another through the seat's
+    handle at each point (as a search's pool draws them, with one generator), and how many of them differ in
+    what some other seat holds or saw (their information states in the world); the median over the matches."""
+    print(f"Worlds: {draws} drawn one after another at a point, distinct by the other seats' information states, "
+          f"median over {seeds} matches")
+    print(f"| {'game':<12} | p | point | draws | distinct | ms/draw |")
+    print(f"|{'-' * 14}|---|-------|-------|----------|---------|")
+    for name, game in games:
+        players = players_of(game)
+        for label, share in POINTS:
+            distinct, per_draw = [], []
+            for seed in range(seeds):
+                m = point(game, players, seed, share)
+                if m is None:
+                    continue
+                seat = next(s for s in m.to_act() if len(m.legal_actions(s)) > 1)
+                handle, rng, seen = m.seat(seat), random.Random(seed), set()
+                started = time.process_time()
+                for _ in range(draws):
+                    world = handle.determinize(rng)
+                    seen.add(tuple(world.information_state(o) for o in range(players) if o != seat))
+                per_draw.append(1000 * (time.process_time() - started) / draws)
+                distinct.append(len(seen))
+            if distinct:
+                print(f"| {name:<12} | {players} | {label:<5} | {draws:>5} | {statistics.median(distinct):>8.0f} | "
+                      f"{statistics.median(per_draw):>7,.1f} |")
         sys.stdout.flush()
 
 
@@ -322,6 +357,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes for the duels (default 1)")
     parser.add_argument("--breakdown", action="store_true", help="where an iteration's time goes, part by part")
     parser.add_argument("--no-speed", action="store_true", help="skip the speed table")
+    parser.add_argument("--worlds", type=int, default=0, metavar="K",
+                        help="K worlds drawn in a row at each point: how many differ (default: not run)")
     args = parser.parse_args()
     games = games_named(args.games)
     kinds = tuple(k.strip() for k in args.kinds.split(","))
@@ -331,6 +368,8 @@ def main() -> None:
         speed(games, args.budget, args.seeds, kinds)
     if args.breakdown:
         breakdown(games, args.budget, args.seeds, kinds)
+    if args.worlds:
+        diversity(games, args.worlds, args.seeds)
     if args.strength:
         strength(games, args.budget, args.strength, False, args.workers)
     if args.ladder:

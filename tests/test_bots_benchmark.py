@@ -23,7 +23,8 @@ def test_the_bots_benchmark_prints_its_tables(monkeypatch, capsys):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(sys, "argv", ["bots.py", "--games", "kuhn-poker", "--budget", "4", "--seeds", "1",
-                                      "--breakdown", "--strength", "4", "--ladder", "2", "--horizon", "2"])
+                                      "--breakdown", "--strength", "4", "--ladder", "2", "--horizon", "2",
+                                      "--worlds", "3"])
     module.main()
     out = capsys.readouterr().out
 
@@ -49,3 +50,9 @@ def test_the_bots_benchmark_prints_its_tables(monkeypatch, capsys):
         for r in table:
             rate, low, high = (float(x) for x in re.findall(r"(-?[\d.]+)%", r[4]))
             assert low <= rate <= high and r[5] == "50.0%"
+
+    worlds = rows(out, "Worlds:")
+    assert [r[2] for r in worlds] == ["early", "mid", "late"]
+    for r in worlds:
+        # the other seat holds one of two cards the seat cannot see: one or two distinct worlds of three
+        assert r[3] == "3" and 1 <= int(r[4]) <= 2 and float(r[5]) >= 0, r
