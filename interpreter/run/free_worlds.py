@@ -148,6 +148,8 @@ class _Walk:
         self.end = len(events)
 
     def shuffled(self, i: int, zi: int, order: tuple[int, ...]) -> None:
+        """Event `i` shuffled zone `zi` into `order`: the cards it dealt the seat unseen begin a group, or stay in
+        theirs (see the class)."""
         t, face, start = self.t, self.face, self.start
         vis = t.zone_vis[zi]
         sees = vis == PUBLIC or (vis == OWNER and t.zone_owner[zi] == self.seat)
