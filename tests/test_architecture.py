@@ -2,6 +2,7 @@
 only earlier ones (no cycle), and generated code can be read and traced back to the YAML."""
 
 import ast
+import functools
 import linecache
 import re
 import textwrap
@@ -13,7 +14,7 @@ import pytest
 import yaml
 from lark import Lark
 
-from interpreter.diagnostics import AuthoringError
+from interpreter.diagnostics import Anchor, AuthoringError, DslSyntaxError
 from interpreter.game import load_game
 from interpreter.lang import nodes as n
 from interpreter.lang import parser
@@ -41,16 +42,26 @@ def write_game(tmp_path, main: str) -> Path:
 # ---- adding a statement, in the documented steps ----------------------------------------------------
 
 
-@pytest.fixture
-def double_statement(monkeypatch):
-    """Steps 1–4 of docs/architecture.md for a toy statement `double COUNTER` (×2 a game counter)."""
-    # 1. a grammar rule, listed among the simple statements (here fed to the parser from the test)
+REAL_LARK = parser._lark
+
+
+@pytest.fixture(scope="module")
+def double_grammar():
+    """Step 1 of docs/architecture.md for a toy statement `double COUNTER`: a grammar rule, listed among the
+    simple statements (the parser made once for the module's tests: analysing the grammar is most of their work)."""
     grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
     grammar += '\ndouble: "double" expr\n%extend _simple: double\n'
     layout = parser._Layout()
     lark = Lark(grammar, parser="lalr", lexer="basic", postlex=layout, start=["start", "expr_start"],
                 propagate_positions=True, maybe_placeholders=True)
-    monkeypatch.setattr(parser, "_lark", lambda: (lark, layout))
+    return lark, layout
+
+
+@pytest.fixture
+def double_statement(monkeypatch, double_grammar):
+    """Steps 1–4 of docs/architecture.md for a toy statement `double COUNTER` (×2 a game counter)."""
+    # 1. the grammar with its rule (double_grammar), fed to the parser from the test
+    monkeypatch.setattr(parser, "_lark", lambda: double_grammar)
 
     # 2. one node class, registered under the rule's name; 3. what it does declared (it does not ask)
     @statement("double")
@@ -89,6 +100,15 @@ def test_a_statement_added_as_documented_reports_its_own_errors(tmp_path, double
     assert err.value.diagnostics[0].pos.line == 11  # the second line of the phase text
 
 
+def test_a_text_read_by_the_added_statement_is_read_again_by_a_grammar_without_it(monkeypatch, double_statement):
+    """The parser keeps the trees of texts it has read: never those another grammar made."""
+    at = Anchor("game.yaml", 1, 1)
+    assert parser.parse("double pot\n", at, {}).children[0].data == "double"
+    monkeypatch.setattr(parser, "_lark", REAL_LARK)
+    with pytest.raises(DslSyntaxError):
+        parser.parse("double pot\n", at, {})
+
+
 def test_every_grammar_statement_has_one_class():
     grammar = (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
     simple = re.search(r"^_simple: (.*?)\n\n", grammar, re.M | re.S).group(1)
@@ -105,6 +125,7 @@ def module_name(path: Path, package: Path = ENGINE) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache  # the engine's graph, read once for the module's tests
 def module_imports(package: Path = ENGINE) -> dict[str, set[str]]:
     """Module → the modules of `package` (the interpreter) it imports anywhere: at its top, inside functions
     (imported when they first run) and under `if TYPE_CHECKING:` (for type hints only) alike. `from package

@@ -145,7 +145,7 @@ def parse(text: str, at: Pos | Anchor, verbs: dict[str, list[tuple[str, ...]]], 
     nothing changes. A text with errors is parsed again each time, its diagnostics placed at its own `at`."""
     start = "expr_start" if expression else "start"
     try:
-        return _parsed(text, start, tuple((word, tuple(forms)) for word, forms in verbs.items()))
+        return _parsed(_lark(), text, start, tuple((word, tuple(forms)) for word, forms in verbs.items()))
     except (UnexpectedInput, _BadIndent, _Oversized):
         return _parse_reporting(text, at, verbs, start, expression)
 
@@ -155,9 +155,11 @@ class _Oversized(Exception):
 
 
 @lru_cache(maxsize=PARSED_KEPT)
-def _parsed(text: str, start: str, verbs: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]) -> Tree:
-    """The tree of a text that has no syntax error (else lark's exception, or _Oversized)."""
-    parser, layout = _lark()
+def _parsed(lark: tuple[Lark, _Layout], text: str, start: str,
+            verbs: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]) -> Tree:
+    """The tree of a text that has no syntax error (else lark's exception, or _Oversized), read by `lark` (the
+    parser is part of the key: one made from another grammar never shares a tree with it)."""
+    parser, layout = lark
     layout.forms = {word: list(forms) for word, forms in verbs}
     tree = parser.parse(text if text.endswith("\n") else text + "\n", start=start)
     if _oversized_numbers(tree, Pos("", 1, 1)):
