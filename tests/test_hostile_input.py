@@ -941,7 +941,8 @@ def test_an_ability_resolving_itself_stops_at_the_call_depth(capsys, tiny):
 
 
 def test_the_step_limit_can_be_raised_by_the_person_running_the_game(capsys, tiny):
-    (tiny / "game.yaml").write_text(with_turn("repeat 10000 times:\n  repeat 200 times:\n    add 1 to my points"))
+    # two turns of 600,000 steps: past the default limit of 1,000,000 by a fifth, well under the raised one
+    (tiny / "game.yaml").write_text(with_turn("repeat 3000 times:\n  repeat 200 times:\n    add 1 to my points"))
     fails_in_play(capsys, tiny, "the match ran more than 1,000,000 steps")
     assert run(capsys, "play", tiny, "--max-steps", "5000000")[0] == 0
     assert run(capsys, "sim", tiny, "-n", "2", "--max-steps", "5000000")[0] == 0
