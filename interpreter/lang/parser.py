@@ -129,8 +129,9 @@ def keywords() -> set[str]:
     }
 
 
-PARSED_KEPT = 4096
-"""Texts whose trees a process keeps (`_parsed`): every text of the bundled games many times over."""
+PARSED_KEPT = 1024
+"""Texts whose trees a process keeps (`_parsed`, the least recently read go first): every text of the bundled
+games four times over (243 texts, 1.9 MB of trees), in 8 MB or so at most."""
 
 
 def parse(text: str, at: Pos | Anchor, verbs: dict[str, list[tuple[str, ...]]], expression: bool = False) -> Tree:
