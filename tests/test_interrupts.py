@@ -152,6 +152,18 @@ def test_ctrl_c_stops_check_and_says_so(tmp_path):
     assert err.strip() == "meeple check: interrupted"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("after", [i / 10 for i in range(12)], ids=lambda s: f"{s:.1f} s")
+def test_ctrl_c_at_any_moment_of_check_says_so_and_ends_with_130(tmp_path, after):
+    """Ctrl-C at moments spread over check's first second (Hypothesis importing, making its functions, playing):
+    once it ended by SIGINT (-2) when it came while code run by `exec` of a string ran."""
+    process = start(tmp_path, "check", "hearts", "--examples", "100000")
+    assert first_line(process, tmp_path).startswith("Hearts: checking")
+    time.sleep(after)  # (where the signal lands, not a limit)
+    _, _, err = interrupt(process, tmp_path)
+    assert (process.returncode, err.strip()) == (130, "meeple check: interrupted")
+
+
 CTRL_C_IN_EXEC = """import atexit, os, signal, sys
 from interpreter import cli
 atexit.register(print, "exit handlers ran")
