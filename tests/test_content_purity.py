@@ -2,6 +2,7 @@
 
 import ast
 import builtins
+import functools
 import re
 from pathlib import Path
 
@@ -29,7 +30,8 @@ GENERIC = {"round", "turn", "name", "id", "kind", "text", "value", "count", "fir
            }  # `load` and `loads`: also pickle's, and the adapters' `openspiel.load` of the contract
 
 
-def game_vocabulary(card_words: bool = True) -> set[str]:
+@functools.cache  # (read once for the module's tests)
+def game_vocabulary(card_words: bool = True) -> frozenset[str]:
     """Every name a bundled game declares: zones, counters, phases, verbs, properties, cards.
 
     A one-word card (`Loop`, `Bank`) is ordinary English, so `card_words=False` leaves those out
@@ -49,31 +51,35 @@ def game_vocabulary(card_words: bool = True) -> set[str]:
             for word in (card.id, card.name.lower().replace(" ", "_")):
                 if card_words or "-" in word or "_" in word:
                     words.add(word)
-    return {w for w in words if len(w) > 2} - GENERIC - keywords() - set(dir(builtins))
+    return frozenset({w for w in words if len(w) > 2} - GENERIC - keywords() - set(dir(builtins)))
+
+
+WORD = re.compile(r"[a-z][a-z0-9_-]*")
+PHRASE = re.compile(r"[a-z]+(?: [a-z]+)+")
 
 
 def engine_names(tree: ast.AST) -> list[tuple[int, str, bool]]:
-    """Identifiers (True) and non-docstring string words (False) of one module."""
-    docstrings = {
-        id(node.body[0].value) for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and node.body
-        and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
-    }
+    """Identifiers (True) and non-docstring string words (False) of one module (one walk: a module, class or
+    function comes before what its body holds, so its docstring is known before the walk meets it)."""
+    docstrings: set[int] = set()
     found = []
     for node in ast.walk(tree):
-        line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Name):
-            found.append((line, node.id, True))
+            found.append((node.lineno, node.id, True))
         elif isinstance(node, ast.Attribute):
-            found.append((line, node.attr, True))
-        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
-            found.append((line, node.name, True))
+            found.append((node.lineno, node.attr, True))
         elif isinstance(node, ast.arg):
-            found.append((line, node.arg, True))
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            text = node.value.lower()
-            found += [(line, w, False) for w in re.findall(r"[a-z][a-z0-9_-]*", text)]
-            found += [(line, p.replace(" ", "_"), False) for p in re.findall(r"[a-z]+(?: [a-z]+)+", text)]
+            found.append((node.lineno, node.arg, True))
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and id(node) not in docstrings:
+                text = node.value.lower()
+                found += [(node.lineno, w, False) for w in WORD.findall(text)]
+                found += [(node.lineno, p.replace(" ", "_"), False) for p in PHRASE.findall(text)]
+        elif isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef):
+            if isinstance(node, ast.ClassDef | ast.FunctionDef):
+                found.append((node.lineno, node.name, True))
+            if node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+                docstrings.add(id(node.body[0].value))
     return found
 
 
