@@ -211,9 +211,9 @@ def test_a_bot_never_plays_in_the_true_match(monkeypatch):
         touched.append(self)
         return apply(self, s, a)
 
-    def spy_rollout(world, pick, spend=False, horizon=None):
+    def spy_rollout(world, pick, spend=False, horizon=None, first=None):
         touched.append(world)
-        return rollout(world, pick, spend, horizon)
+        return rollout(world, pick, spend, horizon, first)
 
     monkeypatch.setattr(Match, "apply", spy_apply)
     monkeypatch.setattr(bots_base, "rollout", spy_rollout)
@@ -432,8 +432,8 @@ def test_a_deal_horizon_plays_out_no_further_than_the_deal():
     ends = []
     rollout = bots_base.rollout
 
-    def spy(world, pick, spend=False, horizon=None):
-        ends.append(rollout(world, pick, spend, horizon))
+    def spy(world, pick, spend=False, horizon=None, first=None):
+        ends.append(rollout(world, pick, spend, horizon, first))
         return ends[-1]
 
     import unittest.mock

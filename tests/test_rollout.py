@@ -186,3 +186,28 @@ def test_a_rollout_already_past_its_horizon_is_scored_at_once():
     got = rollout(later, random_bot(2), horizon=horizon)
     assert got.stopped and got.decisions == 0
     assert (got.scores, got.winners) == finish(game, later.clone().st, None)
+
+
+@pytest.mark.parametrize(("name", "players"), [("overloaded", 4), ("crazy-eights", 3)])
+def test_a_first_answer_given_is_the_answer_at_its_place_and_the_rest_drawn_as_before(name, players):
+    """`first=(place, option)`: the answer at `place` among those the pending question still wants is `option`,
+    without a draw; every other answer is the pick's, as a pick(n) that returns `option` at that call would give."""
+    game = load_game(name)
+    tried = 0
+    for m in points(game, players, 3):
+        if m.over:
+            continue
+        for place, seat in enumerate(m.to_act()):
+            for option in range(len(m.legal_actions(seat))):
+                bot, calls = random_bot(place * 10 + option), [0]
+
+                def forced(n, bot=bot, calls=calls, place=place, option=option):
+                    calls[0] += 1
+                    return option if calls[0] == place + 1 else bot.pick(n)
+
+                want = rollout(m, forced)
+                assert rollout(m, random_bot(place * 10 + option), first=(place, option)) == want
+                spent = m.clone()
+                assert rollout(spent, random_bot(place * 10 + option), spend=True, first=(place, option)) == want
+                tried += 1
+    assert tried >= 8

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -223,17 +222,8 @@ def play_out(world: Match, bot: Bot, payoff: Payoff, action: int | None = None, 
     the order asked) answers `action` first: the quiet path, without rebuilding the world for the step API.
     `spend`: the world is a copy made for this iteration, played on in place and used up (`rollout`).
     `horizon`: the play-out stops there, scored by the game's result as it stands."""
-    if action is None:
-        chooser: Callable[[int], int] | RandomBot = bot.rng
-    else:
-        pick = bot.rng.pick
-        calls = [0]
-
-        def chooser(n: int) -> int:
-            calls[0] += 1
-            return action if calls[0] == place + 1 else pick(n)
     try:
-        end = rollout(world, chooser, spend, horizon)
+        end = rollout(world, bot.rng, spend, horizon, None if action is None else (place, action))
     except RuleError:
         bot.stats.failed += 1
         return None

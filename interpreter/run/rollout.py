@@ -61,14 +61,16 @@ class Horizon(NamedTuple):
 
 
 def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = False,
-            horizon: Horizon | None = None) -> Rollout:
+            horizon: Horizon | None = None, first: tuple[int, int] | None = None) -> Rollout:
     """Play `m` on to its end with `pick(n)` (an option in 0..n-1) answering every question, the seats
     of a simultaneous choice in the order they are asked (those that answered already keep their
     answers): the same match as answering through the step API, without anything a seat may read.
     `pick` is a callable or a `RandomBot` (whose draws are then written out in the loop, as `sim` does).
     `spend`: `m` is a copy of no further use, so its own running flow is played on, made quiet, rather
     than a quiet one rebuilt from its kept base; `m` is used up (nobody is asked in it afterwards).
-    `horizon`: stop at the first question past it (at once, if `m` is past it already), scored as it stands."""
+    `horizon`: stop at the first question past it (at once, if `m` is past it already), scored as it stands.
+    `first`: (place, option): of the answers `pick` would give to the pending question (the seats still to answer
+    it, in the order asked), the one at `place` is `option` instead, drawn by no call of `pick`; the rest as above."""
     if m.failure is not None:
         raise m.failure
     if m.over:
@@ -78,7 +80,7 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = Fals
     bot = getattr(choose, "__self__", None)
     bits = bot.getrandbits if getattr(choose, "__func__", None) is RandomBot.pick else None  # type: ignore[union-attr]
     st, flow, ask = m._spent_flow() if spend else m._quiet_flow()
-    declared, stopped, made = _played(m, st, flow, ask, choose, bits, horizon)
+    declared, stopped, made = _played(m, st, flow, ask, choose, bits, horizon, first)
     st.decisions = _decisions(m) + made
     try:
         scores, winners = finish(m.game, st, declared)
@@ -87,10 +89,12 @@ def rollout(m: Match, pick: Callable[[int], int] | RandomBot, spend: bool = Fals
     return Rollout(scores, winners, made, stopped)
 
 
-def _played(m: Match, st, flow, ask, choose: Callable[[int], int], bits, horizon: Horizon | None):
+def _played(m: Match, st, flow, ask, choose: Callable[[int], int], bits, horizon: Horizon | None,
+            first: tuple[int, int] | None = None):
     """`rollout`'s loop: the questions of `flow` (at `ask`) answered by `choose` (by `bits` where it is a random
-    bot's pick, written out) up to the end or `horizon`; the result the flow declared (None at the horizon),
-    whether it stopped at the horizon, and how many answers it made."""
+    bot's pick, written out; the pending one's answer at `first[0]` is `first[1]`) up to the end or `horizon`;
+    the result the flow declared (None at the horizon), whether it stopped at the horizon, and how many answers
+    it made."""
     send = flow.send
     answered = m._answers
     made = 0
@@ -98,6 +102,8 @@ def _played(m: Match, st, flow, ask, choose: Callable[[int], int], bits, horizon
     if last_rounds is None:
         last_rounds = _NEVER
     try:
+        if first is not None and not (st.deal > last_deal or st.rounds_played > last_rounds):
+            ask, made, answered = _first_answered(ask, answered, choose, first, send)
         while True:
             if st.deal > last_deal or st.rounds_played > last_rounds:
                 break
@@ -127,6 +133,24 @@ def _played(m: Match, st, flow, ask, choose: Callable[[int], int], bits, horizon
     flow.close()  # at the horizon: the match scored as if it ended here
     return None, True, made
 
+
+
+def _first_answered(ask, answered: dict, choose: Callable[[int], int], first: tuple[int, int], send):
+    """The pending question answered, the answer at `first[0]` among those chosen being `first[1]`: the next
+    question, the answers made and the answers still kept (none after a simultaneous question)."""
+    place, option = first
+    calls = 0
+
+    def chosen(n: int) -> int:
+        nonlocal calls
+        calls += 1
+        return option if calls == place + 1 else choose(n)
+
+    if ask[0] == -1:
+        values = _answers_together(ask[1], answered, chosen)
+        return send(values), len(values) - sum(a[0] in answered for a in ask[1]), {}
+    options = ask[1]
+    return send(options[chosen(len(options))]), 1, answered
 
 
 def _answers_together(asks, answered: dict, choose: Callable[[int], int]) -> list:
