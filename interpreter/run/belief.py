@@ -8,7 +8,8 @@ that the seat cannot tell from the real one.
    of the zone, each back apart) and a player's unseen choice of a card that leaves their hand (any card
    of the hand could have gone). Such a point is a *mix*: the world may send the mixed cards down any of
    the mixed paths (a choice keeps the order of the cards that stay, as a hand does; it mixes the cards of
-   the hand with the back of the one that left). A path the seat
+   the hand with the back of the one that left; a card an answer named that leaves the hand only at a later
+   turn leaves by what the rules do then, not by that choice, and is no mix). A path the seat
    sees (a move, flip or glimpse it sees, its own options and answers, what it sees now) must carry a
    card of the same face, and so must every path from the set-up, which is every match's.
 2. **Which card goes down each path** (`_assign`): back from the last mix to the first, each mix is
@@ -46,6 +47,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from .events import TABLE
 from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, _catch_up, back_key, card_index, view_json
 from .runtime import K_CARD, OWNER, PUBLIC, RuleError, seen_by
 
@@ -211,15 +213,17 @@ class _Tracer:
         self.zone_of = list(t.start_zone_of)
         self.face = list(t.start_face)
         # card -> (answer, who answered) naming it: linked to the card's path as asked, or, if the card
-        # moves before the rules touch the answering player's zones otherwise, to its path after that move
+        # moves before the rules touch the answering player's zones otherwise and within the same turn, to its
+        # path after that move
         self.waiting: dict[int, list[tuple[int, int]]] = {}
+        self.turn: tuple = (-1, -1)  # the round and turn of the last table event walked
         self.decisions: list[tuple] = []  # the match's answers, as recorded
 
     def advance(self, match) -> _Trace:
         """The trace of the match as it is now (the events since the last call walked)."""
         tr, bit = self.tr, self.bit
         walk = {MOVE: self.moved, SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
-                DECIDE: self.decided}
+                DECIDE: self.decided, TABLE: self.tabled}
         events = match._watch.events
         for i in range(tr.end, len(events)):
             e = events[i]
@@ -256,6 +260,16 @@ class _Tracer:
             self.release(dst)
         if after & bit:
             self.saw(c, i)
+
+    def tabled(self, i: int, e: tuple) -> None:
+        """The counters or the turn changed: once another turn or round begins, the answers naming cards that
+        have not moved lapse. A card named at a turn that moves at a later one moves by what the rules do then
+        (Go Fish: the cards of the rank another player asks for at its turn), not as the naming player's choice
+        of which card left its hand."""
+        now = e[1][:2]
+        if now != self.turn:
+            self.turn = now
+            self.waiting.clear()
 
     def shuffled(self, i: int, e: tuple) -> None:
         zi, order = e[1], e[2]
