@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
-from itertools import chain as joined
+from collections.abc import Callable
 from itertools import compress, repeat
-from operator import and_, itemgetter, ne, not_, xor
+from operator import and_, itemgetter, ne, not_
 from typing import Any
 
 from .events import (  # the kinds of event (raw tuples, first item the tag: see run/events.py)
@@ -87,8 +86,8 @@ class _Look:
     back (the canonical order of another's hand), and the one back of them all where they have one."""
 
     __slots__ = ("back", "back_named", "back_rank", "back_sort", "by_back", "by_face", "counters", "face", "face_named",
-                 "face_rank", "hand_backs", "heads", "key", "keyed_at", "known", "lines", "modes", "n", "one_back",
-                 "ordered", "zone")
+                 "face_rank", "hand", "heads", "key", "keyed_at", "known", "lines", "modes", "n", "one_back",
+                 "opened", "ordered", "zone")
 
     def __init__(self, game, t) -> None:
         self.n = t.n
@@ -125,25 +124,31 @@ class _Look:
                 at = {k: i for i, k in enumerate(ranked)}
                 self.back_rank = [at[k] for k in keys]
         self.modes = [[_zone_mode(t, zi, s) for zi in zones] for s in range(t.n)]
+        # per seat and zone: the zone's key and "[" where the seat sees it card by card as it lies, else ""
+        self.opened = [[self.key[zi] + "[" if mode == _OPEN else "" for zi, mode in enumerate(modes)]
+                       for modes in self.modes]
         self.one_back = self.back[0] if len(set(self.back)) == 1 else None
-        self.hand_backs: Callable[[list[int]], str] | None = None  # a hand of cards unknown to the seat, in JSON
+        # a hand of cards unknown to the seat, in JSON, from its cards (None where the backs cannot be ranked)
+        self.hand: Callable[[list[int]], str] | None = None
         if self.one_back is not None:
-            self.hand_backs = _backs_alike(self.one_back)
+            self.hand = _backs_alike(self.one_back)
         elif self.back_rank is not None:
-            self.hand_backs = _backs_ranked(self.back_rank, self.back_named)
+            self.hand = _backs_ranked(self.back_rank, self.back_named)
         self.lines: list[dict] = [{} for _ in range(t.n)]  # per seat: each event's line, by the event (`render`)
 
 
 def _backs_alike(one: str) -> Callable[[list[int]], str]:
-    """A hand of cards whose backs are all `one`, in JSON (kept by how many)."""
-    written: dict[int, str] = {}
+    """A hand of cards whose backs are all `one`, in JSON (kept by how many cards)."""
+
+    class Written(dict):
+        def __missing__(self, n: int) -> str:
+            hand = self[n] = "[" + ",".join([one] * n) + "]"
+            return hand
+
+    by_count = Written().__getitem__
 
     def backs(cards: list[int]) -> str:
-        n = len(cards)
-        hit = written.get(n)
-        if hit is None:
-            hit = written[n] = "[" + ",".join([one] * n) + "]"
-        return hit
+        return by_count(len(cards))
 
     return backs
 
@@ -624,30 +629,28 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
         _, cards, parts, old_face, old_known, table, counters, written, head, pieces, shown = kept
         dirty = list(compress(range(len(zones)), map(ne, zones, cards)))  # the zones whose cards changed
         if known != old_known or face != old_face:  # and the zones of the cards turned or known since
-            # (a zone shows the seat a card by its side and the seat's bit of who knows it)
-            turned: Iterable[int] = compress(range(len(known)), map(and_, map(xor, known, old_known),
-                                                                      repeat(1 << seat)))
+            # (a zone shows the seat a card by its side and the seat's bit of who knows it: the cards whose
+            # knowledge changed, few, are looked at for the seat's bit one by one)
+            bit = 1 << seat
+            turned = {c for c in compress(range(len(known)), map(ne, known, old_known))
+                      if (known[c] ^ old_known[c]) & bit} if known != old_known else set()
             if face != old_face:
-                turned = joined(turned, compress(range(len(face)), map(ne, face, old_face)))
-            turned = set(turned)
-            if turned:
-                shown, bit, face_json, back_json = shown[:], 1 << seat, look.face, look.back
+                turned.update(compress(range(len(face)), map(ne, face, old_face)))
+            if turned:  # (each turned card as the seat now sees it: its face if face up or known to the seat)
+                shown, face_json, back_json = shown[:], look.face, look.back
                 for c in turned:
                     shown[c] = face_json[c] if face[c] or known[c] & bit else back_json[c]
                 dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
     if dirty:
         cards, parts = cards[:], parts[:]  # (`parts`: each zone's key and JSON, in the order of the keys)
-        keyed_at, key, modes, card_json = look.keyed_at, look.key, look.modes[seat], shown.__getitem__
-        knows, bit = known.__getitem__, 1 << seat
+        keyed_at, opened, card_json = look.keyed_at, look.opened[seat], shown.__getitem__
         for zi in dirty:
             now = cards[zi] = zones[zi][:]
-            mode = modes[zi]
-            if mode == _OPEN:  # (most zones: `_zone_json`'s first case, written here)
-                parts[keyed_at[zi]] = key[zi] + "[" + ",".join(map(card_json, now)) + "]"
-            elif mode == _HAND and look.hand_backs is not None and not any(map(and_, map(knows, now), repeat(bit))):
-                parts[keyed_at[zi]] = key[zi] + look.hand_backs(now)  # (another's hand, the seat knowing none)
+            start = opened[zi]  # (the zone's key and "[" where the seat sees it card by card as it lies)
+            if start:  # (`_zone_json`'s first case, the most common, written here: each card as the seat sees it)
+                parts[keyed_at[zi]] = start + ",".join(map(card_json, now)) + "]"
             else:
-                parts[keyed_at[zi]] = key[zi] + _zone_json(look, st, zi, seat)
+                parts[keyed_at[zi]] = look.key[zi] + _zone_json(look, st, zi, seat)
         written = "{" + ",".join(parts) + "}"
         face, known = face[:], known[:]
     else:
@@ -685,6 +688,8 @@ def _zone_json(look: _Look, st: State, zi: int, seat: int) -> str:
     mode = look.modes[seat][zi]
     knows = list(map(and_, map(known.__getitem__, cards), repeat(bit)))  # (per card: the seat knows its face)
     if mode == _HAND:  # another player's hand: the faces the seat knows, then the backs, sorted
+        if not any(knows) and look.hand is not None:  # (none: every back alike, or backs ranked)
+            return look.hand(cards)
         if any(knows):  # (faces in order of their ids, copies alike)
             items = list(map(look.face_named.__getitem__, sorted(map(look.face_rank.__getitem__,
                                                                      compress(cards, knows)))))
