@@ -259,6 +259,31 @@ def test_a_pool_keeps_the_worlds_it_drew_when_later_draws_fail(monkeypatch):
     assert bot.stats.worlds >= 1 and bot.stats.no_world >= 1
 
 
+def test_the_worlds_a_search_draws_keep_what_an_ask_told():
+    """Go Fish at 2 players: once the other seat asked for a rank it still holds, every world drawn for the seat
+    asked gives it a card of that rank (an ask is made for a rank one holds), so a search knows what to ask
+    for back."""
+    game = load_game("go-fish")
+    checked = 0
+    for seed in (7, 8):
+        m, bot = Match(game, 2, seed), random_bot(seed)
+        while not m.over and checked < 2 * (seed - 6):  # two points in each match
+            for s in m.to_act():
+                m.apply(s, bot.pick(len(m.legal_actions(s))))
+            counters = m.view(0)["counters"]
+            rank = counters["asked_rank"]
+            if m.over or counters["asked_of"] != 0 or not rank or 0 not in m.to_act():
+                continue
+            if not any(rank in str(c) for c in m.view(1)["zones"]["hand@1"]):
+                continue  # (given away since, or booked)
+            handle, rng = m.seat(0), random.Random(seed)
+            for _ in range(3):
+                world = handle.determinize(rng)
+                assert any(rank in str(c) for c in world.view(1)["zones"]["hand@1"]), (seed, rank)
+            checked += 1
+    assert checked == 4
+
+
 def test_a_time_budget_runs_at_least_one_iteration():
     m = Match(load_game(KUHN), 2, 4)
     bot = get("ismcts:0.001s", seed=1)
