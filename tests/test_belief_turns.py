@@ -66,10 +66,10 @@ def test_late_in_five_player_go_fish_a_fresh_draw_finds_a_world(late_point):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [4, 5])
-def test_fresh_draws_through_a_whole_go_fish_match_all_find_a_world(players):
-    """`benchmarks/no_world.py --games go-fish --players 4,5 --seeds 1 --every 4 --fresh --check`, seed 0."""
-    _, draws = walked(players, 0, every=4)
+def test_fresh_draws_through_a_whole_five_player_go_fish_match_all_find_a_world():
+    """`benchmarks/no_world.py --games go-fish --players 5 --seeds 1 --every 4 --fresh --check`: 47 draws, of
+    which the one after 176 decisions found no world (a draw there takes about a second, some up to a minute)."""
+    _, draws = walked(5, 0, every=4)
     assert len(draws) > 30
     for decisions, seat, world, same in draws:
         assert not isinstance(world, NoConsistentWorld), (decisions, seat, world)
