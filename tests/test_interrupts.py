@@ -186,11 +186,12 @@ def test_ctrl_c_landing_in_code_run_by_exec_still_ends_with_130(tmp_path):
                                                                     "exit handlers ran\n")
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals go to the main thread")
 def test_a_ctrl_c_redelivered_while_the_lost_one_is_being_arranged_is_not_lost(monkeypatch, capfd):
     """A garbage-collector callback swallows Ctrl-C (as Hypothesis's can); its redelivery comes while the hook that
     arranges it still runs (a busy machine can delay the hook past it), where a KeyboardInterrupt is lost too: it is
     delivered again, and the code around gets exactly one KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals go to the main thread (the handlers are installed only there)")
     real_timer, swallowed, fired = threading.Timer, [], []
 
     class FiresAtOnce:
