@@ -1,0 +1,124 @@
+"""What `determinize` costs at a seat's next turn, the world drawn at its last turn carried on (what a search bot
+pays at each of its turns), and where that time goes.
+
+    python benchmarks/carried.py [--games hearts,overloaded] [--seeds S] [--repeat R] [--share 0.9]
+
+For each game (4 players where it allows 4, else its default count), S random matches (the random bots of
+`sim`) are copied after a share of their decisions (`--share`, default 0.9: late). At each copy, R times: a fresh
+draw for the seat to act (not timed), random play on to that seat's next turn, then the carried draw, timed in
+CPU (`time.process_time`). Printed per game: the draws, their median, 90th percentile and worst (ms), and the
+share of all their time spent in: the answers given again (`Match.apply`: the rules, the watcher, the
+questions), the seat's observations rendered to compare (`information.render`), copies rebuilt
+(`Match._resume`), and the rest (the walk of the match's events, drawing, comparing, copying). The three are
+timed where they are called, not nested in one another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
+
+from interpreter.game import load_game
+from interpreter.run import information
+from interpreter.run.match import Match, random_bot
+from interpreter.run.sim import simulate
+
+PARTS = {"answers": (Match, "apply"), "render": (information, "render"), "rebuild": (Match, "_resume")}
+
+
+class Timed:
+    """CPU seconds spent in the PARTS while `on` (a call inside another timed one counted once, by the outer)."""
+
+    def __init__(self) -> None:
+        self.spent = dict.fromkeys(PARTS, 0.0)
+        self.on = False
+        self.depth = 0
+        self.saved = {name: getattr(owner, attr) for name, (owner, attr) in PARTS.items()}
+        for name, (owner, attr) in PARTS.items():
+            setattr(owner, attr, self.wrapped(name, self.saved[name]))
+
+    def wrapped(self, name: str, fn):
+        def timed(*args, **kwargs):
+            if not self.on or self.depth:
+                return fn(*args, **kwargs)
+            self.depth += 1
+            t0 = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spent[name] += time.process_time() - t0
+                self.depth -= 1
+        return timed
+
+    def close(self) -> None:
+        for name, (owner, attr) in PARTS.items():
+            setattr(owner, attr, self.saved[name])
+
+
+def players_of(game) -> int:
+    return 4 if game.min_players <= 4 <= game.max_players else game.default_players
+
+
+def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed) -> list[float]:
+    """CPU seconds of each carried draw."""
+    players = players_of(game)
+    out: list[float] = []
+    for seed in range(seeds):
+        decisions = simulate(game, players, seed).decisions
+        m, bot = game.new_match(players=players, seed=seed), random_bot(seed)
+        while not m.over and len(m.history) < int(decisions * share):
+            for p in m.to_act():
+                m.apply(p, bot.pick(len(m.legal_actions(p))))
+        if m.over:
+            continue
+        seat = m.to_act()[0]
+        for k in range(repeat):
+            c = m.clone()
+            c.__dict__.pop("_kept", None)
+            c.determinize(seat, random.Random(k))
+            play = random.Random(k)
+            while not c.over:
+                for p in c.to_act():
+                    c.apply(p, play.randrange(len(c.legal_actions(p))))
+                if seat in c.to_act():
+                    break
+            if c.over:
+                continue
+            timed.on = True
+            t0 = time.process_time()
+            c.determinize(seat, random.Random(k + 2000))
+            out.append(time.process_time() - t0)
+            timed.on = False
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Carried determinize: CPU per draw, and where it goes.")
+    parser.add_argument("--games", default="hearts,overloaded", help="comma-separated bundled game names")
+    parser.add_argument("--seeds", type=int, default=9, help="matches per game (default 9)")
+    parser.add_argument("--repeat", type=int, default=2, help="carried draws per match (default 2)")
+    parser.add_argument("--share", type=float, default=0.9, help="share of the match's decisions made (default 0.9)")
+    args = parser.parse_args()
+    print("| game | share | draws | median ms | p90 ms | worst ms | answers | render | rebuild | rest |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name in args.games.split(","):
+        timed = Timed()
+        try:
+            times = sorted(carried_draws(load_game(name), args.seeds, args.repeat, args.share, timed))
+        finally:
+            timed.close()
+        total = sum(times) or 1.0
+        shares = [timed.spent[part] / total for part in PARTS]
+        ms = [t * 1e3 for t in times] or [0.0]
+        print(f"| {name} | {args.share} | {len(times)} | {statistics.median(ms):.2f} | {ms[int(len(ms) * 0.9)]:.2f} | "
+              f"{ms[-1]:.1f} | " + " | ".join(f"{s:.0%}" for s in shares) + f" | {1 - sum(shares):.0%} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
