@@ -255,10 +255,28 @@ def load_module(made: Built, code: CodeType, filename: str) -> dict[str, Any]:
     for k, card, pyname in made.abilities:
         by_card[k][card] = namespace[pyname]
     namespace["ABILITIES"] = by_card
+    namespace["ABILITY_CARDS"] = AbilityCards(by_card, model.setup)
     stated = {(ability, card): namespace[pyname] for ability, card, pyname in made.conditions}
     namespace["CONDITIONS"] = [[stated.get((name, di)) or runtime.always(default) for di in range(len(model.cards))]
                                for name, default in model.conditions.items()]
     return namespace
+
+
+class AbilityCards(dict):
+    """The generated code's table of card abilities by player count, by ability and by card number (a copy's
+    number, as the layout of that player count numbers them), None where the card has none, and None at index
+    -1 too (no card): `ABILITY_CARDS[st.n][k][c]` is the function of ability k of card c, found in two
+    subscripts. Each player count's table is built when first asked for."""
+
+    def __init__(self, by_definition: list[list[Any]], layout: Any) -> None:
+        super().__init__()
+        self.by_definition = by_definition  # by ability, by card definition (`ABILITIES`)
+        self.layout = layout  # player count → its numbered layout (`GameModel.setup`)
+
+    def __missing__(self, players: int) -> list[list[Any]]:
+        numbered = self.layout(players).card_def
+        table = self[players] = [[row[d] for d in numbered] + [None] for row in self.by_definition]
+        return table
 
 
 class _Fold(ast.NodeTransformer):

@@ -228,8 +228,7 @@ class CodeGenerator(ExpressionWriter):
     def visit_Resolve(self, node: Resolve) -> None:
         c, f = self.fresh("c"), self.fresh("f")
         self.line(f"{c} = {self.expr(node.card)}")
-        table = f"ABILITIES[{self.constant('ability', node.index)}]"
-        self.line(f"{f} = {table}[{self.alias('CD')}[{c}]] if {c} >= 0 else None")
+        self.line(f"{f} = {self.alias('AC')}[{self.constant('ability', node.index)}][{c}]")  # (None at -1: no card)
         head = "yield from " if self.ability_asks(node.ability) else ""
         if self.kind != "ability":
             self.line(f"if {f} is not None: {head}{f}(st, {self.expr(node.me)}, {c})")
