@@ -9,7 +9,6 @@ same draws in a loop of its own).
 from __future__ import annotations
 
 import copy
-import itertools
 import operator
 import random
 from typing import Any
@@ -102,8 +101,7 @@ class State:
         self.face: list[bool] = list(layout.start_face)
         self.known: list[int] = [0] * len(self.face)  # kept only where it is read: in a logged or watched match
         self.gc: list[int] = list(layout.game_counters)
-        start = layout.player_counters  # a row of n of each player counter's initial value (made in C)
-        self.pc: list[list[int]] = list(map(list, map(itertools.repeat, start, itertools.repeat(n, len(start)))))
+        self.pc: list[list[int]] = [[v] * n for v in layout.player_counters]  # a row of n of each one's initial value
         self.props = layout.props
         self.first = 0
         self.active = 0
