@@ -3,9 +3,9 @@
     python benchmarks/bench.py [-n GAMES] [--repeat R]
     python benchmarks/bench.py --against DIR [-n GAMES] [--repeat R]
 
-Figures on shared machines are noisy, so the interpreted engine and its yardstick (a straight
-hand-written Python version of the same rules, `handwritten_overloaded.py`) run alternately in one
-process and the best of R runs of each is compared.
+Figures on shared machines are noisy, so rates are per second of the process's CPU time (not wall time), and
+the interpreted engine and its yardstick (a straight hand-written Python version of the same rules,
+`handwritten_overloaded.py`) run alternately in one process and the best of R runs of each is compared.
 
 `--against DIR` gives only that ratio, for this checkout and another (an earlier commit unpacked with
 `git archive COMMIT | tar -x -C DIR`), each in a process of its own, taken in turns R times: each turn's
@@ -31,7 +31,7 @@ from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.information import new_cache
 from interpreter.run.random_bots import random_bot, seeded
-from interpreter.run.sim import run_many, simulate
+from interpreter.run.sim import Outcome, run_many, simulate
 
 HERE = Path(__file__).resolve().parent
 
@@ -44,10 +44,12 @@ def handwritten():
 
 
 def rate(fn, games: int) -> float:
-    start = time.perf_counter()
+    """Calls of `fn(seed)` per second of this process's CPU time (on a shared machine, wall time counts the
+    time other processes ran too)."""
+    start = time.process_time()
     for seed in range(games):
         fn(seed)
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
 
 
 def best_rates(fns: dict, games: int, repeat: int) -> dict[str, float]:
@@ -156,6 +158,43 @@ def fixed_cost(matches: int, repeat: int) -> dict[str, float]:
     return {"match": best * 1e6, "seeding": seeds * 1e6}
 
 
+def match_parts(game, players: int, matches: int, repeat: int) -> dict[str, float]:
+    """Where a `sim` match's time goes besides its play, in µs per match (best of `repeat` runs of `matches`
+    seeds): the whole `simulate`; building its state from the compiled game (`State`, which seeds the match's
+    chance generator; `seeding`: that seeding alone); seeding the bots' generator; and finishing (scores, winners,
+    report groups and the `Outcome`) of matches already played. `play` is what is left: the flow itself."""
+    from interpreter.run.flow import finish
+    from interpreter.run.runtime import State
+    from interpreter.run.sim import _play_random
+
+    layout, steps = game.model.setup(players), game.max_steps
+
+    def played(seed: int):
+        st = State(layout, players, seed, None, steps)
+        st.table_counters = game.counter_names
+        return st, _play_random(game, st, seed)[0]
+
+    ended = [played(seed) for seed in range(matches)]
+
+    def finished(seed: int) -> None:
+        st, declared = ended[seed]
+        scores, winners = finish(game, st, declared)
+        groups = [str(game.report_by(st, p)) for p in range(players)] if game.report_by else [""] * players
+        Outcome(scores, winners, st.turn or st.rounds_played, st.decisions, list(st.gc), False, st.rounds_played,
+                groups)
+
+    parts = {
+        "match": lambda seed: simulate(game, players, seed),
+        "state": lambda seed: State(layout, players, seed, None, steps),
+        "seeding": lambda seed: seeded(random.Random, seed),
+        "bots": random_bot,
+        "finish": finished,
+    }
+    found = {name: min(1 / rate(fn, matches) for _ in range(repeat)) * 1e6 for name, fn in parts.items()}
+    found["play"] = found["match"] - found["state"] - found["bots"] - found["finish"]
+    return found
+
+
 def start_up() -> dict[str, float]:
     """Seconds of a fresh process for `meeple games` and `meeple validate cards/overloaded` (best of 3)."""
     import subprocess
@@ -184,10 +223,10 @@ hw = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(hw)
 game = load_game(root + "/cards/overloaded")
 def rate(fn):
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(n):
         fn(seed)
-    return n / (time.perf_counter() - start)
+    return n / (time.process_time() - start)
 a = rate(lambda seed: simulate(game, 4, seed))
 b = rate(lambda seed: hw.play(4, random.Random(seed)))
 print(json.dumps([a, b]))
@@ -235,6 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overloaded, 4 players, random bots: {rates['hand-written']:8.0f} games/s hand-written")
     print(f"ratio interpreted / hand-written:   {ratio:8.2f}   (bar 0.10, goal 0.50)")
     print(f"mean decisions per match:           {decisions:8.1f}")
+    parts = match_parts(overloaded, 4, max(500, args.n // 2), args.repeat)
+    seeds = min(1 / rate(lambda seed: random.Random(seed), args.n) for _ in range(args.repeat)) * 1e6
+    print(f"a sim match, overloaded 4 players: {parts['match']:.1f} µs: its state built {parts['state']:.1f} (of which "
+          f"seeding its chance generator {parts['seeding']:.1f}), the bots' generator seeded {parts['bots']:.1f}, "
+          f"scores, winners and outcome {parts['finish']:.1f}, the play itself {parts['play']:.1f} (the hand-written "
+          f"match seeds one generator: {seeds:.1f})")
 
     for name in bundled_games():
         if name == "overloaded":
