@@ -95,9 +95,9 @@ def test_a_zone_may_not_be_named_like_a_verb(game_copy):
 
 
 def test_a_procedure_called_with_the_wrong_number_of_values(game_copy):
-    edit(game_copy / "game.yaml", "p loads c\n", "p loads c, c\n")
+    edit(game_copy / "game.yaml", "p uses advantage c\n", "p uses advantage c, c\n")
     [d] = errors_of(game_copy)
-    assert "`loads` takes 1 value(s)" in d.message
+    assert "`uses advantage` takes 1 value(s)" in d.message
 
 
 def test_a_missing_game_is_one_clear_error():
