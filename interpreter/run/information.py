@@ -237,9 +237,11 @@ def render(match, seat: int, events: list[tuple], last: str | None = None) -> tu
     """The events as `seat` observed them, one canonical JSON line each (each kind's `seen`, run/events.py).
     `last`: the table line (counters, turn) the seat saw before the first of these events; a change the seat
     cannot see is no event for it."""
-    look = _look(match.game, match.layout)
+    t = match.layout
+    hit = _LOOKS.get(id(t))  # (`_look`, its usual case written here: this runs at every call)
+    look = hit[2] if hit is not None and hit[0] is t and hit[1] is match.game else _look(match.game, t)
     kept = look.lines[seat]
-    tags = "".join(map(_TAG, events))
+    tags = "".join(map(_TAG, events))  # (each kind's tag is one character: `events.MOVE`, ...)
     if not _KEPT.issuperset(tags):  # a glimpse (or a kind not kept): line by line
         return _rendered(match, seat, events, last, look)
     try:
@@ -397,7 +399,7 @@ def _catch_up(match, seat: int, cache: Seen, end: int | None = None) -> None:
     if k >= end:
         return
     more, cache.last = render(match, seat, events[k:end] if k or end != len(events) else events, cache.last)
-    cache.chunks = (*cache.chunks, (k, cache.count, tuple(more), "\n".join(more) + "\n" if more else ""))
+    cache.chunks = (*cache.chunks, (k, cache.count, tuple(more), "\n".join([*more, ""]) if more else ""))
     cache.events = end
     cache.count += len(more)
     if len(cache.chunks) >= 16:  # now and then, so that a call joins a few pieces and copies share the rest
@@ -487,7 +489,9 @@ def information_state_json(match, seat: int) -> dict[str, Any]:
 def information_state(match, seat: int) -> str:
     """`seat`'s information state as one canonical string (one line per observation, then the view)."""
     cache = match._seen[seat]
-    look = _look(match.game, match.layout)
+    t = match.layout
+    hit = _LOOKS.get(id(t))  # (`_look`, its usual case written here)
+    look = hit[2] if hit is not None and hit[0] is t and hit[1] is match.game else _look(match.game, t)
     if cache.events != len(match._watch.events):
         _catch_up(match, seat, cache)
     text = cache.text
