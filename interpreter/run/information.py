@@ -15,7 +15,7 @@ import json
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import compress, repeat
-from operator import and_, itemgetter, ne, not_
+from operator import and_, call, is_, itemgetter, ne, not_
 from typing import Any
 
 from .events import (  # the kinds of event (raw tuples, first item the tag: see run/events.py)
@@ -248,18 +248,17 @@ def render(match, seat: int, events: list[tuple], last: str | None = None) -> tu
         out: list[Any] = list(map(kept.get, events))  # (every line kept: the usual case in a search, or a copy's)
     except TypeError:  # an event holding a list: no key
         return _rendered(match, seat, events, last, look)
-    if None in out:  # the lines not kept yet, written by their kinds and kept
+    if None in out:  # the lines not kept yet, written by their kinds in one pass, and kept
         if len(kept) > _MOST_KEPT:
             kept.clear()
-        r, seen, i = _Reader(match, seat, None, look), _SEEN, 0
-        try:
-            while True:
-                i = out.index(None, i)
-                e = events[i]
-                r.last = None
-                out[i] = kept[e] = seen[e[0]](e, r)
-        except ValueError:  # (no line left to write)
-            pass
+        at = list(compress(range(len(out)), map(is_, out, repeat(None))))
+        missing = list(map(events.__getitem__, at))
+        lines = list(map(call, map(_SEEN.__getitem__, map(_TAG, missing)), missing,
+                         repeat(_Reader(match, seat, None, look))))
+        if None in lines:  # (a table line the same as the one before it among these: that line, as kept)
+            lines = _tables_filled(missing, lines)
+        any(map(out.__setitem__, at, lines))
+        kept.update(zip(missing, lines, strict=True))
     i = tags.find(TABLE)
     if i < 0:
         return out, last
@@ -273,6 +272,18 @@ def render(match, seat: int, events: list[tuple], last: str | None = None) -> tu
     for i in reversed(gone):
         del out[i]
     return out, last
+
+
+def _tables_filled(events: list[tuple], lines: list[str | None]) -> list[str]:
+    """The lines of kept kinds written in one pass by one reader (`render`), with each table line the reader
+    dropped as the same as the table line before it put back: kept, a table line is as it would be alone."""
+    out, table = [], None
+    for e, line in zip(events, lines, strict=True):
+        if e[0] == TABLE:
+            line = table = line if line is not None else table
+        assert line is not None, e
+        out.append(line)
+    return out
 
 
 def _rendered(match, seat: int, events: list[tuple], last: str | None, look: _Look) -> tuple[list[str], str | None]:
