@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 
 from .events import TABLE
 from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, _catch_up, back_key, card_index, view_json
-from .runtime import K_CARD, OWNER, PUBLIC, RuleError, seen_by
+from .runtime import K_CARD, OWNER, PUBLIC, RuleError
 
 DEFAULT_TRIES = 20
 DEFAULT_REPAIRS = 60
@@ -231,10 +231,15 @@ class _Tracer:
             if step is not None:
                 step(i, e)
         tr.end = len(events)
-        st = match.st
-        for c in range(len(self.faces)):
-            if seen_by(st, c) & bit:
+        st, t, seat = match.st, self.t, self.seat
+        known, face, zone_of, vis, owner = st.known, st.face, st.zone_of, t.zone_vis, t.zone_owner
+        for c in range(len(self.faces)):  # the cards the seat sees now (`seen_by`, for this seat only)
+            if known[c] & bit:
                 self.saw(c, tr.end)
+            elif face[c]:
+                zi = zone_of[c]
+                if vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat):
+                    self.saw(c, tr.end)
         return tr
 
     # ---- what each event tells the seat
