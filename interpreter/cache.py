@@ -9,7 +9,7 @@ a file's data found to pass its schema), each named by the engine and all it was
 whole or not at all (`files.write_whole`); one that cannot be read, or holds another key, is ignored and written
 again. The cache lives in `$MEEPLE_CACHE` (`off`: no cache), else in the user's cache folder (`$XDG_CACHE_HOME`,
 else `~/.cache`) under `meeple/` (kept values under `meeple/values/`); deleting it is always safe. It keeps the
-`MAX_ENTRIES` newest compiled games and the `MAX_VALUES` newest values.
+`MAX_ENTRIES` newest compiled games and the `MAX_VALUES` newest values (an eighth more before it prunes).
 """
 
 from __future__ import annotations
@@ -176,11 +176,12 @@ def _write(where: Path | None, name: str, magic: bytes, entry: tuple, keep: int)
 
 
 def _prune(where: Path, keep: int) -> None:
-    """Remove all but the `keep` newest entries. Entries are counted by name alone; only in a folder holding more
-    than `keep` are their times looked at (a write to a cache under its limit stats no entry)."""
+    """Remove all but the `keep` newest entries once the folder holds more than `keep` and an eighth. Entries are
+    counted by name alone; only in a folder past that slack are their times looked at: a write to a cache under it
+    stats no entry, and a full cache pays for the stats once in `keep // 8` writes, not at each one."""
     with os.scandir(where) as found:
         entries = [entry for entry in found if entry.name.endswith(".pickle")]
-    if len(entries) <= keep:
+    if len(entries) <= keep + keep // 8:
         return
     dated = []
     for entry in entries:
