@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..diagnostics import Pos
@@ -747,8 +748,14 @@ def freeze(value: Any) -> None:
         for v in value:
             freeze(v)
     elif is_dataclass(value) and not isinstance(value, type | Var):
-        for f in fields(value):
-            freeze(getattr(value, f.name))
+        for name in _field_names(value.__class__):
+            freeze(getattr(value, name))
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields (`dataclasses.fields` works them out afresh at each call)."""
+    return tuple(f.name for f in fields(cls))
 
 
 def walk(body: list[Stmt]):
