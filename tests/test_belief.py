@@ -11,15 +11,7 @@ from interpreter import load_game
 from interpreter.run import information
 from interpreter.run.belief import NoConsistentWorld, replayed
 from interpreter.run.match import Match, Recorded, random_bot
-
-
-def played(game, players: int, seed: int, decisions: int) -> Match:
-    m = Match(game, players, seed)
-    bot = random_bot(seed)
-    while not m.over and len(m.history) < decisions:
-        for seat in m.to_act():
-            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
-    return m
+from tests.walks import played
 
 
 def again(m: Match) -> Match:

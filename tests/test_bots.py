@@ -21,6 +21,7 @@ from interpreter.run import information
 from interpreter.run.match import Match, random_bot
 from interpreter.run.seat import Seat
 from interpreter.run.sim import run_many
+from tests.walks import played
 
 KUHN = Path(__file__).parent / "games" / "kuhn-poker"
 LEDUC = Path(__file__).parent / "games" / "leduc-poker"
@@ -30,15 +31,6 @@ def run(capsys, *argv):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def played(game, players: int, seed: int, decisions: int) -> Match:
-    m = Match(game, players, seed)
-    bot = random_bot(seed)
-    while not m.over and len(m.history) < decisions:
-        for seat in m.to_act():
-            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
-    return m
 
 
 # ---- names ----------------------------------------------------------------------------------------------

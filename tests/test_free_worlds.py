@@ -13,18 +13,10 @@ from interpreter.run import free_worlds
 from interpreter.run.belief import NoConsistentWorld, replayed
 from interpreter.run.match import Match, random_bot
 from interpreter.run.runtime import seen_by
+from tests.walks import played
 
 KUHN, LEDUC = "tests/games/kuhn-poker", "tests/games/leduc-poker"
 CRITICAL = {1: 10.83, 2: 13.82, 3: 16.27, 5: 20.52}  # 0.1% critical values of chi-square by degrees of freedom
-
-
-def played(game, seed: int, decisions: int, players: int = 2) -> Match:
-    m = Match(game, players, seed)
-    bot = random_bot(seed)
-    while not m.over and len(m.history) < decisions:
-        for seat in m.to_act():
-            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
-    return m
 
 
 def faces_in(m: Match, zone: str) -> tuple[str, ...]:
@@ -69,7 +61,7 @@ def test_every_point_of_a_poker_match_takes_the_fast_path_and_its_world_is_a_mat
 
 
 def test_a_world_holds_neither_the_real_seed_nor_the_real_generator():
-    m = played(load_game(KUHN), 5, 1)
+    m = played(load_game(KUHN), 2, 5, 1)
     world = m.determinize(m.to_act()[0], random.Random(0))
     _, source, _ = world._drawn
     assert source.stream is None and world.seed != m.seed
@@ -81,7 +73,7 @@ def test_a_world_holds_neither_the_real_seed_nor_the_real_generator():
 
 
 def test_the_same_generator_draws_the_same_world():
-    m = played(load_game(LEDUC), 2, 2)
+    m = played(load_game(LEDUC), 2, 2, 2)
     a, b = m.determinize(0, random.Random(7)), m.determinize(0, random.Random(7))
     assert a.st.zones == b.st.zones and a.seed == b.seed
 
@@ -91,7 +83,7 @@ def test_kuhn_the_other_hand_is_either_card_the_seat_never_saw_alike(decisions):
     """Exact counts over fixed draws: the opponent holds each of the two cards seat 0 did not see about as
     often (chi-square), and the deck the other."""
     game = load_game(KUHN)
-    matches = [m for m in (played(game, seed, decisions) for seed in range(8)) if not m.over][:3]
+    matches = [m for m in (played(game, 2, seed, decisions) for seed in range(8)) if not m.over][:3]
     assert matches
     for seed, m in enumerate(matches):
         assert free_worlds.free_world(m, 0, random.Random(0)) is not None
@@ -110,7 +102,7 @@ def test_leduc_the_other_hand_follows_the_cards_left_by_face():
     """After the board card is out, the opponent's card is one of the four left: a rank with both copies left
     comes twice as often as one with a single copy (copies alike)."""
     game = load_game(LEDUC)
-    m = next(m for m in (played(game, s, 3) for s in range(40)) if faces_in(m, "board") and not m.over)
+    m = next(m for m in (played(game, 2, s, 3) for s in range(40)) if faces_in(m, "board") and not m.over)
     seen = Counter(faces_in(m, "hand@0") + faces_in(m, "board"))
     left = Counter({"jack": 2, "queen": 2, "king": 2}) - seen
     rng, n, counts = random.Random(1), 400, Counter()
@@ -125,20 +117,20 @@ def test_where_a_face_was_read_the_worlds_are_played_instead():
     """Kuhn's showdown reads both hands (the match is over); Hearts reads suits from its first phases on; a
     secret answer (Overloaded's loads) is another seat's choice the seat did not see: no fast path, and
     determinize still draws a world the seat cannot tell apart."""
-    kuhn = played(load_game(KUHN), 1, 10)
+    kuhn = played(load_game(KUHN), 2, 1, 10)
     assert kuhn.over and free_worlds.free_world(kuhn, 0, random.Random(0)) is None
-    hearts = played(load_game("hearts"), 2, 6, players=4)
+    hearts = played(load_game("hearts"), 4, 2, 6)
     assert hearts._faces_read and free_worlds.free_world(hearts, 0, random.Random(0)) is None
-    overloaded = played(load_game("overloaded"), 3, 12, players=4)
+    overloaded = played(load_game("overloaded"), 4, 3, 12)
     assert free_worlds.free_world(overloaded, 1, random.Random(0)) is None
     world = overloaded.determinize(1, random.Random(0))
     assert world.information_state(1) == overloaded.information_state(1)
 
 
 def test_the_record_of_a_face_read_goes_with_copies_and_pickles():
-    hearts = played(load_game("hearts"), 2, 6, players=4)
+    hearts = played(load_game("hearts"), 4, 2, 6)
     assert hearts.clone()._faces_read and pickle.loads(pickle.dumps(hearts))._faces_read
-    assert not played(load_game(KUHN), 2, 1)._faces_read
+    assert not played(load_game(KUHN), 2, 2, 1)._faces_read
 
 
 GLIMPSE = """\
@@ -189,7 +181,7 @@ def test_a_determinized_poker_world_plays_on_to_its_end_as_its_own_history_says(
     """A world (not yet rebuilt) is rebuilt on first use and plays on: its result is the one its own history
     gives, played again from its start along its drawing (its cards, not the real match's)."""
     game = load_game(LEDUC)
-    m = played(game, 4, 1)
+    m = played(game, 2, 4, 1)
     world = m.determinize(m.to_act()[0], random.Random(2))
     bot = random_bot(9)
     while not world.over:
