@@ -11,7 +11,10 @@ that the seat cannot tell from the real one.
    the hand with the back of the one that left; a card an answer named that leaves the hand only at a later
    turn leaves by what the rules do then, not by that choice, and is no mix). A path the seat
    sees (a move, flip or glimpse it sees, its own options and answers, what it sees now) must carry a
-   card of the same face, and so must every path from the set-up, which is every match's.
+   card of the same face, and so must every path from the set-up, which is every match's. A look at
+   several cards of another player's hand shows which faces lie there, not which card lies where: its
+   paths carry those faces in some order (drawn at random for each world), so a later move of a card by
+   its place in that hand, unseen, may have taken any of them.
 2. **Which card goes down each path** (`_assign`): back from the last mix to the first, each mix is
    asked for the faces its paths need later, and passes the needs it cannot meet on to free paths that
    reach it (chosen at random among those that could bring the face); then forward, each mix hands out
@@ -164,14 +167,18 @@ class _WorldChance:
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "left", "marks", "mix_answer", "mix_deal", "mixes",
-                 "need", "needed", "origin", "picks", "sighted", "zone")
+    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "glimpses", "grouped", "left", "marks", "mix_answer",
+                 "mix_deal", "mixes", "need", "needed", "origin", "picks", "sighted", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
         self.need: list[Any] = []  # the face a path must carry (None: free)
         self.needed: list[int] = []  # the paths made free whose face the seat saw since, in the order it did
         self.sighted: dict[int, int] = {}  # path -> the last event at which the seat saw its card (not the set-up)
+        # a look at several cards of another player's hand: (the paths, the faces shown), the faces on those paths
+        # in some order (the seat saw which faces lie there, not which card lies where); `grouped`: their paths
+        self.glimpses: list[tuple[list[int], list[Any]]] = []
+        self.grouped: set[int] = set()
         # (kind, incoming, outgoing paths): kind -1 a shuffle, else a choice from a hand (in order), kind
         # the place of the card that left
         self.mixes: list[tuple[int, list[int], list[int]]] = []
@@ -217,6 +224,8 @@ class _Tracer:
         # path after that move
         self.waiting: dict[int, list[tuple[int, int]]] = {}
         self.turn: tuple = (-1, -1)  # the round and turn of the last table event walked
+        # the look at another player's hand being walked: (its zone, its last event, the cards shown so far)
+        self.look: tuple[int, int, list[int]] | None = None
         self.decisions: list[tuple] = []  # the match's answers, as recorded
 
     def advance(self, match) -> _Trace:
@@ -227,15 +236,21 @@ class _Tracer:
         events = match._watch.events
         for i in range(tr.end, len(events)):
             e = events[i]
+            if self.look is not None and e[0] != SHOW:
+                self.looked()
             step = walk.get(e[0])
             if step is not None:
                 step(i, e)
+        if self.look is not None:
+            self.looked()
         tr.end = len(events)
         st, t, seat = match.st, self.t, self.seat
         known, face, zone_of, vis, owner = st.known, st.face, st.zone_of, t.zone_vis, t.zone_owner
+        grouped, seg = tr.grouped, self.seg
         for c in range(len(self.faces)):  # the cards the seat sees now (`seen_by`, for this seat only)
             if known[c] & bit:
-                self.saw(c, tr.end)
+                if seg[c] not in grouped or vis[zone_of[c]] != OWNER or owner[zone_of[c]] == seat:
+                    self.saw(c, tr.end)  # (a card of a look at a hand, still there: which one is not known)
             elif face[c]:
                 zi = zone_of[c]
                 if vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat):
@@ -301,8 +316,29 @@ class _Tracer:
             self.saw(c, i)
 
     def shown(self, i: int, e: tuple) -> None:
-        if e[2] == self.seat or e[5] & self.bit:
-            self.saw(e[1], i)
+        c, to, zi = e[1], e[2], e[3]
+        t = self.t
+        if to == self.seat and t.zone_vis[zi] == OWNER and t.zone_owner[zi] != to:
+            look = self.look  # a card of another player's hand: the cards of one look are taken together
+            if look is not None and (look[0] != zi or look[1] != i - 1):
+                self.looked()
+                look = None
+            self.look = (zi, i, [*look[2], c] if look is not None else [c])
+        elif to == self.seat or e[5] & self.bit:
+            self.saw(c, i)
+
+    def looked(self) -> None:
+        """The look at another player's hand walked: a look at one card shows it where it lies, as any glimpse;
+        a look at several shows the faces there, not which card lies where (docs/information.md)."""
+        assert self.look is not None
+        _, i, cards = self.look
+        self.look = None
+        if len(cards) == 1:
+            self.saw(cards[0], i)
+            return
+        paths = [self.seg[c] for c in cards]
+        self.tr.glimpses.append((paths, [self.faces[c] for c in cards]))
+        self.tr.grouped.update(paths)
 
     def asked(self, i: int, e: tuple) -> None:
         if e[1] == self.seat and e[3] == K_CARD:
@@ -413,6 +449,8 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
     """The card each path carries in a world drawn at random (see the module's step 2). With `card0`, a
     drawing of the paths of the first `first` mixes: those keep their cards, the mixes since are drawn."""
     need = tr.need[:] if card0 is None else [*map(faces.__getitem__, card0), *tr.need[len(card0):]]
+    if tr.glimpses:
+        _looked_at(tr, need, rng)
     can = _possible(tr, need, first)
     mixes = tr.mixes[first:]
     chosen: list[int] = []  # per choice, from the last: the place of the card that left in the world
@@ -430,6 +468,35 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
         else:
             _dealt(card, need, faces, incoming, outgoing, rng)
     return card
+
+
+def _looked_at(tr: _Trace, need: list[Any], rng: random.Random) -> None:
+    """The faces of each look at several cards of a hand put on its paths in an order drawn at random: the paths
+    that need a face already (the seat saw it since, or followed the card there) keep it, the faces left go to
+    the others, each order alike (the shuffle that dealt them gave each order alike)."""
+    for paths, shown in tr.glimpses:
+        left = list(shown)
+        free = []
+        for s in paths:
+            f = need[s]
+            if f is None:
+                free.append(s)
+            elif f in left:
+                left.remove(f)
+            else:
+                raise _Misfit("a card where the seat saw other faces")
+        rng.shuffle(left)
+        for s, f in zip(free, left, strict=True):
+            need[s] = f
+
+
+def _glimpses_kept(tr: _Trace, faces: list[Any], card: list[int]) -> bool:
+    """Whether the drawing `card` puts on the paths of every look at several cards of a hand the faces shown
+    (in any order); a look at paths the drawing does not reach yet is left to `_assign`."""
+    for paths, shown in tr.glimpses:
+        if max(paths) < len(card) and sorted(faces[card[s]] for s in paths) != sorted(shown):
+            return False
+    return True
 
 
 def _passed_back(need: list[Any], can: _Can, incoming: list[int], outgoing: list[int], rng: random.Random) -> None:
@@ -534,6 +601,8 @@ def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int,
             if tr.need[s] is not None and tr.need[s] != faces[other]:
                 return None
             card[s] = other
+    if tr.glimpses and not _glimpses_kept(tr, faces, card):
+        return None
     return card
 
 
@@ -1516,6 +1585,8 @@ def _traded_since(tr: _Trace, faces: list[Any], belief: _Belief, rng: random.Ran
             deal = tr.mix_deal[o]
             swaps.append((deal, x, y))
             changed = deal if changed is None else min(changed, deal)
+    if tr.glimpses and not _glimpses_kept(tr, faces, card):
+        return None  # a look since at a hand the last drawing put other faces in: drawn anew
     return card, swaps, changed, redo
 
 
