@@ -1618,6 +1618,19 @@ def _redealt(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[st
     return None
 
 
+def shuffles_drawn(orders: list[tuple[int, ...]], upto: int) -> tuple:
+    """A world's drawing (`world._drawn`, what `replayed` plays it along) where its only chance so far was
+    shuffles: the order each dealt, in turn, and the answers it was drawn up to."""
+    deals: list[list[int]] = []
+    card: list[int] = []
+    source = _Source(None)
+    for order in orders:
+        deals.append(list(range(len(card), len(card) + len(order))))
+        card.extend(order)
+        source.events.append((len(order), -1))
+    return _Plan(deals, card), source, upto
+
+
 def replayed(world):
     """A world drawn by `determinize` played again from its own start, as far as it was drawn: its
     shuffles dealing the orders drawn, its other chance and its answers as they were (a test that its

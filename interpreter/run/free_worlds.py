@@ -40,7 +40,7 @@ from bisect import bisect_left
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from .belief import _Plan, _Source  # the drawing a world keeps (`_drawn`), which `belief.replayed` deals
+from .belief import shuffles_drawn  # the drawing a world keeps (`_drawn`), which `belief.replayed` deals
 from .events import ASK, DECIDE, FLIP, MOVE, ROLL, SAY, SEATS, SHOW, SHUFFLE, TABLE
 from .information import Watcher, back_key, relabel_frozen
 from .runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, seen_by
@@ -319,12 +319,4 @@ def _relabel_tags(pi: list[int], tags_then: list[list[int]]) -> list[list[int]]:
 def _drawing(events: list[tuple], walk: _Walk, upto: int) -> tuple:
     """What `belief.replayed` plays the world along: its shuffles' orders (as the relabeled events have them) and
     its chance outcomes so far (only shuffles'), up to its `upto` answers."""
-    deals: list[list[int]] = []
-    card: list[int] = []
-    source = _Source(None)
-    for i, _ in walk.shuffles:
-        order = events[i][2]
-        deals.append(list(range(len(card), len(card) + len(order))))
-        card.extend(order)
-        source.events.append((len(order), -1))
-    return _Plan(deals, card), source, upto
+    return shuffles_drawn([events[i][2] for i, _ in walk.shuffles], upto)
