@@ -7,27 +7,14 @@ from collections import Counter
 
 import pytest
 
-from interpreter import load_game
 from interpreter.run import belief
 from interpreter.run.match import Match
-from tests.test_free_worlds import GLIMPSE
+from tests.test_free_worlds import GLIMPSE, faces_in, glimpse_game
 
 DRAWS = 60
 
 # a look at one card only: its place is the one the rules gave it (the top card of the hand)
 GLIMPSE_ONE = GLIMPSE.replace("show hand of q to p", "show the top card of hand of q to p")
-
-
-def glimpse_game(tmp_path, text: str = GLIMPSE):
-    (tmp_path / "game.yaml").write_text(text)
-    cards = "".join(f"  - {{id: c{i}, name: C{i}, start: deck}}\n" for i in range(1, 6))
-    (tmp_path / "cards.yaml").write_text("cards:\n" + cards)
-    return load_game(tmp_path)
-
-
-def hand_faces(m, zone: str) -> tuple[str, ...]:
-    t = m.layout
-    return tuple(sorted(t.face_ids[c] for c in m.st.zones[t.zone_names.index(zone)]))
 
 
 def seen_faces(m) -> set[str]:
@@ -44,7 +31,7 @@ def test_after_a_look_at_a_hand_either_card_may_be_the_one_that_stayed(tmp_path,
     m.apply(0, 0)  # look
     shown = seen_faces(m)
     assert len(shown) == 2
-    truth = hand_faces(m, "hand@1")
+    truth = faces_in(m, "hand@1")
     kept: Counter = Counter()
     for k in range(DRAWS):
         fresh = Match(game, 2, seed)
@@ -53,7 +40,7 @@ def test_after_a_look_at_a_hand_either_card_may_be_the_one_that_stayed(tmp_path,
         assert world.information_state(0) == m.information_state(0)
         again = belief.replayed(world)
         assert again.information_state(0) == m.information_state(0)
-        (face,) = hand_faces(world, "hand@1")
+        (face,) = faces_in(world, "hand@1")
         kept[face] += 1
     assert set(kept) == shown, kept
     assert kept[truth[0]] >= 20 and DRAWS - kept[truth[0]] >= 20, kept
@@ -65,7 +52,7 @@ def test_the_same_draw_again_moves_between_the_two_cards(tmp_path):
     m = Match(game, 2, 3)
     m.apply(0, 0)
     rng = random.Random(5)
-    kept = Counter(hand_faces(belief.determinize(m, 0, rng), "hand@1") for _ in range(40))
+    kept = Counter(faces_in(belief.determinize(m, 0, rng), "hand@1") for _ in range(40))
     assert len(kept) == 2, kept
 
 
@@ -77,8 +64,8 @@ def test_a_look_at_one_card_keeps_its_place(tmp_path):
         m = Match(game, 2, seed)
         m.apply(0, 0)
         (shown,) = seen_faces(m)
-        assert shown not in hand_faces(m, "hand@1")
+        assert shown not in faces_in(m, "hand@1")
         for k in range(20):
             world = belief.determinize(m, 0, random.Random(k))
             assert world.information_state(0) == m.information_state(0)
-            assert shown not in hand_faces(world, "hand@1")
+            assert shown not in faces_in(world, "hand@1")

@@ -159,15 +159,19 @@ flow: {setup: [deal], rounds: 1, round: [look]}
 """
 
 
+def glimpse_game(tmp_path, text: str = GLIMPSE):
+    """The game `text` (GLIMPSE or a variant) with five cards, C1 to C5, all starting in the deck."""
+    (tmp_path / "game.yaml").write_text(text)
+    cards = "".join(f"  - {{id: c{i}, name: C{i}, start: deck}}\n" for i in range(1, 6))
+    (tmp_path / "cards.yaml").write_text("cards:\n" + cards)
+    return load_game(tmp_path)
+
+
 def test_a_card_seen_and_lost_track_of_leaves_the_draw_to_belief(tmp_path):
     """P0 looks at P1's hand, then a card leaves it unseen: P0 knew both cards there and no longer knows which
     one stayed. Not a card it never saw, nor one it still follows: no fast path (a copy of the match with only
     the cards it never saw redrawn would always keep the true one in P1's hand)."""
-    (tmp_path / "game.yaml").write_text(GLIMPSE)
-    cards = "".join(f"  - {{id: c{i}, name: C{i}, start: deck}}\n" for i in range(1, 6))
-    (tmp_path / "cards.yaml").write_text("cards:\n" + cards)
-    game = load_game(tmp_path)
-    m = Match(game, 2, 3)
+    m = Match(glimpse_game(tmp_path), 2, 3)
     assert free_worlds.free_world(m, 0, random.Random(0)) is not None
     m.apply(0, 0)  # look
     assert free_worlds.free_world(m, 0, random.Random(0)) is None
