@@ -44,6 +44,7 @@ from .belief import shuffles_drawn  # the drawing a world keeps (`_drawn`), whic
 from .events import ASK, DECIDE, FLIP, MOVE, ROLL, SAY, SEATS, SHOW, SHUFFLE, TABLE
 from .information import Watcher, back_key, relabel_frozen
 from .runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, seen_by
+from .watcher import relabeled_tags
 
 
 class FreeWorld(NamedTuple):
@@ -217,7 +218,7 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     watch = match._watch.relabeled(pi, len(match._watch.events), match._watch.tags)
     _relabel_events(watch.events, first, pi, groups, walk)
     base = (cur, (*relabel_frozen(frozen, pi)[:-1], ("object", Seeded(rng.getrandbits(64)))))
-    return FreeWorld(base, watch, _relabel_tags(pi, match._base_info[2]),
+    return FreeWorld(base, watch, [relabeled_tags(pi, then) for then in match._base_info[2]],
                      _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
 
 
@@ -300,20 +301,6 @@ def _relabel_events(events: list[tuple], first: int, pi: list[int], groups: dict
             events[i] = (*e[:4], tuple((now[x[0]], *x[1:]) if x.__class__ is tuple else x for x in e[4]))
         elif now[e[1]] != e[1]:  # a move, a turn, a glimpse
             events[i] = (kind, now[e[1]], *e[2:])
-
-
-def _relabel_tags(pi: list[int], tags_then: list[list[int]]) -> list[list[int]]:
-    """Each seat's tags (see `Watcher`) with card c's given to pi[c]: a card the seat told apart keeps its own
-    name, a group of cards it could not stays one (as `Watcher.relabeled` has them; a card pi keeps keeps its tag)."""
-    cards = len(pi)
-    moved = [(c, d) for c, d in enumerate(pi) if c != d]
-    out = []
-    for then in tags_then:
-        tags = then[:]
-        for c, d in moved:
-            tags[d] = d if then[c] < cards else then[c]
-        out.append(tags)
-    return out
 
 
 def _drawing(events: list[tuple], walk: _Walk, upto: int) -> tuple:

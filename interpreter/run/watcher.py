@@ -17,6 +17,16 @@ from .runtime import OWNER, PUBLIC, State, seen_by
 from .sight import back_key
 
 
+def relabeled_tags(pi: list[int], then: list[int]) -> list[int]:
+    """A seat's tags (see `Watcher`) with card c's given to pi[c]: a card the seat tells apart is named by its own
+    index, a group of cards it could not tell apart stays one."""
+    cards = len(pi)
+    tags = list(range(cards))
+    for c in compress(range(cards), map(ge, then, repeat(cards))):  # the cards of a group
+        tags[pi[c]] = then[c]
+    return tags
+
+
 class Watcher:
     """The observations of one match, shared by every seat (rendered per seat on demand).
 
@@ -90,9 +100,7 @@ class Watcher:
         cards = len(pi)
         watch.tags, watch.groups = [], []
         for then in tags_then:
-            tags = list(range(cards))  # (a card the seat tells apart is named by its own index)
-            for c in compress(range(cards), map(ge, then, repeat(cards))):  # the cards of a group
-                tags[pi[c]] = then[c]
+            tags = relabeled_tags(pi, then)
             groups: dict[int, set[int]] = {}
             for d in compress(range(cards), map(ge, tags, repeat(cards))):
                 groups.setdefault(tags[d], set()).add(d)
