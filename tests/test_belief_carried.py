@@ -108,3 +108,25 @@ def test_secret_answers_a_later_sight_tells_are_drawn_again_not_mended_by_tradin
         assert world.information_state(0) == m.information_state(0)
         replayed(world)
     assert mends == []
+
+
+def test_fresh_worlds_asked_at_one_point_are_drawn_independently_of_the_last():
+    """Asked again at one point, determinize moves its kept world a few steps, so a search's worlds of one
+    decision are much alike; `fresh` (through the seat's handle too) draws each anew, and each is still a
+    world the seat cannot tell from the match."""
+    m = load_game("crazy-eights").new_match(2, seed=3)
+    play_to(m, random.Random(3), 12)
+    seat = m.to_act()[0]
+    handle = m.seat(seat)
+    want = m.information_state(seat)
+
+    def hands(fresh: bool) -> set[str]:
+        rng, seen = random.Random(5), set()
+        for _ in range(6):
+            world = handle.determinize(rng, fresh=fresh)
+            assert world.information_state(seat) == want
+            seen.add(world.information_state(1 - seat))
+        return seen
+
+    moved, fresh = hands(False), hands(True)
+    assert len(fresh) >= 5 and len(fresh) > len(moved) + 2, (len(moved), len(fresh))

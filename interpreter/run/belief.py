@@ -1443,7 +1443,7 @@ def _beliefs(match) -> dict[int, _Belief]:
 
 
 def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES, repairs: int = DEFAULT_REPAIRS,
-                moves: int = DEFAULT_MOVES, probes: int = DEFAULT_PROBES):
+                moves: int = DEFAULT_MOVES, probes: int = DEFAULT_PROBES, fresh: bool = False):
     """A world the seat cannot tell from `match`, drawn at random (see the module); `NoConsistentWorld`
     if `tries` drawings, each mended up to `repairs` times (`probes` swaps tried in all), all fail.
 
@@ -1453,7 +1453,8 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     long run, are each as likely), played again from the last copy kept before that shuffle (its answers
     given again as they were; if that world parts, with the other seats' secret answers drawn anew); asked
     after the match moved on, it carries the last world on: the cards the seat has seen since traded in
-    (from their shuffle on), the new shuffles and choices drawn, the answers since given again."""
+    (from their shuffle on), the new shuffles and choices drawn, the answers since given again. With `fresh`,
+    the world is drawn afresh, independent of the last one (at several times the cost), and kept in its place."""
     if match.__class__ is not match_class(match):
         match.st  # noqa: B018  (a copy not yet rebuilt is rebuilt first)
     if match.__dict__.get("_drawn") or match._rng.__class__ is not random.Random:
@@ -1470,9 +1471,10 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     want, want_view = _Observed(match, seat), view_json(match, seat)
     events = len(match._watch.events)
     world = None
-    if belief.world is not None and belief.events == events:
+    kept = None if fresh else belief.world
+    if kept is not None and belief.events == events:
         world = _moved(match, seat, tr, rng, want, want_view, belief, moves)
-    elif belief.world is not None:
+    elif kept is not None:
         world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
         if world is None:
             world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])

@@ -521,7 +521,7 @@ class Match:
         """The information state as data: {game, players, seat, observed: [...], now: view}."""
         return information.information_state_json(self, seat)
 
-    def determinize(self, seat: int, rng: random.Random) -> Match:
+    def determinize(self, seat: int, rng: random.Random, *, fresh: bool = False) -> Match:
         """Another legal match, with a history of its own from its start, that `seat` cannot tell from
         this one: the shuffles it did not see dealt anew, the other seats' secret answers and their
         picks of cards it did not see drawn anew, what the rules imply kept (see `belief`); its chance
@@ -529,9 +529,13 @@ class Match:
 
         Where no rule has read a card's face so far (and no other seat answered in secret), the world is this
         match with the cards the seat never saw dealt to each other's places, built from the kept base without
-        a replay (`free_worlds`); else it is drawn and played by `belief`."""
+        a replay (`free_worlds`); else it is drawn and played by `belief`. Asked again at the same point, `belief`
+        moves from the seat's last world; `fresh` asks for one drawn independently of it, at several times the
+        cost (worlds without replay are always drawn independently)."""
         drawn = free_worlds.free_world(self, seat, rng)
-        return belief.determinize(self, seat, rng) if drawn is None else self._free_world(drawn, seat)
+        if drawn is None:
+            return belief.determinize(self, seat, rng, fresh=fresh)
+        return self._free_world(drawn, seat)
 
     def _free_world(self, drawn: free_worlds.FreeWorld, seat: int) -> Match:
         """A copy of this match made of a world drawn without replay (see `free_worlds`), not yet rebuilt: its

@@ -41,7 +41,7 @@ class Seated(Protocol):
     def information_state_json(self, seat: int) -> dict[str, Any]: ...
     def result(self) -> dict[str, Any]: ...
     def apply(self, seat: int, action: int) -> Invalid | None: ...
-    def determinize(self, seat: int, rng: random.Random) -> Self: ...
+    def determinize(self, seat: int, rng: random.Random, *, fresh: bool = False) -> Self: ...
 
 
 M = TypeVar("M", bound=Seated)
@@ -129,11 +129,12 @@ class Seat(Generic[M]):
         return m.result() if m.over else None
 
     # ---- what the seat does
-    def determinize(self, rng: random.Random) -> M:
+    def determinize(self, rng: random.Random, *, fresh: bool = False) -> M:
         """A match the seat cannot tell from this one, its hidden part drawn with `rng`
-        (`Match.determinize`): a world to search in, not the real match."""
+        (`Match.determinize`): a world to search in, not the real match. Asked again at the same point, the
+        world is moved from the last one drawn; `fresh` draws it independently of that one, at more cost."""
         m, s, _ = _HELD[id(self)]
-        return cast(M, m.determinize(s, rng))  # a match's world is a match of its kind
+        return cast(M, m.determinize(s, rng, fresh=fresh))  # a match's world is a match of its kind
 
     def apply(self, action: int) -> Invalid | None:
         """Answer the seat's own question; an illegal action (or none asked) is returned as `Invalid`. A rule
