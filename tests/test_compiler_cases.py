@@ -126,7 +126,7 @@ def test_searches_and_aggregates_over_a_card_property(tmp_path):
 
 def test_a_search_by_property_works_out_its_value_where_the_zone_has_cards(tmp_path):
     g = game(tmp_path, """
-        say "{the first card of deck where it.value == table.value}"
+        let found = the first card of deck where it.value == table.value
     """)
     with pytest.raises(RuleError, match="none"):
         play_random(g, 2, 0)

@@ -17,6 +17,7 @@ from . import nodes as n
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 from .blocks import ForCards, ForPlayers, If, Repeat, Visit, While
 from .expressions import TYPE_WORDS, Abort, ExprResolver, Scope, plain_string, ref, token
+from .sentences import narrated
 from .statements import (
     STATEMENTS,
     Add,
@@ -195,7 +196,7 @@ class StatementResolver(ExprResolver):
         return Show(v if v.type == "card" else self.coerce(v, "cards", what), player)
 
     def stmt_say(self, s: Tree, scope: Scope) -> Say:
-        return Say(self.interpolate(token(s.children[0]), scope))
+        return Say(narrated(self.interpolate(token(s.children[0]), scope)))
 
     def stmt_nothing(self, s: Tree, scope: Scope) -> Nothing:
         return Nothing()
