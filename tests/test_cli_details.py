@@ -81,13 +81,17 @@ def test_none_where_a_player_is_needed_is_refused_before_play(capsys, tmp_path, 
     validate_fails(capsys, folder, "game.yaml", message)
 
 
-def test_knocking_out_no_one_at_run_time_is_a_rule_error(capsys, tmp_path):
+def test_knocking_out_no_one_at_run_time_is_a_rule_error(capsys, tmp_path, monkeypatch):
     folder = make_game(tmp_path / "tiny", edited(GAME, ('    say "{me} has {my points}"\n',
                                                         '    say "{me} has {my points}"\n'
                                                         "    knock out holder of the top card of deck\n")))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)  # where play leaves the failed match's log (not the folder the tests run from)
     code, _, err = run(capsys, "play", folder)
     assert code == 1
     assert "game.yaml:31:15: the player to knock out is none here, where one is needed" in err
+    assert [p.name for p in work.iterdir()] == ["rule-failure.jsonl"]
 
 
 def test_a_seat_log_cannot_send_control_characters_to_the_terminal(capsys, logs):
