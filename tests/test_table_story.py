@@ -345,6 +345,15 @@ def test_go_fish_shows_the_last_ask_only_in_its_own_turn(capsys, monkeypatch):
     assert len(firsts) > 3 and not any("asked rank" in s or "asked of" in s for s in firsts.values())
 
 
+def test_a_go_fish_knock_out_is_told_by_one_sentence(capsys, monkeypatch):
+    # seed 1, 3 players: P1 runs out of cards with the stock empty; the game says why, the table that P1 is out
+    out = run(capsys, monkeypatch, "", "play", "go-fish", "--players", "3", "--seed", "1")
+    story = out[:out.index("── final scores")].splitlines()
+    why = story.index("P1 has no cards and the stock is empty")
+    assert story[why + 1] == "P1 is knocked out of the match"
+    assert [line for line in story if re.search(r"\bP1\b.*\bout\b", line)] == ["P1 is knocked out of the match"]
+
+
 def test_a_hand_passed_on_is_told_with_copies_counted(capsys, monkeypatch):
     # Low Tide, seed 2: after the first pick every hand passes to the left
     out = run(capsys, monkeypatch, "1\nq\n", "play", "low-tide", "--human", "0", "--seed", "2")
