@@ -100,7 +100,19 @@ class Narration:
                 and re.search(rf"(?<!\d){rolls[-1]['line']['result']}(?!\d)", text):
             rolls[-1]["covered"] = True
             prefix = events.Rolled.told(rolls[-1]["line"], self.t, "mark") + " "
-        self.pending.append({"kind": "text", "text": prefix + text})
+        said = {"kind": "text", "text": prefix + text}
+        last = self.pending[-1] if self.pending else None
+        if last is not None and "handed" in last and not last.get("told") and self._names_one_of(text, last["handed"]):
+            # the cards just handed to or by a player are what this sentence tells (`P0 draws 2` after the draws):
+            # the sentence first, then the cards, as a reader takes in what happened
+            last["told"] = True
+            self.pending.insert(len(self.pending) - 1, said)
+            return
+        self.pending.append(said)
+
+    def _names_one_of(self, text: str, handed: tuple[Any, int]) -> bool:
+        """Does the sentence name the taker, or the player who gave, of cards handed (giver or zone, taker)?"""
+        return any(isinstance(p, int) and self.t.named(text, p) for p in handed)
 
     def _rolled(self, line: dict[str, Any]) -> None:
         self._close_rolls()
@@ -147,7 +159,7 @@ class Narration:
         # by name where you see it; a card handed between two players is told to both
         key = (giver if giver is not None else source, taker)
         last = self.pending[-1] if self.pending else None
-        if last is None or last.get("handed") != key:
+        if last is None or last.get("handed") != key or last.get("told"):  # (a sentence told those: new ones apart)
             last = {"kind": "text", "handed": key, "cards": [], "unknown": 0, "text": ""}
             self.pending.append(last)
         if giver == t.human or t.sees(t.human, cid):  # a card from your own private zone is one you know

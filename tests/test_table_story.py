@@ -354,6 +354,15 @@ def test_a_go_fish_knock_out_is_told_by_one_sentence(capsys, monkeypatch):
     assert [line for line in story if re.search(r"\bP1\b.*\bout\b", line)] == ["P1 is knocked out of the match"]
 
 
+def test_the_cards_you_draw_are_told_after_the_sentence_that_draws_them(capsys, monkeypatch):
+    # Sky Haulers, seed 1, seat 0: the rules move the cards, then say `P0 draws 1`; a reader takes the sentence first
+    out = run(capsys, monkeypatch, "1\n" * 40 + "q\n", "play", "sky-haulers", "--human", "0", "--seed", "1")
+    assert "\nP0 draws 5\n  you get Rumpus, Grease Monkey, Stowaway, Peek Inside, Charter Flight (from the deck)\n" \
+           "P1 draws 5\n" in out
+    assert "\nP0 draws 1\n  you get Ace Wingman (from the deck)\n" \
+           "P0 draws 2 more\n  you get Chatterbox, Tourist (from the deck)\n" in out
+
+
 def test_a_hand_passed_on_is_told_with_copies_counted(capsys, monkeypatch):
     # Low Tide, seed 2: after the first pick every hand passes to the left
     out = run(capsys, monkeypatch, "1\nq\n", "play", "low-tide", "--human", "0", "--seed", "2")
