@@ -41,6 +41,7 @@ class Narration:
         self.seat_decisions: list[dict[str, Any]] = []
         self.told: list[tuple[int, str]] = []  # open decisions printed this round, a sentence may repeat them
         self.answered = False  # the person answered in the step being told (what follows is its doing)
+        self.sizes: dict[str, int] = {}  # with a person: how many cards each zone holds at the line being told
         self.by_kind = {events.Said: self._said, events.Rolled: self._rolled, events.Shown: self._shown,
                         events.Moved: self._moved, events.SeatsChanged: self._seats}  # kinds the story tells
 
@@ -61,6 +62,8 @@ class Narration:
         states = [i for i, line in enumerate(lines) if line["type"] == "state"]
         view = m.view(t.human if t.human is not None else 0)
         now = (max(view["deal"], 1), view["round"])  # rounds count within a deal
+        if t.human is not None:
+            self.sizes = _sizes_before(view, lines)
         for i, line in enumerate(lines):
             kind = line["type"]
             if kind == "event":
@@ -145,6 +148,9 @@ class Narration:
         t = self.t
         if t.human is None:
             return
+        before = self.sizes.get(line["to"], 0)  # cards in the zone the card goes to, before it
+        self.sizes[line["from"]] = self.sizes.get(line["from"], 0) - 1
+        self.sizes[line["to"]] = before + 1
         (source, giver), (target, taker) = seat_of(line["from"]), seat_of(line["to"])
         model, cid = t.m.game.model, line["card"]
         private = [z is not None and z.visibility != PUBLIC for z in (model.zone(source), model.zone(target))]
@@ -160,7 +166,10 @@ class Narration:
         key = (giver if giver is not None else source, taker)
         last = self.pending[-1] if self.pending else None
         if last is None or last.get("handed") != key or last.get("told"):  # (a sentence told those: new ones apart)
-            last = {"kind": "text", "handed": key, "cards": [], "unknown": 0, "text": ""}
+            # cards dealt into an empty zone of yours are all it holds: the screen names them (a hand of 13 is
+            # not listed twice over), the story counts them
+            last = {"kind": "text", "handed": key, "cards": [], "unknown": 0, "text": "",
+                    "whole": giver is None and taker == t.human and before == 0}
             self.pending.append(last)
         if giver == t.human or t.sees(t.human, cid):  # a card from your own private zone is one you know
             last["cards"] = sorted([*last["cards"], cid], key=t.cards.order)  # never in the order handed
@@ -169,6 +178,8 @@ class Narration:
         names = Counter(t.cards.name(c) for c in last["cards"])  # in card order: copies together
         listed = ", ".join([n if k == 1 else f"{n} ×{k}" for n, k in names.items()]
                            + ([counted(last["unknown"], t.words["cards"])] if last["unknown"] else []))
+        if last["whole"]:
+            listed = counted(len(last["cards"]) + last["unknown"], t.words["cards"])
         if giver is None:
             last["text"] = "  " + events.Moved.told({"cards": listed, "zone": spoken(source)}, t, "from_zone")
             return
@@ -287,3 +298,15 @@ class Narration:
                     self.told.append((item["who"], item["label"]))
             elif t.human is None:  # no sentence says whose roll it is: a person's screen leaves it out
                 t.print("  " + events.Rolled.told(item["line"], t, "alone"))
+
+
+def _sizes_before(view: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, int]:
+    """How many cards each zone of the seat's view held before `lines` (the log's new lines) moved any: its
+    size now, each card moved since put back."""
+    sizes = {zone: len(cards) if isinstance(cards, list) else cards.get("count", 0)
+             for zone, cards in view["zones"].items()}
+    for line in lines:
+        if line["type"] == "event" and events.BY_NAME[line["event"]] is events.Moved:
+            sizes[line["to"]] = sizes.get(line["to"], 0) - 1
+            sizes[line["from"]] = sizes.get(line["from"], 0) + 1
+    return sizes

@@ -357,10 +357,19 @@ def test_a_go_fish_knock_out_is_told_by_one_sentence(capsys, monkeypatch):
 def test_the_cards_you_draw_are_told_after_the_sentence_that_draws_them(capsys, monkeypatch):
     # Sky Haulers, seed 1, seat 0: the rules move the cards, then say `P0 draws 1`; a reader takes the sentence first
     out = run(capsys, monkeypatch, "1\n" * 40 + "q\n", "play", "sky-haulers", "--human", "0", "--seed", "1")
-    assert "\nP0 draws 5\n  you get Rumpus, Grease Monkey, Stowaway, Peek Inside, Charter Flight (from the deck)\n" \
-           "P1 draws 5\n" in out
+    assert "\nP0 draws 5\n  you get 5 cards (from the deck)\nP1 draws 5\n" in out  # (a whole hand: counted)
     assert "\nP0 draws 1\n  you get Ace Wingman (from the deck)\n" \
            "P0 draws 2 more\n  you get Chatterbox, Tourist (from the deck)\n" in out
+
+
+def test_a_hand_dealt_whole_is_counted_in_the_story_and_named_on_the_screen(hearts_pass):
+    # Hearts, seed 1: 13 cards into an empty hand are all it holds; the screen's hand line and the question name
+    # them, so the story says how many (it listed all 13 before the same 13 on the screen and as options)
+    head = hearts_pass[:hearts_pass.index("\n── ")]
+    assert head.splitlines()[1:] == ["Deal 1", "  you get 13 cards (from the deck)", "Pass left"]
+    first = screens(hearts_pass)[0]
+    assert first.count("Queen of Spades") == 2  # the hand line and option 12
+    assert "\n  you get 2 of Diamonds, 5 of Diamonds, Queen of Hearts (from P3)\n" in hearts_pass  # a pass: named
 
 
 def test_a_hand_passed_on_is_told_with_copies_counted(capsys, monkeypatch):
@@ -447,7 +456,7 @@ def test_no_card_name_is_broken_across_lines(capsys, monkeypatch):
     for name in names:
         whole = sum(len(re.findall(rf"(?<!\w){name}(?!\w)", line)) for line in out.splitlines())
         assert whole == len(re.findall(rf"(?<!\w){name}(?!\w)", joined)), name
-    assert "  you get 9 of Clubs, 2 of Diamonds," in out and "── end of round" not in out  # (Hearts: deals)
+    assert "your hand: 9 of Clubs, 2 of Diamonds," in out and "── end of round" not in out  # (Hearts: deals)
 
 
 def test_a_once_per_turn_mark_is_shown_only_in_the_turn_it_was_used(capsys, monkeypatch):
