@@ -30,6 +30,7 @@ phases:
     say "guarded: {c.value if c != none else 0}"
     say "tops: {list(players, (the top card of hand of it).value)}"
     say "{me} has {count(my hand where it.value == c.value)} alike"
+    say "worth something: {c != none and c.value > 0}"
     EXTRA
 flow:
   turn: [turn]
@@ -66,10 +67,11 @@ def test_a_part_needing_a_card_that_is_none_reads_nothing_and_the_logged_match_i
     logged, quiet = played(folder, log=True), played(folder, log=False)
     assert logged.result() == quiet.result()
     said = [e["text"] for e in logged.log if e.get("event") == "say"]
-    assert said[:5] == ["P0 takes a card worth 1", "P0 holds One", "guarded: 1", "tops: nothing", "P0 has 1 alike"]
-    # P1's second turn: no card left to take
-    assert said[-5:] == ["P1 takes a card worth nothing", "nobody holds nothing", "guarded: 0", "tops: [1, 1]",
-                         "P1 has nothing alike"]
+    assert said[:6] == ["P0 takes a card worth 1", "P0 holds One", "guarded: 1", "tops: nothing", "P0 has 1 alike",
+                        "worth something: yes"]
+    # P1's second turn: no card left to take; what the text guards itself (`if`, `and`) is worked out as written
+    assert said[-6:] == ["P1 takes a card worth nothing", "nobody holds nothing", "guarded: 0", "tops: [1, 1]",
+                         "P1 has nothing alike", "worth something: no"]
 
 
 def test_play_and_replay_go_on_where_sim_does(tmp_path, capsys):
@@ -85,5 +87,5 @@ def test_play_and_replay_go_on_where_sim_does(tmp_path, capsys):
 def test_a_part_worked_out_in_a_quiet_match_too_fails_alike_in_both(tmp_path):
     folder = sayer(tmp_path, extra='say "half: {c.value / 2}"')
     for log in (True, False):
-        with pytest.raises(RuleError, match=r"game\.yaml:19:\d+: .*none"):
+        with pytest.raises(RuleError, match=r"game\.yaml:20:\d+: .*none"):
             played(folder, log=log)
