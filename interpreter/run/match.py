@@ -17,6 +17,8 @@ from .runtime import (
     CHANCE_USED,
     DECISIONS,
     K_CARD,
+    OWNER,
+    PUBLIC,
     Quiet,
     RuleError,
     State,
@@ -110,8 +112,9 @@ class Match:
         if chance is not None:  # an object with its own `_randbelow` (a determinized world's) is used as it is
             self.st.rng = chance if hasattr(chance, "_randbelow") else DrawnChance(chance)
         self.st.table_counters = game.counter_names
-        # who sees what: observed as the match goes (never replayed), rendered per seat on demand
-        self._watch = self.st.watch = Watcher(self.st)
+        # who sees what: observed as the match goes (never replayed), rendered per seat on demand; which cards
+        # each seat can no longer tell apart only where the chance is the seed's (the only matches drawn from)
+        self._watch = self.st.watch = Watcher(self.st, tagged=chance is None)
         self._seen: list[information.Seen] = [information.new_cache() for _ in range(players)]
         self._base_info: tuple = (0, 0, None)  # at the kept base: events recorded, decisions made, tags
         self._reseed: tuple | None = None  # (answers sent, chance state): a determinized copy's new chance
@@ -340,9 +343,12 @@ class Match:
             for a in ask[1] if ask[0] == -1 else (ask,):
                 seat, options, kind = a[0], a[1], a[2]
                 if kind == K_CARD:  # a card is named when rendered: its face if seen, else where it lay
-                    ids, zones, zone_of = information.faces(self.layout), st.zones, st.zone_of
-                    shown = tuple("none" if c < 0 else ids[c] if seen_by(st, c) >> seat & 1
-                                  else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options)
+                    t = self.layout
+                    ids, zones, zone_of, face, known = information.faces(t), st.zones, st.zone_of, st.face, st.known
+                    opened, bit = _open_zones(t)[seat], 1 << seat  # (seen surely: known, or face up where it sees)
+                    shown = tuple(["none" if c < 0 else ids[c]
+                                   if known[c] & bit or (face[c] and opened[zone_of[c]]) or seen_by(st, c) & bit
+                                   else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options])
                 else:
                     shown = tuple(options)
                 watch.asked(st, seat, a[3], kind, shown)
@@ -366,11 +372,12 @@ class Match:
     @property
     def simultaneous(self) -> bool:
         """True while the pending choice is asked of several players at once, in secret."""
-        return self._ask is not None and self._ask[0] == -1
+        ask = self._pending
+        return ask is not None and ask[0] == -1
 
     def to_act(self) -> list[int]:
         """Seats that must act now: one, or several for a simultaneous choice (those not yet answered)."""
-        ask = self._ask
+        ask = self._pending
         if ask is None:
             return []
         if ask[0] == -1:
@@ -378,7 +385,7 @@ class Match:
         return [ask[0]]
 
     def _ask_of(self, seat: int) -> tuple | None:
-        ask = self._ask
+        ask = self._pending
         if ask is None:
             return None
         if ask[0] == -1:
@@ -439,7 +446,7 @@ class Match:
             self.log.append({"type": "decision", "who": seat, "choice": action, "options": len(ask[1]),
                              "label": self.label(ask, action)})
         value = ask[1][action]
-        pending = self._ask
+        pending = self._pending
         assert pending is not None
         if pending[0] == -1:
             self._answers[seat] = value
@@ -679,6 +686,19 @@ def explicit_match(game, players: int, seed: int, **options: Any) -> Match:
     from its seed; told the outcomes its seed would draw, it plays the seed's match."""
     game.check_players(players)
     return chance.started(ExplicitStart(game, players, seed, options))
+
+
+_OPENED: dict[int, tuple] = {}
+
+
+def _open_zones(t) -> list[list[bool]]:
+    """Per seat, per zone of layout `t`: whether a card lying face up there is seen by the seat (a public zone,
+    or its own), one of the ways `seen_by` sees a card (kept per layout)."""
+    hit = _OPENED.get(id(t))
+    if hit is None or hit[0] is not t:
+        hit = _OPENED[id(t)] = (t, [[vis == PUBLIC or (vis == OWNER and owner == s)
+                                     for vis, owner in zip(t.zone_vis, t.zone_owner, strict=True)] for s in range(t.n)])
+    return hit[1]
 
 
 def _chance(state: tuple) -> random.Random:

@@ -39,23 +39,25 @@ class Watcher:
     `owners` (one list shared by the watchers that share them) counts them, and a watcher that records
     while others share takes its own copy first (the last one left records in place).
 
-    `search`: the watcher of a copy played inside a search (`Match.search_copy`), which keeps only what
-    information states read (the events, the shadow), not `tags` (what determinize reads)."""
+    `search`: a watcher that keeps only what information states read (the events, the shadow), not `tags`
+    (what determinize and the leak check read): a copy played inside a search (`Match.search_copy`), or the
+    watcher of a match whose chance is not its seed (a world being drawn: nobody draws from those)."""
 
     __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "search", "tags", "where",
                  "zones")
 
-    def __init__(self, st: State) -> None:
+    def __init__(self, st: State, tagged: bool = True) -> None:
+        """`tagged`: keep `tags` (else a `search` watcher from the start)."""
         self.owners = [1]
         self.events: list[tuple] = []
         self.places: dict[int, _Places] = {}
         self.sync(st)
         cards = len(st.face)
-        self.tags = [list(range(cards)) for _ in range(st.n)]
-        self.groups: list[dict[int, set[int]]] = [{} for _ in range(st.n)]
+        self.tags = [list(range(cards)) for _ in range(st.n)] if tagged else []
+        self.groups: list[dict[int, set[int]]] = [{} for _ in range(st.n)] if tagged else []
         self.fresh = cards
         self.last: tuple | None = None
-        self.search = False
+        self.search = not tagged
 
     def sync(self, st: State) -> None:
         """Take the shadow from the state (after a copy of the match was rebuilt)."""
@@ -111,14 +113,14 @@ class Watcher:
 
     def __getstate__(self) -> dict[str, Any]:
         return {"events": self.events, "tags": self.tags, "groups": self.groups, "fresh": self.fresh,
-                "last": self.last}
+                "last": self.last, "search": self.search}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self.search = False
         for name, value in state.items():
             setattr(self, name, value)
         self.owners = [1]
         self.places = {}
-        self.search = False
         self.zones, self.where, self.face, self.known = [], [], [], []
 
     # ---- what the seats tell apart
@@ -214,24 +216,6 @@ class Watcher:
                 self._merge(s, cards)
         return unseen
 
-    def _shadow_moved(self, st: State, c: int, src: int, dst: int, to: int) -> tuple[int, int]:
-        """Move card `c` in the shadow as it moved in the state; returns where it lay in `src` and where it went
-        in `dst` (`to`, else found there)."""
-        shadow = self.zones[src]
-        # a card taken from an end or put at one (most moves) is found there, not searched for
-        at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
-        del shadow[at]
-        if to < 0:
-            dest = st.zones[dst]
-            to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
-        self.zones[dst].insert(to, c)
-        self.where[c] = dst
-        self.face[c], self.known[c] = st.face[c], st.known[c]
-        if st.layout.zone_vis[src] == OWNER:  # a card leaving a hand: glimpses of the cards still there may lapse
-            for d in st.zones[src]:
-                self.known[d] = st.known[d]
-        return at, to
-
     # ---- the runtime's hooks
     def moved(self, st: State, c: int, src: int, dst: int, at_random: bool = False, to: int = -1) -> None:
         """A card moved (`to`: where it went in `dst`, if the verb knows; else it is found there)."""
@@ -239,9 +223,24 @@ class Watcher:
             self.own()
         before = self._seen_leaving(st, c, src)
         after = seen_by(st, c)
-        at, to = self._shadow_moved(st, c, src, dst, to)
+        # the shadow moved as the state: a card taken from an end or put at one (most moves) is found there
+        shadow = self.zones[src]
+        at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
+        del shadow[at]
+        if to < 0:
+            dest = st.zones[dst]
+            to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
+        self.zones[dst].insert(to, c)
+        self.where[c] = dst
+        up = self.face[c] = st.face[c]
+        t = st.layout
+        hand = t.zone_vis[src] == OWNER
+        if hand:  # a card leaving a hand: glimpses of the cards still there may lapse (the shadow is the state
+            self.known[:] = st.known  # as of the last hook: no other card's knowledge changed since)
+        else:
+            self.known[c] = st.known[c]
         # A place drawn by chance is kept as ~to: shown only to the seats that see the card where it went.
-        self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, st.face[c], before, after))
+        self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, up, before, after))
         if self.search:
             return
         seen = before | after
@@ -250,8 +249,7 @@ class Watcher:
             for s in range(st.n):
                 if seen >> s & 1 and tags[s][c] != c:
                     self._identify(s, c)
-        t = st.layout
-        if t.zone_vis[src] == OWNER:
+        if hand:
             owner = t.zone_owner[src]
             unseen = (1 << st.n) - 1 & ~(seen | (1 << owner if owner >= 0 else 0))
             if unseen:
@@ -315,8 +313,9 @@ class Watcher:
         self.events.append((SHUFFLE, zi, tuple(cards)))  # the order drawn: a determinization redraws it
         if self.search:
             return
+        seen = [seen_by(st, c) for c in cards]
         for s in range(st.n):
-            unseen = [c for c in cards if not seen_by(st, c) >> s & 1]
+            unseen = [c for c, mask in zip(cards, seen, strict=True) if not mask >> s & 1]
             if len(unseen) > 1:
                 self._merge(s, unseen)
 

@@ -1,0 +1,134 @@
+"""What a watched match records, kept cheaply and kept right: a world drawn by `determinize` keeps no record of
+which cards each seat can no longer tell apart (nobody draws from a world), and plays on, copied or pickled, as
+before; the shadow a watcher keeps is the state as of its last hook (which lets a move out of a hand take every
+card's knowledge from the state at once); a question's options, as the asked seat sees them, are what `seen_by`
+says it sees."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from test_run_limits import write_game
+from walks import played
+
+from interpreter.game import load_game
+from interpreter.run import information, watcher
+from interpreter.run.events import ASK
+from interpreter.run.match import Match
+from interpreter.run.runtime import K_CARD, seen_by
+
+GAMES = ["hearts", "go-fish", "crazy-eights", "sky-haulers", "low-tide", "overloaded"]
+
+
+def _world(name: str, seed: int, decisions: int) -> tuple[Match, Match, int]:
+    """A match of bundled game `name` after some random decisions, and a world drawn for the seat to act."""
+    game = load_game(name)
+    m = played(game, 4 if game.min_players <= 4 <= game.max_players else game.default_players, seed, decisions)
+    seat = m.to_act()[0]
+    return m, m.determinize(seat, random.Random(seed)), seat
+
+
+@pytest.mark.parametrize("name", ["hearts", "crazy-eights"])
+def test_a_drawn_world_keeps_no_tags_and_plays_on_as_it_did(name):
+    m, world, seat = _world(name, 3, 12)
+    assert m._watch.tags and not m._watch.search  # the real match keeps them (determinize reads them)
+    assert world._watch.tags == [] and world._watch.search
+    for w in (world, world.clone(), pickle.loads(pickle.dumps(world))):
+        assert w._watch.search  # kept through a copy and a pickle round trip
+        assert w.information_state(seat) == m.information_state(seat)
+    # played on, a copy and a pickled copy record the same (no tag read on the way: none is kept)
+    a, b = world.clone(), pickle.loads(pickle.dumps(world))
+    bot = random.Random(5)
+    for _ in range(12):
+        if a.over:
+            break
+        p = a.to_act()[0]
+        action = bot.randrange(len(a.legal_actions(p)))
+        assert a.apply(p, action) is None and b.apply(p, action) is None
+    assert a._watch.tags == b._watch.tags == []
+    assert [a.information_state(s) for s in range(a.players)] == [b.information_state(s) for s in range(b.players)]
+
+
+def test_a_match_given_its_chance_keeps_no_tags_one_of_its_seed_does():
+    game = load_game("hearts")
+    assert Match(game, 4, 1)._watch.tags
+    told = Match(game, 4, 1, chance=random.Random(1)._randbelow)
+    assert told._watch.tags == [] and told._watch.search
+
+
+def _hooks_checked(monkeypatch) -> list[str]:
+    """Every hook of the watcher wrapped: after it, the shadow must be the state (the glimpse's own card, which
+    the runtime marks known just after its hook, as the hook already has it). Returns the hooks that broke it."""
+    broken: list[str] = []
+    for name in ("moved", "moved_many", "shuffled", "shown", "flipped", "said", "rolled", "asked", "decided",
+                 "seats_changed"):
+        hook = getattr(watcher.Watcher, name)
+
+        def checked(self, st, *args, _hook=hook, _name=name):
+            _hook(self, st, *args)
+            known = st.known[:]
+            if _name == "shown":
+                known[args[0]] |= 1 << args[1]
+            if self.zones != st.zones or self.face != st.face or self.known != known or self.where != st.zone_of:
+                broken.append(_name)
+
+        monkeypatch.setattr(watcher.Watcher, name, checked)
+    return broken
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_shadow_is_the_state_after_every_hook(name, monkeypatch):
+    broken = _hooks_checked(monkeypatch)
+    game = load_game(name)
+    for seed in range(2):
+        played(game, game.default_players, seed, 120)
+    assert broken == []
+
+
+LAPSES = """\
+move the top 4 cards of deck to my hand
+show my hand to next player after me
+move the top card of my hand to deck face down
+let x = I choose one of "a", "b" "?"
+move the top card of my hand to a random position of deck
+let y = I choose one of "a", "b" "?"
+move my hand where it.value > 4 to pile
+move all my hand to deck"""
+
+
+def test_the_shadow_is_the_state_after_every_hook_where_glimpses_lapse(tmp_path, monkeypatch):
+    """Cards shown from a hand, then cards of it moved one by one and many at once: the glimpses of the cards
+    left there lapse in the state, and the shadow follows."""
+    broken = _hooks_checked(monkeypatch)
+    game = load_game(write_game(tmp_path / "glimpses", LAPSES, flow="  turn: [turn]\n  rounds: 2\n"))
+    for seed in range(2):
+        m = played(game, 2, seed, 400)
+        assert m.over
+    assert broken == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_options_of_a_card_question_are_named_as_seen_by_says(name):
+    """Each card option recorded as the asked seat sees it: its face where `seen_by` has the seat see it, else
+    its place (the quick test of what a seat surely sees agrees with the rule it stands for)."""
+    game = load_game(name)
+    checked = 0
+    for seed in range(2):
+        m = Match(game, game.default_players, seed)
+        bot = random.Random(seed)
+        while not m.over and len(m.history) < 120:
+            asks = m._pending[1] if m._pending[0] == -1 else (m._pending,)
+            recorded = [e for e in m._watch.events if e[0] == ASK][-len(asks):]
+            for a, e in zip(asks, recorded, strict=True):
+                if a[2] != K_CARD:
+                    continue
+                st, seat = m.st, a[0]
+                want = tuple("none" if c < 0 else information.faces(m.layout)[c] if seen_by(st, c) >> seat & 1
+                             else (c, st.zone_of[c], st.zones[st.zone_of[c]].index(c)) for c in a[1])
+                assert e[4] == want
+                checked += len(want)
+            for p in m.to_act():
+                m.apply(p, bot.randrange(len(m.legal_actions(p))))
+    assert checked > 0
