@@ -44,13 +44,13 @@ from .belief import shuffles_drawn  # the drawing a world keeps (`_drawn`), whic
 from .events import ASK, DECIDE, FLIP, MOVE, ROLL, SAY, SEATS, SHOW, SHUFFLE, TABLE
 from .information import Watcher, back_key, relabel_frozen
 from .runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, seen_by
-from .watcher import relabeled_tags
 
 
 class FreeWorld(NamedTuple):
     """What a world drawn without replay is made of (`Match` assembles it): the kept base relabeled, with its
-    chance drawn anew; the record of events relabeled (a watcher of its own); each seat's tags at the base,
-    relabeled; the drawing `belief.replayed` deals; a seed of its own."""
+    chance drawn anew; the record of events relabeled (a watcher of its own, keeping no tags, as a world drawn
+    by `belief` keeps none); the seats' tags at the base (none kept); the drawing `belief.replayed` deals; a
+    seed of its own."""
 
     base: tuple
     watch: Watcher
@@ -215,11 +215,12 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
             rng.shuffle(drawn)
             for c, d in zip(cards, drawn, strict=True):
                 pi[c] = d
-    watch = match._watch.relabeled(pi, len(match._watch.events), match._watch.tags)
+    # the world's record keeps no tags (nobody draws from a world: see `Watcher.search`)
+    watch = match._watch.relabeled(pi, len(match._watch.events), [])
+    watch.search = True
     _relabel_events(watch.events, first, pi, groups, walk)
     base = (cur, (*relabel_frozen(frozen, pi)[:-1], ("object", Seeded(rng.getrandbits(64)))))
-    return FreeWorld(base, watch, [relabeled_tags(pi, then) for then in match._base_info[2]],
-                     _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
+    return FreeWorld(base, watch, [], _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
 
 
 def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | range) -> list[bool]:
