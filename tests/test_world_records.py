@@ -14,7 +14,7 @@ from test_run_limits import write_game
 from walks import played
 
 from interpreter.game import load_game
-from interpreter.run import information, watcher
+from interpreter.run import free_worlds, information, watcher
 from interpreter.run.events import ASK
 from interpreter.run.match import Match
 from interpreter.run.runtime import K_CARD, seen_by
@@ -51,6 +51,19 @@ def test_a_drawn_world_keeps_no_tags_and_plays_on_as_it_did(name):
     assert [a.information_state(s) for s in range(a.players)] == [b.information_state(s) for s in range(b.players)]
 
 
+def test_a_world_drawn_without_replay_keeps_no_tags_either():
+    game = load_game("tests/games/kuhn-poker")
+    m = played(game, 2, 4, 1)
+    seat = m.to_act()[0]
+    assert free_worlds.free_world(m, seat, random.Random(1)) is not None  # (the path without replay)
+    world = m.determinize(seat, random.Random(1))
+    assert world._watch.search and world._watch.tags == [] and world._base_info[2] == []
+    again = pickle.loads(pickle.dumps(world))
+    assert again.information_state(seat) == world.information_state(seat) == m.information_state(seat)
+    p = again.to_act()[0]
+    assert again.apply(p, 0) is None and again._watch.tags == []
+
+
 def test_a_match_given_its_chance_keeps_no_tags_one_of_its_seed_does():
     game = load_game("hearts")
     assert Match(game, 4, 1)._watch.tags
@@ -60,7 +73,8 @@ def test_a_match_given_its_chance_keeps_no_tags_one_of_its_seed_does():
 
 def _hooks_checked(monkeypatch) -> list[str]:
     """Every hook of the watcher wrapped: after it, the shadow must be the state (the glimpse's own card, which
-    the runtime marks known just after its hook, as the hook already has it). Returns the hooks that broke it."""
+    the runtime marks known just after its hook, as the hook already has it), and a move records who sees the
+    card where it went as `seen_by` says. Returns the hooks that broke either."""
     broken: list[str] = []
     for name in ("moved", "moved_many", "shuffled", "shown", "flipped", "said", "rolled", "asked", "decided",
                  "seats_changed"):
@@ -68,6 +82,8 @@ def _hooks_checked(monkeypatch) -> list[str]:
 
         def checked(self, st, *args, _hook=hook, _name=name):
             _hook(self, st, *args)
+            if _name == "moved" and self.events[-1][8] != seen_by(st, args[0]):  # who sees the card where it went
+                broken.append("moved: seen after")
             known = st.known[:]
             if _name == "shown":
                 known[args[0]] |= 1 << args[1]
