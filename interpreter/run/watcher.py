@@ -41,15 +41,19 @@ class Watcher:
 
     `search`: a watcher that keeps only what information states read (the events, the shadow), not `tags`
     (what determinize and the leak check read): a copy played inside a search (`Match.search_copy`), or the
-    watcher of a match whose chance is not its seed (a world being drawn: nobody draws from those)."""
+    watcher of a match whose chance is not its seed (a world being drawn: nobody draws from those).
 
-    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "search", "tags", "where",
-                 "zones")
+    `walks`: what is worked out from the record alone, by whoever reads it (`free_worlds` keeps each seat's walk
+    of the events there), shared as the record is (a copy of the match made before a walk gets it too)."""
+
+    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "search", "tags", "walks",
+                 "where", "zones")
 
     def __init__(self, st: State, tagged: bool = True) -> None:
         """`tagged`: keep `tags` (else a `search` watcher from the start)."""
         self.owners = [1]
         self.events: list[tuple] = []
+        self.walks: dict[Any, Any] = {}
         self.places: dict[int, _Places] = {}
         self.sync(st)
         cards = len(st.face)
@@ -71,6 +75,7 @@ class Watcher:
         the shadow is taken again by `sync`."""
         other = Watcher.__new__(Watcher)
         other.events, other.tags, other.groups, other.owners = self.events, self.tags, self.groups, self.owners
+        other.walks = self.walks
         self.owners[0] += 1
         other.fresh, other.last, other.search = self.fresh, self.last, self.search
         other.places = {}
@@ -82,6 +87,7 @@ class Watcher:
         self.owners[0] -= 1
         self.owners = [1]
         self.events = self.events[:]
+        self.walks = {}  # (the others go on with the record, and with what was worked out from it)
         if self.search:  # tags no longer kept
             self.tags, self.groups = [], []
             return
@@ -96,6 +102,7 @@ class Watcher:
         watch = Watcher.__new__(Watcher)
         watch.owners = [1]
         watch.events = self.events[:events]
+        watch.walks = {}
         watch.fresh, watch.search = self.fresh, self.search
         watch.places = {}
         watch.zones, watch.where, watch.face, watch.known = [], [], [], []
@@ -121,6 +128,7 @@ class Watcher:
             setattr(self, name, value)
         self.owners = [1]
         self.places = {}
+        self.walks = {}
         self.zones, self.where, self.face, self.known = [], [], [], []
 
     # ---- what the seats tell apart
@@ -222,7 +230,13 @@ class Watcher:
         if self.owners[0] > 1:
             self.own()
         before = self._seen_leaving(st, c, src)
-        after = seen_by(st, c)
+        t, up, kn = st.layout, st.face[c], st.known[c]
+        vis = t.zone_vis[dst]  # who sees it where it went (`seen_by`, written out: this runs at every move)
+        if vis == OWNER:
+            owner = t.zone_owner[dst]
+            after = kn | (1 << owner if up and owner >= 0 else 0)
+        else:
+            after = (1 << st.n) - 1 if up and vis == PUBLIC else kn
         # the shadow moved as the state: a card taken from an end or put at one (most moves) is found there
         shadow = self.zones[src]
         at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
@@ -232,13 +246,12 @@ class Watcher:
             to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
         self.zones[dst].insert(to, c)
         self.where[c] = dst
-        up = self.face[c] = st.face[c]
-        t = st.layout
+        self.face[c] = up
         hand = t.zone_vis[src] == OWNER
         if hand:  # a card leaving a hand: glimpses of the cards still there may lapse (the shadow is the state
             self.known[:] = st.known  # as of the last hook: no other card's knowledge changed since)
         else:
-            self.known[c] = st.known[c]
+            self.known[c] = kn
         # A place drawn by chance is kept as ~to: shown only to the seats that see the card where it went.
         self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, up, before, after))
         if self.search:
