@@ -85,6 +85,23 @@ def test_an_internal_error_under_a_rule_shows_its_yaml_line_before_the_generated
     assert err.endswith("meeple sim: internal error (please report it): TypeError: a fault of the engine\n")
 
 
+def test_an_internal_error_in_a_sim_worker_shows_its_yaml_line(game_folder, capsys, monkeypatch):
+    """A worker's traceback reaches the parent as text: the worker puts the rules' lines in before it goes."""
+    game = load_game("g")
+    play = game.flow["turn"][0][0]
+
+    def broken(st, zone):
+        raise TypeError("a fault of the engine")
+
+    monkeypatch.setitem(play.__globals__, "shuffle", broken)  # (the workers are forked with it)
+    assert main(["sim", "g", "-n", "2", "--workers", "2"]) == 1
+    err = capsys.readouterr().err
+    placed = yaml_frame(SHUFFLE, "shuffle pile")
+    assert err.count(placed) == 1, err
+    assert err.split(placed, 1)[1].startswith(f'  File "{game.code_filename}", line ')
+    assert err.endswith("meeple sim: internal error (please report it): TypeError: a fault of the engine\n")
+
+
 def test_a_rule_failure_keeps_a_traceback_with_the_yaml_line(game_folder):
     game = load_game("g")
     m = game.new_match(2, seed=5)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 import time
@@ -14,6 +15,7 @@ from .flow import TURN, Cursor, finish, run_flow
 from .playable import Game
 from .random_bots import random_bot
 from .runtime import State
+from .tracebacks import places_of_game, show_rules_lines
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -225,7 +227,14 @@ def run_chunk(game: Game, players: int, start: int, stop: int, watch: Watch | No
 
 
 def _run_chunk_args(args: tuple[Game, int, int, int, Watch | None, list[str] | None]) -> Tally:
-    return run_chunk(*args)
+    """`run_chunk(*args)`, as a worker process runs it. A fault of the engine gets the rules' lines in its traceback
+    here (`show_rules_lines`): a worker's traceback reaches the parent only as the text it formats of it."""
+    try:
+        return run_chunk(*args)
+    except Exception as err:
+        with contextlib.suppress(Exception):  # (the fault goes on with the rules' lines or without them)
+            show_rules_lines(err, places_of_game(args[0]))
+        raise
 
 
 def _ignore_interrupt() -> None:
