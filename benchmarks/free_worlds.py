@@ -5,8 +5,10 @@ drawn without replay against the world drawn and played by `belief`, early, midw
 
 For each game (two players), S random matches are played through the step API and copied after 10%, 50% and
 90% of their decisions. At each point, for the seat to act, in CPU µs, the median over the matches of:
-- `first`: a draw on a fresh copy of the match (what a bot pays on a match it was just handed: the copy's
-  running flow is rebuilt on first use, inside the call);
+- `first`: a draw on a fresh copy of a match no copy drew from yet (what a bot pays on a match it was just
+  handed: the copy's running flow is rebuilt on first use, inside the call; the seat's walk of the events made);
+- `copied`: a draw on a fresh copy made after another copy drew (the walk of the events, kept with the record
+  the copies share, is not made again);
 - `next`: a draw at the same point again, D draws each (what a search pays at every iteration);
 - `belief first`, `belief next`: the same by `belief.determinize` (the draw played from the match's start);
 - `fast`: the share of the points where the fast path applied.
@@ -61,15 +63,17 @@ def measure(path: str, seeds: int, draws: int) -> list[list[str]]:
             at[name].append(m)
     rows = []
     for name, _ in POINTS:
-        cols: dict[str, list[float]] = {"first": [], "next": [], "belief first": [], "belief next": []}
+        cols: dict[str, list[float]] = {"first": [], "copied": [], "next": [], "belief first": [], "belief next": []}
         fast = 0
         for k, m in enumerate(at[name]):
             seat = m.to_act()[0]
             rng = random.Random(k)
-            fast += free_worlds.free_world(m.clone(), seat, rng) is not None
             c = m.clone()
             cols["first"].append(cpu(lambda c=c, s=seat, r=rng: c.determinize(s, r)))
+            again = m.clone()
+            cols["copied"].append(cpu(lambda c=again, s=seat, r=rng: c.determinize(s, r)))
             cols["next"].append(cpu(lambda c=c, s=seat, r=rng: c.determinize(s, r), draws))
+            fast += free_worlds.free_world(m.clone(), seat, rng) is not None
             b = m.clone()
             cols["belief first"].append(cpu(lambda b=b, s=seat, r=rng: belief.determinize(b, s, r)))
             cols["belief next"].append(cpu(lambda b=b, s=seat, r=rng: belief.determinize(b, s, r), draws))
@@ -85,7 +89,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10, help="matches per game")
     parser.add_argument("--draws", type=int, default=200, help="draws at the same point, for `next`")
     args = parser.parse_args()
-    head = ["game", "point", "done", "first", "next", "belief first", "belief next", "fast"]
+    head = ["game", "point", "done", "first", "copied", "next", "belief first", "belief next", "fast"]
     rows = [row for path in args.games.split(",") for row in measure(path, args.seeds, args.draws)]
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     for r in [head, ["-" * w for w in widths], *rows]:

@@ -148,3 +148,26 @@ def test_the_options_of_a_card_question_are_named_as_seen_by_says(name):
             for p in m.to_act():
                 m.apply(p, bot.randrange(len(m.legal_actions(p))))
     assert checked > 0
+
+
+def test_the_walk_of_the_events_is_shared_by_the_copies_that_share_the_record():
+    """A copy made before another copy walked the events (to draw a world without replay) takes that walk, and
+    draws the same worlds as with a walk of its own; a copy that recorded an event since walks its own record."""
+    game = load_game("tests/games/kuhn-poker")
+    m = played(game, 2, 4, 1)
+    seat = m.to_act()[0]
+    a, b = m.clone(), m.clone()
+    alone = pickle.loads(pickle.dumps(m))  # (a record of its own: nothing shared)
+    wa = a.determinize(seat, random.Random(7))
+    assert b._watch.walks is a._watch.walks is m._watch.walks and ("free", seat) in m._watch.walks
+    wb, wc = b.determinize(seat, random.Random(7)), alone.determinize(seat, random.Random(7))
+    assert alone._watch.walks is not m._watch.walks
+    for w in (wb, wc):
+        assert w.history == wa.history and w.seed == wa.seed and w._base[1][:-1] == wa._base[1][:-1]
+        assert w._base[1][-1][1].seed == wa._base[1][-1][1].seed  # (its chance from the base on)
+        assert [w.information_state(s) for s in range(2)] == [wa.information_state(s) for s in range(2)]
+    b.apply(seat, 0)  # b records: its walks are its own from here on, m's stay with m
+    assert b._watch.walks is not m._watch.walks and ("free", seat) in m._watch.walks
+    if not b.over:
+        nxt = b.to_act()[0]
+        assert b.determinize(nxt, random.Random(3)).information_state(nxt) == b.information_state(nxt)

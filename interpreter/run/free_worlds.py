@@ -172,15 +172,14 @@ class _Walk:
 
 
 def _walk(match, seat: int) -> _Walk:
-    """The seat's walk of the match's events, kept with its record of events: a list that only grows (a copy of
-    the match shares it, and the walks with it, until either records an event of its own: see `Watcher`)."""
-    kept = match.__dict__.get("_free")
-    if kept is None or kept[0] is not match._watch.events:
-        kept = match._free = (match._watch.events, {})
-    walk = kept[1].get(seat)
+    """The seat's walk of the match's events, kept with its record of events (`Watcher.walks`): a list that only
+    grows, shared by the copies of the match, and the walks with it, until one records an event of its own (a copy
+    made before the walk, or the match it was made of, gets the walk another made)."""
+    watch = match._watch
+    walk = watch.walks.get(("free", seat))
     if walk is None:
-        walk = kept[1][seat] = _Walk(match.layout, seat)
-    walk.advance(match._watch.events)
+        walk = watch.walks[("free", seat)] = _Walk(match.layout, seat)
+    walk.advance(watch.events)
     return walk
 
 

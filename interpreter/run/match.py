@@ -294,7 +294,7 @@ class Match:
             return {"explicit": (self._explicit.start, self._explicit.given, list(self.history))}
         state = dict(self.__dict__)
         # the seats' lines are rendered again; the last worlds drawn are drawn again
-        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept", "_free"):
+        for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept"):
             state.pop(name, None)
         # the game pickles as its folder: unpickled, it is the game loaded in this process (the folder not read)
         if self.over:
@@ -549,7 +549,7 @@ class Match:
         base, record of events and seed the world's own, its answers this match's."""
         world = Match.__new__(_Unbuilt)
         world.__dict__.update(self.__dict__)
-        for name in ("st", "_flow", "_pending", "_kept", "_free", "_verified"):
+        for name in ("st", "_flow", "_pending", "_kept", "_verified"):
             world.__dict__.pop(name, None)
         if "st" in self.__dict__:  # (else this match is a copy not yet rebuilt, which keeps its decisions made)
             world._decisions = self.st.decisions
