@@ -26,6 +26,7 @@ from .load.folder import find_game
 from .load.model import Flow, GameModel, Outcome, Report
 from .paths import data_dir
 from .run import runtime
+from .run.tracebacks import RULES_LINES
 
 if TYPE_CHECKING:
     from .lang.analysis import Plan
@@ -249,6 +250,7 @@ def load_module(made: Built, code: CodeType, filename: str) -> dict[str, Any]:
     namespace: dict[str, Any] = {name: getattr(runtime, name) for name in runtime.GENERATED_CODE_NAMES}
     namespace["PROMPTS"] = compiled.prompts
     namespace["AT"] = places(compiled, model.root)
+    namespace[RULES_LINES] = compiled.anchor_at  # (a traceback through the module finds its rules' lines)
     linecache.cache[filename] = (len(compiled.source), None, compiled.source.splitlines(True), filename)
     exec(code, namespace)
     by_card: list[list[Any]] = [[None] * len(model.cards) for _ in model.abilities]

@@ -102,6 +102,36 @@ def test_an_internal_error_in_a_sim_worker_shows_its_yaml_line(game_folder, caps
     assert err.endswith("meeple sim: internal error (please report it): TypeError: a fault of the engine\n")
 
 
+class _NoTables:
+    def of_folder(self, folder):
+        return []
+
+
+def test_an_engine_fault_met_on_reload_prints_its_yaml_line(game_folder, capsys, monkeypatch):
+    """The served games' watcher prints an engine fault's traceback with the rules' lines, found from the generated
+    module's own table (the game it was met in is not one the server knows)."""
+    from interpreter.run.match import play_random
+    from interpreter.web import watch
+
+    def broken(st, zone):
+        raise TypeError("a fault of the engine")
+
+    def faulty(folder):  # the new rules loaded, and a match of them played into a fault of the engine
+        loaded = load_game(folder)
+        monkeypatch.setitem(loaded.flow["turn"][0][0].__globals__, "shuffle", broken)
+        return play_random(loaded, 2, 1)
+
+    watcher = watch.Watcher({"g": load_game("g")}, _NoTables())
+    monkeypatch.setattr(watch, "load_game", faulty)
+    (game_folder / "game.yaml").write_text(textwrap.dedent(GAME).replace("rounds: 2", "rounds: 3"))
+    assert watcher.check() == ["g"]
+    err = capsys.readouterr().err
+    placed = yaml_frame(SHUFFLE, "shuffle pile")
+    assert err.count(placed) == 1, err
+    assert err.split(placed, 1)[1].startswith('  File "<meeple game ')
+    assert err.endswith("TypeError: a fault of the engine\n")
+
+
 def test_a_rule_failure_keeps_a_traceback_with_the_yaml_line(game_folder):
     game = load_game("g")
     m = game.new_match(2, seed=5)

@@ -28,6 +28,9 @@ PlacesOf = Callable[[str], Callable[[int], Pos | None] | None]
 
 _RAISED = "__meeple_raised__"  # the name a placed frame raises
 _PLACED = "__meeple_rules_line__"  # a key of a placed frame's globals: marks it as placed
+RULES_LINES = "__meeple_rules_lines__"
+"""The name under which a generated module's globals hold its `anchor_at` (the DSL place of each of its lines), so
+that a traceback through it finds them without knowing the game (a game that failed to load, a worker's)."""
 
 
 class _Placed(Exception):
@@ -78,8 +81,9 @@ def _is_placed(tb: TracebackType) -> bool:
 
 def with_rules_lines(tb: TracebackType | None, places_of: PlacesOf) -> TracebackType | None:
     """`tb` again (new entries: the given ones are left as they are), each frame of generated code preceded by
-    a frame at the DSL text its line was written for. A frame already preceded by one (a traceback shown twice)
-    and a generated line written for no DSL text (the module's own scaffolding) get none."""
+    a frame at the DSL text its line was written for (found by `places_of`, else by the module's own `RULES_LINES`).
+    A frame already preceded by one (a traceback shown twice) and a generated line written for no DSL text (the
+    module's own scaffolding) get none."""
     entries: list[TracebackType] = []
     while tb is not None:
         entries.append(tb)
@@ -89,7 +93,7 @@ def with_rules_lines(tb: TracebackType | None, places_of: PlacesOf) -> Traceback
         entry = entries[i]
         rebuilt = TracebackType(rebuilt, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
         code = entry.tb_frame.f_code
-        anchor_at = places_of(code.co_filename)
+        anchor_at = places_of(code.co_filename) or entry.tb_frame.f_globals.get(RULES_LINES)
         if anchor_at is None or (i > 0 and _is_placed(entries[i - 1])):
             continue
         place = anchor_at(entry.tb_lineno)
@@ -98,7 +102,7 @@ def with_rules_lines(tb: TracebackType | None, places_of: PlacesOf) -> Traceback
     return rebuilt
 
 
-def show_rules_lines(err: BaseException, places_of: PlacesOf) -> None:
+def show_rules_lines(err: BaseException, places_of: PlacesOf = lambda name: None) -> None:
     """Give `err`, and each exception chained to it (its cause, its context, theirs…), the traceback with the
     rules' lines (`with_rules_lines`), in place: what prints or formats it then shows them."""
     seen: set[int] = set()

@@ -8,6 +8,7 @@ served are read (those named on the command line, or the bundled ones).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import traceback
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import AuthoringError
 from ..game import load_game
+from ..run.tracebacks import show_rules_lines
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -48,6 +50,13 @@ def errors_of(err: Exception, folder: Path) -> list[str]:
     return [_relative(f"internal error (please report it): {type(err).__name__}: {err}", folder)]
 
 
+def _print_fault(err: Exception) -> None:
+    """An engine fault's traceback, printed with the rules' lines before the generated ones it passes through."""
+    with contextlib.suppress(Exception):  # (printed with the rules' lines or without them)
+        show_rules_lines(err)
+    traceback.print_exception(err)
+
+
 class Watcher:
     """Looks at the served games' folders (`check`, or every `every` seconds from `start`)."""
 
@@ -75,7 +84,7 @@ class Watcher:
             except Exception as err:  # broken content, or a file gone: told, and the old rules kept
                 game, errors = None, errors_of(err, folder)
                 if not isinstance(err, AuthoringError):  # the engine's fault: its traceback on the server's console
-                    traceback.print_exception(err)
+                    _print_fault(err)
             if game is not None:
                 self.games[name] = game
                 self.errors.pop(name, None)
