@@ -171,3 +171,13 @@ def test_the_walk_of_the_events_is_shared_by_the_copies_that_share_the_record():
     if not b.over:
         nxt = b.to_act()[0]
         assert b.determinize(nxt, random.Random(3)).information_state(nxt) == b.information_state(nxt)
+
+
+@pytest.mark.parametrize("name", ["hearts", "tests/games/kuhn-poker"])
+def test_a_record_relabeled_whole_keeps_the_table_as_its_last_event_has_it(name):
+    game = load_game(name)
+    for decisions in (0, 3, 11):
+        m = played(game, 2 if "kuhn" in name else 4, 2, decisions)
+        w = m._watch
+        identity = list(range(len(m.st.face)))
+        assert w.relabeled(identity, len(w.events), []).last == watcher._last_table(w.events) == w.last

@@ -115,7 +115,9 @@ class Watcher:
                 groups.setdefault(tags[d], set()).add(d)
             watch.tags.append(tags)
             watch.groups.append(groups)
-        watch.last = _last_table(watch.events)
+        # the table as the last of those events had it (all of them: as this record has it; a table is never kept
+        # changed in place, so the two may share it)
+        watch.last = self.last if events == len(self.events) else _last_table(watch.events)
         return watch
 
     def __getstate__(self) -> dict[str, Any]:
