@@ -76,7 +76,8 @@ def checked_bundled_game(capsys, bundled_game: str, examples: int) -> None:
     code, out, err = run(capsys, "check", bundled_game, "--examples", str(examples), "--leaks", "0")  # test_leaks
     assert code == 0, out + err
     lines = out.splitlines()
-    assert lines[0].startswith(f"{game.title}: checking {len(game.invariants)} invariants")
+    checks = f"{len(game.checks)} check{'s' * (len(game.checks) != 1)}"  # the game's declared checks run too
+    assert lines[0].startswith(f"{game.title}: checking {len(game.invariants)} invariants, {checks} and"), lines[0]
     counts = range(game.min_players, game.max_players + 1)
     assert len(lines) == 1 + len(counts)  # one summary line per player count
     for n, line in zip(counts, lines[1:], strict=True):
