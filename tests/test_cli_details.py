@@ -9,13 +9,17 @@ from pathlib import Path
 import pytest
 from test_hostile_input import GAME, edited, make_game, run, validate_fails
 
+from interpreter import cache as cache_module
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_check_keeps_hypothesis_files_in_the_cache_folder_not_the_working_folder(tmp_path):
     work, cache = tmp_path / "work", tmp_path / "cache"
     work.mkdir()
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT)}
+    compiled = cache_module.folder()  # the compiled games this process uses: Go Fish is not compiled again
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT),
+           cache_module.ENV: str(compiled) if compiled else "off"}
     env.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
     done = subprocess.run([sys.executable, "-m", "interpreter", "check", "go-fish", "--players", "2",
                            "--examples", "2", "--leaks", "0"], cwd=work, env=env, capture_output=True, text=True,
