@@ -1,7 +1,7 @@
 """What `determinize` costs at a seat's next turn, the world drawn at its last turn carried on (what a search bot
 pays at each of its turns), and where that time goes.
 
-    python benchmarks/carried.py [--games hearts,overloaded] [--seeds S] [--repeat R] [--share 0.9]
+    python benchmarks/carried.py [--games hearts,overloaded] [--seeds S] [--repeat R] [--share 0.9] [--bytecodes]
 
 For each game (4 players where it allows 4, else its default count), S random matches (the random bots of
 `sim`) are copied after a share of their decisions (`--share`, default 0.9: late). At each copy, R times: a fresh
@@ -10,7 +10,9 @@ CPU (`time.process_time`). Printed per game: the draws, their median, 90th perce
 share of all their time spent in: the answers given again (`Match.apply`: the rules, the watcher, the
 questions), the seat's observations rendered to compare (`information.render`), copies rebuilt
 (`Match._resume`), and the rest (the walk of the match's events, drawing, comparing, copying). The three are
-timed where they are called, not nested in one another.
+timed where they are called, not nested in one another. `--bytecodes`: the same draws counted in bytecodes
+run (`sys.settrace`, per opcode: a figure a shared machine's load does not move), their median printed instead
+of the shares (the draws then take several times as long).
 """
 
 from __future__ import annotations
@@ -65,8 +67,32 @@ def players_of(game) -> int:
     return 4 if game.min_players <= 4 <= game.max_players else game.default_players
 
 
-def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed) -> list[float]:
-    """CPU seconds of each carried draw."""
+class Counted:
+    """Bytecodes run while tracing (`sys.settrace` with opcode events: every Python frame's)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def trace(self, frame, event, arg):
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        if event == "opcode":
+            self.n += 1
+        return self.trace
+
+    def __call__(self, fn) -> int:
+        self.n = 0
+        sys.settrace(self.trace)
+        try:
+            fn()
+        finally:
+            sys.settrace(None)
+        return self.n
+
+
+def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed, counted: Counted | None = None
+                  ) -> list[float]:
+    """CPU seconds of each carried draw (with `counted`: bytecodes run)."""
     players = players_of(game)
     out: list[float] = []
     for seed in range(seeds):
@@ -90,6 +116,9 @@ def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed) -> 
                     break
             if c.over:
                 continue
+            if counted is not None:
+                out.append(counted(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 2000))))
+                continue
             timed.on = True
             t0 = time.process_time()
             c.determinize(seat, random.Random(k + 2000))
@@ -104,7 +133,19 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=9, help="matches per game (default 9)")
     parser.add_argument("--repeat", type=int, default=2, help="carried draws per match (default 2)")
     parser.add_argument("--share", type=float, default=0.9, help="share of the match's decisions made (default 0.9)")
+    parser.add_argument("--bytecodes", action="store_true", help="count the bytecodes each draw runs, not its time")
     args = parser.parse_args()
+    if args.bytecodes:
+        print("| game | share | draws | median bytecodes | p90 | worst |")
+        print("|---|---|---|---|---|---|")
+        for name in args.games.split(","):
+            timed = Timed()
+            timed.close()  # (nothing timed)
+            counts = sorted(carried_draws(load_game(name), args.seeds, args.repeat, args.share, timed, Counted()))
+            counts = counts or [0]
+            print(f"| {name} | {args.share} | {len(counts)} | {statistics.median(counts):,.0f} | "
+                  f"{counts[int(len(counts) * 0.9)]:,.0f} | {counts[-1]:,.0f} |", flush=True)
+        return
     print("| game | share | draws | median ms | p90 ms | worst ms | answers | render | rebuild | rest |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in args.games.split(","):
