@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import cache
 from interpreter.cli import main
 from interpreter.run import sim
 
@@ -28,8 +29,11 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; se
 
 
 def start(tmp_path: Path, *argv: str) -> subprocess.Popen:
-    """The command, its output going to files beside (not in) its working folder."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    """The command, its output going to files beside (not in) its working folder, Hypothesis's in a cache folder
+    of its own; the compiled games are those of this process's cache (a game is not compiled again)."""
+    compiled = cache.folder()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           cache.ENV: str(compiled) if compiled else "off"}
     work = tmp_path / "work"
     work.mkdir()
     with open(tmp_path / "stdout", "w") as out, open(tmp_path / "stderr", "w") as err:
