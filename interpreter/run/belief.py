@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -87,6 +88,10 @@ class _Misfit(Exception):
     def __init__(self, message: str, reached: int = 0, blocked: Any = None) -> None:
         super().__init__(message)
         self.reached, self.blocked = reached, blocked
+
+
+class _Unanswered(_Misfit):
+    """No answer of another player's to its question fits what the seat observed (see `_Replay.redraw`)."""
 
 
 class _Plan:
@@ -167,8 +172,8 @@ class _WorldChance:
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "dealing", "deals", "end", "glimpses", "grouped", "left", "marks", "mix_answer",
-                 "mix_deal", "mixes", "need", "needed", "origin", "picks", "sighted", "zone")
+    __slots__ = ("alive", "chosen", "deal_at", "dealing", "deals", "end", "glimpses", "grouped", "left", "marks",
+                 "mix_answer", "mix_deal", "mixes", "named", "need", "needed", "origin", "picks", "sighted", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -192,6 +197,8 @@ class _Trace:
         self.left: set[int] = set()  # answers naming a card of another's hand that then left it unseen
         self.marks: list[int] = []  # per answer: where its events start in the match's record
         self.dealing: set[int] = set()  # the answers after which the match shuffled (before the next one)
+        self.deal_at: list[int] = []  # per shuffle in `deals`: the answers given before it
+        self.named: dict[int, frozenset] = {}  # the seat's observation j -> the faces it names (see `_faces_named`)
         self.end = 0  # the match's events walked
 
     def path(self, need: Any) -> int:
@@ -307,6 +314,7 @@ class _Tracer:
             tr.mix_deal[o] = len(tr.deals)
         if len(order) > 1:  # a shuffle of one card or none draws nothing
             tr.deals.append([self.seg[c] for c in order])
+            tr.deal_at.append(len(tr.picks))
             tr.dealing.add(len(tr.picks) - 1)
 
     def flipped(self, i: int, e: tuple) -> None:
@@ -780,6 +788,18 @@ class _Replay:
         # a world carried on past its closing draws the answers to it again from there: see `before`)
         self.open_at = len(match.history) - len(match._answers) if match._answers else None
         self.opened = opened
+        # per answer the world passed (see `ranked`): the faces the seat's lines since the answer before name,
+        # and the cards of each zone of another player the seat does not see into, just before the answer
+        self.told: dict[int, tuple[frozenset, list[set[int]]]] = {}
+        # answer -> (a zone of `hidden`, a face, a count): a mend that let the world give the answer changed how
+        # many cards of that face, named there, the zone held before it, to that count (see `learned`)
+        self.pins: dict[int, list[tuple[int, Any, int]]] = {}
+        self.mends: dict[int, set[frozenset[int]]] = {}  # answer -> the pairs of cards traded to mend it
+        self.unanswered = False  # the answer being mended is another player's that no option of it fits
+        t = match.layout
+        self.hidden = [zi for zi, p in enumerate(t.zone_owner)
+                       if p >= 0 and t.zone_vis[zi] != PUBLIC and not (p == seat and t.zone_vis[zi] == OWNER)]
+        self.words: list[tuple[Any, re.Pattern]] | None = None  # per face, what names it (`_face_words`)
 
     def play(self, repairs: int, start: tuple | None = None):
         """The world, or `_Misfit`: played from `start` (a world before answer d, as `(world, d)`; None:
@@ -810,8 +830,10 @@ class _Replay:
             used = world.st.rng.used
             self.opening(world, prev, used, d)
             self.redrew = False
+            k, inside = world._verified, [set(world.st.zones[zi]) for zi in self.hidden]
             try:
                 world = self.step(world, d)
+                self.note(d, k, world._verified, inside)
                 self.dealt(world, used, d, prev)
                 run = self.ran(run, prev, d)
                 d += 1
@@ -846,6 +868,7 @@ class _Replay:
         """The world after answer `d`, mended from `prev` (the world before it) where it gave `misfit`; the
         misfit raised again where the mends left (`self.repairs`) find none."""
         reached, flat = misfit.reached, 0
+        self.unanswered = isinstance(misfit, _Unanswered)
         while True:
             if self.repairs <= 0 or flat > _FLAT or prev is None:
                 raise misfit
@@ -1031,7 +1054,7 @@ class _Replay:
             if backup is None:
                 break
             world = backup
-        raise _Misfit("no answer of another player fits what the seat saw", furthest)
+        raise _Unanswered("no answer of another player fits what the seat saw", furthest)
 
     def repair(self, prev, d: int, reached: int) -> tuple[bool, Any, int] | None:
         """Look for two cards the seat cannot tell apart (dealt by one shuffle: one on a free path now,
@@ -1044,8 +1067,8 @@ class _Replay:
         if prev._base is None:
             return None
         card = self.card
-        pairs = self.pairs(d, reached)
-        best: tuple[int, Any, Any, int] = (reached, None, None, -1)
+        pairs = self.pairs(prev, d, reached)
+        best: tuple[int, Any, Any, int, tuple] = (reached, None, None, -1, ())
         dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
         for o, x, y in pairs[:_PROBES]:
             if self.budget[0] <= 0:
@@ -1060,22 +1083,27 @@ class _Replay:
             before, after, misfit = tried
             if misfit is not None:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
-                    best = (misfit.reached, swapped, before, o)  # as far or further: a step on the way
+                    best = (misfit.reached, swapped, before, o, ((o, x, y),))  # as far or further: a step on the way
                 continue
             self.card = swapped
             self.mark(o)
+            self.moved_told((o, x, y))
+            self.learned(d, prev, reached, before, after, ((o, x, y),))
             return True, after, -1
         if best[1] is None:
             return None
         self.card = best[1]
         self.mark(best[3])
+        self.moved_told(*best[4])
         return False, best[2], best[0]
 
-    def pairs(self, d: int, reached: int) -> list[tuple[int, int, int]]:
+    def pairs(self, prev, d: int, reached: int) -> list[tuple[int, int, int]]:
         """The swaps `repair` tries, in order, each (shuffle, x, y): a card on a free path at answer `d` and
-        one of another face the same shuffle dealt down a free path; first the cards of the zones the answer
-        touched, then the others (a counter may tell of any hand), those of faces the seat was told of first."""
+        one of another face the same shuffle dealt down a free path (each card of a face the seat's lines of
+        the answer named); first the cards of the zones the answer touched, then the others (a counter may tell
+        of any hand), in the order `ranked` puts them."""
         tr, card, faces = self.tr, self.card, self.faces
+        told = self.told_at(prev, reached)
         alive, zone = tr.alive[d], tr.zone[d]
         touched = self.touched(d, reached)
         near: list[tuple[int, int, int]] = []
@@ -1091,16 +1119,14 @@ class _Replay:
                 y = card[t]
                 if tr.need[t] is None and faces[y] != faces[x]:
                     by_face.setdefault(faces[y], []).append(y)
-            (near if zone[r] in touched else far).extend((o, x, self.rng.choice(ys)) for ys in by_face.values())
+            (near if zone[r] in touched else far).extend(
+                (o, x, y) for f, ys in by_face.items() for y in (ys if f in told else (self.rng.choice(ys),)))
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
         if self.targeted:
             pairs = self.own_card_first(d, pairs)
-        told = self.want[reached] if 0 <= reached < len(self.want) else ""
-        named = _named_in(self.match.layout, told)
-        pairs.sort(key=lambda pair: pair[2] not in named)  # first the cards of faces the seat was told of
-        return pairs
+        return [move[0] for move in self.ranked([(pair,) for pair in pairs], prev, d, reached)]
 
     def own_card_first(self, d: int, pairs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
         """`pairs` with the swaps of the card answer `d` named first, where the seat never saw which card it was
@@ -1178,6 +1204,8 @@ class _Replay:
                 return True, checked, -1
             self.card = swapped
             self.traded.update(c for _, x, y in move for c in (x, y))
+            self.moved_told(*move)
+            self.learned(d, prev, reached, before, after, move)
             return True, after, -1
         return self.fallback(unchecked, best)
 
@@ -1193,6 +1221,7 @@ class _Replay:
             return None
         self.card, self.changed = swapped, None
         self.traded.update(c for _, x, y in move for c in (x, y))
+        self.moved_told(*move)
         return checked
 
     def moved_cards(self, move: tuple[tuple[int, int, int], ...], kept: list[int], dealt_before: int
@@ -1276,8 +1305,8 @@ class _Replay:
             k = turn[n, x] = turn.get((n, x), -1) + 1
             order.append((n, x in traded or y in traded, y in owned, rank[x], k, later[x]))
         # first the faces the seat was told of, closest first; then the cards of the answering player's zones
-        moves: list[tuple[tuple[int, int, int], ...]] = \
-            [(pair,) for _, pair in sorted(zip(order, pairs, strict=True), key=lambda kp: kp[0])]
+        moves: list[tuple[tuple[int, int, int], ...]] = self.ranked(
+            [(pair,) for _, pair in sorted(zip(order, pairs, strict=True), key=lambda kp: kp[0])], prev, d, reached)
         if blocked is not None:
             self.blocked_moves(prev, blocked, rank, dealt, free, moves)
         return moves
@@ -1344,6 +1373,119 @@ class _Replay:
         finally:
             self.card = kept
 
+    def note(self, d: int, k: int, upto: int, inside: list[set[int]]) -> None:
+        """The world passed answer `d`, the seat's lines from the k-th up to `upto` matched: kept, where those
+        lines name faces, with the cards the zones the seat does not see into held just before it."""
+        told = frozenset().union(*(self.faces_named(j) for j in range(k, upto)))
+        if told:
+            self.told[d] = (told, inside)
+        else:
+            self.told.pop(d, None)
+
+    def faces_named(self, j: int) -> frozenset:
+        """The faces the seat's j-th observation names (by id, or by a word of their text properties, as
+        `_named_in`), kept with the trace: a line once observed stays as it was."""
+        named = self.tr.named.get(j)
+        if named is None:
+            if self.words is None:
+                self.words = _face_words(self.match.layout)
+            line = self.want[j]
+            named = self.tr.named[j] = frozenset(f for f, words in self.words if words.search(line))
+        return named
+
+    def ranked(self, moves: list[tuple[tuple[int, int, int], ...]], prev, d: int, reached: int
+               ) -> list[tuple[tuple[int, int, int], ...]]:
+        """`moves` (trades of cards, each (shuffle, x, y)), those likely to mend answer `d` without undoing another
+        first. Where the world parted at anything but a card moving unseen, first the trades that change, in a zone
+        the answer is about, how many cards it holds of a face the seat's lines named at this answer up to where
+        the world parted (`reached`): a hand must hold the rank it asked for; the others after them, in the order
+        they came. (Where it parted at a card moving unseen, a card's place in a pile, not a count, may be what
+        differs: Crazy Eights' draws until a card fits; there all are ranked alike.) Among the trades ranked, last
+        comes a trade that mended this answer before (the world came back to it: a trade back and forth that each
+        time fits from the copy's base but not played from the start), then those that undo more counts an earlier
+        mend set (see `learned`), then those that change more counts the rules may have read at the other answers
+        the world passed: how many cards of a face the seat's lines named there a zone of another player held (Go
+        Fish: a hand asked for a rank that held none). Between equals, the order the moves came in."""
+        faces, tr, told = self.faces, self.tr, self.told
+        now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)]
+        told_now = self.told_at(prev, reached)
+        passed = sorted(e for e in told if e != d)
+        by_face: dict[Any, list[int]] = {}  # face -> the places in `passed` of the answers whose lines named it
+        where: dict[int, list[int]] = {}  # card -> per answer passed, the zone of `hidden` that held it, or -1
+        for i, e in enumerate(passed):
+            named, inside = told[e]
+            for f in named:
+                by_face.setdefault(f, []).append(i)
+            for h, z in enumerate(inside):
+                for c in z:
+                    where.setdefault(c, [-1] * len(passed))[i] = h
+        nowhere = [-1] * len(passed)
+        again = self.mends.get(d, ())
+
+        def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, int, int, bool]:
+            """(trades back, counts undone, counts changed, whether it changes no count the answer is about)"""
+            risk = undone = 0
+            relevant = False
+            for o, x, y in move:
+                fx, fy = faces[x], faces[y]
+                if not relevant and (fx in told_now or fy in told_now):
+                    relevant = any((x in z) != (y in z) for z in now)
+                first = tr.deal_at[tr.mix_deal[o]]
+                wx, wy = where.get(x, nowhere), where.get(y, nowhere)
+                for i in {*by_face.get(fx, ()), *by_face.get(fy, ())}:
+                    if passed[i] >= first and wx[i] != wy[i]:
+                        risk += (wx[i] >= 0) + (wy[i] >= 0)
+                for e, pinned in self.pins.items():
+                    if e == d or e < first or e not in told:
+                        continue
+                    inside = told[e][1]
+                    for h, f, k in pinned:
+                        z = inside[h]
+                        if (x in z) != (y in z) and f in (fx, fy):
+                            count = sum(faces[c] == f for c in z)
+                            delta = (fy == f) - (fx == f) if x in z else (fx == f) - (fy == f)
+                            undone += (count + delta != k) - (count != k)
+            return any(frozenset((x, y)) in again for _, x, y in move), undone, risk, not relevant
+
+        line = self.want[reached] if 0 <= reached < len(self.want) else ""
+        if not self.unanswered and '"event":"move"' in line and '"hidden":true' in line:
+            return sorted(moves, key=lambda move: key(move)[:3])
+        ranked = [(k[:3], i) for i, move in enumerate(moves) if not (k := key(move))[3]]
+        first = {i for _, i in ranked}
+        return [moves[i] for _, i in sorted(ranked)] + [move for i, move in enumerate(moves) if i not in first]
+
+    def learned(self, d: int, prev, reached: int, before, after, move: tuple[tuple[int, int, int], ...]) -> None:
+        """A mend let the world give answer `d` (`before`: the world mended, before the answer; `after`: after
+        it): kept as the world passed it (see `note`), and the counts it changed of a face the seat's lines
+        named there, in a zone of another player, pinned (see `ranked`)."""
+        inside = [set(before.st.zones[zi]) for zi in self.hidden]
+        self.note(d, prev._verified, after._verified, inside)
+        told, faces = self.told_at(prev, reached), self.faces
+        pinned = self.pins.setdefault(d, [])
+        self.mends.setdefault(d, set()).update(frozenset((x, y)) for _, x, y in move)
+        for _, x, y in move:
+            for h, z in enumerate(inside):
+                if (x in z) != (y in z):
+                    pinned.extend((h, f, sum(faces[c] == f for c in z)) for f in {faces[x], faces[y]} & told)
+
+    def told_at(self, prev, reached: int) -> frozenset:
+        """The faces the seat's lines name from the answer `prev` is before up to where the world parted."""
+        if not len(self.want):
+            return frozenset()
+        last = min(reached, len(self.want) - 1)
+        return frozenset().union(*(self.faces_named(j) for j in range(min(prev._verified, last), last + 1)))
+
+    def moved_told(self, *move: tuple[int, int, int]) -> None:
+        """The cards of the zones kept per answer (`told`) traded as the drawing now trades them."""
+        tr = self.tr
+        for o, x, y in move:
+            first = tr.deal_at[tr.mix_deal[o]]
+            for e, (_, inside) in self.told.items():
+                if e >= first:
+                    for z in inside:
+                        if (x in z) != (y in z):
+                            z.symmetric_difference_update((x, y))
+
     def mark(self, o: int) -> None:
         """The drawing changed from mix `o` (a shuffle) on."""
         deal = self.tr.mix_deal[o]
@@ -1385,6 +1527,20 @@ def _named_in(layout, told: str) -> set[int]:
                                           (column[c] for column in layout.props)):
             named.add(c)
     return named
+
+
+def _face_words(layout) -> list[tuple[Any, re.Pattern]]:
+    """Per face, what names it in an observation: its id quoted, or a word of its text properties (longer than
+    two letters, whole: `ace` is not in `face`) that some other face has not (a kind every card has names none)."""
+    faces = layout.face_ids
+    words: dict[Any, set[str]] = {}
+    for c, f in enumerate(faces):
+        here = words.setdefault(f, set())
+        here.update(v for column in layout.props if (v := column[c]).__class__ is str and len(v) > 2)
+    every = set.intersection(*words.values()) if words else set()
+    return [(f, re.compile("|".join([re.escape(f'"{f}"'), *(rf"(?<![\w#]){re.escape(w)}(?![\w#])"
+                                                           for w in sorted(w - every))])))
+            for f, w in words.items()]
 
 
 _PROBES = 40  # swaps tried to mend one answer
