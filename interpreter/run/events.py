@@ -5,7 +5,8 @@ under the tag that starts its raw tuple and the name its lines carry, with, in o
 - `seen(e, r)`: its line in a seat's observations, canonical JSON (what that seat may see of it: a card
   it cannot see by its back, a place only where it sees the zone's order); `r` is the `Reader` of one
   seat's rendering (`information.render`), which knows the layout's pieces and keeps what a line needs of
-  the lines before it;
+  the lines before it (moves, by far the most frequent, also have `seen_all`: the lines of a run of them
+  at once, as a decision that passes hands moves dozens of cards);
 - its words, in every language (`WORDS`: a template per form, `{...}` filled from the line), and
   `told(line, t, form)`, which puts a line in them for a `Teller` (who is named how, which card reads how:
   the terminal table tells a match through it with the game's names, card names and its `--lang`);
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import compress, repeat
+from operator import add, is_, itemgetter
 from typing import Any, NamedTuple, Protocol
 
 from ..load.model import HIDDEN
@@ -62,6 +65,11 @@ class Reader(Protocol):
     known: list[bool]  # per zone: the seat knows which card lies where
     out: list[str]  # the lines so far
     last: str | None  # the last table line the seat saw
+    asks: dict[tuple, str]  # the line of a question put to another seat, by (seat, question, kind) (`Asked`)
+    face_open: list[str]  # each card's line of a move begun, by its face: `{"card":` and the face in JSON
+    back_open: list[str]  # the same by its back
+    cards: dict[tuple, str]  # a move's line begun, by its card and who saw it before and after (`Moved`)
+    tails: dict[tuple, str]  # the rest of a move's line after its card, by its places, side and who sees it after
 
     def place(self, c: int, zi: int, at: int) -> str: ...
 
@@ -213,12 +221,19 @@ class Moved(NamedTuple):
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None:
         c, src, at, dst, to, up, before, after = e[1:9]
-        card = r.face[c] if (before | after) & r.bit else r.back[c]
-        side = '"up"' if up else '"down"'
-        from_at = f',"from_at":{at + 1}' if r.known[src] else ""
-        to_at = f',"to_at":{(to if to >= 0 else ~to) + 1}' if r.ordered[dst] and (to >= 0 or after & r.bit) else ""
-        return f'{{"card":{card},"event":"move","face":{side},"from":{r.zone[src]}{from_at},' \
-            f'"to":{r.zone[dst]}{to_at},"type":"event"}}'
+        return _moved(r, c, src, at, dst, to, up, before, after)
+
+    @staticmethod
+    def seen_all(events: list[tuple], r: Reader) -> list[str]:
+        """The lines of many moves at once (a decision that passes hands moves dozens of cards): each is its card
+        as the seat sees it, kept by the card and who saw it (`Reader.cards`), and the rest of its line, kept by
+        its places, side and whether the seat sees it after (`Reader.tails`: a pass moves cards between the
+        same places again and again); both looked up with no step per move in Python."""
+        cards = list(map(r.cards.get, map(_CARD_KEY, events)))
+        tails = list(map(r.tails.get, map(_TAIL_KEY, events)))
+        if None in cards or None in tails:
+            _missing(r, events, cards, tails)
+        return list(map(add, cards, tails))
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
@@ -250,6 +265,38 @@ class Moved(NamedTuple):
         side, to = "up" if up else "down", names[dst]
         return [{"type": "event", "event": "move", "card": ids[c], "from": names[src], "to": to, "face": side}
                 for c, src in zip(cards, srcs, strict=True)]
+
+
+def _moved(r: Reader, c: int, src: int, at: int, dst: int, to: int, up: bool, before: int, after: int) -> str:
+    """A move's line for the reader's seat (`Moved.seen`)."""
+    return (r.face_open[c] if (before | after) & r.bit else r.back_open[c]) + _tail(r, src, at, dst, to, up, after)
+
+
+def _tail(r: Reader, src: int, at: int, dst: int, to: int, up: bool, after: int) -> str:
+    """A move's line after its card: its side, its places (where the seat sees them) and its kind."""
+    side = '"up"' if up else '"down"'
+    from_at = f',"from_at":{at + 1}' if r.known[src] else ""
+    to_at = f',"to_at":{(to if to >= 0 else ~to) + 1}' if r.ordered[dst] and (to >= 0 or after & r.bit) else ""
+    return f',"event":"move","face":{side},"from":{r.zone[src]}{from_at},"to":{r.zone[dst]}{to_at},"type":"event"}}'
+
+
+def _missing(r: Reader, events: list[tuple], cards: list[str | None], tails: list[str | None]) -> None:
+    """The cards and the rests of lines of moves not kept yet (`Moved.seen_all`), written and kept."""
+    kept_cards, kept_tails = r.cards, r.tails
+    if len(kept_cards) >= 20_000:
+        kept_cards.clear()
+    if len(kept_tails) >= 20_000:
+        kept_tails.clear()
+    for i in compress(range(len(cards)), map(is_, cards, repeat(None))):
+        e = events[i]
+        cards[i] = kept_cards[_CARD_KEY(e)] = r.face_open[e[1]] if (e[7] | e[8]) & r.bit else r.back_open[e[1]]
+    for i in compress(range(len(tails)), map(is_, tails, repeat(None))):
+        e = events[i]
+        tails[i] = kept_tails[_TAIL_KEY(e)] = _tail(r, e[2], e[3], e[4], e[5], e[6], e[8])
+
+
+_CARD_KEY = itemgetter(1, 7, 8)  # a move's card and who saw it before and after (`Reader.cards`)
+_TAIL_KEY = itemgetter(2, 3, 4, 5, 6, 8)  # its places, side and who sees it after (`Reader.tails`)
 
 
 @kind(FLIP, "flip", words={
@@ -477,11 +524,17 @@ class Asked(NamedTuple):
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None:
         asked, question, kind, options = e[1:5]
-        line = '{'
         if asked == r.seat:
-            line += '"options":[' + ",".join([text(r.option(kind, x)) for x in options]) + '],'
-        return line + '"prompt":' + text(r.prompt(question, kind, asked != r.seat)) + ',"type":"ask","who":' + \
-            number(asked) + '}'
+            return '{"options":[' + ",".join([text(r.option(kind, x)) for x in options]) + '],"prompt":' + \
+                text(r.prompt(question, kind, False)) + ',"type":"ask","who":' + number(asked) + '}'
+        line = r.asks.get(e[1:4])  # (another seat's question: the same whatever its options)
+        if line is None:
+            if len(r.asks) >= 20_000:
+                r.asks.clear()
+            line = r.asks[e[1:4]] = '{"prompt":' + text(r.prompt(question, kind, True)) + ',"type":"ask","who":' + \
+                number(asked) + '}'
+        return line
+
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:

@@ -12,6 +12,7 @@ line written). It also names everything the other modules read of what a seat kn
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import compress, repeat
@@ -85,9 +86,9 @@ class _Look:
     and which it knows, and how it sees each zone's cards (`_zone_mode`); each card's rank by face and by
     back (the canonical order of another's hand), and the one back of them all where they have one."""
 
-    __slots__ = ("back", "back_named", "back_rank", "back_sort", "by_back", "by_face", "counters", "face", "face_named",
-                 "face_rank", "hand", "heads", "key", "keyed_at", "known", "lines", "modes", "n", "one_back",
-                 "opened", "ordered", "zone")
+    __slots__ = ("asks", "back", "back_named", "back_open", "back_rank", "back_sort", "by_back", "by_face", "cards",
+                 "counters", "face", "face_named", "face_open", "face_rank", "hand", "heads", "key", "keyed_at",
+                 "known", "lines", "modes", "n", "one_back", "opened", "ordered", "readers", "tails", "zone")
 
     def __init__(self, game, t) -> None:
         self.n = t.n
@@ -135,6 +136,12 @@ class _Look:
         elif self.back_rank is not None:
             self.hand = _backs_ranked(self.back_rank, self.back_named)
         self.lines: list[dict] = [{} for _ in range(t.n)]  # per seat: each event's line, by the event (`render`)
+        self.readers: list[_Reader | None] = [None] * t.n  # per seat: its reader of events (`_reader`)
+        self.asks: dict[tuple, str] = {}  # the line of a question put to a seat, as the others see it (`Asked`)
+        self.face_open = ['{"card":' + f for f in self.face]  # a move's line begun, by the card's face or back
+        self.back_open = ['{"card":' + b for b in self.back]
+        self.tails: list[dict[tuple, str]] = [{} for _ in range(t.n)]  # per seat: a move's line after its card
+        self.cards: list[dict[tuple, str]] = [{} for _ in range(t.n)]  # per seat: a move's line up to its card
 
 
 def _backs_alike(one: str) -> Callable[[list[int]], str]:
@@ -178,15 +185,17 @@ class _Reader:
     """One seat's rendering of events (`render`), as the catalogue's kinds read it (`events.Reader`): the
     layout's pieces, the lines so far, the last table line, and the glimpses with no place that end them."""
 
-    __slots__ = ("back", "back_sort", "bit", "face", "game", "known", "last", "layout", "look", "ordered", "out",
-                 "run", "run_of", "seat", "start", "zone")
+    __slots__ = ("asks", "back", "back_open", "back_sort", "bit", "cards", "face", "face_open", "game", "known", "last",
+                 "layout", "look", "ordered", "out", "run", "run_of", "seat", "start", "tails", "zone")
 
     def __init__(self, match, seat: int, last: str | None, look: _Look | None = None,
                  out: list[str] | None = None) -> None:
         self.layout, self.game, self.seat, self.bit = match.layout, match.game, seat, 1 << seat
         look = self.look = look or _look(self.game, self.layout)
         self.face, self.back, self.back_sort, self.zone = look.face, look.back, look.back_sort, look.zone
-        self.ordered, self.known = look.ordered[seat], look.known[seat]
+        self.ordered, self.known, self.asks = look.ordered[seat], look.known[seat], look.asks
+        self.face_open, self.back_open, self.tails = look.face_open, look.back_open, look.tails[seat]
+        self.cards = look.cards[seat]
         self.out: list[str] = [] if out is None else out
         self.last = last
         self.run: list[tuple[str, str]] = []  # the glimpses with no place that end `out`: (sort key, line)
@@ -220,6 +229,17 @@ class _Reader:
         out[self.start:] = [x for _, x in run]
 
 
+def _reader(match, seat: int, look: _Look) -> _Reader:
+    """`seat`'s reader of events with no line before them: made once per layout and seat (its pieces are the
+    layout's, none of the match's), its lines and glimpses emptied at each use."""
+    r = look.readers[seat]
+    if r is None:
+        r = look.readers[seat] = _Reader(match, seat, None, look)
+    else:
+        r.out, r.last, r.run, r.run_of, r.start = [], None, [], None, 0
+    return r
+
+
 _SEEN = {tag: kind.seen for tag, kind in BY_TAG.items()}  # each kind's line for a seat, by tag
 _TAG = itemgetter(0)  # a raw event's tag
 
@@ -251,14 +271,15 @@ def render(match, seat: int, events: list[tuple], last: str | None = None) -> tu
     if None in out:  # the lines not kept yet, written by their kinds in one pass, and kept
         if len(kept) > _MOST_KEPT:
             kept.clear()
-        at = list(compress(range(len(out)), map(is_, out, repeat(None))))
-        missing = list(map(events.__getitem__, at))
-        lines = list(map(call, map(_SEEN.__getitem__, map(_TAG, missing)), missing,
-                         repeat(_Reader(match, seat, None, look))))
-        if None in lines:  # (a table line the same as the one before it among these: that line, as kept)
-            lines = _tables_filled(missing, lines)
-        any(map(out.__setitem__, at, lines))
-        kept.update(zip(missing, lines, strict=True))
+        if out.count(None) == len(out):  # (none kept: the first copy to make a decision)
+            out = _written(events, tags, _reader(match, seat, look))
+            kept.update(zip(events, out, strict=True))
+        else:
+            at = list(compress(range(len(out)), map(is_, out, repeat(None))))
+            missing = list(map(events.__getitem__, at))
+            lines = _written(missing, "".join(map(_TAG, missing)), _reader(match, seat, look))
+            any(map(out.__setitem__, at, lines))
+            kept.update(zip(missing, lines, strict=True))
     i = tags.find(TABLE)
     if i < 0:
         return out, last
@@ -272,6 +293,26 @@ def render(match, seat: int, events: list[tuple], last: str | None = None) -> tu
     for i in reversed(gone):
         del out[i]
     return out, last
+
+
+def _written(events: list[tuple], tags: str, r: _Reader) -> list[str]:
+    """The lines of events of kept kinds (their `tags`), written in one pass by one reader: each by its kind, the
+    runs of moves each in one call (`Moved.seen_all`: a decision that passes hands moves dozens of cards). A table
+    line the reader dropped as the same as the table line before it is put back: kept, a table line is as it
+    would be alone."""
+    if tags.count(MOVE) < 4:
+        lines = list(map(call, map(_SEEN.__getitem__, tags), events, repeat(r)))
+    else:
+        lines = []
+        for run in _RUNS(tags):
+            a, b = run.span()
+            lines += _MOVES(events[a:b], r) if tags[a] == MOVE else \
+                map(call, map(_SEEN.__getitem__, tags[a:b]), events[a:b], repeat(r))
+    return _tables_filled(events, lines) if None in lines else lines
+
+
+_MOVES = BY_TAG[MOVE].seen_all
+_RUNS = re.compile(f"{MOVE}+|[^{MOVE}]+").finditer  # the runs of moves and of other events in a call's tags
 
 
 def _tables_filled(events: list[tuple], lines: list[str | None]) -> list[str]:
@@ -303,7 +344,8 @@ def _rendered(match, seat: int, events: list[tuple], last: str | None, look: _Lo
             key = line = None
         if line is None:
             if r is None:
-                r = _Reader(match, seat, last, look, out)
+                r = _reader(match, seat, look)
+                r.out = out
             if key is None:  # rendered where it stands (a glimpse, a kind not kept)
                 r.last = last
                 line = _SEEN[tag](e, r)
