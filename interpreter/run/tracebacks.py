@@ -29,7 +29,7 @@ PlacesOf = Callable[[str], Callable[[int], Pos | None] | None]
 _RAISED = "__meeple_raised__"  # the name a placed frame raises
 _PLACED = "__meeple_rules_line__"  # a key of a placed frame's globals: marks it as placed
 RULES_LINES = "__meeple_rules_lines__"
-"""The name under which a generated module's globals hold its `anchor_at` (the DSL place of each of its lines), so
+"""The name under which a generated module's globals keep its `anchor_at` (the DSL place of each of its lines), so
 that a traceback through it finds them without knowing the game (a game that failed to load, a worker's)."""
 
 
