@@ -88,7 +88,7 @@ def test_a_bot_given_the_handle_decides_alike_in_matches_its_seat_cannot_tell_ap
                 assert b.apply(p, b.option_ids(p).index(swap.get(card, card))) is None
             if mine_a.information_state() != mine_b.information_state():
                 break
-    assert compared >= 8, "P0 decided several times before it could tell the matches apart"
+    assert compared >= 6, "P0 decided several times before it could tell the matches apart"
     assert not a.over and {x, y} & seen(a, 0), "the matches parted only when a traded card showed"
 
 
