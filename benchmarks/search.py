@@ -10,7 +10,9 @@ over the S matches and R repeats of:
   seat's next turn, the world drawn at this one kept (what a bot pays at each of its turns); these three
   in CPU time; `no world`: draws that found none (each printed under the table);
 - `clone`: `m.clone()`, and with its first use (the rebuild of its running flow);
-- `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered);
+- `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered), in CPU
+  time (a wall-clock figure of one call of some 50 µs is mostly the other processes' time on a shared machine;
+  `benchmarks/information_after.py` has the least CPU time of many runs of each call, and bytecodes);
 - `pickle`: a pickle round trip, and whether it read the game's folder (found or compiled it again);
 - `rebuild`: what a quiet rollout pays once, before its first decision: the kept base thawed and the
   answers since sent again (`Match._quiet_flow`);
@@ -171,7 +173,7 @@ def info_cost(m, k: int) -> float:
     c.information_state(seat)
     for p in c.to_act():
         c.apply(p, k % len(c.legal_actions(p)))
-    return timed(lambda: c.information_state(seat))
+    return cpu_timed(lambda: c.information_state(seat))
 
 
 def measure(name: str, seeds: int, repeat: int, only_determinize: bool = False) -> list[list[str]]:

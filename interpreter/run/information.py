@@ -70,6 +70,8 @@ __all__ = ["ASK", "DECIDE", "FLIP", "HIDDEN", "MOVE", "ROLL", "SAY", "SEATS", "S
 # seat's lines are kept joined, and its view's zones and counters as they were, so a call after a decision
 # pays for what is new, not for the match so far; each event's line is kept by the event (`render`), the view's
 # pieces by their values (each card as the seat sees it, a hand of backs, the view's own values, the counters).
+# A line not kept yet is written from pieces kept by what they are made of: a move's card as the seat sees it and
+# the rest of its line (`events.Moved.seen_all`), another seat's question (`events.Asked`).
 
 _DUMP = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 _STR = json.encoder.encode_basestring_ascii  # a string as json.dumps writes it
