@@ -790,7 +790,9 @@ class _Replay:
         self.opened = opened
         # per answer the world passed (see `ranked`): the faces the seat's lines since the answer before name,
         # and the cards of each zone of another player the seat does not see into, just before the answer
-        self.told: dict[int, tuple[frozenset, list[set[int]]]] = {}
+        # (the faces are worked out only once a mend asks: `named_at`)
+        self.told: dict[int, tuple[int, int, list[set[int]]]] = {}
+        self.named: dict[int, frozenset] = {}
         # answer -> (a zone of `hidden`, a face, a count): a mend that let the world give the answer changed how
         # many cards of that face, named there, the zone held before it, to that count (see `learned`)
         self.pins: dict[int, list[tuple[int, Any, int]]] = {}
@@ -799,7 +801,7 @@ class _Replay:
         t = match.layout
         self.hidden = [zi for zi, p in enumerate(t.zone_owner)
                        if p >= 0 and t.zone_vis[zi] != PUBLIC and not (p == seat and t.zone_vis[zi] == OWNER)]
-        self.words: list[tuple[Any, re.Pattern]] | None = None  # per face, what names it (`_face_words`)
+        self.words: tuple[re.Pattern, dict[str, frozenset]] | None = None  # what names a face (`_face_words`)
 
     def play(self, repairs: int, start: tuple | None = None):
         """The world, or `_Misfit`: played from `start` (a world before answer d, as `(world, d)`; None:
@@ -1374,13 +1376,18 @@ class _Replay:
             self.card = kept
 
     def note(self, d: int, k: int, upto: int, inside: list[set[int]]) -> None:
-        """The world passed answer `d`, the seat's lines from the k-th up to `upto` matched: kept, where those
-        lines name faces, with the cards the zones the seat does not see into held just before it."""
-        told = frozenset().union(*(self.faces_named(j) for j in range(k, upto)))
-        if told:
-            self.told[d] = (told, inside)
-        else:
-            self.told.pop(d, None)
+        """The world passed answer `d`, the seat's lines from the k-th up to `upto` matched: kept, with the cards
+        the zones the seat does not see into held just before it."""
+        self.told[d] = (k, upto, inside)
+        self.named.pop(d, None)
+
+    def named_at(self, d: int) -> frozenset:
+        """The faces the seat's lines of answer `d` name (see `note`)."""
+        named = self.named.get(d)
+        if named is None:
+            k, upto, _ = self.told[d]
+            named = self.named[d] = frozenset().union(*(self.faces_named(j) for j in range(k, upto)))
+        return named
 
     def faces_named(self, j: int) -> frozenset:
         """The faces the seat's j-th observation names (by id, or by a word of their text properties, as
@@ -1389,23 +1396,23 @@ class _Replay:
         if named is None:
             if self.words is None:
                 self.words = _face_words(self.match.layout)
-            line = self.want[j]
-            named = self.tr.named[j] = frozenset(f for f, words in self.words if words.search(line))
+            pattern, faces = self.words
+            named = self.tr.named[j] = frozenset().union(*(faces[w] for w in pattern.findall(self.want[j])))
         return named
 
     def ranked(self, moves: list[tuple[tuple[int, int, int], ...]], prev, d: int, reached: int
                ) -> list[tuple[tuple[int, int, int], ...]]:
         """`moves` (trades of cards, each (shuffle, x, y)), those likely to mend answer `d` without undoing another
-        first. Where the world parted at anything but a card moving unseen, first the trades that change, in a zone
-        the answer is about, how many cards it holds of a face the seat's lines named at this answer up to where
-        the world parted (`reached`): a hand must hold the rank it asked for; the others after them, in the order
-        they came. (Where it parted at a card moving unseen, a card's place in a pile, not a count, may be what
-        differs: Crazy Eights' draws until a card fits; there all are ranked alike.) Among the trades ranked, last
-        comes a trade that mended this answer before (the world came back to it: a trade back and forth that each
-        time fits from the copy's base but not played from the start), then those that undo more counts an earlier
-        mend set (see `learned`), then those that change more counts the rules may have read at the other answers
-        the world passed: how many cards of a face the seat's lines named there a zone of another player held (Go
-        Fish: a hand asked for a rank that held none). Between equals, the order the moves came in."""
+        first. Last come a trade that mended this answer before (the world came back to it: a trade back and forth
+        that each time fits from the copy's base but not played from the start), then those that undo more counts
+        an earlier mend set (see `learned`). Where no option of another player's fits its question (`unanswered`),
+        first the trades that change, in a zone the answer is about, how many cards it holds of a face the seat's
+        lines named at this answer up to where the world parted (`reached`): a hand must hold the rank it asked
+        for; the others after them, in the order they came; and among the first, those that change fewer counts
+        the rules may have read at the other answers the world passed: how many cards of a face the seat's lines
+        named there a zone of another player held (Go Fish: a hand asked for a rank that held none). Else (a
+        card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until a card fits;
+        or a card answered whose kind the rules tell later) the order the moves came in, between equals."""
         faces, tr, told = self.faces, self.tr, self.told
         now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)]
         told_now = self.told_at(prev, reached)
@@ -1413,7 +1420,7 @@ class _Replay:
         by_face: dict[Any, list[int]] = {}  # face -> the places in `passed` of the answers whose lines named it
         where: dict[int, list[int]] = {}  # card -> per answer passed, the zone of `hidden` that held it, or -1
         for i, e in enumerate(passed):
-            named, inside = told[e]
+            named, inside = self.named_at(e), told[e][2]
             for f in named:
                 by_face.setdefault(f, []).append(i)
             for h, z in enumerate(inside):
@@ -1438,7 +1445,7 @@ class _Replay:
                 for e, pinned in self.pins.items():
                     if e == d or e < first or e not in told:
                         continue
-                    inside = told[e][1]
+                    inside = told[e][2]
                     for h, f, k in pinned:
                         z = inside[h]
                         if (x in z) != (y in z) and f in (fx, fy):
@@ -1447,9 +1454,8 @@ class _Replay:
                             undone += (count + delta != k) - (count != k)
             return any(frozenset((x, y)) in again for _, x, y in move), undone, risk, not relevant
 
-        line = self.want[reached] if 0 <= reached < len(self.want) else ""
-        if not self.unanswered and '"event":"move"' in line and '"hidden":true' in line:
-            return sorted(moves, key=lambda move: key(move)[:3])
+        if not self.unanswered:
+            return sorted(moves, key=lambda move: key(move)[:2])
         ranked = [(k[:3], i) for i, move in enumerate(moves) if not (k := key(move))[3]]
         first = {i for _, i in ranked}
         return [moves[i] for _, i in sorted(ranked)] + [move for i, move in enumerate(moves) if i not in first]
@@ -1480,7 +1486,7 @@ class _Replay:
         tr = self.tr
         for o, x, y in move:
             first = tr.deal_at[tr.mix_deal[o]]
-            for e, (_, inside) in self.told.items():
+            for e, (_, _, inside) in self.told.items():
                 if e >= first:
                     for z in inside:
                         if (x in z) != (y in z):
@@ -1529,18 +1535,21 @@ def _named_in(layout, told: str) -> set[int]:
     return named
 
 
-def _face_words(layout) -> list[tuple[Any, re.Pattern]]:
-    """Per face, what names it in an observation: its id quoted, or a word of its text properties (longer than
-    two letters, whole: `ace` is not in `face`) that some other face has not (a kind every card has names none)."""
-    faces = layout.face_ids
-    words: dict[Any, set[str]] = {}
-    for c, f in enumerate(faces):
-        here = words.setdefault(f, set())
-        here.update(v for column in layout.props if (v := column[c]).__class__ is str and len(v) > 2)
-    every = set.intersection(*words.values()) if words else set()
-    return [(f, re.compile("|".join([re.escape(f'"{f}"'), *(rf"(?<![\w#]){re.escape(w)}(?![\w#])"
-                                                           for w in sorted(w - every))])))
-            for f, w in words.items()]
+def _face_words(layout) -> tuple[re.Pattern, dict[str, frozenset]]:
+    """What names a face in an observation: its id quoted, or a word of its text properties (longer than two
+    letters, whole: `ace` is not in `face`) that some other face has not (a kind every card has names none). One
+    pattern for all, and the faces each word it finds names."""
+    words: dict[str, set[Any]] = {}
+    for c, f in enumerate(layout.face_ids):
+        words.setdefault(f'"{f}"', set()).add(f)
+        for column in layout.props:
+            v = column[c]
+            if v.__class__ is str and len(v) > 2:
+                words.setdefault(v, set()).add(f)
+    faces = set(layout.face_ids)
+    named = {w: frozenset(fs) for w, fs in words.items() if fs != faces or w.startswith('"')}
+    pattern = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True))
+    return re.compile(rf"(?<![\w#])(?:{pattern})(?![\w#])"), named
 
 
 _PROBES = 40  # swaps tried to mend one answer
