@@ -1105,7 +1105,7 @@ class _Replay:
         the answer named); first the cards of the zones the answer touched, then the others (a counter may tell
         of any hand), in the order `ranked` puts them."""
         tr, card, faces = self.tr, self.card, self.faces
-        told = self.told_at(prev, reached)
+        told = self.told_at(prev, reached) if self.unanswered else frozenset()
         alive, zone = tr.alive[d], tr.zone[d]
         touched = self.touched(d, reached)
         near: list[tuple[int, int, int]] = []
@@ -1122,12 +1122,16 @@ class _Replay:
                 if tr.need[t] is None and faces[y] != faces[x]:
                     by_face.setdefault(faces[y], []).append(y)
             (near if zone[r] in touched else far).extend(
-                (o, x, y) for f, ys in by_face.items() for y in (ys if f in told else (self.rng.choice(ys),)))
+                (o, x, y) for f, ys in by_face.items()
+                for y in (ys if self.unanswered and f in told else (self.rng.choice(ys),)))
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
         if self.targeted:
             pairs = self.own_card_first(d, pairs)
+        if not self.unanswered:  # first the cards of the faces the line where the world parted names (`_named_in`)
+            named = _named_in(self.match.layout, self.want[reached] if 0 <= reached < len(self.want) else "")
+            pairs.sort(key=lambda pair: pair[2] not in named)
         return [move[0] for move in self.ranked([(pair,) for pair in pairs], prev, d, reached)]
 
     def own_card_first(self, d: int, pairs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -1414,9 +1418,10 @@ class _Replay:
         card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until a card fits;
         or a card answered whose kind the rules tell later) the order the moves came in, between equals."""
         faces, tr, told = self.faces, self.tr, self.told
-        now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)]
-        told_now = self.told_at(prev, reached)
-        passed = sorted(e for e in told if e != d)
+        counted = self.unanswered  # (else only the trades back and the counts undone are worked out)
+        now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)] if counted else []
+        told_now = self.told_at(prev, reached) if counted else frozenset()
+        passed = sorted(e for e in told if e != d) if counted else []
         by_face: dict[Any, list[int]] = {}  # face -> the places in `passed` of the answers whose lines named it
         where: dict[int, list[int]] = {}  # card -> per answer passed, the zone of `hidden` that held it, or -1
         for i, e in enumerate(passed):
@@ -1454,7 +1459,7 @@ class _Replay:
                             undone += (count + delta != k) - (count != k)
             return any(frozenset((x, y)) in again for _, x, y in move), undone, risk, not relevant
 
-        if not self.unanswered:
+        if not counted:
             return sorted(moves, key=lambda move: key(move)[:2])
         ranked = [(k[:3], i) for i, move in enumerate(moves) if not (k := key(move))[3]]
         first = {i for _, i in ranked}
