@@ -316,11 +316,19 @@ def _run_pooled(chunks: list[tuple], workers: int, done: Callable[[Tally, tuple[
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: the chunks not started are cancelled and the workers terminated (`shutdown` alone
     would wait for the chunks under way: minutes, for a slow game). A Ctrl-C meanwhile is ignored: it would
-    leave workers running, and this takes well under a second."""
+    leave workers running, and this takes well under a second.
+
+    The executor's own thread may fail while its workers are terminated under it (`shutdown(wait=False)` clears
+    the executor's queues and processes while that thread still reads them: CPython issues 94440 and 132969);
+    nothing is lost then, the pool being stopped, so that failure is not printed: the thread is waited for here
+    with its failures kept quiet, and any other thread's failure is printed as before."""
     main = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    manager = getattr(pool, "_executor_manager_thread", None)  # (the executor offers no public handle on it)
+    hook = threading.excepthook
+    threading.excepthook = lambda args: None if args.thread is manager else hook(args)
     try:
-        workers = list((getattr(pool, "_processes", None) or {}).values())  # the executor offers no public handle
+        workers = list((getattr(pool, "_processes", None) or {}).values())  # nor on its workers
         pool.shutdown(wait=False, cancel_futures=True)
         for process in workers:
             process.terminate()
@@ -329,8 +337,11 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(STOP_SECONDS)
-        pool.shutdown(wait=True)  # the executor's own thread, which ends once its workers are gone
+        if manager is not None:  # it ends once its workers are gone
+            manager.join(2 * STOP_SECONDS)
+        pool.shutdown(wait=True)
     finally:
+        threading.excepthook = hook
         if before is not None:
             signal.signal(signal.SIGINT, before)
 
