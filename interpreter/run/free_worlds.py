@@ -49,12 +49,10 @@ from .runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, seen_by
 class FreeWorld(NamedTuple):
     """What a world drawn without replay is made of (`Match` assembles it): the kept base relabeled, with its
     chance drawn anew; the record of events relabeled (a watcher of its own, keeping no tags, as a world drawn
-    by `belief` keeps none); the seats' tags at the base (none kept); the drawing `belief.replayed` deals; a
-    seed of its own."""
+    by `belief` keeps none); the drawing `belief.replayed` deals; a seed of its own."""
 
     base: tuple
     watch: Watcher
-    base_tags: list[list[int]]
     drawn: tuple
     seed: int
 
@@ -219,7 +217,7 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     watch.search = True
     _relabel_events(watch.events, first, pi, groups, walk)
     base = (cur, (*relabel_frozen(frozen, pi)[:-1], ("object", Seeded(rng.getrandbits(64)))))
-    return FreeWorld(base, watch, [], _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
+    return FreeWorld(base, watch, _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
 
 
 def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | range) -> list[bool]:

@@ -559,7 +559,7 @@ class Match:
         world.log = None
         world.seed = drawn.seed
         world._base = drawn.base
-        world._base_info = (self._base_info[0], self._base_info[1], drawn.base_tags)
+        world._base_info = (self._base_info[0], self._base_info[1], [])  # (a world keeps no tags)
         world._reseed = world._rng = None
         world._watch = drawn.watch
         world._seen = [information.fork_cache(cache) if s == seat else information.new_cache()

@@ -337,9 +337,8 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(STOP_SECONDS)
-        if manager is not None:  # it ends once its workers are gone
+        if manager is not None:  # it ends once its workers are gone (`shutdown(wait=False)` let go of it)
             manager.join(2 * STOP_SECONDS)
-        pool.shutdown(wait=True)
     finally:
         threading.excepthook = hook
         if before is not None:
