@@ -267,6 +267,11 @@ class Moved(NamedTuple):
                 for c, src in zip(cards, srcs, strict=True)]
 
 
+KEPT_AT_MOST = 20_000
+"""How many lines (or pieces of lines) a reader's or a layout's table keeps: a full table is emptied, then written
+again as lines come."""
+
+
 def _moved(r: Reader, c: int, src: int, at: int, dst: int, to: int, up: bool, before: int, after: int) -> str:
     """A move's line for the reader's seat (`Moved.seen`)."""
     return (r.face_open[c] if (before | after) & r.bit else r.back_open[c]) + _tail(r, src, at, dst, to, up, after)
@@ -283,9 +288,9 @@ def _tail(r: Reader, src: int, at: int, dst: int, to: int, up: bool, after: int)
 def _missing(r: Reader, events: list[tuple], cards: list[str | None], tails: list[str | None]) -> None:
     """The cards and the rests of lines of moves not kept yet (`Moved.seen_all`), written and kept."""
     kept_cards, kept_tails = r.cards, r.tails
-    if len(kept_cards) >= 20_000:
+    if len(kept_cards) >= KEPT_AT_MOST:
         kept_cards.clear()
-    if len(kept_tails) >= 20_000:
+    if len(kept_tails) >= KEPT_AT_MOST:
         kept_tails.clear()
     for i in compress(range(len(cards)), map(is_, cards, repeat(None))):
         e = events[i]
@@ -529,12 +534,11 @@ class Asked(NamedTuple):
                 text(r.prompt(question, kind, False)) + ',"type":"ask","who":' + number(asked) + '}'
         line = r.asks.get(e[1:4])  # (another seat's question: the same whatever its options)
         if line is None:
-            if len(r.asks) >= 20_000:
+            if len(r.asks) >= KEPT_AT_MOST:
                 r.asks.clear()
             line = r.asks[e[1:4]] = '{"prompt":' + text(r.prompt(question, kind, True)) + ',"type":"ask","who":' + \
                 number(asked) + '}'
         return line
-
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:

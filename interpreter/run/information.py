@@ -24,6 +24,7 @@ from .events import (  # the kinds of event (raw tuples, first item the tag: see
     BY_TAG,
     DECIDE,
     FLIP,
+    KEPT_AT_MOST,
     MOVE,
     ROLL,
     SAY,
@@ -375,7 +376,7 @@ def _counters(look: _Look, game, n: int, seat: int, gc: list, pc: list) -> str:
     key = (seat, tuple(gc), *map(tuple, pc))
     written = look.counters.get(key)
     if written is None:
-        if len(look.counters) >= 20_000:
+        if len(look.counters) >= KEPT_AT_MOST:
             look.counters.clear()
         table = _TableView(n, gc, pc)
         written = look.counters[key] = _DUMP(visible_counters(game.model, table, seat))  # type: ignore[arg-type]
@@ -731,7 +732,7 @@ def _pieces(look: _Look, seat: int, values: tuple) -> tuple[str, ...]:
     """The view's own values (`view_json`'s `now_values`) written around the counters, options, seats to act
     and zones (kept per layout)."""
     active, deal, first, out, rnd, turn = values
-    if len(look.heads) >= 20_000:
+    if len(look.heads) >= KEPT_AT_MOST:
         look.heads.clear()
     gone = _ints([p for p in range(look.n) if out >> p & 1])
     pieces = look.heads[seat, values] = (
