@@ -35,7 +35,7 @@ from .events import (  # the kinds of event (raw tuples, first item the tag: see
     describe,
 )
 from .events import number as _int
-from .runtime import HIDDEN, OWNER, PUBLIC, State, seen_by
+from .runtime import HIDDEN, K_CARD, OWNER, PUBLIC, State, seen_by
 from .sight import (
     back_key,
     back_of,
@@ -91,7 +91,8 @@ class _Look:
 
     __slots__ = ("asks", "back", "back_named", "back_open", "back_rank", "back_sort", "by_back", "by_face", "cards",
                  "counters", "face", "face_named", "face_open", "face_rank", "hand", "heads", "key", "keyed_at",
-                 "known", "lines", "modes", "n", "one_back", "opened", "ordered", "readers", "tails", "zone")
+                 "known", "lines", "modes", "n", "one_back", "open_seen", "opened", "options", "ordered", "readers",
+                 "tails", "zone")
 
     def __init__(self, game, t) -> None:
         self.n = t.n
@@ -131,6 +132,9 @@ class _Look:
         # per seat and zone: the zone's key and "[" where the seat sees it card by card as it lies, else ""
         self.opened = [[self.key[zi] + "[" if mode == _OPEN else "" for zi, mode in enumerate(modes)]
                        for modes in self.modes]
+        # per seat and zone: the seat sees a card lying there face up (`_OPEN`): an option naming it reads as its face
+        self.open_seen = [[mode == _OPEN for mode in modes] for modes in self.modes]
+        self.options: dict[tuple, str] = {}  # options that are not cards, in JSON, by their kind and values
         self.one_back = self.back[0] if len(set(self.back)) == 1 else None
         # a hand of cards unknown to the seat, in JSON, from its cards (None where the backs cannot be ranked)
         self.hand: Callable[[list[int]], str] | None = None
@@ -723,9 +727,38 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
         head = now_values
         pieces = look.heads.get((seat, now_values)) or _pieces(look, seat, now_values)
     cache.view = (look, cards, parts, face, known, table, counters, written, head, pieces, shown)
-    options = ",".join(map(_STR, match.action_labels(seat)))  # (labels are strings; seats to act, numbers)
-    to_act = ",".join(map(str, match.to_act()))
+    options = _options_json(match, seat, look, shown)
+    to_act = ",".join(map(str, match.to_act()))  # (seats to act: numbers)
     return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}[{to_act}]{pieces[3]}{written}}}"
+
+
+def _options_json(match, seat: int, look: _Look, shown: list[str]) -> str:
+    """The seat's options as `match.action_labels(seat)` names them, in JSON (without the brackets). A card the seat
+    sees where it lies is named by its face: where every option is a card lying in a zone the seat sees card by card
+    (its own, or the table's; `_OPEN`) and shown to it by its face (`shown`, the view's cards as the seat sees them
+    now), the labels are those faces, each already in JSON; options that are not cards are written once per layout
+    by their kind and values. Anything else (a card named by its place, `none`) is the match's labels."""
+    ask = match._ask_of(seat)
+    if ask is None:
+        return ""
+    values, kind = ask[1], ask[2]
+    if kind == K_CARD:
+        if values and min(values) >= 0 and all(map(look.open_seen[seat].__getitem__,
+                                                   map(match.st.zone_of.__getitem__, values))):
+            labels = list(map(shown.__getitem__, values))
+            if labels == list(map(look.face.__getitem__, values)):  # (a face in JSON is a string, a back an object)
+                return ",".join(labels)
+        return ",".join(map(_STR, match.action_labels(seat)))
+    try:
+        key = (kind, *values)
+        written = look.options.get(key)
+    except TypeError:  # (an option with no key)
+        return ",".join(map(_STR, match.action_labels(seat)))
+    if written is None:
+        if len(look.options) >= KEPT_AT_MOST:
+            look.options.clear()
+        written = look.options[key] = ",".join([_STR(value_label(match.layout, kind, v)) for v in values])
+    return written
 
 
 def _pieces(look: _Look, seat: int, values: tuple) -> tuple[str, ...]:
