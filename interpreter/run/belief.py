@@ -21,7 +21,8 @@ that the seat cannot tell from the real one.
    its cards: the needed faces where they are needed, the rest at random (a shuffle), or the card of a
    hand drawn uniformly among those that fit (a choice).
 3. **The world played** (`_Replay`): a new match from the start whose shuffles deal the orders drawn;
-   every other chance outcome is the real match's (the rolls and picks the seat saw come out the same);
+   a roll, and any outcome after an answer whose moves the seat all saw, comes out as the real one did; every
+   other outcome (a random card, player or place) is drawn anew by its real probabilities (see `_Source`);
    each answer is given again, a card by the card its path carries, and another seat's secret answer,
    or its pick of a card the seat did not see that stays where it is, is drawn anew uniformly among the
    options after which the seat observes the same. The rules decide what they imply: a player who did
@@ -52,7 +53,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .events import TABLE
-from .information import ASK, DECIDE, FLIP, MOVE, SHOW, SHUFFLE, _catch_up, back_key, card_index, view_json
+from .information import ASK, DECIDE, FLIP, MOVE, ROLL, SHOW, SHUFFLE, _catch_up, back_key, card_index, view_json
 from .runtime import K_CARD, OWNER, PUBLIC, RuleError
 
 DEFAULT_TRIES = 20
@@ -106,25 +107,45 @@ class _Plan:
 
 class _Source:
     """A world's chance outcomes as drawn so far, shared by the world and its copies: (n, outcome), an
-    outcome -1 for a shuffle of n cards. While the world is played again, the next ones come from a
-    copy of the real match's generator kept in step with it (`stream`); that copy is dropped once the
-    world is drawn, so a world never holds what could tell the real match's chance to come."""
+    outcome -1 for a shuffle of n cards. While the world is played again, the next ones are drawn as they
+    come (`_WorldChance._next`), a copy of the real match's generator kept in step with it (`stream`: it
+    tells where the world's chance parts from the real match's); that copy is dropped once the world is
+    drawn, so a world never holds what could tell the real match's chance to come.
 
-    __slots__ = ("events", "stream")
+    Which outcomes the seat saw is told by the language: a roll is heard by the whole table, so a roll
+    comes out as the real one did (`rolls`: per answer, the real rolls after it, as (sides, result)); so does
+    every outcome after an answer whose moves the seat all saw (the card a random pick took, where it went).
+    Every other outcome (a random card, player or place after an answer that moved a card the seat did not
+    see move: `unseen`) is drawn anew from `rng`, by its real probabilities, never taken from the real match;
+    where the seat did see it, the world that parts is played again with other outcomes (see
+    `_Replay.step`), so that the seat's observations pick the outcomes that fit.
+    `drawn`: the answers (-1: the set-up) after which an outcome was drawn anew."""
+
+    __slots__ = ("drawn", "events", "reals", "rng", "rolls", "stream", "unseen")
 
     def __init__(self, stream: random.Random | None) -> None:
         self.events: list[tuple[int, int]] = []
+        self.reals: list[tuple[int, int]] = []  # the real generator's outcomes, by place (kept: see `_Replay.chanced`)
         self.stream = stream
+        self.rng: random.Random | None = None
+        self.rolls: dict[int, list[tuple[int, int]]] = {}
+        self.drawn: set[int] = set()
+        self.unseen: set[int] = set()  # the answers after which the rules moved a card the seat did not see move
 
 
 class _WorldChance:
     """A world's chance: its shuffles deal the drawing's orders, in turn; every other outcome is the real
     match's as the seat saw it (see `_Source`). A value: a copy goes on from the same point."""
 
-    __slots__ = ("plan", "pos", "source", "used")
+    __slots__ = ("at", "plan", "pos", "rolled", "source", "used")
 
     def __init__(self, plan: _Plan, source: _Source) -> None:
         self.plan, self.source, self.pos, self.used = plan, source, 0, 0
+        self.at, self.rolled = -1, 0  # the answer being given (-1: the set-up), and the rolls it made so far
+
+    def begin(self, d: int) -> None:
+        """Answer `d` is given next: its chance follows the real match's after that answer."""
+        self.at, self.rolled = d, 0
 
     def _next(self, n: int, shuffle: bool) -> int:
         source, i = self.source, self.pos
@@ -136,15 +157,40 @@ class _WorldChance:
             stream = source.stream
             if stream is None:
                 raise _Misfit("chance past what was drawn")
-            if shuffle:  # the real shuffle's draws, one per card but the last
+            reals = source.reals
+            if i < len(reals):  # drawn before, then drawn again: the real generator went past it already
+                if reals[i][0] != n or (reals[i][1] < 0) != shuffle:
+                    raise _Misfit("chance where the real match had other chance")
+                real = reals[i][1]
+            elif shuffle:  # the real shuffle's draws, one per card but the last
                 for k in range(n - 1, 0, -1):
                     stream._randbelow(k + 1)  # type: ignore[attr-defined]
-                outcome = -1
+                real = -1
             else:
-                outcome = stream._randbelow(n)  # type: ignore[attr-defined]
+                real = stream._randbelow(n)  # type: ignore[attr-defined]
+            if i == len(reals):
+                reals.append((n, real))
+            outcome = real if shuffle else self._drawn(n, real)
             source.events.append((n, outcome))
         self.pos = i + 1
         return outcome
+
+    def _drawn(self, n: int, real: int) -> int:
+        """An outcome of n not read back (`real`: the real match's, where the world is in step with it): the real
+        roll the table heard, where the answer's next roll is one of n sides; the real outcome where the seat saw
+        every card the rules moved after the answer; else drawn anew by its real probabilities (a random card,
+        player or place: see `_Source`)."""
+        source = self.source
+        rolls = source.rolls.get(self.at, ())
+        if self.rolled < len(rolls) and rolls[self.rolled][0] == n:
+            self.rolled += 1
+            return rolls[self.rolled - 1][1] - 1
+        if self.at not in source.unseen:
+            return real
+        if source.rng is None:
+            raise _Misfit("chance past what was drawn")
+        source.drawn.add(self.at)
+        return source.rng.randrange(n)
 
     def _randbelow(self, n: int) -> int:
         return self._next(n, False)
@@ -165,15 +211,16 @@ class _WorldChance:
 
     def __deepcopy__(self, memo: dict) -> _WorldChance:
         other = _WorldChance(self.plan, self.source)
-        other.pos, other.used = self.pos, self.used
+        other.pos, other.used, other.at, other.rolled = self.pos, self.used, self.at, self.rolled
         return other
 
 
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "deal_at", "dealing", "deals", "end", "glimpses", "grouped", "left", "marks",
-                 "mix_answer", "mix_deal", "mixes", "named", "need", "needed", "origin", "picks", "sighted", "zone")
+    __slots__ = ("alive", "chosen", "deal_at", "dealing", "deals", "drawn", "end", "glimpses", "grouped", "left",
+                 "marks", "maybe", "mix_answer", "mix_deal", "mixes", "named", "need", "needed", "origin", "picked",
+                 "picks", "rolls", "sighted", "unseen", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -199,6 +246,13 @@ class _Trace:
         self.dealing: set[int] = set()  # the answers after which the match shuffled (before the next one)
         self.deal_at: list[int] = []  # per shuffle in `deals`: the answers given before it
         self.named: dict[int, frozenset] = {}  # the seat's observation j -> the faces it names (see `_faces_named`)
+        self.rolls: dict[int, list[tuple[int, int]]] = {}  # answer (-1: the set-up) -> the rolls after it (`_Source`)
+        self.drawn: set[int] = set()  # the answers after which a world drew an outcome anew (see `_Replay.step`)
+        # the answers after which the real match may have drawn such an outcome (its chance used past its shuffles'
+        # and rolls'), and how many it drew so far
+        self.maybe: set[int] = set()
+        self.picked = 0
+        self.unseen: set[int] = set()  # the answers (-1: the set-up) after which a card moved the seat did not see
         self.end = 0  # the match's events walked
 
     def path(self, need: Any) -> int:
@@ -234,12 +288,14 @@ class _Tracer:
         # the look at another player's hand being walked: (its zone, its last event, the cards shown so far)
         self.look: tuple[int, int, list[int]] | None = None
         self.decisions: list[tuple] = []  # the match's answers, as recorded
+        self.chanced = 0  # the chance outcomes the match's shuffles and rolls walked so far drew
 
     def advance(self, match) -> _Trace:
         """The trace of the match as it is now (the events since the last call walked)."""
         tr, bit = self.tr, self.bit
+        last = len(tr.picks) - 1
         walk = {MOVE: self.moved, SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
-                DECIDE: self.decided, TABLE: self.tabled}
+                DECIDE: self.decided, TABLE: self.tabled, ROLL: self.rolled}
         events = match._watch.events
         for i in range(tr.end, len(events)):
             e = events[i]
@@ -252,6 +308,10 @@ class _Tracer:
             self.looked()
         tr.end = len(events)
         st, t, seat = match.st, self.t, self.seat
+        picked = st.chance_used - self.chanced  # outcomes of neither a shuffle nor a roll: a random card, player, place
+        if picked > tr.picked:
+            tr.picked = picked
+            tr.maybe.update(range(last, len(tr.picks)))
         known, face, zone_of, vis, owner = st.known, st.face, st.zone_of, t.zone_vis, t.zone_owner
         grouped, seg = tr.grouped, self.seg
         for c in range(len(self.faces)):  # the cards the seat sees now (`seen_by`, for this seat only)
@@ -268,6 +328,8 @@ class _Tracer:
     def moved(self, i: int, e: tuple) -> None:
         _, c, src, at, dst, to, up, before, after = e
         t, tr, bit, waiting, zones = self.t, self.tr, self.bit, self.waiting, self.zones
+        if not (before | after) & bit:
+            tr.unseen.add(len(tr.picks) - 1)
         if (before | after) & bit:
             self.saw(c, i)
         if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != self.seat and not after & bit:
@@ -313,9 +375,17 @@ class _Tracer:
         for o in range(first, len(tr.mixes)):
             tr.mix_deal[o] = len(tr.deals)
         if len(order) > 1:  # a shuffle of one card or none draws nothing
+            self.chanced += len(order) - 1
             tr.deals.append([self.seg[c] for c in order])
             tr.deal_at.append(len(tr.picks))
             tr.dealing.add(len(tr.picks) - 1)
+
+    def rolled(self, i: int, e: tuple) -> None:
+        """A roll, heard by the whole table: a world rolls the same after the same answer (a die of one side
+        draws nothing)."""
+        if e[1] > 1:
+            self.tr.rolls.setdefault(len(self.tr.picks) - 1, []).append((e[1], e[2]))
+            self.chanced += 1
 
     def flipped(self, i: int, e: tuple) -> None:
         c, before, after = e[1], e[5], e[6]
@@ -740,6 +810,12 @@ def _answers_from(world, d: int) -> list[tuple]:
     return out
 
 
+def _applied(world, who: int, action: int):
+    """`world` after `who` answered `action`."""
+    world.apply(who, action)
+    return world
+
+
 def _rechanced(world, plan: _Plan, source: _Source):
     """A copy of `world` (at a question) whose chance deals the drawing `plan` from its kept base on."""
     other = world.clone()
@@ -751,13 +827,13 @@ def _rechanced(world, plan: _Plan, source: _Source):
     return other
 
 
-def _source_after(source: _Source, state: tuple) -> _Source:
+def _source_after(source: _Source, state: tuple, reals: list[tuple[int, int]]) -> _Source:
     """A world's chance as drawn so far (`source`), able to go on: a copy of the real match's generator
     at the same point (`state`, kept by the match's belief), for a world played on from one drawn before."""
     stream = random.Random.__new__(random.Random)  # its state set at once, not seeded from the system first
     stream.setstate(state)
     other = _Source(stream)
-    other.events = source.events[:]
+    other.events, other.reals = source.events[:], reals[:]
     return other
 
 
@@ -773,6 +849,7 @@ class _Replay:
         self.want, self.want_view = want, want_view
         self.plan = _Plan(tr.deals[:], card)
         self.source = source if source is not None else _Source(random.Random(match.seed))
+        self.source.rng, self.source.rolls, self.source.drawn, self.source.unseen = rng, tr.rolls, tr.drawn, tr.unseen
         self.snaps = snaps[:] if snaps is not None else []  # copies of the world before answers that dealt
         self.decisions = decisions
         self.faces = match.layout.face_ids
@@ -784,6 +861,7 @@ class _Replay:
         self.repairs = 0  # mends left to `play`
         self.traded: set[int] = set()  # the cards thorough mends have traded
         self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
+        self.reals: list[tuple[int, int]] = []  # and the outcomes it gave (`_Source.reals`), kept by the belief
         # the first answer to a question still open in the match, and a copy of the world before it (so that
         # a world carried on past its closing draws the answers to it again from there: see `before`)
         self.open_at = len(match.history) - len(match._answers) if match._answers else None
@@ -817,7 +895,8 @@ class _Replay:
                 stream = self.source.stream
                 # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
                 self.stream_state = stream.getstate() if stream is not None else None
-                self.source.stream = None
+                self.reals, self.source.reals = self.source.reals, []
+                self.source.stream = self.source.rng = None
                 return world
             start = self.resume(self.changed)
             self.changed = None
@@ -910,7 +989,7 @@ class _Replay:
                 action = _labelled(world, ask, e[3])
             if action < 0:
                 raise _Misfit("the answer given is not an option here")
-            world.apply(who, action)
+            world = self.chanced(world, d, lambda w, _, who=who, action=action: _applied(w, who, action), True)
             self.dealt(world, used, d, prev)
         return world, d0 + len(answers)
 
@@ -961,15 +1040,55 @@ class _Replay:
         self.plan.card = card
 
     def start(self):
-        """A new world at its start, its shuffles to deal the drawing's orders."""
-        m = self.match
-        world = match_class(m)(m.game, m.players, m.seed, chance=_WorldChance(self.plan, self.source),
-                      arrange=m._arrange, after_setup=m._after_setup)
-        world._verified = 0
+        """A new world at its start, its shuffles to deal the drawing's orders (set up again, its chance drawn
+        anew, where an outcome of the set-up drawn anew parts from what the seat observed: see `step`)."""
+        m, source = self.match, self.source
+        tries = _REDRAWN_CHANCE if -1 in self.tr.unseen and (-1 in self.tr.drawn or -1 in self.tr.maybe) and \
+            not source.events and \
+            source.rng is not None else 1
+        for k in range(tries):
+            if k:
+                del source.events[:]
+            world = match_class(m)(m.game, m.players, m.seed, chance=_WorldChance(self.plan, source),
+                                   arrange=m._arrange, after_setup=m._after_setup)
+            world._verified = 0
+            if k + 1 == tries or self.reached(world) < 0:
+                break
         return world
 
     def step(self, world, d: int):
-        """`world` after answer `d`, given again; `_Misfit` if the seat would observe something else."""
+        """`world` after answer `d`, given again; `_Misfit` if the seat would observe something else. Where the
+        answer's chance is drawn now and an outcome of it anew (a random card, player or place: see `_Source`),
+        a world that parts is played again from before the answer with the outcomes drawn anew, up to
+        `_REDRAWN_CHANCE` times: the seat's observations keep the outcomes it saw, the others are drawn by their
+        real probabilities among those that fit."""
+        return self.chanced(world, d, self.answered)
+
+    def chanced(self, world, d: int, give: Any, check: bool = False):
+        """`give(world, d)`: `world` after answer `d` (see `step`), played again with its chance drawn anew where
+        it parts (`check`: its observations compared here, where `give` does not); `_Misfit` where none fits."""
+        source, tr = self.source, self.tr
+        mark = world.st.rng.pos  # (outcomes past it drawn before are drawn again; the real ones are kept by place)
+        fresh = source.rng is not None and d in tr.unseen and (d in tr.drawn or d in tr.maybe)
+        tries = _REDRAWN_CHANCE if fresh else 1
+        backup = world.clone() if fresh else None
+        for k in range(tries):
+            if k and backup is not None:
+                del source.events[mark:]
+                world = backup.clone()
+            world.st.rng.begin(d)
+            try:
+                world = give(world, d)
+                if check and fresh and d in tr.drawn and self.reached(world) >= 0:
+                    raise _Misfit("the seat would see something else")
+                return world
+            except _Misfit:
+                if k + 1 == tries or d not in tr.drawn:
+                    raise
+        raise AssertionError("unreachable")
+
+    def answered(self, world, d: int):
+        """`world` after answer `d`, given again (see `step`)."""
         who = self.match.history[d][0]
         e, pick, tr, card = self.decisions[d], self.tr.picks[d], self.tr, self.card
         reached = self.reached(world)
@@ -1563,6 +1682,7 @@ _CHECKS = 10  # swaps that fit one answer, checked from their shuffle on (see `_
 _REDRAWS = 8  # times a run of other seats' answers drawn anew is drawn again where what follows does not fit
 _REDRAWN_REACH = 3  # answers after such a run within which a misfit draws it again
 _FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
+_REDRAWN_CHANCE = 24  # plays of an answer whose chance is drawn anew, before the world is taken to part there
 
 
 # ---- what a match keeps -----------------------------------------------------------------------------
@@ -1574,8 +1694,8 @@ class _Belief:
     fits, the world, its chance as drawn (`source`), and copies of it before each answer that dealt a
     shuffle (`snaps`)."""
 
-    __slots__ = ("card", "events", "mixes", "needs", "open", "opened", "snaps", "source", "stream", "tracer",
-                 "world")
+    __slots__ = ("card", "events", "mixes", "needs", "open", "opened", "reals", "snaps", "source", "stream",
+                 "tracer", "world")
 
     def __init__(self, tracer: _Tracer) -> None:
         self.tracer = tracer
@@ -1585,6 +1705,7 @@ class _Belief:
         self.world: Any = None
         self.source: _Source | None = None
         self.stream: tuple | None = None  # the real generator's state where the world's chance stopped
+        self.reals: list[tuple[int, int]] = []  # the outcomes it gave there (`_Source.reals`)
         self.snaps: list[_Snap] = []
         self.open: int | None = None  # the first answer to a question still open when the world was kept
         self.opened: _Snap | None = None  # a copy of the world before that answer
@@ -1594,12 +1715,14 @@ class _Belief:
         """A replay along `card` that goes on from the last world: its chance as drawn, its copies."""
         assert self.source is not None and self.stream is not None, "a world was kept"
         return _Replay(match, seat, tr, card, rng, want, want_view, self.tracer.decisions, budget,
-                       source=_source_after(self.source, self.stream), snaps=self.snaps, opened=self.opened)
+                       source=_source_after(self.source, self.stream, self.reals), snaps=self.snaps,
+                       opened=self.opened)
 
     def keep(self, replay: _Replay, world, events: int) -> None:
         self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
         self.opened = replay.opened
-        self.events, self.mixes, self.stream = events, len(replay.tr.mixes), replay.stream_state
+        self.events, self.mixes, self.stream, self.reals = events, len(replay.tr.mixes), replay.stream_state, \
+            replay.reals
         self.needs = len(replay.tr.needed)
 
 
