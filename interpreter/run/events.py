@@ -75,6 +75,8 @@ class Reader(Protocol):
 
     def option(self, kind: int, option: Any) -> str: ...
 
+    def options(self, kind: int, options: tuple) -> str: ...
+
     def prompt(self, question: Any, kind: int, written: bool) -> str: ...
 
     def counters(self, gc: list, pc: list) -> str: ...
@@ -530,7 +532,7 @@ class Asked(NamedTuple):
     def seen(e: tuple, r: Reader) -> str | None:
         asked, question, kind, options = e[1:5]
         if asked == r.seat:
-            return '{"options":[' + ",".join([text(r.option(kind, x)) for x in options]) + '],"prompt":' + \
+            return '{"options":[' + r.options(kind, options) + '],"prompt":' + \
                 text(r.prompt(question, kind, False)) + ',"type":"ask","who":' + number(asked) + '}'
         line = r.asks.get(e[1:4])  # (another seat's question: the same whatever its options)
         if line is None:

@@ -35,6 +35,7 @@ from .events import (  # the kinds of event (raw tuples, first item the tag: see
     describe,
 )
 from .events import number as _int
+from .events import text as _text
 from .runtime import HIDDEN, K_CARD, OWNER, PUBLIC, State, seen_by
 from .sight import (
     back_key,
@@ -215,6 +216,13 @@ class _Reader:
     def option(self, kind: int, option: Any) -> str:
         return option_label(self.game, self.layout, kind, option, self.seat)
 
+    def options(self, kind: int, options: tuple) -> str:
+        """The options of the seat's own question as it saw them (`option`, each), in JSON without the brackets: cards
+        the seat saw are recorded by their faces (`Watcher.asked`), written with no step per option."""
+        if kind == K_CARD and _STRINGS.issuperset(map(type, options)):
+            return ",".join(map(_STR, options))
+        return ",".join([_text(self.option(kind, x)) for x in options])
+
     def prompt(self, question: Any, kind: int, written: bool) -> str:
         return prompt_text(self.game, question, kind, written)
 
@@ -234,6 +242,9 @@ class _Reader:
             run = [x for i, x in enumerate(run) if i == 0 or x[1] != run[i - 1][1]]
         self.run = run
         out[self.start:] = [x for _, x in run]
+
+
+_STRINGS = frozenset({str})
 
 
 def _reader(match, seat: int, look: _Look) -> _Reader:
