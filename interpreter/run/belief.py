@@ -137,15 +137,23 @@ class _WorldChance:
     """A world's chance: its shuffles deal the drawing's orders, in turn; every other outcome is the real
     match's as the seat saw it (see `_Source`). A value: a copy goes on from the same point."""
 
-    __slots__ = ("at", "plan", "pos", "rolled", "source", "used")
+    __slots__ = ("at", "plan", "pos", "redrew", "rolled", "source", "swap", "used")
 
     def __init__(self, plan: _Plan, source: _Source) -> None:
         self.plan, self.source, self.pos, self.used = plan, source, 0, 0
         self.at, self.rolled = -1, 0  # the answer being given (-1: the set-up), and the rolls it made so far
+        self.redrew = False  # an outcome was drawn anew since `begin`
+        # the cards this world traded for those the drawing puts on a path (card -> card; see `_Replay.aligned`):
+        # a random pick drawn anew that took another card than the real one, each goes the other's way since
+        self.swap: dict[int, int] = {}
 
     def begin(self, d: int) -> None:
         """Answer `d` is given next: its chance follows the real match's after that answer."""
-        self.at, self.rolled = d, 0
+        self.at, self.rolled, self.redrew = d, 0, False
+
+    def card(self, c: int) -> int:
+        """The card of this world that goes the way the drawing sends card `c`."""
+        return self.swap.get(c, c) if self.swap else c
 
     def _next(self, n: int, shuffle: bool) -> int:
         source, i = self.source, self.pos
@@ -190,6 +198,7 @@ class _WorldChance:
         if source.rng is None:
             raise _Misfit("chance past what was drawn")
         source.drawn.add(self.at)
+        self.redrew = True
         return source.rng.randrange(n)
 
     def _randbelow(self, n: int) -> int:
@@ -204,6 +213,8 @@ class _WorldChance:
         if self.used >= len(plan.deals):
             raise _Misfit("a shuffle the real match did not have")
         order = [plan.card[s] for s in plan.deals[self.used]]
+        if self.swap:
+            order = [self.swap.get(c, c) for c in order]
         self.used += 1
         if sorted(order) != sorted(cards):
             raise _Misfit("a shuffle of other cards")
@@ -212,15 +223,41 @@ class _WorldChance:
     def __deepcopy__(self, memo: dict) -> _WorldChance:
         other = _WorldChance(self.plan, self.source)
         other.pos, other.used, other.at, other.rolled = self.pos, self.used, self.at, self.rolled
+        other.redrew, other.swap = self.redrew, self.swap  # (`swap` is replaced, never changed in place)
         return other
 
 
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "deal_at", "dealing", "deals", "drawn", "end", "glimpses", "grouped", "left",
-                 "marks", "maybe", "mix_answer", "mix_deal", "mixes", "named", "need", "needed", "origin", "picked",
-                 "picks", "rolls", "sighted", "unseen", "zone")
+    __slots__ = (
+        "alive",
+        "chosen",
+        "deal_at",
+        "dealing",
+        "deals",
+        "drawn",
+        "end",
+        "glimpses",
+        "grouped",
+        "hid",
+        "left",
+        "marks",
+        "maybe",
+        "mix_answer",
+        "mix_deal",
+        "mixes",
+        "named",
+        "need",
+        "needed",
+        "origin",
+        "picked",
+        "picks",
+        "rolls",
+        "sighted",
+        "unseen",
+        "zone",
+    )
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -253,6 +290,7 @@ class _Trace:
         self.maybe: set[int] = set()
         self.picked = 0
         self.unseen: set[int] = set()  # the answers (-1: the set-up) after which a card moved the seat did not see
+        self.hid: dict[int, list[tuple[int, int]]] = {}  # answer -> those moves, as (event, the card's path)
         self.end = 0  # the match's events walked
 
     def path(self, need: Any) -> int:
@@ -330,6 +368,7 @@ class _Tracer:
         t, tr, bit, waiting, zones = self.t, self.tr, self.bit, self.waiting, self.zones
         if not (before | after) & bit:
             tr.unseen.add(len(tr.picks) - 1)
+            tr.hid.setdefault(len(tr.picks) - 1, []).append((i, self.seg[c]))
         if (before | after) & bit:
             self.saw(c, i)
         if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != self.seat and not after & bit:
@@ -1077,8 +1116,11 @@ class _Replay:
                 del source.events[mark:]
                 world = backup.clone()
             world.st.rng.begin(d)
+            k0 = len(world._watch.events)
             try:
                 world = give(world, d)
+                if fresh and world.st.rng.redrew:
+                    self.aligned(world, d, k0)
                 if check and fresh and d in tr.drawn and self.reached(world) >= 0:
                     raise _Misfit("the seat would see something else")
                 return world
@@ -1086,6 +1128,37 @@ class _Replay:
                 if k + 1 == tries or d not in tr.drawn:
                     raise
         raise AssertionError("unreachable")
+
+    def aligned(self, world, d: int, k0: int) -> None:
+        """After answer `d`, whose chance was drawn anew: each card the world moved where the seat did not see it
+        (its events from the `k0`-th on) set against the path of the card the real match moved there, in turn.
+        Where the world moved another card (a random pick drawn anew), the two go each other's way from here on
+        (`_WorldChance.swap`); `_Misfit` where a path the seat sees after that move would then carry another face,
+        or the world moved cards unseen where the real match did not."""
+        tr, bit, faces, plan = self.tr, self.bit, self.faces, self.plan
+        chance = world.st.rng
+        hid = tr.hid.get(d, [])
+        moved: list[int] = [e[1] for e in world._watch.events[k0:] if e[0] == MOVE and not (e[7] | e[8]) & bit]
+        if len(moved) != len(hid):
+            raise _Misfit("cards moved unseen where the real match moved others")
+        swap: dict[int, int] = dict(chance.swap)
+        for (i, s), y in zip(hid, moved, strict=True):
+            x = swap.get(plan.card[s], plan.card[s])
+            if x == y:
+                continue
+            back: dict[int, int] = {v: k for k, v in swap.items()}
+            by, bx = back.get(y, y), back.get(x, x)  # the drawing's cards that go the ways of y and x
+            if self.seen_since(i, bx, faces[y]) or self.seen_since(i, by, faces[x]):
+                raise _Misfit("a card drawn at random the seat sees later is another")
+            swap[bx], swap[by] = y, x
+        chance.swap = {k: v for k, v in swap.items() if k != v}
+
+    def seen_since(self, i: int, c: int, face: Any) -> bool:
+        """Whether the seat sees, after the match's `i`-th event, a path the drawing puts card `c` on, with a face
+        other than `face`."""
+        tr, card = self.tr, self.plan.card
+        return any(card[t] == c and tr.sighted.get(t, -1) > i and tr.need[t] not in (None, face)
+                   for t in range(len(card)))
 
     def answered(self, world, d: int):
         """`world` after answer `d`, given again (see `step`)."""
@@ -1104,7 +1177,8 @@ class _Replay:
             # chosen), or one that left a hand unseen, one of those of its back there, as the drawing has it
             # (the only one, where the seat tells it by its back). A card whose face the seat knew only before
             # (a hand it knew all of) is no sign of which was chosen: that answer is drawn anew below
-            action = options.index(card[pick]) if card[pick] in options else -1
+            c = world.st.rng.card(card[pick])
+            action = options.index(c) if c in options else -1
         elif who != self.seat and (e[2] or pick >= 0):
             # another seat's secret answer, or its pick of a card the seat did not see that stays where it
             # is: any option after which the seat observes the same, drawn uniformly
