@@ -91,9 +91,9 @@ class _Look:
     back (the canonical order of another's hand), and the one back of them all where they have one."""
 
     __slots__ = ("asks", "back", "back_named", "back_open", "back_rank", "back_sort", "by_back", "by_face", "cards",
-                 "counters", "face", "face_named", "face_open", "face_rank", "hand", "heads", "key", "keyed_at",
-                 "known", "lines", "modes", "n", "one_back", "open_seen", "opened", "options", "ordered", "readers",
-                 "tails", "zone")
+                 "counters", "face", "face_named", "face_open", "face_rank", "hand", "hands", "heads", "key",
+                 "keyed_at", "known", "lines", "modes", "n", "one_back", "open_seen", "opened", "options", "ordered",
+                 "readers", "tails", "zone")
 
     def __init__(self, game, t) -> None:
         self.n = t.n
@@ -143,6 +143,10 @@ class _Look:
             self.hand = _backs_alike(self.one_back)
         elif self.back_rank is not None:
             self.hand = _backs_ranked(self.back_rank, self.back_named)
+        # per seat and zone: the zone's key where it is another player's hand written by `hand` when the seat knows
+        # none of its cards, else ""
+        self.hands = [[self.key[zi] if mode == _HAND and self.hand is not None else "" for zi, mode in enumerate(modes)]
+                      for modes in self.modes]
         self.lines: list[dict] = [{} for _ in range(t.n)]  # per seat: each event's line, by the event (`render`)
         self.readers: list[_Reader | None] = [None] * t.n  # per seat: its reader of events (`_reader`)
         self.asks: dict[tuple, str] = {}  # the line of a question put to a seat, as the others see it (`Asked`)
@@ -699,7 +703,7 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
         cards, parts, table, counters, head = [None] * len(zones), [""] * len(zones), None, "", None
         pieces: tuple[str, ...] = ()
         dirty: Any = range(len(zones))
-        old_face, old_known, written = face[:], known[:], "{}"
+        old_face, old_known, written = face[:], known[:], ""
     else:
         _, cards, parts, old_face, old_known, table, counters, written, head, pieces, shown = kept
         dirty = list(compress(range(len(zones)), map(ne, zones, cards)))  # the zones whose cards changed
@@ -718,15 +722,17 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
                 dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
     if dirty:
         cards, parts = cards[:], parts[:]  # (`parts`: each zone's key and JSON, in the order of the keys)
-        keyed_at, opened, card_json = look.keyed_at, look.opened[seat], shown.__getitem__
+        keyed_at, opened, card_json, hands = look.keyed_at, look.opened[seat], shown.__getitem__, look.hands[seat]
         for zi in dirty:
             now = cards[zi] = zones[zi][:]
             start = opened[zi]  # (the zone's key and "[" where the seat sees it card by card as it lies)
             if start:  # (`_zone_json`'s first case, the most common, written here: each card as the seat sees it)
                 parts[keyed_at[zi]] = start + ",".join(map(card_json, now)) + "]"
+            elif hands[zi] and not any(map(and_, map(known.__getitem__, now), repeat(1 << seat))):
+                parts[keyed_at[zi]] = hands[zi] + look.hand(now)  # type: ignore[misc]  # (another's hand, none known)
             else:
                 parts[keyed_at[zi]] = look.key[zi] + _zone_json(look, st, zi, seat)
-        written = "{" + ",".join(parts) + "}"
+        written = ",".join(parts)
         face, known = face[:], known[:]
     else:
         face, known = old_face, old_known
@@ -740,7 +746,7 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
     cache.view = (look, cards, parts, face, known, table, counters, written, head, pieces, shown)
     options = _options_json(match, seat, look, shown)
     to_act = ",".join(map(str, match.to_act()))  # (seats to act: numbers)
-    return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}[{to_act}]{pieces[3]}{written}}}"
+    return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}[{to_act}]{pieces[3]}{{{written}}}}}"
 
 
 def _options_json(match, seat: int, look: _Look, shown: list[str]) -> str:
