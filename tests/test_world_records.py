@@ -14,10 +14,10 @@ from test_run_limits import write_game
 from walks import played
 
 from interpreter.game import load_game
-from interpreter.run import free_worlds, information, watcher
+from interpreter.run import free_worlds, information, runtime, watcher
 from interpreter.run.events import ASK
 from interpreter.run.match import Match
-from interpreter.run.runtime import K_CARD, seen_by
+from interpreter.run.runtime import K_CARD, OWNER, seen_by
 
 GAMES = ["hearts", "go-fish", "crazy-eights", "sky-haulers", "low-tide", "overloaded"]
 
@@ -181,3 +181,87 @@ def test_a_record_relabeled_whole_keeps_the_table_as_its_last_event_has_it(name)
         w = m._watch
         identity = list(range(len(m.st.face)))
         assert w.relabeled(identity, len(w.events), []).last == watcher._last_table(w.events) == w.last
+
+
+GLIMPSED_COPIES = """\
+move the top 3 cards of deck to my hand
+show the top card of my hand to next player after me
+move the top 3 cards of deck to my hand
+let c = I choose a card from my hand "Play one"
+move c to pile
+let d = I choose a card from my hand "Put one back"
+move d to deck face up"""
+
+
+def _lapses_checked(monkeypatch) -> dict[str, int]:
+    """`Watcher.moved` wrapped: for a card that left a hand, who knows each card left there must be what the rule
+    card by card gives (`lapse_copy`: a seat that did not know the card forgets the first copy of it, same face, it
+    knew in the hand; `lapse`: a seat that does not see the card where it went forgets every card left there),
+    worked out from the shadow (the state before the move). Counts the moves checked, those where a copy was
+    forgotten, and the mismatches."""
+    seen = {"checked": 0, "copy forgotten": 0, "wrong": 0}
+    hook = watcher.Watcher.moved
+
+    def checked(self, st, c, src, dst, *args):
+        t = st.layout
+        if t.zone_vis[src] == OWNER and self.zones:
+            known = self.known[:]
+            owner = t.zone_owner[src]
+            blind = ((1 << st.n) - 1) & ~known[c] & ~(1 << owner if owner >= 0 else 0)
+            for d in self.zones[src]:  # (the hand as it was: c still in it)
+                if known[d] & blind and d != c and t.face_ids[d] == t.face_ids[c]:
+                    seen["copy forgotten"] += 1
+                    forget = known[d] & blind
+                    known[d] &= ~forget
+                    blind &= ~forget
+            keep = seen_by(st, c) | (1 << owner if owner >= 0 else 0)
+            left = st.zones[src]
+            seen["checked"] += 1
+            seen["wrong"] += [known[d] & keep for d in left] != [st.known[d] for d in left]
+        hook(self, st, c, src, dst, *args)
+
+    monkeypatch.setattr(watcher.Watcher, "moved", checked)
+    return seen
+
+
+def test_what_a_seat_knows_of_a_hand_a_card_left_is_what_the_rule_card_by_card_gives(tmp_path, monkeypatch):
+    """The knowledge kept at a move out of a hand looks only at the copies of the card that left (and not at all
+    where it lands face up in view of everyone): the same as the rule over the whole hand, in a game of copies
+    glimpsed in hands and in the bundled games; a shortcut that skipped the copies is found."""
+    seen = _lapses_checked(monkeypatch)
+    game = load_game(write_game(tmp_path / "copies", GLIMPSED_COPIES, copies=3, flow="  turn: [turn]\n  rounds: 3\n"))
+    for seed in range(6):
+        played(game, 2, seed, 400)
+    for name in ("hearts", "overloaded"):
+        played(load_game(name), 4, 1, 80)
+    assert seen["wrong"] == 0 and seen["checked"] > 100 and seen["copy forgotten"] > 0, seen
+    monkeypatch.setattr(runtime, "copies_of", lambda t: [()] * len(t.face_ids))  # no card has a copy: wrong here
+    for seed in range(6):
+        played(game, 2, seed, 400)
+    assert seen["wrong"] > 0
+
+
+@pytest.mark.parametrize("name", ["hearts", "overloaded", "low-tide"])
+def test_cards_moved_from_the_tops_of_zones_are_recorded_as_one_by_one(name, monkeypatch):
+    """A batch of cards each taken from the top of its zone (a deal, piles gathered) is placed with no search
+    (`_from_tops`): the same record, knowledge and information states as the batch placed card by card
+    (`_places`) and as the cards moved one at a time."""
+    game = load_game(name)
+    tops = runtime._from_tops
+    used = []
+
+    def spied(*args):
+        used.append(tops(*args) is not None)
+        return used[-1]
+
+    def walked() -> tuple:
+        m = played(game, 4, 2, 70)
+        return m._watch.events, m.st.known, [m.information_state(s) for s in range(4)]
+
+    monkeypatch.setattr(runtime, "_from_tops", lambda *args: tops(*args) if spied(*args) else None)
+    at_once = walked()
+    assert any(used)
+    monkeypatch.setattr(runtime, "_from_tops", lambda *args: None)
+    assert walked() == at_once
+    monkeypatch.setattr(runtime, "_move_watched", lambda *args: False)
+    assert walked() == at_once

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import operator
 import random
+from itertools import groupby
 from typing import Any
 
 from ..lang.asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT  # noqa: F401  (the kinds of an ask)
@@ -256,7 +257,8 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
         return False
     up = t.zone_face[zi] if face < 0 else face == 1
     if st.log is not None:  # who knows the card (nobody asks in a quiet match)
-        leaving(st, c, src)
+        if t.zone_vis[src] == OWNER:  # (`leaving`, written out)
+            lapse_copy(st, c, src)
         if up:
             st.known[c] = 0  # face up, its zone decides who sees it
         else:
@@ -294,7 +296,7 @@ def moved(st: State, c: int, src: int, zi: int, at_random: bool = False, to: int
     watcher records the move (`at_random`: to a place drawn by chance; `to`: where it went, if known), the
     log gets its event."""
     t = st.layout
-    if t.zone_vis[src] == OWNER:
+    if t.zone_vis[src] == OWNER and not (st.face[c] and t.zone_vis[zi] == PUBLIC):  # (face up in view of all: kept)
         lapse(st, c, src)
     if st.watch is not None:
         st.watch.moved(st, c, src, zi, at_random, to)
@@ -311,22 +313,50 @@ def leaving(st: State, c: int, src: int) -> None:
 def lapse_copy(st: State, c: int, src: int) -> None:
     """Card `c` is about to leave a player's own zone `src` (a hand). A seat that did not know it there
     cannot tell it from a copy of it (same face) that it knew there: whichever went, it knows one copy
-    of that card in the hand fewer (else the copy left behind would tell which one went)."""
+    of that card in the hand fewer (else the copy left behind would tell which one went). A card with no
+    copy (every card of many games) leaves nothing to forget; else the fewer of its copies and the hand's
+    cards are looked at."""
     t = st.layout
+    copies = copies_of(t)[c]
+    if not copies:
+        return
     known = st.known
     owner = t.zone_owner[src]
     blind = ((1 << st.n) - 1) & ~known[c] & ~(1 << owner if owner >= 0 else 0)
     if not blind:
         return
+    hand = st.zones[src]
+    if len(copies) < len(hand):
+        zone_of = st.zone_of
+        there = [d for d in copies if zone_of[d] == src and known[d] & blind]
+        if len(there) > 1:
+            there.sort(key=hand.index)  # the first copy known in the hand's order is forgotten
+        hand = there
     faces = t.face_ids
     face = faces[c]
-    for d in st.zones[src]:
+    for d in hand:
         if known[d] & blind and d != c and faces[d] == face:
             forget = known[d] & blind
             known[d] &= ~forget
             blind &= ~forget
             if not blind:
                 return
+
+
+_COPIES: dict[int, tuple] = {}
+
+
+def copies_of(t: Any) -> list[tuple[int, ...]]:
+    """Per card of layout `t`: the other cards of its face (copies of one card), worked out once per list of
+    faces (kept with it: a test may give a layout other faces)."""
+    faces = t.face_ids
+    hit = _COPIES.get(id(t))
+    if hit is None or hit[0] is not faces:
+        by_face: dict[str, list[int]] = {}
+        for c, face in enumerate(faces):
+            by_face.setdefault(face, []).append(c)
+        hit = _COPIES[id(t)] = (faces, [tuple(d for d in by_face[face] if d != c) for c, face in enumerate(faces)])
+    return hit[1]
 
 
 def lapse(st: State, c: int, src: int) -> None:
@@ -411,7 +441,7 @@ def _move_each(st: State, cards: list[int], zi: int, place: int, face: int) -> N
             if st.layout.zone_limit[zi] < 0:
                 _move_few(st, cards, zi, place, face)
                 return
-        elif len(cards) >= 16 and _move_watched(st, cards, zi, place, face):
+        elif len(cards) >= 8 and _move_watched(st, cards, zi, place, face):
             return
     for c in cards:
         move(st, c, zi, place, face)
@@ -478,21 +508,31 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
     if t.zone_limit[zi] >= 0:
         return False
     moved = [c for c in cards if c >= 0]
-    found = _places(st, moved, zi, place)
-    if found is None:
-        return False
-    left, srcs, ats, tos = found
     zones, known = st.zones, st.known
+    srcs = list(map(st.zone_of.__getitem__, moved))
+    runs = _from_tops(zones, moved, srcs, zi)
+    if runs is not None:  # each card taken from the top of its zone, and put at an end of `zi`: no place to work out
+        left = list(runs)
+        ats = [0] * len(moved)
+        size = len(zones[zi])
+        tos = [0] * len(moved) if place == TOP else list(range(size, size + len(moved)))
+    else:
+        found = _places(st, moved, zi, place, srcs)
+        if found is None:
+            return False
+        left, ats, tos = found
     hands = {src: zones[src][:] for src in left if t.zone_vis[src] == OWNER}  # the hands left, as they were
     was = {d: known[d] for hand_cards in hands.values() for d in hand_cards}
     up = t.zone_face[zi] if face < 0 else face == 1
     if up:  # face up, its zone decides who sees it
         for c in moved:
             known[c] = 0
-    else:
+    else:  # who keeps sight of each, and the zone's owner, know it (`landed_face_down`, one call)
+        owner = t.zone_owner[zi]
+        bit = 1 << owner if owner >= 0 else 0
         for c in moved:
-            landed_face_down(st, c, zi)
-    _rebuild(st, moved, left, zi, place, up)
+            known[c] = kept_sight(st, c) | bit
+    _rebuild(st, moved, left, zi, place, up, runs)
     for src, hand_before in hands.items():
         _hand_lapses(st, src, hand_before, [c for c, s in zip(moved, srcs, strict=True) if s == src], was)
     if st.watch is not None:
@@ -502,52 +542,75 @@ def _move_watched(st: State, cards: list[int], zi: int, place: int, face: int) -
     return True
 
 
-def _places(st: State, moved: list[int], zi: int, place: int
-            ) -> tuple[list[int], list[int], list[int], list[int]] | None:
-    """Where each card of `moved` comes from and goes, were they moved one by one to an end (`place`) of zone
-    `zi`: the zones left (each once, in order), and per card its zone, its place there as it goes (the cards of
-    that zone taken before it lay above it) and its place in `zi` as it lands. None if that is not plain (see
-    `_move_watched`)."""
-    zone_of, zones, vis = st.zone_of, st.zones, st.layout.zone_vis
-    places: dict[int, tuple[dict[int, int], list[int]]] = {}  # a zone left: each card's place, [cards taken, last]
-    srcs: list[int] = []
+def _from_tops(zones: list[list[int]], moved: list[int], srcs: list[int], zi: int) -> dict[int, int] | None:
+    """The commonest batch: the cards `moved` (from the zones `srcs`, each card's) are runs, each the top cards of
+    a zone other than `zi` in the order they lie there, and no zone's cards come in two runs (a deal, zones
+    gathered). Then how many are taken from each zone, in the order they are left; else None."""
+    runs: dict[int, int] = {}
+    i = 0
+    for src, run in groupby(srcs):
+        k = len(list(run))
+        if src in runs or src == zi or zones[src][:k] != moved[i:i + k]:
+            return None
+        runs[src] = k
+        i += k
+    return runs
+
+
+def _places(st: State, moved: list[int], zi: int, place: int, srcs: list[int]
+            ) -> tuple[list[int], list[int], list[int]] | None:
+    """Where each card of `moved` (from the zones `srcs`) comes from and goes, were they moved one by one to an end
+    (`place`) of zone `zi`: the zones left (each once, in order), and per card its place in its zone as it goes
+    (the cards of that zone taken before it lay above it) and its place in `zi` as it lands. None if that is not
+    plain (see `_move_watched`). Each card is looked for in its zone after the last one taken from there (so a
+    zone's cards are searched once in all, and one taken out of order, or twice, is not found)."""
+    zones, vis = st.zones, st.layout.zone_vis
+    places: dict[int, list[int]] = {}  # a zone left: [cards taken, the last one's place]
     ats: list[int] = []
     tos: list[int] = []
     size = len(zones[zi])
-    for c in moved:
-        src = zone_of[c]
-        got = places.get(src)
-        if got is None:
+    for c, src in zip(moved, srcs, strict=True):
+        taken = places.get(src)
+        if taken is None:
             if src == zi and vis[zi] == OWNER:
                 return None  # a hand put in another order: its owner's glimpses lapse card by card
-            got = places[src] = ({d: i for i, d in enumerate(zones[src])}, [0, -1])
-        i = got[0][c]
-        taken = got[1]
-        if i <= taken[1]:
+            taken = places[src] = [0, -1]
+        try:
+            i = zones[src].index(c, taken[1] + 1)
+        except ValueError:
             return None  # taken out of order (or twice): each place would need a search
         at = i - taken[0]  # the cards of this zone taken before it lay above it
         if src != zi:
             size += 1
         elif place == TOP:
-            at += len(srcs)  # below the cards put on top so far
-        srcs.append(src)
+            at += len(ats)  # below the cards put on top so far
         ats.append(at)
         tos.append(0 if place == TOP else size - 1)
         taken[0] += 1
         taken[1] = i
-    return list(places), srcs, ats, tos
+    return list(places), ats, tos
 
 
-def _rebuild(st: State, moved: list[int], left: list[int], zi: int, place: int, up: bool) -> None:
-    """The zones `left` without the cards `moved`, and zone `zi` with them at its `place` end, face `up`."""
+def _rebuild(st: State, moved: list[int], left: list[int], zi: int, place: int, up: bool,
+             runs: dict[int, int] | None = None) -> None:
+    """The zones `left` without the cards `moved`, and zone `zi` with them at its `place` end, face `up` (`runs`:
+    how many each zone left gave from its top, if `_from_tops` says so)."""
     zones, zone_of, faces = st.zones, st.zone_of, st.face
-    going = set(moved)
-    for src in left:
-        if src != zi:
-            zones[src][:] = [d for d in zones[src] if d not in going]
     dest = zones[zi]
-    rest = [d for d in dest if d not in going] if zi in left else dest[:]
-    dest[:] = [*moved[::-1], *rest] if place == TOP else [*rest, *moved]
+    if runs is not None:
+        for src, k in runs.items():
+            del zones[src][:k]
+        if place == TOP:
+            dest[0:0] = moved[::-1]
+        else:
+            dest.extend(moved)
+    else:
+        going = set(moved)
+        for src in left:
+            if src != zi:
+                zones[src][:] = [d for d in zones[src] if d not in going]
+        rest = [d for d in dest if d not in going] if zi in left else dest[:]
+        dest[:] = [*moved[::-1], *rest] if place == TOP else [*rest, *moved]
     for c in moved:
         zone_of[c] = zi
         faces[c] = up

@@ -231,25 +231,32 @@ class Watcher:
         """A card moved (`to`: where it went in `dst`, if the verb knows; else it is found there)."""
         if self.owners[0] > 1:
             self.own()
-        before = self._seen_leaving(st, c, src)
-        t, up, kn = st.layout, st.face[c], st.known[c]
-        vis = t.zone_vis[dst]  # who sees it where it went (`seen_by`, written out: this runs at every move)
+        t, n, up, kn = st.layout, st.n, st.face[c], st.known[c]
+        zone_vis, zone_owner = t.zone_vis, t.zone_owner
+        # who saw it leave, as the shadow had it (`_seen_leaving`) and who sees it where it went (`seen_by`), both
+        # written out: this runs at every move
+        vis = zone_vis[src]
+        hand = vis == OWNER
+        if hand:
+            owner = zone_owner[src]
+            before = 0 if owner < 0 else (self.known[c] | (1 << owner if self.face[c] else 0)) & 1 << owner
+        else:
+            before = (1 << n) - 1 if vis == PUBLIC and self.face[c] else self.known[c]
+        vis = zone_vis[dst]
         if vis == OWNER:
-            owner = t.zone_owner[dst]
+            owner = zone_owner[dst]
             after = kn | (1 << owner if up and owner >= 0 else 0)
         else:
-            after = (1 << st.n) - 1 if up and vis == PUBLIC else kn
-        # the shadow moved as the state: a card taken from an end or put at one (most moves) is found there
+            after = (1 << n) - 1 if up and vis == PUBLIC else kn
+        # the shadow moved as the state
         shadow = self.zones[src]
-        at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
+        at = shadow.index(c)
         del shadow[at]
         if to < 0:
-            dest = st.zones[dst]
-            to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
+            to = st.zones[dst].index(c)
         self.zones[dst].insert(to, c)
         self.where[c] = dst
         self.face[c] = up
-        hand = t.zone_vis[src] == OWNER
         if hand:  # a card leaving a hand: glimpses of the cards still there may lapse (the shadow is the state
             self.known[:] = st.known  # as of the last hook: no other card's knowledge changed since)
         else:
@@ -261,14 +268,14 @@ class Watcher:
         seen = before | after
         if seen:  # each seat that saw the card move can tell it apart again
             tags = self.tags
-            for s in range(st.n):
+            for s in range(n):
                 if seen >> s & 1 and tags[s][c] != c:
                     self._identify(s, c)
         if hand:
-            owner = t.zone_owner[src]
-            unseen = (1 << st.n) - 1 & ~(seen | (1 << owner if owner >= 0 else 0))
+            owner = zone_owner[src]
+            unseen = (1 << n) - 1 & ~(seen | (1 << owner if owner >= 0 else 0))
             if unseen:
-                self._lost_in_hand(st.n, c, unseen, st.zones[src])
+                self._lost_in_hand(n, c, unseen, st.zones[src])
 
     def moved_many(self, st: State, cards: list[int], srcs: list[int], ats: list[int], dst: int,
                    tos: list[int]) -> None:
@@ -283,13 +290,23 @@ class Watcher:
         up = st.face[cards[0]] if cards else True
         gone: dict[int, set[int]] = {}  # per hand: the cards that left it so far
         merged: dict[int, int] = {}  # per hand: the seats that can tell none of its cards apart (a mask)
+        # who sees a card where they went besides those who know it (`seen_by`, written out as in `moved`)
+        owner = owners[dst]
+        if vis[dst] == OWNER:
+            sees = 1 << owner if up and owner >= 0 else 0
+        else:
+            sees = everyone if up and vis[dst] == PUBLIC else 0
+        was_known, was_up, known = self.known, self.face, st.known  # (the shadow as before the first card went)
         for c, src, at, to in zip(cards, srcs, ats, tos, strict=True):
-            before = self._seen_leaving(st, c, src)  # (the shadow is as it was before the first card went)
-            after = seen_by(st, c)
-            events.append((MOVE, c, src, at, dst, to, up, before, after))
             hand = vis[src] == OWNER
-            if hand:
+            if hand:  # who saw it leave (`_seen_leaving`, written out)
+                owner = owners[src]
+                before = 0 if owner < 0 else (was_known[c] | (1 << owner if was_up[c] else 0)) & 1 << owner
                 gone.setdefault(src, set()).add(c)
+            else:
+                before = everyone if was_up[c] and vis[src] == PUBLIC else was_known[c]
+            after = known[c] | sees
+            events.append((MOVE, c, src, at, dst, to, up, before, after))
             if search:
                 continue
             seen = before | after
