@@ -1,7 +1,7 @@
 """How often `determinize` finds no consistent world, per bundled game, over walks of random matches.
 
     python benchmarks/no_world.py [--games hearts,go-fish] [--seeds S] [--players 2,4] [--every K]
-                                  [--fresh] [--check] [--keep DIR]
+                                  [--fresh] [--check] [--keep DIR] [--slowest N]
 
 For each game and player count (by default its smallest, 4 where it allows 4, and its largest), S random
 matches are played with the random bots of `sim`; at every K-th decision the seat to act (the seats in
@@ -9,6 +9,7 @@ turn where several act) draws a world. By default each draw carries on the world
 seat's last draw, as a search bot does at each of its turns; with `--fresh` every draw starts afresh (a copy
 with no world kept). `--check` also checks each world: the same information state for the seat, and a legal
 history (it replays from its own start). `--keep DIR` pickles (match, seat) of every point with no world.
+`--slowest N` prints the N dearest draws (game, players, seed, decisions, seat) and the CPU of all draws.
 
 Printed per game and player count: draws, draws with no world (and worlds that failed the check), and the
 CPU time of a draw (`time.process_time`): median, 90th percentile and worst, in ms.
@@ -44,6 +45,7 @@ def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, ke
     m = game.new_match(players=players, seed=seed)
     bot, rng = random_bot(seed), random.Random(seed)
     times: list[float] = []
+    points: list[tuple[float, str]] = []  # (CPU seconds, where): each draw
     failed: list[str] = []
     wrong = 0
     turn = 0
@@ -70,6 +72,7 @@ def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, ke
                     with open(keep / f"{game.name}_{players}_{seed}_{len(m.history)}_{seat}.pkl", "wb") as f:
                         pickle.dump((before, seat), f)
             times.append(time.process_time() - t0)
+            points.append((times[-1], f"{game.name} {players}p seed {seed}, {len(m.history)} decisions, P{seat}"))
             if world is not None and check:
                 try:
                     same = world.information_state(seat) == m.information_state(seat)
@@ -79,7 +82,7 @@ def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, ke
                 wrong += not same
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))
-    return {"times": times, "failed": failed, "wrong": wrong}
+    return {"times": times, "failed": failed, "wrong": wrong, "points": points}
 
 
 def main() -> None:
@@ -91,6 +94,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="every draw afresh, no world carried on")
     parser.add_argument("--check", action="store_true", help="check every world (information state, replay)")
     parser.add_argument("--keep", type=Path, help="pickle each point with no world into this folder")
+    parser.add_argument("--slowest", type=int, default=0, help="print the N dearest draws and the CPU of all")
     args = parser.parse_args()
     names = args.games.split(",") if args.games else sorted(bundled_games())
     asked = [int(p) for p in args.players.split(",")] if args.players else None
@@ -99,6 +103,7 @@ def main() -> None:
     print("| game | players | draws | no world | wrong | median ms | p90 ms | worst ms |")
     print("|---|---|---|---|---|---|---|---|")
     errors: list[str] = []
+    points: list[tuple[float, str]] = []
     for name in names:
         game = load_game(name)
         for players in counts_of(game, asked):
@@ -110,12 +115,17 @@ def main() -> None:
                 failed += len(found["failed"])
                 wrong += found["wrong"]
                 errors += found["failed"]
+                points += found["points"]
             times.sort()
             ms = [t * 1e3 for t in times] or [0.0]
             print(f"| {name} | {players} | {len(times)} | {failed} | {wrong if args.check else '-'} | "
                   f"{statistics.median(ms):.1f} | {ms[int(len(ms) * 0.9)]:.1f} | {ms[-1]:.0f} |", flush=True)
     for i, error in enumerate(errors, 1):
         print(f"({i}) {error}")
+    if args.slowest:
+        print(f"CPU of all {len(points)} draws: {sum(t for t, _ in points):.2f} s; the dearest:")
+        for t, where in sorted(points, reverse=True)[:args.slowest]:
+            print(f"  {t * 1e3:8.1f} ms  {where}")
 
 
 if __name__ == "__main__":

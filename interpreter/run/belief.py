@@ -121,7 +121,7 @@ class _Source:
     `_Replay.step`), so that the seat's observations pick the outcomes that fit.
     `drawn`: the answers (-1: the set-up) after which an outcome was drawn anew."""
 
-    __slots__ = ("drawn", "events", "reals", "rng", "rolls", "stream", "unseen")
+    __slots__ = ("anew", "anews", "drawn", "events", "kept", "reals", "rng", "rolls", "stream", "unseen")
 
     def __init__(self, stream: random.Random | None) -> None:
         self.events: list[tuple[int, int]] = []
@@ -131,25 +131,30 @@ class _Source:
         self.rolls: dict[int, list[tuple[int, int]]] = {}
         self.drawn: set[int] = set()
         self.unseen: set[int] = set()  # the answers after which the rules moved a card the seat did not see move
+        self.anew = 0  # the outcomes drawn anew so far
+        self.anews: list[tuple[int, int, int]] = []  # each: (answer, its k-th outcome, where the world's record stood)
+        # (answer, k): its k-th outcome drew a card the seat saw move (the real outcome is kept: `_Replay.chanced`)
+        self.kept: set[tuple[int, int]] = set()
 
 
 class _WorldChance:
     """A world's chance: its shuffles deal the drawing's orders, in turn; every other outcome is the real
     match's as the seat saw it (see `_Source`). A value: a copy goes on from the same point."""
 
-    __slots__ = ("at", "plan", "pos", "redrew", "rolled", "source", "swap", "used")
+    __slots__ = ("at", "picked", "plan", "pos", "rolled", "source", "swap", "used", "watch")
 
     def __init__(self, plan: _Plan, source: _Source) -> None:
         self.plan, self.source, self.pos, self.used = plan, source, 0, 0
         self.at, self.rolled = -1, 0  # the answer being given (-1: the set-up), and the rolls it made so far
-        self.redrew = False  # an outcome was drawn anew since `begin`
+        self.picked = 0  # and its other outcomes so far
+        self.watch: Any = None  # the world's record of events, where its outcomes drawn anew are placed
         # the cards this world traded for those the drawing puts on a path (card -> card; see `_Replay.aligned`):
         # a random pick drawn anew that took another card than the real one, each goes the other's way since
         self.swap: dict[int, int] = {}
 
     def begin(self, d: int) -> None:
         """Answer `d` is given next: its chance follows the real match's after that answer."""
-        self.at, self.rolled, self.redrew = d, 0, False
+        self.at, self.rolled, self.picked = d, 0, 0
 
     def card(self, c: int) -> int:
         """The card of this world that goes the way the drawing sends card `c`."""
@@ -186,19 +191,24 @@ class _WorldChance:
     def _drawn(self, n: int, real: int) -> int:
         """An outcome of n not read back (`real`: the real match's, where the world is in step with it): the real
         roll the table heard, where the answer's next roll is one of n sides; the real outcome where the seat saw
-        every card the rules moved after the answer; else drawn anew by its real probabilities (a random card,
-        player or place: see `_Source`)."""
+        every card the rules moved after the answer, or where the card such an outcome drew anew moved in the
+        seat's sight (`_Source.kept`); else drawn anew by its real probabilities (a random card, player or place:
+        see `_Source`)."""
         source = self.source
         rolls = source.rolls.get(self.at, ())
         if self.rolled < len(rolls) and rolls[self.rolled][0] == n:
             self.rolled += 1
             return rolls[self.rolled - 1][1] - 1
-        if self.at not in source.unseen:
+        j = self.picked
+        self.picked += 1
+        if self.at not in source.unseen or (self.at, j) in source.kept:
             return real
         if source.rng is None:
             raise _Misfit("chance past what was drawn")
         source.drawn.add(self.at)
-        self.redrew = True
+        source.anew += 1
+        if self.watch is not None:  # where in the world's record it was drawn (see `_Replay.learned_seen`)
+            source.anews.append((self.at, j, len(self.watch.events)))
         return source.rng.randrange(n)
 
     def _randbelow(self, n: int) -> int:
@@ -222,42 +232,18 @@ class _WorldChance:
 
     def __deepcopy__(self, memo: dict) -> _WorldChance:
         other = _WorldChance(self.plan, self.source)
-        other.pos, other.used, other.at, other.rolled = self.pos, self.used, self.at, self.rolled
-        other.redrew, other.swap = self.redrew, self.swap  # (`swap` is replaced, never changed in place)
+        other.pos, other.used, other.at, other.rolled, other.picked = self.pos, self.used, self.at, self.rolled, \
+            self.picked
+        other.swap = self.swap  # (replaced, never changed in place)
         return other
 
 
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = (
-        "alive",
-        "chosen",
-        "deal_at",
-        "dealing",
-        "deals",
-        "drawn",
-        "end",
-        "glimpses",
-        "grouped",
-        "hid",
-        "left",
-        "marks",
-        "maybe",
-        "mix_answer",
-        "mix_deal",
-        "mixes",
-        "named",
-        "need",
-        "needed",
-        "origin",
-        "picked",
-        "picks",
-        "rolls",
-        "sighted",
-        "unseen",
-        "zone",
-    )
+    __slots__ = ("alive", "chosen", "deal_at", "dealing", "deals", "drawn", "end", "glimpses", "grouped", "hid",
+                 "kept", "left", "marks", "maybe", "mix_answer", "mix_deal", "mixes", "named", "need", "needed",
+                 "origin", "picked", "picks", "rolls", "sighted", "unseen", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -291,6 +277,7 @@ class _Trace:
         self.picked = 0
         self.unseen: set[int] = set()  # the answers (-1: the set-up) after which a card moved the seat did not see
         self.hid: dict[int, list[tuple[int, int]]] = {}  # answer -> those moves, as (event, the card's path)
+        self.kept: set[tuple[int, int]] = set()  # outcomes a world learned the seat saw (see `_Source.kept`)
         self.end = 0  # the match's events walked
 
     def path(self, need: Any) -> int:
@@ -889,6 +876,7 @@ class _Replay:
         self.plan = _Plan(tr.deals[:], card)
         self.source = source if source is not None else _Source(random.Random(match.seed))
         self.source.rng, self.source.rolls, self.source.drawn, self.source.unseen = rng, tr.rolls, tr.drawn, tr.unseen
+        self.source.kept = tr.kept
         self.snaps = snaps[:] if snaps is not None else []  # copies of the world before answers that dealt
         self.decisions = decisions
         self.faces = match.layout.face_ids
@@ -1105,29 +1093,50 @@ class _Replay:
 
     def chanced(self, world, d: int, give: Any, check: bool = False):
         """`give(world, d)`: `world` after answer `d` (see `step`), played again with its chance drawn anew where
-        it parts (`check`: its observations compared here, where `give` does not); `_Misfit` where none fits."""
+        an outcome drawn anew parts it from what the seat observed (`check`: compared here, where `give` does
+        not compare); `_Misfit` where none fits."""
         source, tr = self.source, self.tr
-        mark = world.st.rng.pos  # (outcomes past it drawn before are drawn again; the real ones are kept by place)
-        fresh = source.rng is not None and d in tr.unseen and (d in tr.drawn or d in tr.maybe)
-        tries = _REDRAWN_CHANCE if fresh else 1
+        mark = world.st.rng.pos  # the answer's chance is drawn now, not read back: it may be drawn again
+        fresh = mark == len(source.events) and source.rng is not None and d in tr.unseen and \
+            (d in tr.drawn or d in tr.maybe)
         backup = world.clone() if fresh else None
-        for k in range(tries):
+        for k in range(_REDRAWN_CHANCE):
             if k and backup is not None:
                 del source.events[mark:]
                 world = backup.clone()
-            world.st.rng.begin(d)
-            k0 = len(world._watch.events)
+            chance = world.st.rng
+            chance.begin(d)
+            chance.watch = world._watch
+            k0, anew, placed = len(world._watch.events), source.anew, len(source.anews)
             try:
-                world = give(world, d)
-                if fresh and world.st.rng.redrew:
-                    self.aligned(world, d, k0)
-                if check and fresh and d in tr.drawn and self.reached(world) >= 0:
-                    raise _Misfit("the seat would see something else")
-                return world
+                got = give(world, d)
+                if source.anew != anew:
+                    if self.learned_seen(got, placed):
+                        raise _Misfit("an outcome drawn anew drew a card the seat saw move")
+                    self.aligned(got, d, k0)
+                    if check and self.reached(got) >= 0:
+                        raise _Misfit("the seat would see something else")
+                return got
             except _Misfit:
-                if k + 1 == tries or d not in tr.drawn:
+                if backup is None or source.anew == anew or k + 1 == _REDRAWN_CHANCE:
                     raise
+                self.learned_seen(world, placed)
+            finally:
+                del source.anews[placed:]
         raise AssertionError("unreachable")
+
+    def learned_seen(self, world, placed: int) -> bool:
+        """Whether an outcome drawn anew in `world` since the `placed`-th (`_Source.anews`) drew a card the seat then
+        saw move (the next card the world moved after it): if so, that outcome is the real one from now on, in
+        every world of the match (`_Source.kept`), as the seat saw it."""
+        events, bit, kept = world._watch.events, self.bit, self.source.kept
+        learned = False
+        for d, j, q in self.source.anews[placed:]:
+            move = next((e for e in events[q:] if e[0] == MOVE), None)
+            if move is not None and (move[7] | move[8]) & bit and (d, j) not in kept:
+                kept.add((d, j))
+                learned = True
+        return learned
 
     def aligned(self, world, d: int, k0: int) -> None:
         """After answer `d`, whose chance was drawn anew: each card the world moved where the seat did not see it
@@ -1238,6 +1247,7 @@ class _Replay:
         furthest = 0
         for k, action in enumerate(actions):
             backup = world.clone() if k + 1 < len(actions) else None
+            world.st.rng.watch = world._watch
             try:
                 world.apply(who, action)
                 reached = self.reached(world)
