@@ -346,14 +346,9 @@ class Match:
                     t = self.layout
                     ids, zones, zone_of, face, known = information.faces(t), st.zones, st.zone_of, st.face, st.known
                     opened, bit = _open_zones(t)[seat], 1 << seat  # (seen surely: known, or face up where it sees)
-                    shown: tuple
-                    if -1 not in options and all(map(face.__getitem__, options)) \
-                            and all(map(opened.__getitem__, map(zone_of.__getitem__, options))):
-                        shown = tuple(map(ids.__getitem__, options))  # (the commonest: cards face up in its view)
-                    else:
-                        shown = tuple(["none" if c < 0 else ids[c]
-                                       if known[c] & bit or (face[c] and opened[zone_of[c]]) or seen_by(st, c) & bit
-                                       else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options])
+                    shown = tuple(["none" if c < 0 else ids[c]
+                                   if known[c] & bit or (face[c] and opened[zone_of[c]]) or seen_by(st, c) & bit
+                                   else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options])
                 else:
                     shown = tuple(options)
                 watch.asked(st, seat, a[3], kind, shown)

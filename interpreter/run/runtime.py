@@ -327,11 +327,7 @@ def lapse_copy(st: State, c: int, src: int) -> None:
         return
     hand = st.zones[src]
     if len(copies) < len(hand):
-        zone_of = st.zone_of
-        there = [d for d in copies if zone_of[d] == src and known[d] & blind]
-        if len(there) > 1:
-            there.sort(key=hand.index)  # the first copy known in the hand's order is forgotten
-        hand = there
+        hand = _copies_in(st, copies, src, blind)
     faces = t.face_ids
     face = faces[c]
     for d in hand:
@@ -343,19 +339,34 @@ def lapse_copy(st: State, c: int, src: int) -> None:
                 return
 
 
+def _copies_in(st: State, copies: tuple[int, ...], src: int, blind: int) -> list[int]:
+    """Those of `copies` that lie in zone `src` and that a seat of `blind` knows, in the zone's order (apart from
+    `lapse_copy`, whose every call would otherwise make cells for the comprehension's names)."""
+    zone_of, known = st.zone_of, st.known
+    there = [d for d in copies if zone_of[d] == src and known[d] & blind]
+    if len(there) > 1:
+        there.sort(key=st.zones[src].index)  # the first copy known in the hand's order is forgotten
+    return there
+
+
 _COPIES: dict[int, tuple] = {}
+_LAST_COPIES: list = [None, None]  # the layout asked last, and its entry of `_COPIES`
 
 
 def copies_of(t: Any) -> list[tuple[int, ...]]:
     """Per card of layout `t`: the other cards of its face (copies of one card), worked out once per list of
     faces (kept with it: a test may give a layout other faces)."""
     faces = t.face_ids
+    last = _LAST_COPIES
+    if last[0] is t and last[1][0] is faces:
+        return last[1][1]
     hit = _COPIES.get(id(t))
     if hit is None or hit[0] is not faces:
         by_face: dict[str, list[int]] = {}
         for c, face in enumerate(faces):
             by_face.setdefault(face, []).append(c)
         hit = _COPIES[id(t)] = (faces, [tuple(d for d in by_face[face] if d != c) for c, face in enumerate(faces)])
+    last[0], last[1] = t, hit
     return hit[1]
 
 

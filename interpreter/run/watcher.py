@@ -249,11 +249,12 @@ class Watcher:
         else:
             after = (1 << n) - 1 if up and vis == PUBLIC else kn
         # the shadow moved as the state
-        shadow = self.zones[src]
-        at = shadow.index(c)
+        shadow = self.zones[src]  # (a card taken from an end or put at one, as most are, is found there)
+        at = 0 if shadow[0] == c else len(shadow) - 1 if shadow[-1] == c else shadow.index(c)
         del shadow[at]
         if to < 0:
-            to = st.zones[dst].index(c)
+            dest = st.zones[dst]
+            to = 0 if dest[0] == c else len(dest) - 1 if dest[-1] == c else dest.index(c)
         self.zones[dst].insert(to, c)
         self.where[c] = dst
         self.face[c] = up
