@@ -7,11 +7,13 @@ that leaves out something its line depends on is found."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 from operator import itemgetter
 
 import pytest
+from test_identical_copies import PLAY_A_PRINCE, write_game
 from test_information_rendering import players_of, reference_lines, reference_state, step
 
 from interpreter import load_game
@@ -129,3 +131,54 @@ def test_a_reader_is_handed_out_empty():
     assert again is r
     assert (again.out, again.last, again.run, again.run_of, again.start) == ([], None, [], None, 0)
     assert info._reader(m, 2, look) is not r
+
+
+
+def _options_checked(matches: list[Match], seed: int) -> dict[str, int]:
+    """Matches played to their end, every seat's options in its view (`view_json`) compared with the match's labels at
+    every decision; how many questions each way of writing them wrote (`information._options_json`)."""
+    ways, rng = {"faces": 0, "labels": 0, "values": 0}, random.Random(seed)
+    for m in matches:
+        while not m.over:
+            for seat in m.to_act():
+                ask = m._ask_of(seat)
+                if ask[2] != info.K_CARD:
+                    ways["values"] += 1
+                elif min(ask[1], default=-1) >= 0 and all(info.seen_by(m.st, c) >> seat & 1 for c in ask[1]):
+                    ways["faces"] += 1
+                else:
+                    ways["labels"] += 1
+                assert json.loads(info.view_json(m, seat))["options"] == m.action_labels(seat), (seat, len(m.history))
+            step(m, rng)
+    return ways
+
+
+def _prince_taken(tmp_path) -> Match:
+    """P1 takes a card from P0's hand (face up there, unseen by P1): an option named by its place."""
+    return Match(write_game(tmp_path, PLAY_A_PRINCE), 2, 0, arrange={"deck": ["prince#1", "guard#1", "prince#2"]})
+
+
+def test_the_options_of_a_view_are_the_matchs_labels_every_way_they_are_written(tmp_path):
+    """A card the seat sees where it lies is named by its face, written from the view's cards; options that are not
+    cards are kept per layout by kind and values; the rest (a card named by its place, `none`) are the match's labels.
+    Sky Haulers asks for cards in the seat's sight, players, numbers and yes or no; a card taken from another's hand
+    is named by its place."""
+    game = load_game("sky-haulers")
+    ways = _options_checked([game.new_match(players=4, seed=seed) for seed in range(2)], 0)
+    assert min(ways.values()) > 20, ways
+    assert _options_checked([_prince_taken(tmp_path)], 0)["labels"] == 1
+
+
+def test_an_option_named_by_its_face_where_the_seat_cannot_see_it_is_found(monkeypatch, tmp_path):
+    """Were every zone taken for one the seat sees card by card as it lies, a card face up in another player's hand
+    would read as its face to a seat that may only name it by its place: found."""
+    made = info._Look.__init__
+
+    def every_zone_open(look, game, t) -> None:
+        made(look, game, t)
+        look.open_seen = [[True] * len(zones) for zones in look.open_seen]
+
+    monkeypatch.setattr(info, "_LOOKS", {})
+    monkeypatch.setattr(info._Look, "__init__", every_zone_open)
+    with pytest.raises(AssertionError):
+        _options_checked([_prince_taken(tmp_path)], 0)
