@@ -284,3 +284,31 @@ def test_what_the_seat_is_counted_to_see_now_it_sees(name):
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))
     assert points and wrong == 0 and missed == 0  # (a glimpsed hand a card left is the one place it may miss)
+
+
+@pytest.mark.parametrize("path", [KUHN, LEDUC])
+def test_the_walks_and_free_cards_kept_as_a_match_is_played_are_those_worked_out_afresh(path):
+    """Each seat's walk of the events, and its free cards at the kept base, are kept as the match is played
+    (`walk_ahead`, at each base kept), carried through a copy that records on (`Watcher.own`) and kept past events
+    that name no card: at every decision, in the match and in a copy of it played on, they are what a walk of the
+    whole record made afresh gives (free cards kept past the dealing of Leduc's public card would not be)."""
+    game = load_game(path)
+    checked = 0
+    for seed in range(6):
+        m, bot = Match(game, 2, seed), random.Random(seed)
+        assert all(("free", s) in m._watch.walks for s in range(2))  # walked as the first base was kept
+        other = None
+        while not m.over:
+            for match in (m, other) if other is not None and not other.over else (m,):
+                for seat in range(2) if free_worlds._may_apply(match) else ():
+                    fresh = free_worlds._Walk(match.layout, seat)
+                    fresh.advance(match._watch.events)
+                    kept = free_worlds._groups(free_worlds._walk(match, seat), match, seat)
+                    assert kept == free_worlds._free_cards(fresh, match, seat, match._base[1], match._base_info[0])
+                    checked += kept is not None
+            if other is None and len(m.history) == 1:
+                other = m.clone()  # (both record on from here: the walks go on apart)
+            for g in (m, other) if other is not None and not other.over else (m,):
+                p = g.to_act()[0]
+                g.apply(p, bot.randrange(len(g.legal_actions(p))))
+    assert checked > 20

@@ -103,6 +103,15 @@ class _Walk:
         self.point: tuple = (None, 0, None)  # the last point's kept base, events walked and free groups
         self.refused: str | None = None
 
+    def copy(self) -> _Walk:
+        """An independent copy (for a record copied before it records on: see `Watcher.own`)."""
+        other = _Walk.__new__(_Walk)
+        other.t, other.seat, other.bit, other.end, other.draws = self.t, self.seat, self.bit, self.end, self.draws
+        other.face, other.start, other.dealt, other.up = self.face[:], self.start[:], self.dealt[:], self.up[:]
+        other.shuffles, other.named = self.shuffles[:], self.named[:]
+        other.point, other.refused = self.point, self.refused  # (a point's groups are never changed)
+        return other
+
     def advance(self, events: list[tuple]) -> None:
         """Walk the events recorded since the last call."""
         seat, bit, face, start, named = self.seat, self.bit, self.face, self.start, self.named
@@ -181,28 +190,36 @@ def _walk(match, seat: int) -> _Walk:
     return walk
 
 
+def _may_apply(match) -> bool:
+    """Whether the fast path may apply at the match's point, as far as the match itself says (see the module)."""
+    game = match.game
+    return not (match.over or match._faces_read or match.failure is not None or match._explicit is not None
+                or match._arrange or match._after_setup is not None or match.__dict__.get("_drawn")
+                or match._watch.search or match._rng.__class__ is not random.Random
+                or game.rounds_until in game.face_readers or game.deals_until in game.face_readers)
+
+
+def walk_ahead(match) -> None:
+    """Each seat's walk carried on to the match's record as it stands, and its free cards at the kept base worked
+    out, where a world may yet be drawn without replay (no phase that may read a face has started, the chance is the
+    seed's, the record keeps tags): what `Match._mark` does as it keeps a base, so that a first draw of the match, or
+    of a copy, walks only the events since (a few answers) and finds its free cards known."""
+    if not _may_apply(match):
+        return
+    for seat in range(match.players):
+        _groups(_walk(match, seat), match, seat)
+
+
 def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     """A world drawn without replay (see the module), or None where the fast path does not apply. Reads the match's
     kept base and record of events, not its running state: a copy not yet rebuilt is not rebuilt."""
-    game = match.game
-    if match.over or match._faces_read or match.failure is not None or match._explicit is not None \
-            or match._arrange or match._after_setup is not None or match.__dict__.get("_drawn") \
-            or match._watch.search or match._rng.__class__ is not random.Random \
-            or game.rounds_until in game.face_readers or game.deals_until in game.face_readers:
+    if not _may_apply(match):
         return None
     walk = _walk(match, seat)
-    cur, frozen = match._base
-    base_events = match._base_info[0]
-    # chance so far: the shuffles', all before the base (no phase since the start drew any other: `_faces_read`)
-    if walk.refused is not None or frozen[CHANCE_USED] != walk.draws \
-            or (walk.shuffles and walk.shuffles[-1][0] >= base_events):
-        return None
-    point = walk.point
-    if point[0] is not match._base or point[1] != walk.end:  # (asked again at one point, as a search is: known)
-        point = walk.point = (match._base, walk.end, _free_cards(walk, match, seat, frozen, base_events))
-    groups = point[2]
+    groups = _groups(walk, match, seat)
     if groups is None:
         return None
+    cur, frozen = match._base
     pi = list(range(len(walk.start)))
     first = len(match._watch.events)  # the first event the relabeling changes
     for (k, _, _), cards in groups.items():
@@ -218,6 +235,23 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     _relabel_events(watch.events, first, pi, groups, walk)
     base = (cur, (*relabel_frozen(frozen, pi)[:-1], ("object", Seeded(rng.getrandbits(64)))))
     return FreeWorld(base, watch, _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
+
+
+def _groups(walk: _Walk, match, seat: int) -> dict[tuple[int, bool, tuple], list[int]] | None:
+    """The free cards of the seat's walk at the match's point (see `_free_cards`), or None where the fast path does
+    not apply. Kept with the walk for the match's kept base: still so after events that name no card (the counters,
+    sayings, answers that are not cards: a search asked again at one point, or a first draw after a few bets, finds
+    them worked out)."""
+    frozen = match._base[1]
+    base_events = match._base_info[0]
+    # chance so far: the shuffles', all before the base (no phase since the start drew any other: `_faces_read`)
+    if walk.refused is not None or frozen[CHANCE_USED] != walk.draws \
+            or (walk.shuffles and walk.shuffles[-1][0] >= base_events):
+        return None
+    point, named = walk.point, walk.named
+    if point[0] is not match._base or (point[1] != walk.end and named and named[-1] >= point[1]):
+        point = walk.point = (match._base, walk.end, _free_cards(walk, match, seat, frozen, base_events))
+    return point[2]
 
 
 def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | range) -> list[bool]:

@@ -165,6 +165,7 @@ class Match:
         self._sent = []
         self._reseed = None
         self._base_info = (len(self._watch.events), len(self.history), [t[:] for t in self._watch.tags])
+        free_worlds.walk_ahead(self)
 
     # ---- a match is a value
     def clone(self) -> Match:

@@ -87,7 +87,8 @@ class Watcher:
         self.owners[0] -= 1
         self.owners = [1]
         self.events = self.events[:]
-        self.walks = {}  # (the others go on with the record, and with what was worked out from it)
+        # what was worked out from the record holds for this copy of it too (each walk carried on apart from here)
+        self.walks = {key: walk.copy() for key, walk in self.walks.items()}
         if self.search:  # tags no longer kept
             self.tags, self.groups = [], []
             return
