@@ -275,13 +275,15 @@ _KEPT = frozenset({MOVE, FLIP, SHUFFLE, ROLL, SAY, ASK, DECIDE, SEATS, TABLE})
 _MOST_KEPT = 1 << 13  # lines kept per seat and layout; past it they are dropped and kept again as they come
 
 
-def render(match, seat: int, events: list[tuple], last: str | None = None) -> tuple[list[str], str | None]:
+def render(match, seat: int, events: list[tuple], last: str | None = None,
+           look: _Look | None = None) -> tuple[list[str], str | None]:
     """The events as `seat` observed them, one canonical JSON line each (each kind's `seen`, run/events.py).
     `last`: the table line (counters, turn) the seat saw before the first of these events; a change the seat
-    cannot see is no event for it."""
-    t = match.layout
-    hit = _LOOKS.get(id(t))  # (`_look`, its usual case written here: this runs at every call)
-    look = hit[2] if hit is not None and hit[0] is t and hit[1] is match.game else _look(match.game, t)
+    cannot see is no event for it. `look`: the match's layout's (`_look`), where the caller has it."""
+    if look is None:
+        t = match.layout
+        hit = _LOOKS.get(id(t))  # (`_look`, its usual case written here)
+        look = hit[2] if hit is not None and hit[0] is t and hit[1] is match.game else _look(match.game, t)
     kept = look.lines[seat]
     tags = "".join(map(_TAG, events))  # (each kind's tag is one character: `events.MOVE`, ...)
     if not _KEPT.issuperset(tags):  # a glimpse (or a kind not kept): line by line
@@ -465,7 +467,7 @@ def _grown(items: list, n: int, more: list) -> list:
     return items
 
 
-def _catch_up(match, seat: int, cache: Seen, end: int | None = None) -> None:
+def _catch_up(match, seat: int, cache: Seen, end: int | None = None, look: _Look | None = None) -> None:
     """Render the raw events since the last render (up to `end`)."""
     events = match._watch.events
     if end is None:
@@ -473,10 +475,12 @@ def _catch_up(match, seat: int, cache: Seen, end: int | None = None) -> None:
     k = cache.events
     if k >= end:
         return
-    more, cache.last = render(match, seat, events[k:end] if k or end != len(events) else events, cache.last)
-    cache.chunks = (*cache.chunks, (k, cache.count, tuple(more), "\n".join([*more, ""]) if more else ""))
+    more, cache.last = render(match, seat, events[k:end] if k or end != len(events) else events, cache.last, look)
+    lines = tuple(more)
+    more.append("")  # (the list is the render's own: its text ends with a line break)
+    cache.chunks = (*cache.chunks, (k, cache.count, lines, "\n".join(more)))
     cache.events = end
-    cache.count += len(more)
+    cache.count += len(lines)
     if len(cache.chunks) >= 16:  # now and then, so that a call joins a few pieces and copies share the rest
         cache.merge()
 
@@ -568,7 +572,7 @@ def information_state(match, seat: int) -> str:
     hit = _LOOKS.get(id(t))  # (`_look`, its usual case written here)
     look = hit[2] if hit is not None and hit[0] is t and hit[1] is match.game else _look(match.game, t)
     if cache.events != len(match._watch.events):
-        _catch_up(match, seat, cache)
+        _catch_up(match, seat, cache, None, look)
     text = cache.text
     if text is None:
         head = json.dumps({"game": match.game.name, "players": match.players, "seat": seat}, sort_keys=True)
