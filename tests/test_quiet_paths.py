@@ -9,7 +9,7 @@ import pytest
 from interpreter.game import load_game
 from interpreter.run.flow import Cursor, run_flow
 from interpreter.run.match import play_random
-from interpreter.run.random_bots import RandomBot, random_bot, seeded
+from interpreter.run.random_bots import RandomBot, random_bits, random_bot, seeded
 from interpreter.run.runtime import BOTTOM, TOP, State, move_cards, move_zone
 from interpreter.run.sim import _play_random
 
@@ -24,6 +24,12 @@ def test_a_seeded_generator_is_the_one_its_class_makes_of_the_seed(kind, seed):
 
 def test_the_random_bots_draw_from_their_seed():
     assert random_bot(5).getstate() == RandomBot(5 * 1_000_003 + 7).getstate()
+
+
+@pytest.mark.parametrize("seed", [0, 5, -3, 10**12 + 7, 2**70])
+def test_sim_draws_the_random_bots_bits(seed):
+    bits, bot = random_bits(seed), random_bot(seed)
+    assert [bits(k) for k in range(1, 40)] == [bot.getrandbits(k) for k in range(1, 40)]
 
 
 def _dealt(game, logged: bool) -> State:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .failures import RULE_FAILURES, rule_error
 from .flow import TURN, Cursor, finish, run_flow
 from .playable import Game
-from .random_bots import random_bot
+from .random_bots import random_bits, random_bot
 from .runtime import State
 from .tracebacks import places_of_game, show_rules_lines
 
@@ -87,8 +87,8 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
     `run_flow` returns; the decisions made are left in `st.decisions`.
 
     Each pick is `random_bot(seed).pick(n)` written out: with two options or more, `getrandbits(k)` until
-    below n (`Random._randbelow`), so the bots' stream is the one `play_random` draws from."""
-    bits = random_bot(seed).getrandbits
+    below n (`Random._randbelow`), so the bots' stream is the one `play_random` draws from (`random_bits`)."""
+    bits = random_bits(seed)
     flow = run_flow(game, st, Cursor())
     send = flow.send
     decisions = 0
