@@ -6,7 +6,8 @@ drawn without replay against the world drawn and played by `belief`, early, midw
 For each game (two players), S random matches are played through the step API and copied after 10%, 50% and
 90% of their decisions. At each point, for the seat to act, in CPU µs, the median over the matches of:
 - `first`: a draw on a fresh copy of a match no copy drew from yet (what a bot pays on a match it was just
-  handed: the copy's running flow is rebuilt on first use, inside the call; the seat's walk of the events made);
+  handed: the seat's walk of the events and its free cards, kept as the match was played at each base it kept,
+  carried on over the events since);
 - `copied`: a draw on a fresh copy made after another copy drew (the walk of the events, kept with the record
   the copies share, is not made again);
 - `next`: a draw at the same point again, D draws each (what a search pays at every iteration);

@@ -346,9 +346,9 @@ class Match:
                 if kind == K_CARD:  # a card is named when rendered: its face if seen, else where it lay
                     t = self.layout
                     ids, zones, zone_of, face, known = information.faces(t), st.zones, st.zone_of, st.face, st.known
-                    opened, bit = _open_zones(t)[seat], 1 << seat  # (seen surely: known, or face up where it sees)
+                    opened, bit = _open_zones(t)[seat], 1 << seat  # (seen surely: face up where it sees, or known)
                     shown = tuple(["none" if c < 0 else ids[c]
-                                   if known[c] & bit or (face[c] and opened[zone_of[c]]) or seen_by(st, c) & bit
+                                   if (face[c] and opened[zone_of[c]]) or known[c] & bit or seen_by(st, c) & bit
                                    else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options])
                 else:
                     shown = tuple(options)

@@ -44,7 +44,8 @@ class Watcher:
     watcher of a match whose chance is not its seed (a world being drawn: nobody draws from those).
 
     `walks`: what is worked out from the record alone, by whoever reads it (`free_worlds` keeps each seat's walk
-    of the events there), shared as the record is (a copy of the match made before a walk gets it too)."""
+    of the events there, made as the match is played), shared as the record is (a copy of the match made before a
+    walk gets it too), and copied with the record by a watcher that records on apart (`own`)."""
 
     __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "search", "tags", "walks",
                  "where", "zones")
