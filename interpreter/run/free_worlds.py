@@ -164,18 +164,24 @@ class _Walk:
         k = len(self.shuffles)
         self.shuffles.append((i, order))
         self.draws += len(order) - 1
-        unseen = [c for c in order if not (sees and face[c])]
-        groups = {start[c] for c in unseen}
+        dealt = self.dealt
         for c in order:
-            self.dealt[c] = True
-            if sees and face[c]:
-                start[c] = -1
+            dealt[c] = True
+        unseen: tuple[int, ...] | list[int] = order  # (a zone the seat does not see into: all of them)
+        if sees:
+            unseen = [c for c in order if not face[c]]
+            for c in order:
+                if face[c]:
+                    start[c] = -1
+        groups = set(map(start.__getitem__, unseen))
         if len(groups) > 1:  # cards of an open group mixed with others: no one relabeling deals both
             self.refused = "a shuffle mixed cards the seat never saw with others"
-        elif groups != {-1} and groups:
+        elif groups and -1 not in groups:
             return  # cards of one open group dealt again: they stay in it
+        up = self.up
         for c in unseen:
-            start[c], self.up[c] = k, face[c]
+            start[c] = k
+            up[c] = face[c]
 
 
 def _walk(match, seat: int) -> _Walk:
