@@ -73,7 +73,10 @@ __all__ = ["ASK", "DECIDE", "FLIP", "HIDDEN", "MOVE", "ROLL", "SAY", "SEATS", "S
 # pays for what is new, not for the match so far; each event's line is kept by the event (`render`), the view's
 # pieces by their values (each card as the seat sees it, a hand of backs, the view's own values, the counters).
 # A line not kept yet is written from pieces kept by what they are made of: a move's card as the seat sees it and
-# the rest of its line (`events.Moved.seen_all`), another seat's question (`events.Asked`).
+# the rest of its line (`events.Moved.seen_all`), another seat's question (`events.Asked`). The options of the view
+# (and of the seat's own question's line) are the cards' faces in JSON where the seat sees every card offered
+# (`_options_json`, `_Reader.options`), options that are not cards kept by kind and values; only a card named by its
+# place is labelled by the match.
 
 _DUMP = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 _STR = json.encoder.encode_basestring_ascii  # a string as json.dumps writes it
