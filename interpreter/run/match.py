@@ -149,6 +149,7 @@ class Match:
     def _reading_faces(self) -> None:
         """A phase that may read a card's face is about to start (what `free_worlds` asks)."""
         self._faces_read = True
+        self._watch.walks = {}  # (no world of it is drawn without replay from here on: the walks serve none)
 
     def _mark(self, cur: Cursor) -> None:
         """A phase that asks is about to start: keep a copy of the state to start again from."""

@@ -88,11 +88,11 @@ class Watcher:
         self.owners[0] -= 1
         self.owners = [1]
         self.events = self.events[:]
+        if self.search:  # tags no longer kept, nor walks (nobody draws from a search's copy)
+            self.tags, self.groups, self.walks = [], [], {}
+            return
         # what was worked out from the record holds for this copy of it too (each walk carried on apart from here)
         self.walks = {key: walk.copy() for key, walk in self.walks.items()}
-        if self.search:  # tags no longer kept
-            self.tags, self.groups = [], []
-            return
         self.tags = [t[:] for t in self.tags]
         self.groups = [{k: set(v) for k, v in g.items()} for g in self.groups]
 
