@@ -236,6 +236,7 @@ def test_what_a_seat_knows_of_a_hand_a_card_left_is_what_the_rule_card_by_card_g
         played(load_game(name), 4, 1, 80)
     assert seen["wrong"] == 0 and seen["checked"] > 100 and seen["copy forgotten"] > 0, seen
     monkeypatch.setattr(runtime, "copies_of", lambda t: [()] * len(t.face_ids))  # no card has a copy: wrong here
+    monkeypatch.setattr(runtime, "_LAST_COPIES", [None, None])  # (nor the layout asked last kept)
     for seed in range(6):
         played(game, 2, seed, 400)
     assert seen["wrong"] > 0

@@ -317,7 +317,8 @@ def lapse_copy(st: State, c: int, src: int) -> None:
     copy (every card of many games) leaves nothing to forget; else the fewer of its copies and the hand's
     cards are looked at."""
     t = st.layout
-    copies = copies_of(t)[c]
+    last = _LAST_COPIES  # (`copies_of`, its commonest case written out: this runs at every move out of a hand)
+    copies = last[1][1][c] if last[0] is t and last[1][0] is t.face_ids else copies_of(t)[c]
     if not copies:
         return
     known = st.known
