@@ -584,8 +584,8 @@ def placed_looks(render):
     """`render` as it was: a look at another player's hand gave the looker each card's place there, in the
     order its player keeps the hand."""
 
-    def rendered(match, seat: int, events: list, last=None):
-        out, last = render(match, seat, events, last)
+    def rendered(match, seat: int, events: list, last=None, *rest):
+        out, last = render(match, seat, events, last, *rest)
         t = match.layout
         looks = [e for e in events if e[0] == information.SHOW and e[2] == seat and not ordered_for(t, e[3], seat)]
         for i, line in enumerate(out):
