@@ -121,7 +121,8 @@ class _Source:
     `_Replay.step`), so that the seat's observations pick the outcomes that fit.
     `drawn`: the answers (-1: the set-up) after which an outcome was drawn anew."""
 
-    __slots__ = ("anew", "anews", "drawn", "events", "kept", "reals", "rng", "rolls", "stream", "unseen")
+    __slots__ = ("anew", "anews", "drawn", "events", "kept", "reals", "rng", "rolls", "stream", "timeline",
+                 "unseen")
 
     def __init__(self, stream: random.Random | None) -> None:
         self.events: list[tuple[int, int]] = []
@@ -132,6 +133,8 @@ class _Source:
         self.drawn: set[int] = set()
         self.unseen: set[int] = set()  # the answers after which the rules moved a card the seat did not see move
         self.anew = 0  # the outcomes drawn anew so far
+        # a drawn world's trades of cards (`_WorldChance.swaps`), for it to be played again from its start
+        self.timeline: tuple[tuple[int, dict[int, int]], ...] = ()
         self.anews: list[tuple[int, int, int]] = []  # each: (answer, its k-th outcome, where the world's record stood)
         # (answer, k): its k-th outcome drew a card the seat saw move (the real outcome is kept: `_Replay.chanced`)
         self.kept: set[tuple[int, int]] = set()
@@ -141,7 +144,7 @@ class _WorldChance:
     """A world's chance: its shuffles deal the drawing's orders, in turn; every other outcome is the real
     match's as the seat saw it (see `_Source`). A value: a copy goes on from the same point."""
 
-    __slots__ = ("at", "picked", "plan", "pos", "rolled", "source", "swap", "used", "watch")
+    __slots__ = ("at", "picked", "plan", "pos", "rolled", "source", "swap", "swaps", "used", "watch")
 
     def __init__(self, plan: _Plan, source: _Source) -> None:
         self.plan, self.source, self.pos, self.used = plan, source, 0, 0
@@ -151,6 +154,9 @@ class _WorldChance:
         # the cards this world traded for those the drawing puts on a path (card -> card; see `_Replay.aligned`):
         # a random pick drawn anew that took another card than the real one, each goes the other's way since
         self.swap: dict[int, int] = {}
+        # each trade as it came: (the outcomes drawn before it, `swap` from then on), so that the world played again
+        # from its start (`replayed`) deals as it did
+        self.swaps: tuple[tuple[int, dict[int, int]], ...] = ()
 
     def begin(self, d: int) -> None:
         """Answer `d` is given next: its chance follows the real match's after that answer."""
@@ -171,24 +177,23 @@ class _WorldChance:
             if stream is None:
                 raise _Misfit("chance past what was drawn")
             reals = source.reals
+            real: int | None
             if i < len(reals):  # drawn before, then drawn again: the real generator went past it already
-                if reals[i][0] != n or (reals[i][1] < 0) != shuffle:
-                    raise _Misfit("chance where the real match had other chance")
-                real = reals[i][1]
-            elif shuffle:  # the real shuffle's draws, one per card but the last
-                for k in range(n - 1, 0, -1):
-                    stream._randbelow(k + 1)  # type: ignore[attr-defined]
-                real = -1
+                # (a world whose chance went another way than the real match's has no real outcome here)
+                real = reals[i][1] if reals[i][0] == n and (reals[i][1] < 0) == shuffle else None
             else:
-                real = stream._randbelow(n)  # type: ignore[attr-defined]
-            if i == len(reals):
-                reals.append((n, real))
-            outcome = real if shuffle else self._drawn(n, real)
+                if shuffle:  # the real shuffle's draws, one per card but the last
+                    for k in range(n - 1, 0, -1):
+                        stream._randbelow(k + 1)  # type: ignore[attr-defined]
+                drew = -1 if shuffle else stream._randbelow(n)  # type: ignore[attr-defined]
+                reals.append((n, drew))
+                real = drew
+            outcome = -1 if shuffle else self._drawn(n, real)
             source.events.append((n, outcome))
         self.pos = i + 1
         return outcome
 
-    def _drawn(self, n: int, real: int) -> int:
+    def _drawn(self, n: int, real: int | None) -> int:
         """An outcome of n not read back (`real`: the real match's, where the world is in step with it): the real
         roll the table heard, where the answer's next roll is one of n sides; the real outcome where the seat saw
         every card the rules moved after the answer, or where the card such an outcome drew anew moved in the
@@ -201,7 +206,7 @@ class _WorldChance:
             return rolls[self.rolled - 1][1] - 1
         j = self.picked
         self.picked += 1
-        if self.at not in source.unseen or (self.at, j) in source.kept:
+        if real is not None and (self.at not in source.unseen or (self.at, j) in source.kept):
             return real
         if source.rng is None:
             raise _Misfit("chance past what was drawn")
@@ -223,6 +228,10 @@ class _WorldChance:
         if self.used >= len(plan.deals):
             raise _Misfit("a shuffle the real match did not have")
         order = [plan.card[s] for s in plan.deals[self.used]]
+        timeline = self.source.timeline
+        while timeline and self.swaps != timeline and timeline[len(self.swaps)][0] < self.pos:
+            self.swaps = timeline[:len(self.swaps) + 1]  # (a world played again from its start: see `swaps`)
+            self.swap = self.swaps[-1][1]
         if self.swap:
             order = [self.swap.get(c, c) for c in order]
         self.used += 1
@@ -234,7 +243,7 @@ class _WorldChance:
         other = _WorldChance(self.plan, self.source)
         other.pos, other.used, other.at, other.rolled, other.picked = self.pos, self.used, self.at, self.rolled, \
             self.picked
-        other.swap = self.swap  # (replaced, never changed in place)
+        other.swap, other.swaps = self.swap, self.swaps  # (replaced, never changed in place)
         return other
 
 
@@ -875,7 +884,10 @@ class _Replay:
         self.want, self.want_view = want, want_view
         self.plan = _Plan(tr.deals[:], card)
         self.source = source if source is not None else _Source(random.Random(match.seed))
-        self.source.rng, self.source.rolls, self.source.drawn, self.source.unseen = rng, tr.rolls, tr.drawn, tr.unseen
+        # the outcomes drawn anew come from a generator of their own, derived from `rng` without drawing from it (so
+        # that they leave the rest of the drawing as it was)
+        self.source.rng = random.Random(hash(rng.getstate()[1])) if self.source.rng is None else self.source.rng
+        self.source.rolls, self.source.drawn, self.source.unseen = tr.rolls, tr.drawn, tr.unseen
         self.source.kept = tr.kept
         self.snaps = snaps[:] if snaps is not None else []  # copies of the world before answers that dealt
         self.decisions = decisions
@@ -1016,7 +1028,10 @@ class _Replay:
                 action = _labelled(world, ask, e[3])
             if action < 0:
                 raise _Misfit("the answer given is not an option here")
-            world = self.chanced(world, d, lambda w, _, who=who, action=action: _applied(w, who, action), True)
+            if self.tr.picked or self.tr.rolls:
+                world = self.chanced(world, d, lambda w, _, who=who, action=action: _applied(w, who, action), True)
+            else:  # (the real match's chance was its shuffles': see `chanced`)
+                world.apply(who, action)
             self.dealt(world, used, d, prev)
         return world, d0 + len(answers)
 
@@ -1083,21 +1098,23 @@ class _Replay:
                 break
         return world
 
-    def step(self, world, d: int):
+    def step(self, world, d: int, redo: bool = True):
         """`world` after answer `d`, given again; `_Misfit` if the seat would observe something else. Where the
         answer's chance is drawn now and an outcome of it anew (a random card, player or place: see `_Source`),
         a world that parts is played again from before the answer with the outcomes drawn anew, up to
         `_REDRAWN_CHANCE` times: the seat's observations keep the outcomes it saw, the others are drawn by their
-        real probabilities among those that fit."""
-        return self.chanced(world, d, self.answered)
+        real probabilities among those that fit. (`redo` False: a mend's probe, given once as drawn.)"""
+        return self.chanced(world, d, self.answered, redo=redo)
 
-    def chanced(self, world, d: int, give: Any, check: bool = False):
+    def chanced(self, world, d: int, give: Any, check: bool = False, redo: bool = True):
         """`give(world, d)`: `world` after answer `d` (see `step`), played again with its chance drawn anew where
-        an outcome drawn anew parts it from what the seat observed (`check`: compared here, where `give` does
-        not compare); `_Misfit` where none fits."""
+        it parts from what the seat observed and an outcome of it may be drawn anew (`check`: compared here,
+        where `give` does not compare); `_Misfit` where none fits."""
         source, tr = self.source, self.tr
-        mark = world.st.rng.pos  # the answer's chance is drawn now, not read back: it may be drawn again
-        fresh = mark == len(source.events) and source.rng is not None and d in tr.unseen and \
+        if not tr.picked and not tr.rolls:  # the real match's chance was its shuffles': nothing to follow
+            return give(world, d)
+        mark = world.st.rng.pos  # the answer's chance is drawn now (nothing recorded past it): it may be drawn again
+        fresh = redo and mark == len(source.events) and source.rng is not None and d in tr.unseen and \
             (d in tr.drawn or d in tr.maybe)
         backup = world.clone() if fresh else None
         for k in range(_REDRAWN_CHANCE):
@@ -1111,14 +1128,13 @@ class _Replay:
             try:
                 got = give(world, d)
                 if source.anew != anew:
-                    if self.learned_seen(got, placed):
-                        raise _Misfit("an outcome drawn anew drew a card the seat saw move")
+                    self.learned_seen(got, placed)  # (for the worlds to come: this one fits as drawn)
                     self.aligned(got, d, k0)
                     if check and self.reached(got) >= 0:
                         raise _Misfit("the seat would see something else")
                 return got
             except _Misfit:
-                if backup is None or source.anew == anew or k + 1 == _REDRAWN_CHANCE:
+                if backup is None or d not in tr.drawn or k + 1 == _REDRAWN_CHANCE:
                     raise
                 self.learned_seen(world, placed)
             finally:
@@ -1161,6 +1177,7 @@ class _Replay:
                 raise _Misfit("a card drawn at random the seat sees later is another")
             swap[bx], swap[by] = y, x
         chance.swap = {k: v for k, v in swap.items() if k != v}
+        chance.swaps = (*chance.swaps, (chance.pos, chance.swap))
 
     def seen_since(self, i: int, c: int, face: Any) -> bool:
         """Whether the seat sees, after the match's `i`-th event, a path the drawing puts card `c` on, with a face
@@ -1551,7 +1568,7 @@ class _Replay:
             for k in range(d0, d + 1):
                 prev = world.clone() if k in self.tr.dealing else None
                 used = world.st.rng.used
-                world = self.step(world, k)
+                world = self.step(world, k, False)
                 self.dealt(world, used, k, prev)
         except (_Misfit, RuleError):
             self.snaps = snaps
@@ -1574,7 +1591,7 @@ class _Replay:
             probe._verified = min(prev._verified, probe._seen[self.seat].count)  # lines up to the base are kept
             before = probe.clone()
             try:
-                return before, self.step(probe, d), None
+                return before, self.step(probe, d, False), None
             except _Misfit as misfit:
                 return before, None, misfit
             except RuleError:
@@ -1859,6 +1876,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     belief.open = len(match.history) - len(match._answers) if match._answers else None
     drawn = world.st.rng  # the world's chance: its drawing and outcomes, shared by its copies
+    drawn.source.timeline = drawn.swaps
     world = world.clone()
     world.log = None
     world.__dict__.pop("_verified", None)
