@@ -702,16 +702,18 @@ def _choose(need: list[Any], can: _Can, k: int, incoming: list[int], outgoing: l
     return j
 
 
-def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int, y: int) -> list[int] | None:
+def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int, y: int,
+             loose: frozenset[int] = frozenset()) -> list[int] | None:
     """The drawing `card` with cards `x` and `y` traded on every path from shuffle `origin` on; None if a
-    path the seat sees would then carry another face."""
+    path the seat sees would then carry another face (but those of `loose`, which carry another already and
+    are mended in turn: see `_traded_since`)."""
     first = tr.mixes[origin][2][0]
     card = card[:]
     for s in range(first, len(card)):
         c = card[s]
         if c in (x, y):
             other = y if c == x else x
-            if tr.need[s] is not None and tr.need[s] != faces[other]:
+            if tr.need[s] is not None and tr.need[s] != faces[other] and s not in loose:
                 return None
             card[s] = other
     if tr.glimpses and not _glimpses_kept(tr, faces, card):
@@ -719,12 +721,14 @@ def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int,
     return card
 
 
-def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int,
-            rng: random.Random) -> tuple[list[int], int, int] | None:
+def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int, rng: random.Random,
+            loose: frozenset[int] = frozenset()) -> tuple[list[int], int, int] | None:
     """A drawing in which path `s`, whose card's face the seat has since seen to be another, carries a
     card of that face: its card traded with one of that face that the same shuffle dealt down a path the
     seat did not see, or failing that, with one of that face that stayed in the hand a player chose it
-    from unseen (the player chose that one). (The drawing, the mix, the card traded in), or None."""
+    from unseen (the player chose that one). A path of `loose` (one that carries another face than the seat
+    has since seen on it, mended in turn) counts as one the seat did not see. (The drawing, the mix, the card
+    traded in), or None."""
     x, face = card[s], tr.need[s]
     choices: list[int] = []
     for o in range(min(tr.origin[s], len(tr.mixes) - 1), -1, -1):
@@ -734,25 +738,25 @@ def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int,
         if kind >= 0:
             choices.append(o)
             continue
-        mend = _traded(tr, faces, card, o, x, face, rng)
+        mend = _traded(tr, faces, card, o, x, face, rng, loose)
         if mend is not None or not choices:
             return mend
         break
     for o in choices:
-        mend = _traded(tr, faces, card, o, x, face, rng)
+        mend = _traded(tr, faces, card, o, x, face, rng, loose)
         if mend is not None:
             return mend
     return None
 
 
-def _traded(tr: _Trace, faces: list[Any], card: list[int], o: int, x: int, face: Any,
-            rng: random.Random) -> tuple[list[int], int, int] | None:
+def _traded(tr: _Trace, faces: list[Any], card: list[int], o: int, x: int, face: Any, rng: random.Random,
+            loose: frozenset[int] = frozenset()) -> tuple[list[int], int, int] | None:
     """`card` with `x` traded, from mix `o` on, for a card of `face` the mix sent down a path the seat did
-    not see: (the drawing, `o`, that card), or None."""
-    ys = [card[t] for t in tr.mixes[o][2] if tr.need[t] is None and faces[card[t]] == face]
+    not see (or one of `loose`: see `_mended`): (the drawing, `o`, that card), or None."""
+    ys = [card[t] for t in tr.mixes[o][2] if (tr.need[t] is None or t in loose) and faces[card[t]] == face]
     rng.shuffle(ys)
     for y in ys:
-        swapped = _swapped(tr, faces, card, o, x, y)
+        swapped = _swapped(tr, faces, card, o, x, y, loose)
         if swapped is not None:
             return swapped, o, y
     return None
@@ -1344,6 +1348,15 @@ class _Replay:
             (near if zone[r] in touched else far).extend(
                 (o, x, y) for f, ys in by_face.items()
                 for y in (ys if self.unanswered and f in told else (self.rng.choice(ys),)))
+        for o in self.dealt_in(d):  # a shuffle the answer itself dealt: its cards on free paths traded among them
+            free = [card[t] for t in tr.mixes[o][2] if tr.need[t] is None]
+            for x in free:
+                kinds: dict[Any, list[int]] = {}
+                for y in free:
+                    if faces[y] != faces[x]:
+                        kinds.setdefault(faces[y], []).append(y)
+                near.extend((o, x, y) for f, ys in kinds.items()
+                            for y in (ys if self.unanswered and f in told else (self.rng.choice(ys),)))
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
@@ -1365,6 +1378,13 @@ class _Replay:
             return pairs
         x = self.card[pick]
         return sorted(pairs, key=lambda pair: pair[1] != x)
+
+    def dealt_in(self, d: int) -> list[int]:
+        """The shuffles (as mixes) dealt while answer `d`'s rules ran (a discard pile turned into a new stock in the
+        middle of a player's draws): what the world parts on there may hang on their order, which no card on a
+        path at the answer reaches."""
+        tr = self.tr
+        return [o for o, deal in tr.mix_deal.items() if tr.deal_at[deal] == d + 1 and tr.mixes[o][0] < 0]
 
     def dealt_by(self, alive: list[int]) -> dict[int, int]:
         """Card -> the last shuffle that dealt it, by the time each card is on its path of `alive`."""
@@ -1969,19 +1989,29 @@ def _traded_since(tr: _Trace, faces: list[Any], belief: _Belief, rng: random.Ran
     redo = belief.open
     swaps: list[tuple[int, int, int]] = []
     kept = len(card)
-    for s in tr.needed[belief.needs:]:  # the paths whose face the seat saw since (the others fit already)
-        if s < kept and faces[card[s]] != tr.need[s]:
+    since = [s for s in tr.needed[belief.needs:] if s < kept]  # the paths whose face the seat saw since
+    while True:
+        # those the drawing puts another face on: each mended in turn, trading in a card that another of
+        # them carries where none left free does (the seat saw two cards in the other order, or a card where
+        # the drawing put one it saw elsewhere since); each trade mends one, so the walk ends
+        wrong = [s for s in since if faces[card[s]] != tr.need[s]]
+        if not wrong:
+            break
+        loose = frozenset(wrong)
+        for s in wrong:
             x = card[s]
-            mend = _mended(tr, faces, card, s, rng)
-            if mend is None:
-                return None
-            card, o, y = mend
-            if o in tr.mix_answer:  # another choice from the hand: that answer and those after given anew
-                redo = tr.mix_answer[o] if redo is None else min(redo, tr.mix_answer[o])
-                continue
-            deal = tr.mix_deal[o]
-            swaps.append((deal, x, y))
-            changed = deal if changed is None else min(changed, deal)
+            mend = _mended(tr, faces, card, s, rng, loose - {s})
+            if mend is not None:
+                break
+        else:
+            return None
+        card, o, y = mend
+        if o in tr.mix_answer:  # another choice from the hand: that answer and those after given anew
+            redo = tr.mix_answer[o] if redo is None else min(redo, tr.mix_answer[o])
+            continue
+        deal = tr.mix_deal[o]
+        swaps.append((deal, x, y))
+        changed = deal if changed is None else min(changed, deal)
     if tr.glimpses and not _glimpses_kept(tr, faces, card):
         return None  # a look since at a hand the last drawing put other faces in: drawn anew
     return card, swaps, changed, redo
