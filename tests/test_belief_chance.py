@@ -8,7 +8,7 @@ from collections import Counter
 from test_leaks import write_game
 
 from interpreter.run.belief import replayed
-from interpreter.run.match import Match
+from interpreter.run.match import Match, random_bot
 
 PICK = """
 game: pick
@@ -108,3 +108,31 @@ def test_a_roll_the_table_heard_comes_out_as_it_did():
     for k in range(3):
         world = m.determinize(0, random.Random(k), fresh=True)
         assert [e for e in world._watch.events if e[0] == "r"] == rolls
+
+
+def test_a_look_at_several_cards_of_a_hand_puts_its_faces_where_the_hand_could_have_kept_them():
+    """Sky Haulers 4p, seed 2, at its 345th answer P2 has looked at several cards of a hand a player chose a card
+    from unseen before: the faces shown go, in some order, on the paths of that hand's cards. Put there in an order
+    blind to which card each path could bring, the choice before the look had no card that fit in nearly every
+    drawing (none of 30), and a draw afresh found no world with a drawing generator of seed 1 or 2."""
+    from interpreter import load_game
+    from interpreter.run.belief import _assign_some, _beliefs, _Misfit
+
+    m, bot = load_game("sky-haulers").new_match(players=4, seed=2), random_bot(2)
+    while len(m.history) < 345:
+        for p in m.to_act():
+            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    assert len(m.history) == 345
+    world = m.determinize(2, random.Random(1), fresh=True)
+    assert world.information_state(2) == m.information_state(2)
+    replayed(world)
+    tr = _beliefs(m)[2].tracer.tr
+    assert tr.glimpses and any(kind >= 0 for kind, _, _ in tr.mixes)
+    drawn = 0
+    for k in range(6):
+        try:
+            _assign_some(tr, m.layout.face_ids, random.Random(k))
+            drawn += 1
+        except _Misfit:
+            pass
+    assert drawn >= 4

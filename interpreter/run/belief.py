@@ -563,7 +563,7 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
     drawing of the paths of the first `first` mixes: those keep their cards, the mixes since are drawn."""
     need = tr.need[:] if card0 is None else [*map(faces.__getitem__, card0), *tr.need[len(card0):]]
     if tr.glimpses:
-        _looked_at(tr, need, rng)
+        _looked_at(tr, need, rng, _possible(tr, need, first))
     can = _possible(tr, need, first)
     mixes = tr.mixes[first:]
     chosen: list[int] = []  # per choice, from the last: the place of the card that left in the world
@@ -583,10 +583,12 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
     return card
 
 
-def _looked_at(tr: _Trace, need: list[Any], rng: random.Random) -> None:
+def _looked_at(tr: _Trace, need: list[Any], rng: random.Random, can: _Can) -> None:
     """The faces of each look at several cards of a hand put on its paths in an order drawn at random: the paths
     that need a face already (the seat saw it since, or followed the card there) keep it, the faces left go to
-    the others, each order alike (the shuffle that dealt them gave each order alike)."""
+    the others, each to a path that could bring it (`can`, before the looks: a random matching). An order drawn
+    blind to what could reach each path mostly leaves a choice from that hand before the look with no card
+    that fits (the faces a player kept in hand, then shown, come down the paths of the cards it held)."""
     for paths, shown in tr.glimpses:
         left = list(shown)
         free = []
@@ -599,7 +601,8 @@ def _looked_at(tr: _Trace, need: list[Any], rng: random.Random) -> None:
             else:
                 raise _Misfit("a card where the seat saw other faces")
         rng.shuffle(left)
-        for s, f in zip(free, left, strict=True):
+        rng.shuffle(free)
+        for s, f in _match(left, free, can).items():
             need[s] = f
 
 
@@ -862,6 +865,7 @@ def _rechanced(world, plan: _Plan, source: _Source):
     old = frozen[-1][1]
     chance = _WorldChance(plan, source)
     chance.pos, chance.used = old.pos, old.used
+    chance.swap, chance.swaps = old.swap, old.swaps  # the trades the copy's world made by then go on with it
     other._base = (cur, (*frozen[:-1], ("object", chance)))
     return other
 
