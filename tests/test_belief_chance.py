@@ -136,3 +136,26 @@ def test_a_look_at_several_cards_of_a_hand_puts_its_faces_where_the_hand_could_h
         except _Misfit:
             pass
     assert drawn >= 4
+
+
+def test_a_world_copied_onto_a_drawing_keeps_the_trades_its_random_picks_made():
+    """A copy of a world played on along a drawing (`_rechanced`: a copy kept before a shuffle) keeps the trades of
+    cards the world made by then (a random pick drawn anew that took another card than the drawing's): without
+    them its later shuffles dealt the drawing's cards, not the ones it held, and a carried world did not replay
+    from its start ("a shuffle of other cards": benchmarks/no_world.py --players 4 --seeds 2 --every 8 --check)."""
+    from interpreter import load_game
+    from interpreter.run.belief import _rechanced
+
+    m, bot = load_game("sky-haulers").new_match(players=3, seed=2), random_bot(2)
+    while len(m.history) < 20:
+        for p in m.to_act():
+            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    drawn = m.determinize(0, random.Random(0), fresh=True)
+    world = replayed(drawn)
+    plan, source, _ = drawn._drawn
+    chance = world._base[1][-1][1]
+    chance.swap = {0: 1, 1: 0}
+    chance.swaps = ((chance.pos, chance.swap),)
+    copied = _rechanced(world, plan, source)._base[1][-1][1]
+    assert (copied.pos, copied.used) == (chance.pos, chance.used)
+    assert copied.swap == {0: 1, 1: 0} and copied.swaps == chance.swaps
