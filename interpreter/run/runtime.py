@@ -257,7 +257,7 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
         return False
     up = t.zone_face[zi] if face < 0 else face == 1
     if st.log is not None:  # who knows the card (nobody asks in a quiet match)
-        if t.zone_vis[src] == OWNER:  # (`leaving`, written out)
+        if t.zone_vis[src] == OWNER:  # a card leaving a hand: see `lapse_copy`
             lapse_copy(st, c, src)
         if up:
             st.known[c] = 0  # face up, its zone decides who sees it
@@ -302,12 +302,6 @@ def moved(st: State, c: int, src: int, zi: int, at_random: bool = False, to: int
         st.watch.moved(st, c, src, zi, at_random, to)
     if st.log.__class__ is list:
         st.log.append(Moved.log(t, c, src, zi, st.face[c]))
-
-
-def leaving(st: State, c: int, src: int) -> None:
-    """Before card `c` leaves zone `src` (in a logged or watched match): see `lapse_copy`."""
-    if st.layout.zone_vis[src] == OWNER:
-        lapse_copy(st, c, src)
 
 
 def lapse_copy(st: State, c: int, src: int) -> None:
@@ -630,7 +624,7 @@ def _rebuild(st: State, moved: list[int], left: list[int], zi: int, place: int, 
 
 def _hand_lapses(st: State, src: int, hand_before: list[int], left: list[int], was: dict[int, int]) -> None:
     """Who knows the cards still in hand `src` after the cards `left` left it one after another (`hand_before`:
-    the hand before, `was`: who knew each of its cards then), as `leaving` and `lapse` have it card by card: a seat
+    the hand before, `was`: who knew each of its cards then), as `lapse_copy` and `lapse` have it card by card: a seat
     that did not know a card that left forgets the first copy of it (same face) it knew there, and a seat
     that does not see a card where it went loses sight of every card still there. Per seat in one pass."""
     owner = st.layout.zone_owner[src]
@@ -1017,7 +1011,7 @@ def always(answer: bool):
 
 # What generated game code may call, by name.
 GENERATED_CODE_NAMES = (
-    "move", "move_all", "move_cards", "move_zone", "kept_sight", "moved", "leaving", "shuffle", "flip", "flip_all",
+    "move", "move_all", "move_cards", "move_zone", "kept_sight", "moved", "shuffle", "flip", "flip_all",
     "show", "roll",
     "random_card", "say", "fmt", "check_loop", "too_many_rounds", "out_of_steps", "charge", "enter", "need",
     "numbers", "too_big",
