@@ -3,7 +3,6 @@ cannot tell apart and never plays in the true match), deterministic from their s
 no world can be drawn, and stronger than random where it is cheap to show (Kuhn poker)."""
 
 import json
-import pickle
 import random
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from interpreter.run import information
 from interpreter.run.match import Match, random_bot
 from interpreter.run.seat import Seat
 from interpreter.run.sim import run_many
+from tests.twins import answer_twins, go_on_alike, pile_twins
 from tests.walks import played
 
 KUHN = Path(__file__).parent / "games" / "kuhn-poker"
@@ -82,62 +82,6 @@ def test_a_new_kind_of_bot_is_registered_by_name():
 # ---- fair: the seat's handle only -----------------------------------------------------------------------
 
 
-def pile_twins(game, players: int, seed: int):
-    """Two matches of one seed whose hidden pile has its top two cards in the other order (`arrange`),
-    which no seat can tell apart; None if the game keeps no such pile after its set-up."""
-    probe = Match(game, players, seed)
-    t = probe.layout
-    for zi, zone in enumerate(t.zone_names):
-        cards = probe.st.zones[zi]
-        if "@" in zone or len(cards) < 2:
-            continue
-        x, y = t.card_ids[cards[-1]], t.card_ids[cards[-2]]
-        a = Match(game, players, seed, arrange={zone: [x, y]})
-        b = Match(game, players, seed, arrange={zone: [y, x]})
-        if a.information_state(0) == b.information_state(0) and a.st.zones != b.st.zones:
-            return a, b
-    return None
-
-
-def answer_twins(game, players: int, seed: int, seat: int):
-    """Two matches of one seed in which another seat gave a different secret answer, played on alike until
-    `seat` has a choice, the seat unable to tell them apart; None if no such answer is found early."""
-    bot = random_bot(seed)
-    history: list[tuple[int, int]] = []
-    m = Match(game, players, seed)
-    while not m.over and len(history) < 60:
-        for p in m.to_act():
-            n = len(m.legal_actions(p))
-            k = bot.pick(n)
-            if p != seat and n > 1:
-                a, b = Match(game, players, seed), Match(game, players, seed)
-                for q, x in history:
-                    a.apply(q, x)
-                    b.apply(q, x)
-                a.apply(p, k)
-                b.apply(p, (k + 1) % n)
-                if go_on_alike(a, b, seat, random.Random(len(history))) and a.st.zones != b.st.zones:
-                    return a, b
-            m.apply(p, k)
-            history.append((p, k))
-    return None
-
-
-def go_on_alike(a, b, seat: int, rng, bot=None) -> bool:
-    """Play `a` and `b` on with the same answers until `seat` has a choice; True if then the seat still
-    cannot tell them apart."""
-    while not a.over:
-        if a.information_state(seat) != b.information_state(seat) or a.to_act() != b.to_act():
-            return False
-        if seat in a.to_act() and len(a.legal_actions(seat)) > 1:
-            return True
-        for p in a.to_act():
-            k = rng.randrange(len(a.legal_actions(p)))
-            if a.apply(p, k) is not None or b.apply(p, k) is not None:
-                return False
-    return False
-
-
 def twins(name: str):
     """Two matches of a bundled game that seat 0 cannot tell apart, at a point where it has a choice, and
     how they differ ("answer" or "pile")."""
@@ -160,19 +104,13 @@ def counts(bot) -> dict:
 
 
 @pytest.mark.parametrize("name", sorted(bundled_games()))
-def test_a_search_bot_decides_alike_in_matches_its_seat_cannot_tell_apart(name, monkeypatch):
+def test_a_search_bot_decides_alike_in_matches_its_seat_cannot_tell_apart(name):
     """Two real matches (of one seed: another seat's secret answer changed, or where a game has no secret
     answer, a hidden pile's top cards in the other order) that seat 0 cannot tell apart: bots seeded alike
     choose alike in both, at each of the seat's choices while the matches stay alike to it (the others
-    answering alike). A world drawn for the arranged pile replays `arrange`, which names the cards, so
-    there both handles draw their worlds from the first match: what is checked is that the bot reads
-    nothing but its handle."""
-    a, b, how = twins(name)
-    if how == "pile":
-        def from_the_first(handle, rng):  # from a copy of the first match, without the worlds it kept
-            return pickle.loads(pickle.dumps(a)).determinize(handle.seat, rng)
-
-        monkeypatch.setattr(Seat, "determinize", from_the_first)
+    answering alike). Each handle draws its worlds from its own match (a world of the arranged pile
+    moves the cards its drawing puts where `arrange` took the named ones: `belief._Replay.arranged`)."""
+    a, b, _ = twins(name)
     kinds = ("ismcts:4", "mc:3", "ismcts-round:4")
     bots = {(k, m): get(k, seed=11, worlds=1) for k in kinds for m in ("a", "b")}
     compared = 0

@@ -19,7 +19,9 @@ that the seat cannot tell from the real one.
    asked for the faces its paths need later, and passes the needs it cannot meet on to free paths that
    reach it (chosen at random among those that could bring the face); then forward, each mix hands out
    its cards: the needed faces where they are needed, the rest at random (a shuffle), or the card of a
-   hand drawn uniformly among those that fit (a choice).
+   hand drawn uniformly among those that fit (a choice). The random choices go to a shuffle's paths in an
+   order that hangs on what the seat saw, not on which real card went where (`_by_role`): two matches the
+   seat cannot tell apart, given one generator, draw one world.
 3. **The world played** (`_Replay`): a new match from the start whose shuffles deal the orders drawn;
    a roll, and any outcome after an answer whose moves the seat all saw, comes out as the real one did; every
    other outcome (a random card, player or place) is drawn anew by its real probabilities (see `_Source`);
@@ -250,9 +252,9 @@ class _WorldChance:
 class _Trace:
     """Step 1's result for one seat (see the module), grown as the match goes on (see `_Tracer`)."""
 
-    __slots__ = ("alive", "chosen", "deal_at", "dealing", "deals", "drawn", "end", "glimpses", "grouped", "hid",
-                 "kept", "left", "marks", "maybe", "mix_answer", "mix_deal", "mixes", "named", "need", "needed",
-                 "origin", "picked", "picks", "rolls", "sighted", "unseen", "zone")
+    __slots__ = ("alive", "arranged", "chosen", "deal_at", "dealing", "deals", "drawn", "end", "glimpses",
+                 "grouped", "hid", "kept", "last", "left", "marks", "maybe", "mix_answer", "mix_deal", "mixes",
+                 "named", "need", "needed", "origin", "picked", "picks", "rolls", "sighted", "unseen", "zone")
 
     def __init__(self) -> None:
         self.origin: list[int] = []  # the mix each path comes out of (-1: the set-up)
@@ -288,6 +290,10 @@ class _Trace:
         self.hid: dict[int, list[tuple[int, int]]] = {}  # answer -> those moves, as (event, the card's path)
         self.kept: set[tuple[int, int]] = set()  # outcomes a world learned the seat saw (see `_Source.kept`)
         self.end = 0  # the match's events walked
+        # path -> the event at which its card last moved (on that path): what tells paths apart in the seat's eyes
+        # (where each card went last), not which card the real match sent down them (see `_by_role`)
+        self.last: dict[int, int] = {}
+        self.arranged: list[tuple[int, int]] = []  # the set-up's moves (before any answer): (card, its path)
 
     def path(self, need: Any) -> int:
         """A new path, needing `need` (a face, or None)."""
@@ -373,6 +379,9 @@ class _Tracer:
             if len(tr.mixes) > mixes:
                 tr.mix_answer[mixes] = min(d for d, _ in waiting[c])
             tr.left.update(d for d, _ in waiting[c])
+        tr.last[self.seg[c]] = i
+        if not tr.picks:
+            tr.arranged.append((c, self.seg[c]))
         del zones[src][at]
         zones[dst].insert(to if to >= 0 else ~to, c)
         self.zone_of[c] = dst
@@ -571,7 +580,7 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
         if kind >= 0:
             chosen.append(_choose(need, can, kind, incoming, outgoing, rng))
         else:
-            _passed_back(need, can, incoming, outgoing, rng)
+            _passed_back(need, can, _by_role(tr, incoming), _by_role(tr, outgoing), rng)
     card = list(range(len(faces))) if card0 is None else card0[:]  # the first paths are the cards themselves
     card.extend([-1] * (len(tr.need) - len(card)))
     for kind, incoming, outgoing in mixes:
@@ -579,8 +588,25 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
             for t, s in zip(outgoing, _after_choice(kind, chosen.pop(), incoming), strict=True):
                 card[t] = card[s]
         else:
-            _dealt(card, need, faces, incoming, outgoing, rng)
+            _dealt(card, need, faces, _by_role(tr, incoming), _by_role(tr, outgoing), rng)
     return card
+
+
+def _by_role(tr: _Trace, paths: list[int]) -> list[int]:
+    """`paths` (a shuffle's) in the order their cards last moved down them, those that never moved first in the order
+    they were made (a shuffle makes its paths by the places it deals): the order the random choices of a drawing go
+    to them. Not the order of the real match's cards (which card a shuffle dealt where, or a hidden pile's order
+    after an unseen move), which would feed what the seat does not know into those choices: two matches it cannot
+    tell apart, given one generator, draw one world."""
+    last = tr.last
+    return sorted(paths, key=lambda p: (last.get(p, -1), p))
+
+
+def _alive(tr: _Trace, alive: list[int]) -> list[tuple[int, int]]:
+    """(card, its path) of each card as an answer was asked (`_Trace.alive`), in the order of `_by_role`: not by the
+    real match's card ids, which would tell a mend's random choices which hidden card lies where."""
+    last = tr.last
+    return sorted(enumerate(alive), key=lambda rs: (last.get(rs[1], -1), rs[1]))
 
 
 def _looked_at(tr: _Trace, need: list[Any], rng: random.Random, can: _Can) -> None:
@@ -590,9 +616,9 @@ def _looked_at(tr: _Trace, need: list[Any], rng: random.Random, can: _Can) -> No
     blind to what could reach each path mostly leaves a choice from that hand before the look with no card
     that fits (the faces a player kept in hand, then shown, come down the paths of the cards it held)."""
     for paths, shown in tr.glimpses:
-        left = list(shown)
+        left = sorted(shown)  # (the order shown and the paths' order in the hand: the real one's, see `_by_role`)
         free = []
-        for s in paths:
+        for s in _by_role(tr, paths):
             f = need[s]
             if f is None:
                 free.append(s)
@@ -756,7 +782,8 @@ def _traded(tr: _Trace, faces: list[Any], card: list[int], o: int, x: int, face:
             loose: frozenset[int] = frozenset()) -> tuple[list[int], int, int] | None:
     """`card` with `x` traded, from mix `o` on, for a card of `face` the mix sent down a path the seat did
     not see (or one of `loose`: see `_mended`): (the drawing, `o`, that card), or None."""
-    ys = [card[t] for t in tr.mixes[o][2] if (tr.need[t] is None or t in loose) and faces[card[t]] == face]
+    ys = [card[t] for t in _by_role(tr, tr.mixes[o][2])
+          if (tr.need[t] is None or t in loose) and faces[card[t]] == face]
     rng.shuffle(ys)
     for y in ys:
         swapped = _swapped(tr, faces, card, o, x, y, loose)
@@ -1100,11 +1127,28 @@ class _Replay:
             if k:
                 del source.events[:]
             world = match_class(m)(m.game, m.players, m.seed, chance=_WorldChance(self.plan, source),
-                                   arrange=m._arrange, after_setup=m._after_setup)
+                                   arrange=self.arranged(), after_setup=m._after_setup)
             world._verified = 0
             if k + 1 == tries or self.reached(world) < 0:
                 break
         return world
+
+    def arranged(self) -> dict[str, list[str]] | None:
+        """The real match's `arrange` (a set-up that puts named cards on top of zones) as this world makes it: each
+        card named there moves the card the drawing puts on that card's path, not the card of that name (which
+        would put the real match's unseen cards where they lay in it, in every world)."""
+        arrange = self.match._arrange
+        if not arrange:
+            return arrange
+        ids = self.match.layout.card_ids
+        index = {cid: c for c, cid in enumerate(ids)}
+        named = [index.get(cid, -1) for cards in arrange.values() for cid in reversed(cards)]
+        moves, n = self.tr.arranged, len(named)
+        at = next((k for k in range(len(moves) - n, -1, -1) if [c for c, _ in moves[k:k + n]] == named), None)
+        if at is None:  # (the set-up's moves not walked: an arrangement the match refused)
+            return arrange
+        paths = iter([p for _, p in moves[at:at + n]])
+        return {zone: [ids[self.card[next(paths)]] for _ in cards][::-1] for zone, cards in arrange.items()}
 
     def step(self, world, d: int, redo: bool = True):
         """`world` after answer `d`, given again; `_Misfit` if the seat would observe something else. Where the
@@ -1339,13 +1383,13 @@ class _Replay:
         near: list[tuple[int, int, int]] = []
         far: list[tuple[int, int, int]] = []
         dealt = self.dealt_by(alive)
-        for r, s in enumerate(alive):
+        for r, s in _alive(tr, alive):
             x = card[s]
             o = dealt.get(x, -1)
             if o < 0 or tr.need[s] is not None:
                 continue
             by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
-            for t in tr.mixes[o][2]:
+            for t in _by_role(tr, tr.mixes[o][2]):
                 y = card[t]
                 if tr.need[t] is None and faces[y] != faces[x]:
                     by_face.setdefault(faces[y], []).append(y)
@@ -1353,7 +1397,7 @@ class _Replay:
                 (o, x, y) for f, ys in by_face.items()
                 for y in (ys if self.unanswered and f in told else (self.rng.choice(ys),)))
         for o in self.dealt_in(d):  # a shuffle the answer itself dealt: its cards on free paths traded among them
-            free = [card[t] for t in tr.mixes[o][2] if tr.need[t] is None]
+            free = [card[t] for t in _by_role(tr, tr.mixes[o][2]) if tr.need[t] is None]
             for x in free:
                 kinds: dict[Any, list[int]] = {}
                 for y in free:
@@ -1528,13 +1572,13 @@ class _Replay:
         dealt = self.dealt_by(alive)
         pairs: list[tuple[int, int, int]] = []
         free: dict[int, list[int]] = {}  # shuffle -> the cards it dealt down free paths
-        for r, s in enumerate(alive):
+        for r, s in _alive(tr, alive):
             x = card[s]
             o = dealt.get(x, -1)
             if o < 0 or tr.need[s] is not None:
                 continue
             if o not in free:
-                free[o] = [card[t] for t in tr.mixes[o][2] if tr.need[t] is None]
+                free[o] = [card[t] for t in _by_role(tr, tr.mixes[o][2]) if tr.need[t] is None]
             by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
             for y in free[o]:
                 if faces[y] != faces[x]:
@@ -2115,7 +2159,7 @@ def _free_by_shuffle(tr: _Trace, faces: list[Any], card: list[int]) -> dict[int,
         last = tr.mixes[o + 1][2][0] if o + 1 < len(tr.mixes) else len(card)
         seen.update(card[t] for t in range(first, last) if tr.need[t] is not None)
         if kind < 0:
-            cards = [card[t] for t in outgoing if card[t] not in seen]
+            cards = [card[t] for t in _by_role(tr, outgoing) if card[t] not in seen]
             if len({faces[c] for c in cards}) > 1:
                 free[o] = cards
     return free
