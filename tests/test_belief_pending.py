@@ -47,3 +47,5 @@ def test_twins_that_differ_in_an_open_secret_answer_give_the_same_worlds():
     for k in range(4):
         wa, wb = a.determinize(2, random.Random(k)), b.determinize(2, random.Random(k))
         assert wa._answers == wb._answers and wa.history == wb.history
+        faces = wa.layout.face_ids
+        assert [[faces[c] for c in z] for z in wa.st.zones] == [[faces[c] for c in z] for z in wb.st.zones]

@@ -354,14 +354,20 @@ class _Tracer:
             tr.maybe.update(range(last, len(tr.picks)))
         known, face, zone_of, vis, owner = st.known, st.face, st.zone_of, t.zone_vis, t.zone_owner
         grouped, seg = tr.grouped, self.seg
+        now: list[int] = []
         for c in range(len(self.faces)):  # the cards the seat sees now (`seen_by`, for this seat only)
             if known[c] & bit:
                 if seg[c] not in grouped or vis[zone_of[c]] != OWNER or owner[zone_of[c]] == seat:
-                    self.saw(c, tr.end)  # (a card of a look at a hand, still there: which one is not known)
+                    now.append(c)  # (a card of a look at a hand, still there: which one is not known)
             elif face[c]:
                 zi = zone_of[c]
                 if vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat):
-                    self.saw(c, tr.end)
+                    now.append(c)
+        if len(now) > 1:  # by their paths (`_by_role`), not by the cards' ids: the order they join `needed` in
+            last = tr.last
+            now.sort(key=lambda c: (last.get(seg[c], -1), seg[c]))
+        for c in now:
+            self.saw(c, tr.end)
         return tr
 
     # ---- what each event tells the seat
