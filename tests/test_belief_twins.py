@@ -4,8 +4,8 @@ from the last (docs/information.md, "Determinization"). Worlds are compared by f
 interchangeable): their answers, their chance as drawn and every zone's cards in order.
 
 Twins: another seat's secret answer changed, a hidden pile's top two cards in the other order (`arrange`, played
-again in a world as the cards its drawing puts there), and, in the poker games, two seeds that deal the seat alike
-(every shuffle of the two differs)."""
+again in a world as the cards its drawing puts there), and, in the poker games and Overloaded, two seeds that deal
+the seat alike (every shuffle of the two differs)."""
 
 import random
 from pathlib import Path
@@ -41,9 +41,9 @@ def twins_of(name: str) -> list[tuple]:
         pair = pile_twins(game, players, seed)
         if pair is not None and go_on_alike(*pair, 0, random.Random(seed)):
             found.append((*pair, f"pile, seed {seed}"))
-    if name in POKERS:
-        pair = seed_twins(game, players, range(40), 0)
-        assert pair is not None
+    pair = seed_twins(game, players, range(40 if name in POKERS else 4), 0)  # (Overloaded: seeds 0 and 1)
+    assert pair is not None or name not in POKERS
+    if pair is not None:
         found.append((*pair, "seeds"))
     return found
 

@@ -419,7 +419,8 @@ class _Tracer:
         for c in order:
             if not self.sees(zi, c):
                 by_back.setdefault(self.backs[c], []).append(c)
-        for group in by_back.values():
+        # each back apart, in the order of their paths in (not of their backs' first places in the real order)
+        for group in sorted(by_back.values(), key=lambda group: min(self.seg[c] for c in group)):
             if len(group) > 1:
                 tr.mixes.append((-1, [self.seg[c] for c in group], [self.renew(c) for c in group]))
         for o in range(first, len(tr.mixes)):
