@@ -85,7 +85,11 @@ class CodeGenerator(ExpressionWriter):
             if isinstance(node.count, n.Const) and node.count.value < 0 and node.limit is not None \
                     and node.limit < 0 and place in (0, -1):  # a whole zone to an end of a named zone without limit
                 up = node.face_up if node.facing < 0 else node.facing == 1
-                self.line(f"move_zone(st, {source}, {zone}, {place}, {up})")
+                if self.logged or not isinstance(node.source, n.GameZone) or not isinstance(node.zone, n.GameZone) \
+                        or node.source.index == node.zone.index:
+                    self.line(f"move_zone(st, {source}, {zone}, {place}, {up})")
+                else:
+                    self._inline_move_zone(source, zone, place, up)
                 return
             self.line(f"move_cards(st, {source}, {self.expr(node.count)}, {zone}, {place}, {node.facing})")
             return
@@ -126,6 +130,22 @@ class CodeGenerator(ExpressionWriter):
             self.line(f"{Z}[{dst}].insert(0, {c})" if place == 0 else f"{Z}[{dst}].append({c})")
             self.line(f"{ZO}[{c}] = {dst}; {F}[{c}] = {up}")
 
+    def _inline_move_zone(self, source: str, zone: str, place: int, up: bool) -> None:
+        """`move_zone` between two named zones (not the same one) written out for a quiet match: a zone often
+        empty (a discard pile, a zone of cards played this round) costs one test, a short one no call."""
+        Z, ZO, F = (self.alias(a) for a in ("Z", "ZO", "F"))
+        cards, c = self.fresh("z"), self.fresh("c")
+        self.line(f"{cards} = {Z}[{source}]")
+        self.line(f"if {cards}:")
+        with self.indent():
+            long = "" if self.cards <= UNCHARGED else f" or len({cards}) > {UNCHARGED}"  # (charged one a card)
+            self.line(f"if st.log is not None{long}: move_zone(st, {source}, {zone}, {place}, {up})")
+            self.line("else:")
+            with self.indent():
+                self.line(f"{Z}[{zone}].extend({cards})" if place else f"{Z}[{zone}][0:0] = {cards}[::-1]")
+                self.line(f"for {c} in {cards}: {ZO}[{c}] = {zone}; {F}[{c}] = {up}")
+                self.line(f"{cards}.clear()")
+
     def visit_Shuffle(self, node: Shuffle) -> None:
         self.line(f"shuffle(st, {self.expr(node.zone)})")
 
@@ -139,10 +159,15 @@ class CodeGenerator(ExpressionWriter):
             if isinstance(node.cards, n.Copy):
                 cards = self.expr(node.cards.items)
             c, F = self.fresh("c"), self.alias("F")
-            self.line(f"for {c} in {self.charge(cards, node.at) if self.may_be_long(node.cards, True) else cards}:")
-            self.line(f"    if not {F}[{c}]:")
-            self.line(f"        {F}[{c}] = True")
-            self.line(f"        if st.log is not None: st.known[{c}] = 0; st.flipped({c}, True)")
+            cards = self.charge(cards, node.at) if self.may_be_long(node.cards, True) else cards
+            if not self.logged:  # a quiet match keeps no knowledge: each card set face up, with no test
+                self.line("if st.log is None:")
+                self.line(f"    for {c} in {cards}: {F}[{c}] = True")
+                self.line("else:")
+            with self.indent(0 if self.logged else 1):
+                self.line(f"for {c} in {cards}:")
+                self.line(f"    if not {F}[{c}]:")
+                self.line(f"        {F}[{c}] = True; st.known[{c}] = 0; st.flipped({c}, True)")
         else:
             self.line(f"flip_all(st, {cards}, {node.up})")
 
@@ -365,6 +390,10 @@ class CodeGenerator(ExpressionWriter):
         if not _own_choice(each, route, let):
             self.line(f"if {asks}: one_ask_each({asks}, {self.place(let.at)})")
         self.line(f"{answers} = (yield (-1, {asks})) if {asks} else ()")  # every seat of the loop is asked
+        if not route:  # the answer goes straight to the choice's variable
+            self.line(f"for {var}, {self.bind(let.var)} in zip({seats}, {answers}):")
+            self.suite(rest)
+            return True
         self.line(f"for {var}, {answer} in zip({seats}, {answers}):")
         with self.indent():
             self._then(route, layers, 0, lambda: self._answered(let, rest, answer))
