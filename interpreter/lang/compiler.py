@@ -368,12 +368,20 @@ class CodeGenerator(ExpressionWriter):
             return False
         route, let, rest = plan
         var = self.bind(each.var)
-        seats, asks, answers, answer = (self.fresh(x) for x in ("seats", "asks", "ans", "a"))
-        if each.where is not None:
-            self.line(f"{seats} = {self.kept(each.var, self.expr(each.pool), each.where)}")
-        else:
-            self.line(f"{seats} = {self.expr(each.pool)}")  # a list of seats is never changed in place
+        names = seats, asks, answers, answer = tuple(self.fresh(x) for x in ("seats", "asks", "ans", "a"))
+        pool = self.expr(each.pool)  # (a list of seats is never changed in place)
+        self.line(f"{seats} = {pool if each.where is None else self.kept(each.var, pool, each.where)}")
         self.spend(f"len({seats})", each.at)
+        if each.where is None:
+            return self._ask_all(each, route, let, rest, var, names)
+        self.line(f"if {seats}:")  # a list of the seats that pass a test: often empty, nobody asked, nothing done
+        with self.indent():
+            return self._ask_all(each, route, let, rest, var, names)
+
+    def _ask_all(self, each: ForPlayers, route: list, let: LetChoice, rest: list[n.Stmt], var: str,
+                 names: tuple[str, ...]) -> bool:
+        """`_choice_first` from its list of seats on: every seat's ask collected, one yield, the answers."""
+        seats, asks, answers, answer = names
         self.line(f"{asks} = []")
         self.line(f"for {var} in {seats}:")
         layers = []
