@@ -28,6 +28,7 @@ from interpreter.run.information import (
     SHUFFLE,
     TABLE,
     back_key,
+    counter_rules,
     back_of,
     card_place_label,
     faces,
@@ -398,3 +399,37 @@ def test_looks_at_hands_and_piles_render_as_the_reference(tmp_path):
         same_as_reference(m)
         watched = [x for x in info.observed(m, 2) if '"event":"show"' in x and '"at"' not in x]
         assert watched  # P2 watched P0 and P1 look at each other's hands
+
+
+def test_the_counters_written_are_the_counters_the_seat_sees():
+    """`information._counter_writer` writes a seat's counters with no dict made: against `visible_counters` dumped,
+    for every seat, over counters public, a player's own, hidden, and hidden but public while a game or a player
+    counter is not 0 (values of several kinds, and 0 and not 0 for the flags)."""
+    from types import SimpleNamespace
+
+    from interpreter.load.model import HIDDEN as HIDE
+    from interpreter.load.model import OWNER, PUBLIC
+
+    def counter(name, per_player, index, visibility, public_while=None):
+        return SimpleNamespace(name=name, per_player=per_player, index=index, visibility=visibility,
+                               public_while=public_while)
+
+    counters = [counter("zeta", False, 0, PUBLIC), counter("flag", False, 1, PUBLIC),
+                counter("alpha", False, 2, HIDE, "flag"), counter("secret", False, 3, HIDE),
+                counter("score", True, 0, PUBLIC), counter("hand_size", True, 1, OWNER),
+                counter("bid", True, 2, HIDE, "shown"), counter("shown", True, 3, OWNER),
+                counter("mark", True, 4, OWNER, "flag")]
+    model = SimpleNamespace(counters={c.name: c for c in counters})
+    rules = counter_rules(model)
+    rng = random.Random(5)
+    n, checked = 3, 0
+    for _ in range(60):
+        gc = [rng.choice([0, 1, -2, 7, True, None, 2.5, "x"]) for _ in range(4)]
+        pc = [[rng.choice([0, 3, False, None]) for _ in range(n)] for _ in range(5)]
+        for seat in range(n):
+            want = json.dumps(visible_counters(model, _Table(n, gc, pc), seat), sort_keys=True, separators=(",", ":"))
+            assert info._counter_writer(rules, n, seat)(gc, pc) == want
+            assert info._counter_writer(rules, n, seat)(tuple(gc), tuple(map(tuple, pc))) == want
+            checked += 1
+    assert checked == 180
+

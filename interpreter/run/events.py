@@ -323,10 +323,12 @@ class Flipped(NamedTuple):
 
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None:
-        c, zi, at, up, before, after = e[1:7]
-        return '{' + ('"at":' + str(at + 1) + ',' if r.known[zi] else '') + '"card":' + \
-            (r.face[c] if (before | after) & r.bit else r.back[c]) + ',"event":"flip","face":' + \
-            ('"up"' if up else '"down"') + ',"type":"event","zone":' + r.zone[zi] + '}'
+        _, c, zi, at, up, before, after = e
+        card = r.face[c] if (before | after) & r.bit else r.back[c]
+        side = '"up"' if up else '"down"'
+        if r.known[zi]:  # (each line written in one step: no string made for its parts joined two by two)
+            return f'{{"at":{at + 1},"card":{card},"event":"flip","face":{side},"type":"event","zone":{r.zone[zi]}}}'
+        return f'{{"card":{card},"event":"flip","face":{side},"type":"event","zone":{r.zone[zi]}}}'
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:
@@ -500,8 +502,8 @@ class TableChanged(NamedTuple):
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None:
         rnd, turn, first, active, gc, pc = e[1]
-        line = '{"active":' + number(active) + ',"counters":' + r.counters(gc, pc) + ',"event":"table","first":' + \
-            number(first) + ',"round":' + number(rnd) + ',"turn":' + number(turn) + ',"type":"event"}'
+        line = f'{{"active":{number(active)},"counters":{r.counters(gc, pc)},"event":"table","first":' \
+            f'{number(first)},"round":{number(rnd)},"turn":{number(turn)},"type":"event"}}'
         if line == r.last:
             return None
         r.last = line
@@ -532,8 +534,8 @@ class Asked(NamedTuple):
     def seen(e: tuple, r: Reader) -> str | None:
         asked, question, kind, options = e[1:5]
         if asked == r.seat:
-            return '{"options":[' + r.options(kind, options) + '],"prompt":' + \
-                text(r.prompt(question, kind, False)) + ',"type":"ask","who":' + number(asked) + '}'
+            return f'{{"options":[{r.options(kind, options)}],"prompt":{text(r.prompt(question, kind, False))},' \
+                f'"type":"ask","who":{number(asked)}}}'
         line = r.asks.get(e[1:4])  # (another seat's question: the same whatever its options)
         if line is None:
             if len(r.asks) >= KEPT_AT_MOST:
@@ -571,17 +573,16 @@ class Decided(NamedTuple):
 
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None:
-        asked, secret, answer, seen, zi, at = e[1:7]
-        line = ',"type":"decision","who":' + number(asked) + '}'
+        _, asked, secret, answer, seen, zi, at = e
         if secret and asked != r.seat:
-            return '{' + line[1:]
+            return f'{{"type":"decision","who":{number(asked)}}}'
         if zi < 0:
             label = answer
         elif seen & r.bit and (asked == r.seat or r.ordered[zi]):  # which card of a hand: unseen
             label = r.layout.face_ids[answer]
         else:
             label = r.place(answer, zi, at)
-        return '{"label":' + text(label) + line
+        return f'{{"label":{text(label)},"type":"decision","who":{number(asked)}}}'
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:

@@ -16,7 +16,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import compress, repeat
-from operator import and_, call, is_, itemgetter, ne, not_
+from operator import and_, call, is_, is_not, itemgetter, ne, not_
 from typing import Any
 
 from .events import (  # the kinds of event (raw tuples, first item the tag: see run/events.py)
@@ -34,6 +34,7 @@ from .events import (  # the kinds of event (raw tuples, first item the tag: see
     TABLE,
     describe,
 )
+from .events import number
 from .events import number as _int
 from .events import text as _text
 from .runtime import HIDDEN, K_CARD, OWNER, PUBLIC, State, seen_by
@@ -76,7 +77,9 @@ __all__ = ["ASK", "DECIDE", "FLIP", "HIDDEN", "MOVE", "ROLL", "SAY", "SEATS", "S
 # the rest of its line (`events.Moved.seen_all`), another seat's question (`events.Asked`). The options of the view
 # (and of the seat's own question's line) are the cards' faces in JSON where the seat sees every card offered
 # (`_options_json`, `_Reader.options`), options that are not cards kept by kind and values; only a card named by its
-# place is labelled by the match.
+# place is labelled by the match. The counters as a seat sees them are kept by their values, and written where they
+# are new by a writer made once per layout and seat (`_counter_writer`: no dict made, no visibility looked up again).
+# Where neither the first nor the last event of a call has its line kept, none is looked up: all are written.
 
 _DUMP = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 _STR = json.encoder.encode_basestring_ascii  # a string as json.dumps writes it
@@ -96,11 +99,12 @@ class _Look:
     __slots__ = ("asks", "back", "back_named", "back_open", "back_rank", "back_sort", "by_back", "by_face", "cards",
                  "counters", "face", "face_named", "face_open", "face_rank", "hand", "hands", "heads", "key",
                  "keyed_at", "known", "lines", "modes", "n", "one_back", "open_seen", "opened", "options", "ordered",
-                 "readers", "tails", "zone")
+                 "readers", "tails", "write_counters", "zone")
 
     def __init__(self, game, t) -> None:
         self.n = t.n
         self.counters: dict[tuple, str] = {}  # the counters as a seat sees them, in JSON, by their values
+        self.write_counters: list[Callable[[Any, Any], str] | None] = [None] * t.n  # per seat (`_counter_writer`)
         self.heads: dict[tuple, tuple[str, ...]] = {}  # the view's own values written (`_pieces`), by seat and values
         backs = [back_of(game, t, c) for c in range(len(t.face_ids))]
         self.face = [_STR(f) for f in t.face_ids]
@@ -287,20 +291,28 @@ def render(match, seat: int, events: list[tuple], last: str | None = None,
         t = match.layout
         hit = _LOOKS.get(id(t))  # (`_look`, its usual case written here)
         look = hit[2] if hit is not None and hit[0] is t and hit[1] is match.game else _look(match.game, t)
+    if not events:
+        return [], last
     kept = look.lines[seat]
     tags = "".join(map(_TAG, events))  # (each kind's tag is one character: `events.MOVE`, ...)
     if not _KEPT.issuperset(tags):  # a glimpse (or a kind not kept): line by line
         return _rendered(match, seat, events, last, look)
     try:
-        out: list[Any] = list(map(kept.get, events))  # (every line kept: the usual case in a search, or a copy's)
+        # (neither the first nor the last line kept: most likely none is, the first copy to make a decision, and
+        # each is written, as it would be, with no look-up of each first)
+        out: list[Any] = [None] if kept.get(events[0]) is None and kept.get(events[-1]) is None else \
+            list(map(kept.get, events))  # (every line kept: the usual case in a search, or a copy's)
     except TypeError:  # an event holding a list: no key
         return _rendered(match, seat, events, last, look)
     if None in out:  # the lines not kept yet, written by their kinds in one pass, and kept
         if len(kept) > _MOST_KEPT:
             kept.clear()
-        if out.count(None) == len(out):  # (none kept: the first copy to make a decision)
+        if len(out) == 1 or out.count(None) == len(out):  # (none kept)
             out = _written(events, tags, _reader(match, seat, look))
-            kept.update(zip(events, out, strict=True))
+            try:
+                kept.update(zip(events, out, strict=True))
+            except TypeError:  # (an event holding a list: the lines before it kept)
+                pass
         else:
             at = list(compress(range(len(out)), map(is_, out, repeat(None))))
             missing = list(map(events.__getitem__, at))
@@ -402,18 +414,40 @@ def _counters(look: _Look, game, n: int, seat: int, gc: list, pc: list) -> str:
     if written is None:
         if len(look.counters) >= KEPT_AT_MOST:
             look.counters.clear()
-        table = _TableView(n, gc, pc)
-        written = look.counters[key] = _DUMP(visible_counters(game.model, table, seat))  # type: ignore[arg-type]
+        write = look.write_counters[seat]
+        if write is None:
+            write = look.write_counters[seat] = _counter_writer(counter_rules(game.model), n, seat)
+        written = look.counters[key] = write(gc, pc)
     return written
 
 
-class _TableView:
-    """Just enough of a State for `visible_counters` to read a recorded table."""
+def _counter_writer(rules: tuple[list[tuple], list[tuple]], n: int, seat: int) -> Callable[[Any, Any], str]:
+    """`seat`'s counters in JSON from their values, as `_DUMP(visible_counters(...))` writes them (keys sorted, a
+    value the seat may not see `null`), with no dict made: each counter's key written once, the visibility of those
+    public to all not looked at again (most counters of most games are)."""
+    game_rules, player_rules = rules
+    plan = sorted([(name, False, i, vis, flag) for i, name, vis, flag in game_rules]
+                  + [(name, True, i, vis, flag) for i, name, vis, flag in player_rules])
+    plan = [(_STR(name) + ":", per, i, vis == PUBLIC, vis == OWNER, flag) for name, per, i, vis, flag in plan]
+    seats = range(n)
 
-    __slots__ = ("gc", "n", "pc")
+    def write(gc: Any, pc: Any) -> str:
+        out = []
+        for head, per, i, public, own, flag in plan:
+            if not per:
+                shown = public or (flag is not None and gc[flag[1]] != 0)
+                out.append(head + (number(gc[i]) if shown else "null"))
+            elif public:
+                out.append(head + "[" + ",".join([number(pc[i][p]) for p in seats]) + "]")
+            else:
+                row = pc[i]
+                out.append(head + "[" + ",".join([
+                    number(row[p]) if (own and p == seat) or (
+                        flag is not None and (pc[flag[1]][p] if flag[0] else gc[flag[1]]) != 0) else "null"
+                    for p in seats]) + "]")
+        return "{" + ",".join(out) + "}"
 
-    def __init__(self, n: int, gc: Any, pc: Any) -> None:
-        self.n, self.gc, self.pc = n, gc, pc
+    return write
 
 
 class Seen:
@@ -716,12 +750,14 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
         dirty = list(compress(range(len(zones)), map(ne, zones, cards)))  # the zones whose cards changed
         if known != old_known or face != old_face:  # and the zones of the cards turned or known since
             # (a zone shows the seat a card by its side and the seat's bit of who knows it: the cards whose
-            # knowledge changed, few, are looked at for the seat's bit one by one)
+            # knowledge changed, few, are looked at for the seat's bit one by one; found by `is not`, which
+            # never misses a change and finds none where the values are the same small ints, as they are
+            # up to 8 seats)
             bit = 1 << seat
-            turned = {c for c in compress(range(len(known)), map(ne, known, old_known))
+            turned = {c for c in compress(range(len(known)), map(is_not, known, old_known))
                       if (known[c] ^ old_known[c]) & bit} if known != old_known else set()
             if face != old_face:
-                turned.update(compress(range(len(face)), map(ne, face, old_face)))
+                turned.update(compress(range(len(face)), map(is_not, face, old_face)))
             if turned:  # (each turned card as the seat now sees it: its face if face up or known to the seat)
                 shown, face_json, back_json = shown[:], look.face, look.back
                 for c in turned:
@@ -729,17 +765,7 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
                 dirty = sorted(set(map(st.zone_of.__getitem__, turned)).union(dirty))
     if dirty:
         cards, parts = cards[:], parts[:]  # (`parts`: each zone's key and JSON, in the order of the keys)
-        keyed_at, opened, card_json, hands = look.keyed_at, look.opened[seat], shown.__getitem__, look.hands[seat]
-        for zi in dirty:
-            now = cards[zi] = zones[zi][:]
-            start = opened[zi]  # (the zone's key and "[" where the seat sees it card by card as it lies)
-            if start:  # (`_zone_json`'s first case, the most common, written here: each card as the seat sees it)
-                parts[keyed_at[zi]] = start + ",".join(map(card_json, now)) + "]"
-            elif hands[zi] and not any(map(and_, map(known.__getitem__, now), repeat(1 << seat))):
-                parts[keyed_at[zi]] = hands[zi] + look.hand(now)  # type: ignore[misc]  # (another's hand, none known)
-            else:
-                parts[keyed_at[zi]] = look.key[zi] + _zone_json(look, st, zi, seat)
-        written = ",".join(parts)
+        written = _zones_written(look, st, seat, shown, dirty, cards, parts)
         face, known = face[:], known[:]
     else:
         face, known = old_face, old_known
@@ -754,6 +780,23 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
     options = _options_json(match, seat, look, shown)
     to_act = ",".join(map(str, match.to_act()))  # (seats to act: numbers)
     return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}[{to_act}]{pieces[3]}{{{written}}}}}"
+
+
+def _zones_written(look: _Look, st: State, seat: int, shown: list[str], dirty: Any, cards: list, parts: list) -> str:
+    """The view's zones in JSON (without the braces), the `dirty` ones written again into `parts` (each zone's key
+    and JSON, in the order of the keys), their cards kept in `cards`."""
+    zones, known = st.zones, st.known
+    keyed_at, opened, card_json, hands = look.keyed_at, look.opened[seat], shown.__getitem__, look.hands[seat]
+    for zi in dirty:
+        now = cards[zi] = zones[zi][:]
+        start = opened[zi]  # (the zone's key and "[" where the seat sees it card by card as it lies)
+        if start:  # (`_zone_json`'s first case, the most common, written here: each card as the seat sees it)
+            parts[keyed_at[zi]] = start + ",".join(map(card_json, now)) + "]"
+        elif hands[zi] and not any(map(and_, map(known.__getitem__, now), repeat(1 << seat))):
+            parts[keyed_at[zi]] = hands[zi] + look.hand(now)  # type: ignore[misc]  # (another's hand, none known)
+        else:
+            parts[keyed_at[zi]] = look.key[zi] + _zone_json(look, st, zi, seat)
+    return ",".join(parts)
 
 
 def _options_json(match, seat: int, look: _Look, shown: list[str]) -> str:
