@@ -2,7 +2,8 @@
 game, early, midway and late: the least CPU time of many runs of each call, and its bytecodes; two checkouts
 measured in turn in one run.
 
-    python benchmarks/information_after.py [--seeds S] [--repeat R] [--rounds N] [--against DIR] [GAME ...]
+    python benchmarks/information_after.py [--seeds S] [--repeat R] [--rounds N] [--against DIR] [--instructions]
+                                          [GAME ...]
 
 For each game (4 players where it allows 4, else its default count), S random matches are played to 10%, 50% and
 90% of their decisions. At each point, for k = 0 and 1, a copy renders the seat to act's information state, then
@@ -17,16 +18,23 @@ once per call, afresh.
 `--against DIR` measures the engine of another checkout too (an earlier commit, `git archive COMMIT | tar -x -C
 DIR`): the two run in fresh processes in turn, game by game, N rounds (the least of each call over the rounds),
 so that the load of a shared machine falls on both alike; the change is printed beside them.
+
+`--instructions` counts machine instructions per call instead (valgrind's callgrind, which must be installed; a
+figure no load moves): the same calls, each twice on a fresh copy, only the calls counted (`counted_calls`); afresh
+is a call that forgets the lines of its events first, less the forgetting alone; kept, a call that finds them.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -129,6 +137,82 @@ def in_process(root: Path, name: str, seeds: int, repeat: int) -> dict[str, list
     return json.loads(run.stdout)
 
 
+def counted_calls(name: str, seeds: int) -> None:
+    """Run under callgrind by `instructions`: per point, each way of making the call runs over fresh copies inside
+    `sys.call_tracing` (what callgrind counts, and dumps after each), then prints its point, way and number of calls
+    (`|` between them). The lines of each call's events are first written by another copy, as a later copy finds
+    them; `afresh` forgets them in the call, `forget` only forgets them."""
+    from interpreter.game import load_game
+
+    game = load_game(name)
+
+    def afresh(copy, seat: int) -> None:
+        forget_lines(copy, seat)
+        copy.information_state(seat)
+
+    ways = (("kept", lambda copy, seat: copy.information_state(seat)), ("afresh", afresh), ("forget", forget_lines))
+    for point, share in POINTS:
+        calls = calls_at(game, seeds, share)
+        for c, seat in calls:
+            first = c.clone()
+            first.to_act()
+            first.information_state(seat)
+        for way, work in ways:
+            todo = []
+            for c, seat in calls * 2:
+                copy = c.clone()
+                copy.to_act()
+                todo.append((copy, seat))
+            gc.collect()
+            gc.freeze()  # (the copies made are no young objects for a collection in the calls to look through)
+            sys.call_tracing(lambda todo=todo, work=work: [work(copy, seat) for copy, seat in todo], ())
+            gc.unfreeze()
+            print(f"{name} {players_of(game)}p {point}|{way}|{len(todo)}", flush=True)
+
+
+def instructions(root: Path, name: str, seeds: int) -> dict[str, list[float]]:
+    """Per point: machine instructions per call afresh and kept, with the engine of `root` (`counted_calls`)."""
+    code = ("import sys; root, here, name, seeds = sys.argv[1:]; sys.path.insert(0, root); "
+            "import interpreter; assert interpreter.__file__.startswith(root), interpreter.__file__; "
+            "sys.path.insert(0, here); import information_after as bench; bench.counted_calls(name, int(seeds))")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "calls"
+        tool = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
+                "--dump-after=sys_call_tracing", f"--callgrind-out-file={out}"]
+        run = subprocess.run([*tool, sys.executable, "-c", code, str(root.resolve()), str(HERE / "benchmarks"), name,
+                              str(seeds)], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": "0"})
+        labels = run.stdout.splitlines()
+        dumps = [Path(f"{out}.{i + 1}").read_text() for i in range(len(labels))]  # (one after each way of a point)
+    found: dict[str, dict[str, float]] = {}
+    for label, dump in zip(labels, dumps, strict=True):
+        key, way, n = label.split("|")
+        total = next(int(line.split()[1]) for line in dump.splitlines() if line.startswith("summary:"))
+        found.setdefault(key, {})[way] = total / int(n)
+    return {key: [ways["afresh"] - ways["forget"], ways["kept"]] for key, ways in found.items()}
+
+
+def counted(names: list[str], engines: list[Path], seeds: int) -> int:
+    """`main` with `--instructions`: per game and point, instructions per call afresh and kept, the mean over the
+    calls, each engine's (and the change, with `--against`)."""
+    print(f"information_state after a decision: machine instructions per call (callgrind, the mean of {seeds} "
+          "matches x 2 decisions a point, each call twice)")
+    heads = ["afresh", "kept"] if len(engines) == 1 else \
+        ["afresh before", "after", "change", "kept before", "after", "change"]
+    print(f"{'game':>24}  " + "  ".join(f"{h:>13}" for h in heads))
+    for name in names:
+        found = [instructions(root, name, seeds) for root in engines]
+        for key in found[0]:
+            if len(engines) == 1:
+                cells = [f"{found[0][key][0]:,.0f}", f"{found[0][key][1]:,.0f}"]
+            else:
+                (a0, k0), (a1, k1) = found[0][key], found[1][key]
+                cells = [f"{a0:,.0f}", f"{a1:,.0f}", f"{a1 / a0 - 1:+.1%}", f"{k0:,.0f}", f"{k1:,.0f}",
+                         f"{k1 / k0 - 1:+.1%}"]
+            print(f"{key:>24}  " + "  ".join(f"{x:>13}" for x in cells), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", help="bundled games (default: all)")
@@ -136,12 +220,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=30, help="runs of each call, the least kept (default 30)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds in turn with --against (default 1)")
     parser.add_argument("--against", type=Path, metavar="DIR", help="another checkout to compare with")
+    parser.add_argument("--instructions", action="store_true", help="machine instructions per call (valgrind)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE))  # this checkout's engine, not an installed one
     from interpreter.load.loader import bundled_games
 
     names = args.games or sorted(bundled_games())
     engines = [HERE] if args.against is None else [args.against, HERE]
+    if args.instructions:
+        return counted(names, engines, args.seeds)
     print(f"Python {sys.version.split()[0]}; information_state after a decision: least CPU µs of {args.repeat} runs "
           f"per call, the median call; bytecodes per call afresh; {args.seeds} matches x 2 decisions a point")
     heads = ["afresh", "kept", "bytecodes", "kB"] if args.against is None else \
