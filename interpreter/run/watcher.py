@@ -183,7 +183,7 @@ class Watcher:
     def _merge(self, s: int, cards: list[int]) -> None:
         """Seat s can no longer tell these cards apart (nor any card it could not tell from one of them)."""
         tags, groups = self.tags[s], self.groups[s]
-        old = {tags[c] for c in cards}
+        old = set(map(tags.__getitem__, cards))  # (in C: no frame of a comprehension)
         if len(old) == 1 and next(iter(old)) >= len(tags):
             return
         # the largest group takes in the others (a card the seat could name is a group of one)
@@ -206,10 +206,11 @@ class Watcher:
         last = self.last
         if last is None or st.gc != last[4] or st.pc != last[5] or st.round != last[0] or st.turn != last[1] \
                 or st.first != last[2] or st.active != last[3]:
-            self.last = (st.round, st.turn, st.first, st.active, st.gc[:], [v[:] for v in st.pc])
+            now = st.round, st.turn, st.first, st.active
+            pc = st.pc
+            self.last = (*now, st.gc[:], list(map(list, pc)))  # (the rows copied in C: no frame of a comprehension)
             # (recorded with the counters in tuples: an event is a value, a key for its rendered lines)
-            self.events.append((TABLE, (st.round, st.turn, st.first, st.active, tuple(st.gc),
-                                        tuple(map(tuple, st.pc)))))
+            self.events.append((TABLE, (*now, tuple(st.gc), tuple(map(tuple, pc)))))
 
     def _place(self, st: State, zi: int, c: int) -> int:
         """Where card `c` lies in zone `zi`. A large zone's places are kept while they hold, so that a flip
