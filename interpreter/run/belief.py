@@ -70,6 +70,8 @@ PATIENT_SHARE = 3
 # where those failed too: drawings mended the quick way, each with a budget of its own, that first swap the
 # card an answer named where the seat did not see which (`_Replay.own_card_first`)
 TARGETED_TRIES = 24
+# a drawing's choices taken again where a mix before them found no card that fits (`_passed_down`)
+_BACKTRACKS = 40
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
@@ -559,18 +561,47 @@ class _Can(dict):
 
 
 def _possible(tr: _Trace, need: list[Any], first: int) -> _Can:
-    """`_Can` going forward through the mixes from `first` on."""
+    """`_Can` going forward through the mixes from `first` on. A path of a look at several cards of a hand
+    carries one of the faces shown."""
     can = _Can(need)
+    shown: dict[int, frozenset] = {}
+    for paths, faces in tr.glimpses:
+        for s in paths:
+            shown[s] = shown.get(s, frozenset(faces)) & frozenset(faces)
+    for s, f in shown.items():
+        can[s] = can[s] & f if need[s] is not None else f
     for kind, incoming, outgoing in tr.mixes[first:]:
-        every = frozenset().union(*(can[s] for s in incoming))
-        if kind < 0:
-            here = [every] * len(outgoing)
-        else:  # after a choice the i-th path brings the card of the i-th or a neighbour, or the chosen one
-            here = [every if i == kind else can[incoming[i]] | can[incoming[i + 1 if i < kind else i - 1]]
-                    for i in range(len(outgoing))]
+        here = _possible_out(need, can, kind, incoming, outgoing)
         for t, h in zip(outgoing, here, strict=True):
-            can[t] = h & can[t] if need[t] is not None else h
+            can[t] = h & can[t] if need[t] is not None or t in shown else h
     return can
+
+
+def _possible_out(need: list[Any], can: _Can, kind: int, incoming: list[int], outgoing: list[int]) -> list[frozenset]:
+    """The faces each outgoing path of a mix could carry. A shuffle's: any its incoming paths could bring; a
+    free one, those its free incoming paths could bring and the faces its paths known to carry one bring more
+    of than its outgoing paths known to need one take. A choice's: the i-th path brings the card of the i-th or a neighbour, or the chosen one, for each
+    card that could have been the chosen one (one that leaves every known need of the paths out met)."""
+    if kind < 0:
+        spare: dict[Any, int] = {}
+        free = []
+        for s in incoming:
+            if need[s] is None:
+                free.append(can[s])
+            else:
+                spare[need[s]] = spare.get(need[s], 0) + 1
+        for t in outgoing:
+            if need[t] is not None and need[t] in spare:
+                spare[need[t]] -= 1
+        every = frozenset().union(*free, spare)
+        left = frozenset().union(*free, (f for f, k in spare.items() if k > 0))
+        return [every if need[t] is not None else left for t in outgoing]
+    here = [frozenset()] * len(outgoing)
+    for j in range(len(incoming)):
+        came = _after_choice(kind, j, incoming)
+        if all(need[t] is None or need[t] in can[s] for t, s in zip(outgoing, came, strict=True)):
+            here = [h | can[s] for h, s in zip(here, came, strict=True)]
+    return here
 
 
 def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] | None = None,
@@ -578,16 +609,9 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
     """The card each path carries in a world drawn at random (see the module's step 2). With `card0`, a
     drawing of the paths of the first `first` mixes: those keep their cards, the mixes since are drawn."""
     need = tr.need[:] if card0 is None else [*map(faces.__getitem__, card0), *tr.need[len(card0):]]
-    if tr.glimpses:
-        _looked_at(tr, need, rng, _possible(tr, need, first))
     can = _possible(tr, need, first)
+    chosen = _passed_down(tr, need, can, first, rng)
     mixes = tr.mixes[first:]
-    chosen: list[int] = []  # per choice, from the last: the place of the card that left in the world
-    for kind, incoming, outgoing in reversed(mixes):
-        if kind >= 0:
-            chosen.append(_choose(need, can, kind, incoming, outgoing, rng))
-        else:
-            _passed_back(need, can, _by_role(tr, incoming), _by_role(tr, outgoing), rng)
     card = list(range(len(faces))) if card0 is None else card0[:]  # the first paths are the cards themselves
     card.extend([-1] * (len(tr.need) - len(card)))
     for kind, incoming, outgoing in mixes:
@@ -616,27 +640,80 @@ def _alive(tr: _Trace, alive: list[int]) -> list[tuple[int, int]]:
     return sorted(enumerate(alive), key=lambda rs: (last.get(rs[1], -1), rs[1]))
 
 
-def _looked_at(tr: _Trace, need: list[Any], rng: random.Random, can: _Can) -> None:
-    """The faces of each look at several cards of a hand put on its paths in an order drawn at random: the paths
-    that need a face already (the seat saw it since, or followed the card there) keep it, the faces left go to
-    the others, each to a path that could bring it (`can`, before the looks: a random matching). An order drawn
-    blind to what could reach each path mostly leaves a choice from that hand before the look with no card
-    that fits (the faces a player kept in hand, then shown, come down the paths of the cards it held)."""
-    for paths, shown in tr.glimpses:
-        left = sorted(shown)  # (the order shown and the paths' order in the hand: the real one's, see `_by_role`)
-        free = []
-        for s in _by_role(tr, paths):
-            f = need[s]
-            if f is None:
-                free.append(s)
-            elif f in left:
-                left.remove(f)
+def _passed_down(tr: _Trace, need: list[Any], can: _Can, first: int, rng: random.Random) -> list[int]:
+    """Step 2 backward (see `_assign`), from the last mix down to mix `first`: the needs passed back, and per
+    choice, from the last, the place of the card that left in the world. A choice takes a card drawn uniformly
+    among those that fit; where a mix further down then finds none that fits (two choices from one hand ask the
+    cards it kept for faces no one card could bring to both: `_Can` sees each path alone), the last choice with
+    other cards that fit takes another of them, up to `_BACKTRACKS` times in all, before the drawing is given up.
+    Each look at several cards of a hand is placed by the last mix that made one of its paths: once the pass
+    has come down to that mix (the mixes after it have asked its paths for the faces they need later), before
+    that mix is asked for them."""
+    looks = sorted(tr.glimpses, key=lambda look: max(tr.origin[s] for s in look[0]))
+    left = len(looks)  # the looks not placed yet: looks[:left]
+    chosen: list[int] = []
+    stack: list[tuple[int, list[Any], int, int, list[int]]] = []  # each choice that could take other cards:
+    # (its mix, the needs before it, the looks and choices then, those cards)
+    backtracks, o, take = _BACKTRACKS, len(tr.mixes) - 1, -1
+    while o >= first:
+        try:
+            while take < 0 and left and max(tr.origin[s] for s in looks[left - 1][0]) >= o:
+                left -= 1
+                _looked_at(tr, *looks[left], need, rng, can)
+            kind, incoming, outgoing = tr.mixes[o]
+            if kind < 0:
+                _passed_back(need, can, _by_role(tr, incoming), _by_role(tr, outgoing), rng)
             else:
-                raise _Misfit("a card where the seat saw other faces")
-        rng.shuffle(left)
-        rng.shuffle(free)
-        for s, f in _match(left, free, can).items():
-            need[s] = f
+                if take < 0:
+                    fits = _fits(need, can, kind, incoming, outgoing)
+                    if not fits:
+                        raise _Misfit("no card of that hand could have been the one chosen")
+                    take = fits.pop(rng.randrange(len(fits)))
+                    if fits:
+                        stack.append((o, need[:], left, len(chosen), fits))
+                for t, s in zip(outgoing, _after_choice(kind, take, incoming), strict=True):
+                    if need[s] is None:
+                        need[s] = need[t]
+                chosen.append(take)
+            o, take = o - 1, -1
+        except _Misfit:
+            if backtracks <= 0 or not stack:
+                raise
+            backtracks -= 1
+            o, before, left, k, fits = stack[-1]
+            need[:] = before
+            del chosen[k:]
+            take = fits.pop(rng.randrange(len(fits)))
+            if not fits:
+                stack.pop()
+    while left:
+        left -= 1
+        _looked_at(tr, *looks[left], need, rng, can)
+    return chosen
+
+
+def _looked_at(tr: _Trace, paths: list[int], shown: list[Any], need: list[Any], rng: random.Random, can: _Can
+               ) -> None:
+    """The faces `shown` by a look at several cards of a hand put on its `paths` in an order drawn at random:
+    the paths that need a face already (the seat saw it since, or the mixes after the look asked the path for
+    it: the hand's order kept through a later choice from it) keep it, the faces left go to the others, each
+    to a path that could bring it (`can`: a random matching). An order drawn blind to what the mixes after
+    the look ask of each path mostly leaves a later choice from that hand with no card that fits, and one
+    blind to what could reach each path a choice before the look."""
+    left = sorted(shown)  # (the order shown and the paths' order in the hand: the real one's, see `_by_role`)
+    free = []
+    for s in _by_role(tr, paths):
+        f = need[s]
+        if f is None:
+            free.append(s)
+        elif f in left:
+            left.remove(f)
+        else:
+            raise _Misfit("a card where the seat saw other faces")
+    rng.shuffle(left)
+    rng.shuffle(free)
+    for s, f in _match(left, free, can).items():
+        need[s] = f
 
 
 def _glimpses_kept(tr: _Trace, faces: list[Any], card: list[int]) -> bool:
@@ -720,22 +797,12 @@ def _match(wants: list[Any], paths: list[int], can: _Can) -> dict[int, Any]:
     return {s: wants[i] for s, i in owner.items()}
 
 
-def _choose(need: list[Any], can: _Can, k: int, incoming: list[int], outgoing: list[int],
-            rng: random.Random) -> int:
-    """Which card of the hand a player's choice took (an index into `incoming`), drawn uniformly among
-    those that fit what the paths need later; the needs pass back to the paths that bring them."""
-    fits = []
-    for j in range(len(incoming)):
-        if all(need[t] is None or (need[t] == need[s] if need[s] is not None else need[t] in can[s])
-               for t, s in zip(outgoing, _after_choice(k, j, incoming), strict=True)):
-            fits.append(j)
-    if not fits:
-        raise _Misfit("no card of that hand could have been the one chosen")
-    j = fits[rng.randrange(len(fits))]
-    for t, s in zip(outgoing, _after_choice(k, j, incoming), strict=True):
-        if need[s] is None:
-            need[s] = need[t]
-    return j
+def _fits(need: list[Any], can: _Can, k: int, incoming: list[int], outgoing: list[int]) -> list[int]:
+    """Which cards of the hand a player's choice could have taken (indices into `incoming`): those that fit
+    what the paths need later (see `_passed_down`, which draws one uniformly)."""
+    return [j for j in range(len(incoming))
+            if all(need[t] is None or (need[t] == need[s] if need[s] is not None else need[t] in can[s])
+                   for t, s in zip(outgoing, _after_choice(k, j, incoming), strict=True))]
 
 
 def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int, y: int,
