@@ -277,7 +277,7 @@ class _Trace:
         self.alive: list[list[int]] = []  # per answer: each card's path as it was asked
         self.zone: list[list[int]] = []  # per answer: each card's zone as it was asked
         self.chosen: set[int] = set()  # paths of cards a player chose to send out of a hand unseen
-        self.left: set[int] = set()  # answers naming a card of another's hand that then left it unseen
+        self.left: set[int] = set()  # answers naming a card of another's that then left its hand or moved unseen
         self.marks: list[int] = []  # per answer: where its events start in the match's record
         self.dealing: set[int] = set()  # the answers after which the match shuffled (before the next one)
         self.deal_at: list[int] = []  # per shuffle in `deals`: the answers given before it
@@ -386,6 +386,11 @@ class _Tracer:
             self.chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
             if len(tr.mixes) > mixes:
                 tr.mix_answer[mixes] = min(d for d, _ in waiting[c])
+            tr.left.update(d for d, _ in waiting[c])
+        elif c in waiting and not (before | after) & bit:
+            # an answer's card that moves out of the seat's sight (a card taken from a hidden pile into a hand):
+            # a world takes the card its drawing puts on that path, as it does for a card that leaves a hand
+            # unseen; another card drawn there would leave the cards the drawing sends on elsewhere
             tr.left.update(d for d, _ in waiting[c])
         tr.last[self.seg[c]] = i
         if not tr.picks:
@@ -1456,11 +1461,16 @@ class _Replay:
         touched = self.touched(d, reached)
         near: list[tuple[int, int, int]] = []
         far: list[tuple[int, int, int]] = []
-        dealt = self.dealt_by(alive)
+        dealt, chose = self.dealt_by(alive), self.chosen_by(alive)
         for r, s in _alive(tr, alive):
             x = card[s]
             o = dealt.get(x, -1)
-            if o < 0 or tr.need[s] is not None:
+            if tr.need[s] is not None:
+                continue
+            if chose.get(x, -1) > o and not self.targeted:  # chosen from a hand since (or kept there): the
+                # player chose another card (left to the other drawings where the answer's own card goes first)
+                (near if zone[r] in touched else far).extend(self.chosen_instead(chose[x], x))
+            if o < 0:
                 continue
             by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
             for t in _by_role(tr, tr.mixes[o][2]):
@@ -1507,6 +1517,36 @@ class _Replay:
         path at the answer reaches."""
         tr = self.tr
         return [o for o, deal in tr.mix_deal.items() if tr.deal_at[deal] == d + 1 and tr.mixes[o][0] < 0]
+
+    def chosen_by(self, alive: list[int]) -> dict[int, int]:
+        """Card -> the last choice from a hand it was in (one of `mixes`), by the time each card is on its path of
+        `alive`."""
+        tr, card = self.tr, self.card
+        last = max(alive)
+        chose: dict[int, int] = {}
+        for o, (kind, _, outgoing) in enumerate(tr.mixes):
+            if kind >= 0 and outgoing[0] <= last:
+                for t in outgoing:
+                    chose[card[t]] = o
+        return chose
+
+    def chosen_instead(self, o: int, x: int) -> list[tuple[int, int, int]]:
+        """The trades at choice `o` that make the player choose another card of the hand where it chose `x`, or
+        `x` where it chose another (one card of each other face, down a path the seat did not see): what the
+        rules do with the card chosen (a crate that makes its owner lose a card at every turn's end) may tell
+        its kind, where no shuffle's trade can (the card was seen in the hand before)."""
+        tr, card, faces = self.tr, self.card, self.faces
+        kind, _, outgoing = tr.mixes[o]
+        taken = outgoing[kind]
+        if card[taken] == x:
+            others = [t for t in outgoing if t != taken and tr.need[t] is None]
+        else:
+            others = [taken] if tr.need[taken] is None else []
+        by_face: dict[Any, list[int]] = {}
+        for t in _by_role(tr, others):  # (not the real hand's order: see `_by_role`)
+            if faces[card[t]] != faces[x]:
+                by_face.setdefault(faces[card[t]], []).append(card[t])
+        return [(o, x, self.rng.choice(ys)) for ys in by_face.values()]
 
     def dealt_by(self, alive: list[int]) -> dict[int, int]:
         """Card -> the last shuffle that dealt it, by the time each card is on its path of `alive`."""
@@ -1602,7 +1642,9 @@ class _Replay:
         relabel = False
         for o, x, y in move:
             swapped = _swapped(tr, faces, swapped, o, x, y) if swapped is not None else None
-            if tr.mix_deal[o] < dealt_before:  # the shuffle came before the copy's base: relabel it there
+            # a shuffle that came before the copy's base: relabeled there; so is another choice from a hand, so that
+            # the answer that made it, given again after the base, names the other card
+            if o not in tr.mix_deal or tr.mix_deal[o] < dealt_before:
                 relabel = True
                 i, j = pi.index(x), pi.index(y)
                 pi[i], pi[j] = y, x
@@ -1804,7 +1846,7 @@ class _Replay:
                 fx, fy = faces[x], faces[y]
                 if not relevant and (fx in told_now or fy in told_now):
                     relevant = any((x in z) != (y in z) for z in now)
-                first = tr.deal_at[tr.mix_deal[o]]
+                first = self.since(o)
                 wx, wy = where.get(x, nowhere), where.get(y, nowhere)
                 for i in {*by_face.get(fx, ()), *by_face.get(fy, ())}:
                     if passed[i] >= first and wx[i] != wy[i]:
@@ -1850,9 +1892,8 @@ class _Replay:
 
     def moved_told(self, *move: tuple[int, int, int]) -> None:
         """The cards of the zones kept per answer (`told`) traded as the drawing now trades them."""
-        tr = self.tr
         for o, x, y in move:
-            first = tr.deal_at[tr.mix_deal[o]]
+            first = self.since(o)
             for e, (_, _, inside) in self.told.items():
                 if e >= first:
                     for z in inside:
@@ -1860,9 +1901,23 @@ class _Replay:
                             z.symmetric_difference_update((x, y))
 
     def mark(self, o: int) -> None:
-        """The drawing changed from mix `o` (a shuffle) on."""
-        deal = self.tr.mix_deal[o]
+        """The drawing changed from mix `o` on."""
+        deal = self.deal_of(o)
         self.changed = deal if self.changed is None else min(self.changed, deal)
+
+    def deal_of(self, o: int) -> int:
+        """The shuffle a world whose drawing changed at mix `o` is played again from (see `resume`): a shuffle's
+        own; for a choice, the last shuffle dealt before the answer that made it (-1: none), as a copy kept
+        before the answer that dealt it comes before the choice (one kept after the choice keeps it as it was)."""
+        tr = self.tr
+        if o in tr.mix_deal:
+            return tr.mix_deal[o]
+        return sum(1 for k in tr.deal_at if k <= tr.mix_answer[o]) - 1
+
+    def since(self, o: int) -> int:
+        """The first answer given after mix `o`."""
+        tr = self.tr
+        return tr.deal_at[tr.mix_deal[o]] if o in tr.mix_deal else tr.mix_answer[o] + 1
 
     def touched(self, d: int, reached: int) -> set[int]:
         """The zones answer `d` is about: those the real answer's events moved cards from or to, those of
