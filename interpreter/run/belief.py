@@ -30,7 +30,7 @@ that the seat cannot tell from the real one.
    options after which the seat observes the same. The rules decide what they imply: a player who did
    not follow suit held none of it, a hand that said "go fish" lacked the rank. Where a world parts from
    what the seat observed, it is mended: two cards the seat cannot tell apart, dealt by one shuffle, are
-   swapped from that shuffle on (tried on a copy replayed from its kept base, first in the zones the
+   swapped from that shuffle on, or a player's unseen choice from its hand takes another card of it (tried on a copy replayed from its kept base, first in the zones the
    failing answer touched and with the faces the seat was told of); a mended world is then played once
    more from its start, so that its whole history is its own.
 
