@@ -30,9 +30,10 @@ that the seat cannot tell from the real one.
    options after which the seat observes the same. The rules decide what they imply: a player who did
    not follow suit held none of it, a hand that said "go fish" lacked the rank. Where a world parts from
    what the seat observed, it is mended: two cards the seat cannot tell apart, dealt by one shuffle, are
-   swapped from that shuffle on, or a player's unseen choice from its hand takes another card of it (tried on a copy replayed from its kept base, first in the zones the
-   failing answer touched and with the faces the seat was told of); a mended world is then played once
-   more from its start, so that its whole history is its own.
+   swapped from that shuffle on, or a player's unseen choice from its hand takes another card of it (tried
+   on a copy replayed from its kept base, first in the zones the failing answer touched and with the faces
+   the seat was told of); a mended world is then played once more from its start, so that its whole
+   history is its own.
 
 Past the budget of drawings, `NoConsistentWorld`. The real match is never returned; its shuffles are
 drawn anew, a world keeps neither the real seed nor a copy of the real generator, and its chance after the present
@@ -585,8 +586,9 @@ def _possible(tr: _Trace, need: list[Any], first: int) -> _Can:
 def _possible_out(need: list[Any], can: _Can, kind: int, incoming: list[int], outgoing: list[int]) -> list[frozenset]:
     """The faces each outgoing path of a mix could carry. A shuffle's: any its incoming paths could bring; a
     free one, those its free incoming paths could bring and the faces its paths known to carry one bring more
-    of than its outgoing paths known to need one take. A choice's: the i-th path brings the card of the i-th or a neighbour, or the chosen one, for each
-    card that could have been the chosen one (one that leaves every known need of the paths out met)."""
+    of than its outgoing paths known to need one take. A choice's: the i-th path brings the card of the i-th
+    or a neighbour, or the chosen one, for each card that could have been the chosen one (one that leaves
+    every known need of the paths out met)."""
     if kind < 0:
         spare: dict[Any, int] = {}
         free = []
