@@ -1,7 +1,7 @@
 """How often `determinize` finds no consistent world, per bundled game, over walks of random matches.
 
     python benchmarks/no_world.py [--games hearts,go-fish] [--seeds S] [--players 2,4] [--every K]
-                                  [--fresh] [--check] [--keep DIR] [--slowest N]
+                                  [--fresh] [--check] [--keep DIR] [--slowest N] [--bench]
 
 For each game and player count (by default its smallest, 4 where it allows 4, and its largest), S random
 matches are played with the random bots of `sim`; at every K-th decision the seat to act (the seats in
@@ -10,6 +10,9 @@ seat's last draw, as a search bot does at each of its turns; with `--fresh` ever
 with no world kept). `--check` also checks each world: the same information state for the seat, and a legal
 history (it replays from its own start). `--keep DIR` pickles (match, seat) of every point with no world.
 `--slowest N` prints the N dearest draws (game, players, seed, decisions, seat) and the CPU of all draws.
+`--bench` walks as `benchmarks/bench.py`'s information figures do (`information_costs`: its seat and forced
+answer at every 9th decision, one generator for all seeds, each world carried on; `--every` is ignored), so
+its count of points with no world can be told apart point by point.
 
 Printed per game and player count: draws, draws with no world (and worlds that failed the check), and the
 CPU time of a draw (`time.process_time`): median, 90th percentile and worst, in ms.
@@ -85,6 +88,46 @@ def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, ke
     return {"times": times, "failed": failed, "wrong": wrong, "points": points}
 
 
+def bench_walk(game, players: int, seed: int, rng: random.Random, check: bool, keep: Path | None) -> dict:
+    """One match as `benchmarks/bench.py`'s `information_costs` walks it: after every 9th decision the first option
+    is answered, and seat `decisions % players` draws a world (carried on from its last, from `rng`)."""
+    m = game.new_match(players=players, seed=seed)
+    bot = random_bot(seed)
+    times: list[float] = []
+    points: list[tuple[float, str]] = []
+    failed: list[str] = []
+    wrong = 0
+    while not m.over:
+        for seat in m.to_act():
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+        if len(m.history) % 9 or m.over:
+            continue
+        seat = len(m.history) % players
+        m.information_state(seat)  # (as bench.py renders the seat's lines: the next ones render incrementally)
+        m.apply(m.to_act()[0], 0)
+        if m.over:
+            break
+        m.information_state(seat)
+        where = f"{game.name} {players}p seed {seed}, {len(m.history)} decisions, P{seat}"
+        before = m.clone() if keep is not None else None
+        t0 = time.process_time()
+        try:
+            world = m.determinize(seat, rng)
+        except NoConsistentWorld as err:
+            world = None
+            failed.append(f"{where}: {str(err)[:160]}")
+            if before is not None and keep is not None:
+                before.__dict__.pop("_kept", None)
+                with open(keep / f"{game.name}_{players}_{seed}_{len(m.history)}_{seat}.pkl", "wb") as f:
+                    pickle.dump((before, seat), f)
+        times.append(time.process_time() - t0)
+        points.append((times[-1], where))
+        if world is not None and check:
+            wrong += world.information_state(seat) != m.information_state(seat)
+            replayed(world)
+    return {"times": times, "failed": failed, "wrong": wrong, "points": points}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="The rate of draws with no consistent world, per bundled game.")
     parser.add_argument("--games", help="comma-separated bundled game names (default: all)")
@@ -95,6 +138,7 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="check every world (information state, replay)")
     parser.add_argument("--keep", type=Path, help="pickle each point with no world into this folder")
     parser.add_argument("--slowest", type=int, default=0, help="print the N dearest draws and the CPU of all")
+    parser.add_argument("--bench", action="store_true", help="walk as bench.py's information figures do")
     args = parser.parse_args()
     names = args.games.split(",") if args.games else sorted(bundled_games())
     asked = [int(p) for p in args.players.split(",")] if args.players else None
@@ -109,8 +153,10 @@ def main() -> None:
         for players in counts_of(game, asked):
             times: list[float] = []
             failed = wrong = 0
+            rng = random.Random(0)  # (bench.py's: one generator for every seed)
             for seed in range(args.seeds):
-                found = walk(game, players, seed, args.every, args.fresh, args.check, args.keep)
+                found = bench_walk(game, players, seed, rng, args.check, args.keep) if args.bench else \
+                    walk(game, players, seed, args.every, args.fresh, args.check, args.keep)
                 times += found["times"]
                 failed += len(found["failed"])
                 wrong += found["wrong"]
