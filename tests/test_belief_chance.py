@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 from test_leaks import write_game
+from walks import answered
 
 from interpreter.run.belief import replayed
 from interpreter.run.match import Match, random_bot
@@ -115,13 +116,9 @@ def test_a_look_at_several_cards_of_a_hand_puts_its_faces_where_the_hand_could_h
     from unseen before: the faces shown go, in some order, on the paths of that hand's cards. Put there in an order
     blind to which card each path could bring, the choice before the look had no card that fit in nearly every
     drawing (none of 30), and a draw afresh found no world with a drawing generator of seed 1 or 2."""
-    from interpreter import load_game
     from interpreter.run.belief import _assign_some, _beliefs, _Misfit
 
-    m, bot = load_game("sky-haulers").new_match(players=4, seed=2), random_bot(2)
-    while len(m.history) < 345:
-        for p in m.to_act():
-            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    m = answered("sky-haulers-4p-seed2")  # (the random bots' first 345 answers when the test was written)
     assert len(m.history) == 345
     world = m.determinize(2, random.Random(1), fresh=True)
     assert world.information_state(2) == m.information_state(2)
