@@ -10,8 +10,8 @@ from test_leaks import BURY_CARDS, hiding, write_game
 from interpreter import load_game
 from interpreter.run import information
 from interpreter.run.belief import NoConsistentWorld, replayed
-from interpreter.run.match import Match, Recorded, random_bot
-from tests.walks import played
+from interpreter.run.match import Match, Recorded
+from tests.walks import played, walker
 
 
 def again(m: Match) -> Match:
@@ -176,7 +176,7 @@ def test_a_world_carried_on_as_the_match_goes_is_still_one_the_seat_cannot_tell_
     same point by a swap; every world fits what the seat knows and replays from its own start."""
     game = load_game(name)
     m = Match(game, players, 2)
-    bot, rng = random_bot(2), random.Random(2)
+    bot, rng = walker(2), random.Random(2)
     drawn = 0
     while not m.over and len(m.history) < decisions:
         for seat in m.to_act():
@@ -237,7 +237,7 @@ def test_a_card_sent_face_down_from_a_hand_of_many_backs_is_drawn_among_those_of
     held other backs too)."""
     game = load_game("overloaded")
     m = Match(game, 4, 0)
-    bot = random_bot(0)
+    bot = walker(0)
     t = m.layout
     table = t.zone_names.index("table")
     while len(m.st.zones[table]) < 4:

@@ -6,10 +6,10 @@ import random
 from collections import Counter
 
 from test_leaks import write_game
-from walks import answered
+from walks import answered, walker
 
 from interpreter.run.belief import replayed
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 
 PICK = """
 game: pick
@@ -143,7 +143,7 @@ def test_a_world_copied_onto_a_drawing_keeps_the_trades_its_random_picks_made():
     from interpreter import load_game
     from interpreter.run.belief import _rechanced
 
-    m, bot = load_game("sky-haulers").new_match(players=3, seed=2), random_bot(2)
+    m, bot = load_game("sky-haulers").new_match(players=3, seed=2), walker(2)
     while len(m.history) < 20:
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))

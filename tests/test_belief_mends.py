@@ -14,12 +14,12 @@ import random
 from types import SimpleNamespace
 
 import pytest
+from walks import walker
 
 from interpreter.game import load_game
 from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
 from interpreter.run.information import SHUFFLE
-from interpreter.run.match import random_bot
 
 
 def test_an_observation_names_a_face_by_its_id_or_a_whole_word_no_other_face_shares():
@@ -133,12 +133,12 @@ def test_cards_seen_since_where_the_kept_world_put_each_others_are_traded_among_
 
 
 def carried_through_a_new_stock(monkeypatch):
-    """Crazy Eights at 4 players (seed 1, the random bots of `sim`), late: a world drawn at a seat's turn, the match
+    """Crazy Eights at 4 players (seed 1, answered by `walker(1)`), late: a world drawn at a seat's turn, the match
     played on to its next turn, through a player's draws that turn the discard pile into a new stock (a shuffle in
     the middle of an answer), and the world carried on there. Returns (the match, the seat, the world, the
     fallbacks taken: drawn again from a shuffle or afresh)."""
     game = load_game("crazy-eights")
-    m, bot = game.new_match(players=4, seed=1), random_bot(1)
+    m, bot = game.new_match(players=4, seed=1), walker(1)
     while len(m.history) < 75:
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))

@@ -9,20 +9,21 @@ for at decision 17: fresh draws at 5 players, seed 0, after 176 decisions, found
 import random
 
 import pytest
+from walks import walker
 
 from interpreter.game import load_game
 from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 
 
 def walked(players: int, seed: int, upto: int | None = None, every: int = 0):
-    """Go Fish played by `sim`'s random bots (as `benchmarks/no_world.py` walks it) up to `upto` decisions or
-    its end; with `every`, a fresh draw (no world kept) for the seat to act at every `every`-th decision.
-    Returns the match and the draws: (decisions, seat, the world or the NoConsistentWorld raised, whether the
-    world gives the seat the information state the match did)."""
+    """Go Fish answered by `walker(seed)` (as `benchmarks/no_world.py` walked it with the random bots of the time)
+    up to `upto` decisions or its end; with `every`, a fresh draw (no world kept) for the seat to act at every
+    `every`-th decision. Returns the match and the draws: (decisions, seat, the world or the NoConsistentWorld
+    raised, whether the world gives the seat the information state the match did)."""
     m = Match(load_game("go-fish"), players, seed)
-    bot, rng = random_bot(seed), random.Random(seed)
+    bot, rng = walker(seed), random.Random(seed)
     draws: list[tuple[int, int, object, bool]] = []
     while not m.over and (upto is None or len(m.history) < upto):
         acting = m.to_act()

@@ -17,11 +17,11 @@ from interpreter.bots.lineup import Lineup, names_for, play
 from interpreter.cli import main
 from interpreter.paths import bundled_games
 from interpreter.run import information
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 from interpreter.run.seat import Seat
 from interpreter.run.sim import run_many
 from tests.twins import answer_twins, go_on_alike, pile_twins
-from tests.walks import played
+from tests.walks import played, walker
 
 KUHN = Path(__file__).parent / "games" / "kuhn-poker"
 LEDUC = Path(__file__).parent / "games" / "leduc-poker"
@@ -196,7 +196,7 @@ def test_the_worlds_a_search_draws_keep_what_an_ask_told():
     game = load_game("go-fish")
     checked = 0
     for seed in (7, 8):
-        m, bot = Match(game, 2, seed), random_bot(seed)
+        m, bot = Match(game, 2, seed), walker(seed)
         while not m.over and checked < 2 * (seed - 6):  # two points in each match
             for s in m.to_act():
                 m.apply(s, bot.pick(len(m.legal_actions(s))))

@@ -5,10 +5,11 @@ import pickle
 import random
 
 import pytest
+from walks import walker
 
 from interpreter import load_game
 from interpreter.run import chance
-from interpreter.run.match import INVALID_MOVE, NOT_YOUR_TURN, Match, random_bot
+from interpreter.run.match import INVALID_MOVE, NOT_YOUR_TURN, Match
 
 GAMES = ["overloaded", "go-fish", "crazy-eights",
          *(pytest.param(name, marks=pytest.mark.slow) for name in ("sky-haulers", "low-tide", "hearts"))]
@@ -25,7 +26,7 @@ def seeded(game, players: int, seed: int) -> tuple[Match, Match, list[int]]:
         return drawn[-1]
 
     plain, recorded = Match(game, players, seed), Match(game, players, seed, chance=outcome)
-    bot = random_bot(seed)
+    bot = walker(seed)
     while not plain.over:
         for seat in plain.to_act():
             action = bot.pick(len(plain.legal_actions(seat)))

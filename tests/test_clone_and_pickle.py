@@ -6,14 +6,14 @@ import pickle
 from pathlib import Path
 
 import pytest
+from walks import walked, walker
 
 from interpreter import load_game
-from interpreter.run.match import play_random, random_bot
 
 
 def finish_randomly(m, seed):
     """Play a match to its end with random answers from `seed`; returns the decisions made."""
-    rng = random_bot(seed)
+    rng = walker(seed)
     made = []
     while not m.over:
         for seat in m.to_act():
@@ -42,7 +42,7 @@ def test_a_copy_mid_match_plays_on_exactly_like_the_original(name, players, seed
     """A copy taken at the start, a third of the way in and at the last decision plays on as the original did
     (the original's own decisions after the cut give its very log, chance and result)."""
     game = load_game(name)
-    whole = play_random(game, players, seed, log=True)
+    whole = walked(game, players, seed, log=True)
     m = game.new_match(players=players, seed=seed, log=True)
     done = 0
     for cut in (0, 1, len(whole.history) // 3, len(whole.history) - 1):
@@ -63,10 +63,10 @@ def test_a_copy_at_any_decision_of_a_match_of_several_deals_plays_on_like_the_or
     """The flow's cursor carries the deal: a copy taken in a deal's own phases (a simultaneous pass), its
     turns, or its after-deal phases, in any deal and with players knocked out, goes on the same way."""
     game = load_game(LOW_HAND)
-    whole = play_random(game, players, seed)
+    whole = walked(game, players, seed)
     assert whole.st.deal >= 2, "the match has several deals"
     m = game.new_match(players=players, seed=seed, log=True)
-    bot = random_bot(seed)
+    bot = walker(seed)
     deals_seen = set()
     for cut, (seat, action) in enumerate(whole.history):
         if cut % 3 == 0 or m.st.out:
@@ -108,7 +108,7 @@ def test_a_copy_during_a_simultaneous_choice_keeps_the_answers_already_given():
 
 
 def test_a_finished_match_copies_with_its_result():
-    m = play_random(load_game("sky-haulers"), 3, seed=4, log=True)
+    m = walked(load_game("sky-haulers"), 3, seed=4, log=True)
     for other in copies(m).values():
         assert other.over and other.result() == m.result() and dump(other) == dump(m)
 

@@ -8,9 +8,10 @@ import pickle
 import random
 
 import pytest
+from walks import walker
 
 from interpreter import load_game
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 
 
 def snapshot(m) -> tuple:
@@ -30,7 +31,7 @@ def go_on(m, steps: int, rng: random.Random) -> None:
 def test_a_clone_and_its_original_go_on_apart_whichever_moves_first(name, players):
     game = load_game(name)
     m = game.new_match(players=players, seed=3)
-    go_on(m, 25, random_bot(3))
+    go_on(m, 25, walker(3))
     before = snapshot(m)
     first, second, third = m.clone(), m.clone(), m.clone()
     assert type(first) is not Match  # not rebuilt yet: nothing was asked of it
@@ -54,7 +55,7 @@ def test_a_search_copy_goes_on_as_a_clone_and_leaves_its_world_as_it_was(name, p
     # and the match itself go on as in a clone; a copy of it is still the same match
     game = load_game(name)
     whole = Match(game, players, 3)
-    bot = random_bot(3)
+    bot = walker(3)
     while not whole.over and len(whole.history) < 40:
         for s in whole.to_act():
             whole.apply(s, bot.pick(len(whole.legal_actions(s))))

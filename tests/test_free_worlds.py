@@ -11,9 +11,9 @@ import pytest
 from interpreter import load_game
 from interpreter.run import free_worlds
 from interpreter.run.belief import NoConsistentWorld, replayed
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 from interpreter.run.runtime import seen_by
-from tests.walks import played
+from tests.walks import played, walker
 
 KUHN, LEDUC = "tests/games/kuhn-poker", "tests/games/leduc-poker"
 CRITICAL = {1: 10.83, 2: 13.82, 3: 16.27, 5: 20.52}  # 0.1% critical values of chi-square by degrees of freedom
@@ -46,7 +46,7 @@ def test_every_point_of_a_poker_match_takes_the_fast_path_and_its_world_is_a_mat
     game = load_game(path)
     for seed in range(4):
         m = Match(game, 2, seed)
-        bot = random_bot(seed)
+        bot = walker(seed)
         while not m.over:
             seat = m.to_act()[0]
             assert free_worlds.free_world(m, seat, random.Random(seed)) is not None
@@ -187,7 +187,7 @@ def test_a_determinized_poker_world_plays_on_to_its_end_as_its_own_history_says(
     game = load_game(LEDUC)
     m = played(game, 2, 4, 1)
     world = m.determinize(m.to_act()[0], random.Random(2))
-    bot = random_bot(9)
+    bot = walker(9)
     while not world.over:
         for seat in world.to_act():
             world.apply(seat, bot.pick(len(world.legal_actions(seat))))
@@ -269,7 +269,7 @@ def test_what_the_seat_is_counted_to_see_now_it_sees(name):
     group is one the seat sees."""
     game = load_game(name)
     players = game.min_players + 1 if game.max_players > game.min_players else game.min_players
-    m, bot = Match(game, players, 3), random_bot(3)
+    m, bot = Match(game, players, 3), walker(3)
     wrong, missed, points = 0, 0, 0
     while not m.over and points < 40:
         base_events = m._base_info[0]

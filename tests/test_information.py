@@ -5,15 +5,15 @@ import pickle
 import random
 
 import pytest
+from walks import walker
 
 from interpreter import load_game
 from interpreter.cli import main
-from interpreter.run.match import random_bot
 
 
 def played(name, players, seed, decisions):
     m = load_game(name).new_match(players=players, seed=seed)
-    bot = random_bot(seed)
+    bot = walker(seed)
     while not m.over and len(m.history) < decisions:
         for seat in m.to_act():
             m.apply(seat, bot.randrange(len(m.legal_actions(seat))))
@@ -42,7 +42,7 @@ def test_the_information_state_since_a_count_of_lines_is_its_tail(name, players)
     from interpreter.run.information import information_since, observation_count
 
     m = load_game(name).new_match(players=players, seed=5)
-    bot, tails = random_bot(5), set()
+    bot, tails = walker(5), set()
     while not m.over:
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))

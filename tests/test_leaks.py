@@ -10,12 +10,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from walks import walker
 
 from interpreter import leak_sight, leaks, load_game
 from interpreter.leaks import check_leaks
 from interpreter.run import information, runtime, sight
 from interpreter.run.information import ordered_for
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 from interpreter.scenarios import ScenarioMatch, decide
 
 GAMES = ["overloaded", "sky-haulers", "low-tide", "go-fish", "crazy-eights", "hearts"]
@@ -670,7 +671,7 @@ def test_determinize_where_who_is_asked_in_secret_hangs_on_a_hidden_card(tmp_pat
     game = write_game(tmp_path, WHERE, WHERE_CARDS)
     for seed in range(12):
         m = Match(game, 3, seed)
-        bot, rng = random_bot(seed), random.Random(seed)
+        bot, rng = walker(seed), random.Random(seed)
         while not m.over:
             for seat in range(3):
                 d = m.determinize(seat, rng)

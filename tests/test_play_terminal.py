@@ -8,16 +8,18 @@ import re
 import sys
 
 import pytest
+from walks import old_bots, walker
 
 from interpreter import load_game
 from interpreter.cli import main
-from interpreter.run.match import random_bot
 from interpreter.table import WORDS, Table
 from interpreter.visible_score import scores_of_all, scores_seen_by
 
 
 def run(capsys, monkeypatch, stdin: str, *argv: str) -> tuple[int, str, str]:
+    """`meeple ARGV` with `stdin` typed, the bots answering as when these sessions were written."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    old_bots(monkeypatch)
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
@@ -253,7 +255,7 @@ def test_scores_seen_by_a_seat_are_the_true_scores_or_unknown(tmp_path):
     for name, players in (("overloaded", 4), ("private piles", 4), ("sky-haulers", 3)):
         g = load_game(_private_piles(tmp_path) if name == "private piles" else name)
         m = g.new_match(players=players, seed=5)
-        rng = random_bot(5)
+        rng = walker(5)
         steps = 0
         while not m.over and steps < 150:
             for seat in m.to_act():

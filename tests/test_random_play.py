@@ -1,9 +1,10 @@
 """The generic random-play test: every bundled game, at every player count, plays to the end."""
 
 import pytest
+from walks import walker
 
 from interpreter.game import load_game
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 
 MATCHES = 10  # random matches per game and player count in the default run (25 were 2.4 s of CPU more)
 SLOW_MATCHES = 200  # ... and with -m slow (the seeds after those)
@@ -24,7 +25,7 @@ def plays_to_the_end(name: str, seeds: range) -> None:
     for players in range(game.min_players, game.max_players + 1):
         for seed in seeds:
             m = Match(game, players, seed)
-            rng = random_bot(seed)
+            rng = walker(seed)
             steps = 0
             while not m.over:
                 check_conservation(m)
@@ -52,7 +53,7 @@ def test_every_bundled_game_plays_to_the_end_in_many_more_matches(bundled_game):
 @pytest.mark.parametrize("players", [3, 6])
 def test_zone_sizes_of_a_finished_overloaded_match(overloaded, players):
     m = Match(overloaded, players, seed=11)
-    rng = random_bot(11)
+    rng = walker(11)
     while not m.over:
         for seat in m.to_act():
             m.apply(seat, rng._randbelow(len(m.legal_actions(seat))))

@@ -8,12 +8,13 @@ import pickle
 import random
 
 import pytest
+from walks import walker
 
 from interpreter import RuleError, Seat, load_game
 from interpreter.game import Game
 from interpreter.run import seat as seat_module
 from interpreter.run.information import Watcher
-from interpreter.run.match import Match, Recorded, random_bot
+from interpreter.run.match import Match, Recorded
 from interpreter.run.runtime import State
 
 
@@ -175,7 +176,7 @@ def test_a_handle_lets_its_match_go_with_it():
 
 def test_a_handle_determinizes_a_world_for_its_seat():
     m = load_game("overloaded").new_match(players=4, seed=3)
-    bot = random_bot(3)
+    bot = walker(3)
     for _ in range(12):
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))

@@ -5,10 +5,11 @@ as the seat cannot tell them apart (equal information states)."""
 import io
 
 import pytest
+from walks import walker
 
 from interpreter import load_game
 from interpreter.leaks import _hidden_pairs
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 from interpreter.table import WORDS, Table
 
 
@@ -52,7 +53,7 @@ def told_alike(worlds: list[Match], start: int, forks: list[list[tuple[int, int]
 def test_a_hidden_choice_of_another_seat_is_told_alike_either_way(name):
     game = load_game(name)
     m = Match(game, game.default_players, 4, log=True)
-    bot = random_bot(4)
+    bot = walker(4)
     forks = points = 0
     while not m.over and forks < 60 and (forks < 12 or not points):
         for p in m.to_act():

@@ -7,6 +7,7 @@ import sys
 import textwrap
 
 import pytest
+from walks import old_bots, walked, walker
 
 from interpreter.cli import main
 
@@ -14,8 +15,10 @@ _TOLD: dict[tuple[str, tuple[str, ...]], str] = {}  # a session played once for 
 
 
 def run(capsys, monkeypatch, stdin: str, *argv: str) -> str:
+    """What `meeple ARGV` prints with `stdin` typed, the bots answering as when the stories were written."""
     if (stdin, argv) not in _TOLD:
         monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        old_bots(monkeypatch)
         code = main(list(argv))
         out, err = capsys.readouterr()
         assert code == 0, err
@@ -197,7 +200,7 @@ def test_sky_haulers_shows_each_teams_figures_and_where_each_plane_is(capsys, mo
 
 def test_a_figure_is_the_true_value_or_unknown_never_a_guess():
     from interpreter import load_game
-    from interpreter.run.match import Match, random_bot
+    from interpreter.run.match import Match
     from interpreter.table import WORDS, Table
     from interpreter.visible_score import evaluate
 
@@ -205,7 +208,7 @@ def test_a_figure_is_the_true_value_or_unknown_never_a_guess():
     unknown = 0
     for seed in (1, 2):
         m = Match(game, 2, seed, log=True)
-        table, rng = Table(m, None, WORDS["en"], 0), random_bot(seed)
+        table, rng = Table(m, None, WORDS["en"], 0), walker(seed)
         for _ in range(150):
             if m.over:
                 break
@@ -296,11 +299,10 @@ def test_sky_haulers_says_where_a_move_lands_why_no_cargo_and_why_a_discard(caps
 
 def test_dogfight_sentences_name_the_cards_the_table_shows():
     from interpreter import load_game
-    from interpreter.run.match import play_random
 
     fight = re.compile(r" (starts a dogfight|blocks attack|attacks with) ")
     says = [line["text"] for seed in range(1, 9)
-            for line in play_random(load_game("sky-haulers"), 2, seed, log=True).log
+            for line in walked(load_game("sky-haulers"), 2, seed, log=True).log
             if line.get("event") == "say" and fight.search(line["text"])]
     assert says
     names = {c.name for c in load_game("sky-haulers").model.cards}

@@ -6,11 +6,12 @@ import json
 import pytest
 from test_hostile_input import run
 from test_run_limits import STEPS, write_game
+from walks import walker
 
 from interpreter import logfile
 from interpreter.game import load_game
 from interpreter.run import information, runtime
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 from interpreter.run.runtime import OWNER, RuleError
 
 MOVES = """\
@@ -44,7 +45,7 @@ shuffle deck"""
 def played(game, seed: int) -> tuple:
     """A match of random bots, and who could tell which cards apart and who knew which at every question."""
     m = Match(game, 2, seed, log=True)
-    rng = random_bot(seed)
+    rng = walker(seed)
     asked = []
     while not m.over:
         asked.append(([t[:] for t in m._watch.tags], m.st.known[:], [z[:] for z in m.st.zones]))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
+from tests.walks import walker
 
 
 def pile_twins(game, players: int, seed: int):
@@ -28,7 +29,7 @@ def pile_twins(game, players: int, seed: int):
 def answer_twins(game, players: int, seed: int, seat: int):
     """Two matches of one seed in which another seat gave a different secret answer, played on alike until
     `seat` has a choice, the seat unable to tell them apart; None if no such answer is found early."""
-    bot = random_bot(seed)
+    bot = walker(seed)
     history: list[tuple[int, int]] = []
     m = Match(game, players, seed)
     while not m.over and len(history) < 60:

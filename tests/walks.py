@@ -1,7 +1,9 @@
-"""Walks through a match that tests take their points from: `played`, a random bot seeded like the match;
-`bench_walk`, the walk `benchmarks/bench.py` makes (one answer forced, the first option, at every 9th decision);
-and `answered`, a match's answers written out in `tests/answers/` (a point a test needs that no change to the
-random bots may move)."""
+"""Walks through a match that tests take their points from, none of them the random bots' (so that a change to
+the random bots' stream moves no point a test needs): `walker(seed)`, the answers; `played`, a match after so many
+of them; `walked`, a whole match (as `play_random` played it with the random bots of the time); `bench_walk`, the
+walk of `benchmarks/bench.py`'s figures of information (one answer forced, the first option, at every 9th
+decision); `answered`, a match's answers written out in `tests/answers/`; `old_bots`, the bots of `play` answering
+with the walker."""
 
 from __future__ import annotations
 
@@ -9,15 +11,38 @@ import json
 from pathlib import Path
 
 from interpreter.game import load_game
-from interpreter.run.match import Match, random_bot, replay
+from interpreter.run.match import Match, RandomBot, replay
 
 ANSWERS = Path(__file__).parent / "answers"
 
 
+def walker(seed: int) -> RandomBot:
+    """The answers of the walks of the match of `seed`: `pick(n)` (no draw with one option), from a Mersenne Twister
+    seeded as the random bots' was before they drew from a keyed stream, so every point tests found in those
+    matches is where it was."""
+    return RandomBot(seed * 1_000_003 + 7)
+
+
+def walked(game, players: int, seed: int, log: bool = False) -> Match:
+    """A whole match of `game` answered by `walker(seed)` (what `play_random` played before the keyed stream)."""
+    m = Match(game, players, seed, log=log)
+    bot = walker(seed)
+    while not m.over:
+        for seat in m.to_act():
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))
+    return m
+
+
+def old_bots(monkeypatch) -> None:
+    """The random bots of a `Lineup` (those of `play`, `duel`, a page's bots) answer with `walker(seed)`, as they
+    did when a story of the terminal was written."""
+    monkeypatch.setattr("interpreter.bots.lineup.random_bot", walker)
+
+
 def played(game, players: int, seed: int, decisions: int) -> Match:
-    """A match of `game` after `decisions` decisions (or over sooner) of a random bot seeded like the match."""
+    """A match of `game` after `decisions` decisions (or over sooner) of `walker(seed)`."""
     m = Match(game, players, seed)
-    bot = random_bot(seed)
+    bot = walker(seed)
     while not m.over and len(m.history) < decisions:
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))
@@ -27,7 +52,7 @@ def played(game, players: int, seed: int, decisions: int) -> Match:
 def bench_walk(name: str, players: int, seed: int, decisions: int) -> Match:
     """The match of bundled game `name` after `decisions` decisions of the walk."""
     m = load_game(name).new_match(players=players, seed=seed)
-    bot = random_bot(seed)
+    bot = walker(seed)
     while len(m.history) < decisions:
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))
