@@ -367,8 +367,8 @@ class _Tracer:
                 if vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat):
                     now.append(c)
         if len(now) > 1:  # by their paths (`_by_role`), not by the cards' ids: the order they join `needed` in
-            last = tr.last
-            now.sort(key=lambda c: (last.get(seg[c], -1), seg[c]))
+            moved = tr.last
+            now.sort(key=lambda c: (moved.get(seg[c], -1), seg[c]))
         for c in now:
             self.saw(c, tr.end)
         return tr
@@ -603,7 +603,7 @@ def _possible_out(need: list[Any], can: _Can, kind: int, incoming: list[int], ou
         every = frozenset().union(*free, spare)
         left = frozenset().union(*free, (f for f, k in spare.items() if k > 0))
         return [every if need[t] is not None else left for t in outgoing]
-    here = [frozenset()] * len(outgoing)
+    here: list[frozenset] = [frozenset()] * len(outgoing)
     for j in range(len(incoming)):
         came = _after_choice(kind, j, incoming)
         if all(need[t] is None or need[t] in can[s] for t, s in zip(outgoing, came, strict=True)):

@@ -426,9 +426,9 @@ def _counter_writer(rules: tuple[list[tuple], list[tuple]], n: int, seat: int) -
     value the seat may not see `null`), with no dict made: each counter's key written once, the visibility of those
     public to all not looked at again (most counters of most games are)."""
     game_rules, player_rules = rules
-    plan = sorted([(name, False, i, vis, flag) for i, name, vis, flag in game_rules]
+    rows = sorted([(name, False, i, vis, flag) for i, name, vis, flag in game_rules]
                   + [(name, True, i, vis, flag) for i, name, vis, flag in player_rules])
-    plan = [(_STR(name) + ":", per, i, vis == PUBLIC, vis == OWNER, flag) for name, per, i, vis, flag in plan]
+    plan = [(_STR(name) + ":", per, i, vis == PUBLIC, vis == OWNER, flag) for name, per, i, vis, flag in rows]
     seats = range(n)
 
     def write(gc: Any, pc: Any) -> str:
