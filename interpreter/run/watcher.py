@@ -37,11 +37,7 @@ class Watcher:
 
     A copy shares `events`, `tags` and `groups` with its original until one of them records something:
     `owners` (one list shared by the watchers that share them) counts them, and a watcher that records
-    while others share takes its own copy first (the last one left records in place). A copy of a `search`
-    watcher (whose tags nobody changes) holds the record lazily instead (`lazy`: the list and its length then;
-    the list is only ever appended to): its original records on in place, uncounted, and the copy takes its
-    own list only when it is first read or records (a search copies a world before every answer, to go back
-    to if the answer parts: most such copies are never used, and a long record was copied at every answer).
+    while others share takes its own copy first (the last one left records in place).
 
     `search`: a watcher that keeps only what information states read (the events, the shadow), not `tags`
     (what determinize and the leak check read): a copy played inside a search (`Match.search_copy`), or the
@@ -51,14 +47,13 @@ class Watcher:
     of the events there, made as the match is played), shared as the record is (a copy of the match made before a
     walk gets it too), and copied with the record by a watcher that records on apart (`own`)."""
 
-    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "lazy", "owners", "places", "search", "tags",
-                 "walks", "where", "zones")
+    __slots__ = ("events", "face", "fresh", "groups", "known", "last", "owners", "places", "search", "tags", "walks",
+                 "where", "zones")
 
     def __init__(self, st: State, tagged: bool = True) -> None:
         """`tagged`: keep `tags` (else a `search` watcher from the start)."""
         self.owners = [1]
         self.events: list[tuple] = []
-        self.lazy: tuple[list[tuple], int, list[int]] | None = None
         self.walks: dict[Any, Any] = {}
         self.places: dict[int, _Places] = {}
         self.sync(st)
@@ -77,37 +72,22 @@ class Watcher:
         self.known = st.known[:]
 
     def copy(self) -> Watcher:
-        """An independent copy (for a copy of the match), sharing the record until either changes it (a
-        `search` watcher's: lazily, see the class); the shadow is taken again by `sync`."""
+        """An independent copy (for a copy of the match), sharing the record until either changes it;
+        the shadow is taken again by `sync`."""
         other = Watcher.__new__(Watcher)
-        other.tags, other.groups, other.walks = self.tags, self.groups, self.walks
-        if self.search:
-            other.lazy = self.lazy if self.lazy is not None else (self.events, len(self.events), self.owners)
-            other.owners = _LAZY
-            other.__class__ = _LazyWatcher
-        else:
-            other.events, other.owners, other.lazy = self.events, self.owners, None
-            self.owners[0] += 1
+        other.events, other.tags, other.groups, other.owners = self.events, self.tags, self.groups, self.owners
+        other.walks = self.walks
+        self.owners[0] += 1
         other.fresh, other.last, other.search = self.fresh, self.last, self.search
         other.places = {}
         other.zones, other.where, other.face, other.known = [], [], [], []
         return other
 
-    def record(self) -> tuple[list[tuple], int]:
-        """The list holding the record and how many events of it are this watcher's (a lazy copy's, not copied)."""
-        lazy = self.lazy
-        return (lazy[0], lazy[1]) if lazy is not None else (self.events, len(self.events))
-
     def own(self) -> None:
         """Take a copy of the record shared with other watchers (before changing it)."""
-        lazy = self.lazy
-        if lazy is not None:  # (a search's: it drops the rest, below)
-            self.__class__, self.lazy = Watcher, None
-            self.events = lazy[0][:lazy[1]]
-        else:
-            self.owners[0] -= 1
-            self.events = self.events[:]
+        self.owners[0] -= 1
         self.owners = [1]
+        self.events = self.events[:]
         if self.search:  # tags no longer kept, nor walks (nobody draws from a search's copy)
             self.tags, self.groups, self.walks = [], [], {}
             return
@@ -122,9 +102,8 @@ class Watcher:
         card the seat could tell apart keeps its own name, a group of cards it could not stays one —, the
         shadow to be taken by `sync`. (Only what the copy keeps is copied: the record up to the base.)"""
         watch = Watcher.__new__(Watcher)
-        watch.owners, watch.lazy = [1], None
-        record, kept = self.record()
-        watch.events = record[:events]
+        watch.owners = [1]
+        watch.events = self.events[:events]
         watch.walks = {}
         watch.fresh, watch.search = self.fresh, self.search
         watch.places = {}
@@ -140,7 +119,7 @@ class Watcher:
             watch.groups.append(groups)
         # the table as the last of those events had it (all of them: as this record has it; a table is never kept
         # changed in place, so the two may share it)
-        watch.last = self.last if events == kept else _last_table(watch.events)
+        watch.last = self.last if events == len(self.events) else _last_table(watch.events)
         return watch
 
     def __getstate__(self) -> dict[str, Any]:
@@ -151,7 +130,7 @@ class Watcher:
         self.search = False
         for name, value in state.items():
             setattr(self, name, value)
-        self.owners, self.lazy = [1], None
+        self.owners = [1]
         self.places = {}
         self.walks = {}
         self.zones, self.where, self.face, self.known = [], [], [], []
@@ -433,35 +412,6 @@ class Watcher:
             self.own()
         self._table(st)
         self.events.append((DECIDE, seat, secret, answer, seen, zi, at))
-
-
-class _LazyWatcher(Watcher):
-    """A lazy copy of a `search` watcher (see `Watcher`), a Watcher again once it holds its own record. (A class of
-    its own: `__getattr__` on Watcher would slow every attribute read of every watcher.)"""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:
-        """`events` read: the list itself if nobody recorded past its length (shared from here on as a copy's is:
-        counted), else its first events copied."""
-        lazy = self.lazy if name == "events" else None
-        if lazy is None:
-            raise AttributeError(f"'Watcher' object has no attribute {name!r}")
-        events, n, owners = lazy
-        self.__class__, self.lazy = Watcher, None
-        if len(events) == n:
-            owners[0] += 1
-            self.events, self.owners = events, owners
-        else:
-            self.events, self.owners = events[:n], [1]
-        return self.events
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        self.events  # noqa: B018  (read: a Watcher again, pickled as one)
-        return object.__reduce_ex__(self, protocol)
-
-
-_LAZY = [2]  # the `owners` of a lazy copy: never changed (its first record takes its own list: `own`)
 
 
 def _last_table(events: list[tuple]) -> tuple | None:
