@@ -228,12 +228,13 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     cur, frozen = match._base
     pi = list(range(len(walk.start)))
     first = len(match._watch.events)  # the first event the relabeling changes
-    for (k, _, _), cards in groups.items():
-        if len(cards) > 1:
+    faces = match.layout.face_ids
+    for k, placed in _by_place(groups, walk):
+        if len(placed) > 1:
             first = min(first, walk.shuffles[k][0])
-            drawn = cards[:]
+            drawn = sorted(placed, key=lambda c: (faces[c], c))  # (as the seat could name them: by face)
             rng.shuffle(drawn)
-            for c, d in zip(cards, drawn, strict=True):
+            for c, d in zip(placed, drawn, strict=True):
                 pi[c] = d
     # the world's record keeps no tags (nobody draws from a world: see `Watcher.search`)
     watch = match._watch.relabeled(pi, len(match._watch.events), [])
@@ -241,6 +242,19 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     _relabel_events(watch.events, first, pi, groups, walk)
     base = (cur, (*relabel_frozen(frozen, pi)[:-1], ("object", Seeded(rng.getrandbits(64)))))
     return FreeWorld(base, watch, _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
+
+
+def _by_place(groups: dict[tuple[int, bool, tuple], list[int]], walk: _Walk) -> list[tuple[int, list[int]]]:
+    """Each group's shuffle and its cards in the order that shuffle dealt them, the groups by their shuffle and
+    first place: what the seat can tell of them. A world gives the cards drawn to those places (not to the real
+    cards, by id), so matches the seat cannot tell apart, asked with generators alike, give one world."""
+    found = []
+    for (k, _, _), cards in groups.items():
+        place = {c: p for p, c in enumerate(walk.shuffles[k][1])}
+        placed = sorted(cards, key=place.__getitem__)
+        found.append((k, place[placed[0]], placed))
+    found.sort(key=lambda g: g[:2])
+    return [(k, placed) for k, _, placed in found]
 
 
 def _groups(walk: _Walk, match, seat: int) -> dict[tuple[int, bool, tuple], list[int]] | None:
