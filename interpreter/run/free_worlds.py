@@ -86,8 +86,8 @@ class _Walk:
     with the rest). `start[c]` is -1 for a card the seat has seen since, or that no shuffle ever dealt.
     `refused`: why no point of the match can take the fast path any more."""
 
-    __slots__ = ("bit", "dealt", "draws", "end", "face", "named", "point", "refused", "seat", "shuffles", "start", "t",
-                 "up")
+    __slots__ = ("bit", "dealt", "draws", "end", "face", "named", "placed", "point", "refused", "seat", "shuffles",
+                 "start", "t", "up")
 
     def __init__(self, t: Any, seat: int) -> None:
         cards = len(t.start_face)
@@ -101,6 +101,7 @@ class _Walk:
         self.draws = 0  # the chance outcomes the shuffles drew
         self.named: list[int] = []  # the events that name a card (what a relabeling changes)
         self.point: tuple = (None, 0, None)  # the last point's kept base, events walked and free groups
+        self.placed: tuple = (None, [])  # the last point's free groups and their cards by place (`_by_place`)
         self.refused: str | None = None
 
     def copy(self) -> _Walk:
@@ -110,6 +111,7 @@ class _Walk:
         other.face, other.start, other.dealt, other.up = self.face[:], self.start[:], self.dealt[:], self.up[:]
         other.shuffles, other.named = self.shuffles[:], self.named[:]
         other.point, other.refused = self.point, self.refused  # (a point's groups are never changed)
+        other.placed = self.placed
         return other
 
     def advance(self, events: list[tuple]) -> None:
@@ -229,7 +231,9 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     pi = list(range(len(walk.start)))
     first = len(match._watch.events)  # the first event the relabeling changes
     faces = match.layout.face_ids
-    for k, placed in _by_place(groups, walk):
+    if walk.placed[0] is not groups:
+        walk.placed = (groups, _by_place(groups, walk))
+    for k, placed in walk.placed[1]:
         if len(placed) > 1:
             first = min(first, walk.shuffles[k][0])
             drawn = sorted(placed, key=lambda c: (faces[c], c))  # (as the seat could name them: by face)
