@@ -47,10 +47,7 @@ def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, ke
     """One random match, a world drawn at every `every`-th decision: the draws' CPU seconds and what failed."""
     m = game.new_match(players=players, seed=seed)
     bot, rng = random_bot(seed), random.Random(seed)
-    times: list[float] = []
-    points: list[tuple[float, str]] = []  # (CPU seconds, where): each draw
-    failed: list[str] = []
-    wrong = 0
+    found = _found()
     turn = 0
     while not m.over:
         acting = m.to_act()
@@ -61,31 +58,10 @@ def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, ke
             if fresh:
                 drawn = m.clone()
                 drawn.__dict__.pop("_kept", None)
-            before = m.clone() if keep is not None else None
-            t0 = time.process_time()
-            try:
-                world = drawn.determinize(seat, rng)
-            except NoConsistentWorld as err:
-                world = None
-                failed.append(f"{game.name} {players}p seed {seed}, {len(m.history)} decisions, P{seat}: "
-                              f"{str(err)[:160]}")
-                if keep is not None:
-                    if before is not None:
-                        before.__dict__.pop("_kept", None)
-                    with open(keep / f"{game.name}_{players}_{seed}_{len(m.history)}_{seat}.pkl", "wb") as f:
-                        pickle.dump((before, seat), f)
-            times.append(time.process_time() - t0)
-            points.append((times[-1], f"{game.name} {players}p seed {seed}, {len(m.history)} decisions, P{seat}"))
-            if world is not None and check:
-                try:
-                    same = world.information_state(seat) == m.information_state(seat)
-                    replayed(world)
-                except AssertionError:
-                    same = False
-                wrong += not same
+            _draw(found, m, drawn, seat, rng, check, keep)
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))
-    return {"times": times, "failed": failed, "wrong": wrong, "points": points}
+    return found
 
 
 def bench_walk(game, players: int, seed: int, rng: random.Random, check: bool, keep: Path | None) -> dict:
@@ -93,10 +69,7 @@ def bench_walk(game, players: int, seed: int, rng: random.Random, check: bool, k
     is answered, and seat `decisions % players` draws a world (carried on from its last, from `rng`)."""
     m = game.new_match(players=players, seed=seed)
     bot = random_bot(seed)
-    times: list[float] = []
-    points: list[tuple[float, str]] = []
-    failed: list[str] = []
-    wrong = 0
+    found = _found()
     while not m.over:
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))
@@ -108,24 +81,41 @@ def bench_walk(game, players: int, seed: int, rng: random.Random, check: bool, k
         if m.over:
             break
         m.information_state(seat)
-        where = f"{game.name} {players}p seed {seed}, {len(m.history)} decisions, P{seat}"
-        before = m.clone() if keep is not None else None
-        t0 = time.process_time()
+        _draw(found, m, m, seat, rng, check, keep)
+    return found
+
+
+def _found() -> dict:
+    """What a walk's draws found: each draw's CPU seconds, with where it was; the points with no world; the worlds
+    that failed the check."""
+    return {"times": [], "failed": [], "wrong": 0, "points": []}
+
+
+def _draw(found: dict, m, drawn, seat: int, rng: random.Random, check: bool, keep: Path | None) -> None:
+    """`drawn` (the match `m` itself, or a copy of it with no world kept) draws a world for `seat`, timed; a point
+    with no world is noted (and with `keep`, `m` as it was pickled with the seat); with `check`, a world that does
+    not give the seat its information state or does not replay from its start counts as wrong."""
+    where = f"{m.game.name} {m.players}p seed {m.seed}, {len(m.history)} decisions, P{seat}"
+    before = m.clone() if keep is not None else None
+    t0 = time.process_time()
+    try:
+        world = drawn.determinize(seat, rng)
+    except NoConsistentWorld as err:
+        world = None
+        found["failed"].append(f"{where}: {str(err)[:160]}")
+        if before is not None and keep is not None:
+            before.__dict__.pop("_kept", None)
+            with open(keep / f"{m.game.name}_{m.players}_{m.seed}_{len(m.history)}_{seat}.pkl", "wb") as f:
+                pickle.dump((before, seat), f)
+    found["times"].append(time.process_time() - t0)
+    found["points"].append((found["times"][-1], where))
+    if world is not None and check:
         try:
-            world = m.determinize(seat, rng)
-        except NoConsistentWorld as err:
-            world = None
-            failed.append(f"{where}: {str(err)[:160]}")
-            if before is not None and keep is not None:
-                before.__dict__.pop("_kept", None)
-                with open(keep / f"{game.name}_{players}_{seed}_{len(m.history)}_{seat}.pkl", "wb") as f:
-                    pickle.dump((before, seat), f)
-        times.append(time.process_time() - t0)
-        points.append((times[-1], where))
-        if world is not None and check:
-            wrong += world.information_state(seat) != m.information_state(seat)
+            same = world.information_state(seat) == m.information_state(seat)
             replayed(world)
-    return {"times": times, "failed": failed, "wrong": wrong, "points": points}
+        except AssertionError:
+            same = False
+        found["wrong"] += not same
 
 
 def main() -> None:
