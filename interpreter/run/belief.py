@@ -367,8 +367,8 @@ class _Tracer:
                 if vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat):
                     now.append(c)
         if len(now) > 1:  # by their paths (`_by_role`), not by the cards' ids: the order they join `needed` in
-            moved = tr.last
-            now.sort(key=lambda c: (moved.get(seg[c], -1), seg[c]))
+            role = _role(tr)
+            now.sort(key=lambda c: role(seg[c]))
         for c in now:
             self.saw(c, tr.end)
         return tr
@@ -630,21 +630,27 @@ def _assign(tr: _Trace, faces: list[Any], rng: random.Random, card0: list[int] |
     return card
 
 
+def _role(tr: _Trace) -> Any:
+    """The key of `_by_role`'s order of a path: the event at which its card last moved down it (-1: never), then the
+    order the paths were made."""
+    last = tr.last
+    return lambda p: (last.get(p, -1), p)
+
+
 def _by_role(tr: _Trace, paths: list[int]) -> list[int]:
     """`paths` (a shuffle's) in the order their cards last moved down them, those that never moved first in the order
     they were made (a shuffle makes its paths by the places it deals): the order the random choices of a drawing go
     to them. Not the order of the real match's cards (which card a shuffle dealt where, or a hidden pile's order
     after an unseen move), which would feed what the seat does not know into those choices: two matches it cannot
     tell apart, given one generator, draw one world."""
-    last = tr.last
-    return sorted(paths, key=lambda p: (last.get(p, -1), p))
+    return sorted(paths, key=_role(tr))
 
 
 def _alive(tr: _Trace, alive: list[int]) -> list[tuple[int, int]]:
     """(card, its path) of each card as an answer was asked (`_Trace.alive`), in the order of `_by_role`: not by the
     real match's card ids, which would tell a mend's random choices which hidden card lies where."""
-    last = tr.last
-    return sorted(enumerate(alive), key=lambda rs: (last.get(rs[1], -1), rs[1]))
+    role = _role(tr)
+    return sorted(enumerate(alive), key=lambda rs: role(rs[1]))
 
 
 def _passed_down(tr: _Trace, need: list[Any], can: _Can, first: int, rng: random.Random) -> list[int]:
@@ -1464,6 +1470,7 @@ class _Replay:
         near: list[tuple[int, int, int]] = []
         far: list[tuple[int, int, int]] = []
         dealt, chose = self.dealt_by(alive), self.chosen_by(alive)
+        roles: dict[int, list[int]] = {}  # shuffle -> the paths it made, by `_by_role`
         for r, s in _alive(tr, alive):
             x = card[s]
             o = dealt.get(x, -1)
@@ -1474,8 +1481,11 @@ class _Replay:
                 (near if zone[r] in touched else far).extend(self.chosen_instead(chose[x], x))
             if o < 0:
                 continue
+            paths = roles.get(o)
+            if paths is None:  # (sorted once a call: the cards of a hand mostly came by one shuffle)
+                paths = roles[o] = _by_role(tr, tr.mixes[o][2])
             by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
-            for t in _by_role(tr, tr.mixes[o][2]):
+            for t in paths:
                 y = card[t]
                 if tr.need[t] is None and faces[y] != faces[x]:
                     by_face.setdefault(faces[y], []).append(y)
@@ -1823,7 +1833,7 @@ class _Replay:
         named there a zone of another player held (Go Fish: a hand asked for a rank that held none). Else (a
         card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until a card fits;
         or a card answered whose kind the rules tell later) the order the moves came in, between equals."""
-        faces, tr, told = self.faces, self.tr, self.told
+        faces, told = self.faces, self.told
         counted = self.unanswered  # (else only the trades back and the counts undone are worked out)
         now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)] if counted else []
         told_now = self.told_at(prev, reached) if counted else frozenset()
