@@ -368,7 +368,8 @@ class CodeGenerator(ExpressionWriter):
             return False
         route, let, rest = plan
         var = self.bind(each.var)
-        names = seats, asks, answers, answer = tuple(self.fresh(x) for x in ("seats", "asks", "ans", "a"))
+        names = tuple(self.fresh(x) for x in ("seats", "asks", "ans", "a"))  # (`_ask_all` takes them apart)
+        seats = names[0]
         pool = self.expr(each.pool)  # (a list of seats is never changed in place)
         self.line(f"{seats} = {pool if each.where is None else self.kept(each.var, pool, each.where)}")
         self.spend(f"len({seats})", each.at)

@@ -33,8 +33,8 @@ from .events import (  # the kinds of event (raw tuples, first item the tag: see
     SHUFFLE,
     TABLE,
     describe,
+    number,
 )
-from .events import number
 from .events import number as _int
 from .events import text as _text
 from .runtime import HIDDEN, K_CARD, OWNER, PUBLIC, State, seen_by
@@ -309,7 +309,7 @@ def render(match, seat: int, events: list[tuple], last: str | None = None,
             kept.clear()
         if len(out) == 1 or out.count(None) == len(out):  # (none kept)
             out = _written(events, tags, _reader(match, seat, look))
-            try:
+            try:  # noqa: SIM105 (a bare try costs nothing on this path; `suppress` enters a context each call)
                 kept.update(zip(events, out, strict=True))
             except TypeError:  # (an event holding a list: the lines before it kept)
                 pass
