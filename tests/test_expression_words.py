@@ -78,6 +78,25 @@ def test_a_named_variable_may_not_take_a_name_already_used(tmp_path):
     assert "`c` already names something here" in refused(tmp_path, "let c = 1\nsay \"{sum(c in deck, c.value)}\"\n")
 
 
+@pytest.mark.parametrize("expression, message", [
+    ("count()", "`count` takes a set of cards or players and optionally a value of `it`"),
+    ("count(deck, it.value, 3)", "`count` takes a set of cards or players and optionally a value of `it`"),
+    ("highest(deck)", "`highest` needs a value to compare: write highest(cards, it.value)"),
+    ("sum(c in deck where c.value > 2)", "`sum` needs a value to compare: write sum(cards, it.value)"),
+    ("max(3, deck)", "expected a number here, but this is a zone"),
+    ("sum(hand of me, it.name)", "expected a number here, but this is a text"),
+])
+def test_an_aggregate_written_wrong_says_how(tmp_path, expression, message):
+    assert message in refused(tmp_path, f'say "{{{expression}}}"\n')
+
+
+def test_max_and_min_of_two_numbers_and_of_a_set(tmp_path):
+    out = said(tmp_path, """
+        say "{max(2, 7)} {min(round, 5)} {max(deck, it.value)} {min(c in deck where c.value > 2, c.value)}"
+    """)
+    assert out[0] == "7 1 8 3"
+
+
 def test_a_conditional_takes_the_branch_its_condition_picks_and_binds_loosest(tmp_path):
     out = said(tmp_path, """
         say "{1 + 1 if round == 1 or false else 7} {the top card of deck if round > 5 else none}"

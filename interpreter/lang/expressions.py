@@ -521,31 +521,39 @@ class ExprResolver:
         `c in POOL [where …]`, or bound to `it`), optionally of a value; `max(a, b)`, `min(a, b)` of numbers."""
         if not 1 <= len(args) <= 2:
             self.fail(self.pos(tok), f"`{name}` takes a set of cards or players and optionally a value of `it`")
-        named = args[0].data == "named_pool"
-        if named:  # `count(c in my hand where c.value > 3)`, `sum(c in my pile, c.value)`
+        if args[0].data == "named_pool":  # `count(c in my hand where c.value > 3)`, `sum(c in my pile, c.value)`
             pool, elem, var, inner = self.named_pool(args[0], s)
+            if len(args) == 1:
+                return self.aggregate_plain(tok, name, pool)
         else:
             first = self.expr(args[0], s)
             if name in ("max", "min") and len(args) == 2 and first.type in ("num", "bool"):
                 return n.Helper(name, [first, self.expect(args[1], s, "num")], "num")
-            if first.type in ("players", "player"):
-                pool, elem = self.coerce(first, "players", args[0]), "player"
-            elif first.type == "groups":
-                pool, elem = first, "cards"
-            else:
-                pool, elem = self.coerce(first, "cards", args[0]), "card"
-        if len(args) == 1:
-            return self.aggregate_plain(tok, name, pool)
-        if not named:
+            pool, elem = self.set_of(first, args[0])
+            if len(args) == 1:
+                return self.aggregate_plain(tok, name, pool)
             var, inner = self.bind_it(s, elem)
-        value = self.expr(args[1], inner)
+        return self.aggregate_of(tok, name, pool, elem, var, self.expr(args[1], inner), args[1])
+
+    def set_of(self, value: n.Expr, tree) -> tuple[n.Expr, str]:
+        """An aggregate's set written as a value (`my hand`, `opponents`, `groups(…)`), and what it holds: `card`,
+        `player`, or `cards` (each a group)."""
+        if value.type in ("players", "player"):
+            return self.coerce(value, "players", tree), "player"
+        if value.type == "groups":
+            return value, "cards"
+        return self.coerce(value, "cards", tree), "card"
+
+    def aggregate_of(self, tok: Token, name: str, pool: n.Expr, elem: str, var: n.Var, value: n.Expr, tree
+                     ) -> n.Aggregate:
+        """The aggregate `name` of `value` (an expression of `var`, each of `pool`, written at `tree`)."""
         if name in ("count", "any"):
             return n.Aggregate(name, pool, var, self.truth(value), "num" if name == "count" else "bool")
         if elem == "cards" and name in ("highest", "lowest"):
             self.fail(self.pos(tok), f"`{name}` is not offered over groups",
                       "filter the groups instead: groups(my hand, it.rank) where count(it) == 4")
         if name in ("sum", "max", "min", "highest", "lowest"):
-            value = self.coerce(value, "num", args[1])
+            value = self.coerce(value, "num", tree)
         typ = {"highest": elem, "lowest": elem, "list": "list"}.get(name, "num")
         return n.Aggregate(name, pool, var, value, typ)
 
