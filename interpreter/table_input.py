@@ -86,14 +86,27 @@ class Prompt:
         """What a typed line (not an option's number) asks for: an option by label or card name, else None
         once the help, a card's text, the table or an error is printed. Raises Quit."""
         t = self.t
-        out, w = t.prompt_out, t.words
         low = text.lower()
-        infos = "|".join(re.escape(x) for x in w["info_words"].split("|"))
-        if low in w["quit_words"].split("|"):
+        if low in t.words["quit_words"].split("|"):
             raise Quit
+        if self._looked(low, seat, labels, shown, blocks):
+            return None
+        if text in labels:
+            return labels.index(text)
+        by_name = [i for i, label in enumerate(labels) if t.cards.is_card(label) and t.cards.name(label).lower() == low]
+        if by_name:  # copies of one card are the same choice
+            return by_name[0]
+        print(t.words["bad_choice"].format(k=len(shown)), file=t.prompt_out)
+        return None
+
+    def _looked(self, low: str, seat: int, labels: list[str], shown: list[int], blocks: list[list[str]]) -> bool:
+        """Print what a typed line (lower-cased) asks to see, if it asks: the table, the help with the options'
+        cards, a card's text by its option's number or by its name. Whether it asked."""
+        t = self.t
+        out, w = t.prompt_out, t.words
+        infos = "|".join(re.escape(x) for x in w["info_words"].split("|"))
         asked = re.fullmatch(rf"(?:\?|{infos})\s*(\d+)", low)
         named = re.fullmatch(rf"(?:{infos})\s+(.+)", low)
-        by_name = [i for i, label in enumerate(labels) if t.cards.is_card(label) and t.cards.name(label).lower() == low]
         if low in w["table_words"].split("|"):
             for block in blocks:
                 print("\n".join(block), file=out)
@@ -103,20 +116,19 @@ class Prompt:
                 if t.cards.is_card(labels[k]):
                     self._info(labels[k], f"{i}) ")
         elif asked:
-            n = int(asked.group(1))
-            if 1 <= n <= len(shown) and t.cards.is_card(labels[shown[n - 1]]):
-                self._info(labels[shown[n - 1]])
-            else:
-                print(w["no_card"].format(n=n), file=out)
+            self._info_of_option(int(asked.group(1)), labels, shown)
         elif named:
             self._info_by_name(named.group(1), seat)
-        elif text in labels:
-            return labels.index(text)
-        elif by_name:  # copies of one card are the same choice
-            return by_name[0]
         else:
-            print(w["bad_choice"].format(k=len(shown)), file=out)
-        return None
+            return False
+        return True
+
+    def _info_of_option(self, n: int, labels: list[str], shown: list[int]) -> None:
+        """The text of the card of the `n`-th option on the screen, or that it has none."""
+        if 1 <= n <= len(shown) and self.t.cards.is_card(labels[shown[n - 1]]):
+            self._info(labels[shown[n - 1]])
+        else:
+            print(self.t.words["no_card"].format(n=n), file=self.t.prompt_out)
 
     def option_text(self, label: str, seat: int) -> str:
         """An option as the person reads it: a card by name, numbers and text; a hidden card by its back and

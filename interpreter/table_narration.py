@@ -73,19 +73,24 @@ class Narration:
             elif kind == "decision":
                 self._decision(line, together, lines[i + 1:])
             elif kind == "state":
-                self.flush()
-                self.told.clear()
-                self.screen.period_ends(line, now)
-                at = (line.get("deal", 1), line["round"])
-                last_of_round = not any((lines[j].get("deal", 1), lines[j]["round"]) == at for j in states if j > i)
-                if last_of_round and (m.over or now > at):
-                    self.summaries.summary(*at, state=line)
+                self._period_ended(line, now, [lines[j] for j in states if j > i])
             elif kind in ("result", "error"):
                 self.flush()
                 if self.summaries.says and kind == "result":
                     self.summaries.summary(*now)  # the rules ended the match before the round's end
         self._release()
         t.out.flush()
+
+    def _period_ended(self, line: dict[str, Any], now: tuple[int, int], later: list[dict[str, Any]]) -> None:
+        """A state line (a period's end; `later`: the state lines after it in this catch-up): what was held is
+        told, and the round's summary if none of `later` is of the same round and the match is over or past it."""
+        self.flush()
+        self.told.clear()
+        self.screen.period_ends(line, now)
+        at = (line.get("deal", 1), line["round"])
+        last_of_round = not any((state.get("deal", 1), state["round"]) == at for state in later)
+        if last_of_round and (self.t.m.over or now > at):
+            self.summaries.summary(*at, state=line)
 
     # ---- events, each through its kind
     def _said(self, line: dict[str, Any]) -> None:
