@@ -104,9 +104,7 @@ def _played(m: Match, st, flow, ask, choose: Callable[[int], int], bits, horizon
     try:
         if first is not None and not (st.deal > last_deal or st.rounds_played > last_rounds):
             ask, made, answered = _first_answered(ask, answered, choose, first, send)
-        while True:
-            if st.deal > last_deal or st.rounds_played > last_rounds:
-                break
+        while not (st.deal > last_deal or st.rounds_played > last_rounds):
             if ask[0] == -1:  # a simultaneous choice: every seat answers, in the order asked
                 values = _answers_together(ask[1], answered, choose)
                 made += len(values) - sum(a[0] in answered for a in ask[1])

@@ -270,11 +270,7 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
     elif place == BOTTOM:
         dest.append(c)
     elif place == RANDOM:
-        to = st.below(len(dest) + 1)
-        dest.insert(to, c)
-        if not up:  # put in face down at a place nobody saw: nobody can follow it (but a zone's owner)
-            owner = t.zone_owner[zi]
-            st.known[c] = 1 << owner if owner >= 0 else 0
+        to = _put_at_random(st, c, zi, up)
     else:
         to = max(0, min(place, len(dest)))
         dest.insert(to, c)
@@ -283,6 +279,17 @@ def move(st: State, c: int, zi: int, place: int, face: int) -> bool:
     if st.log is not None:
         moved(st, c, src, zi, place == RANDOM, to)
     return True
+
+
+def _put_at_random(st: State, c: int, zi: int, up: bool) -> int:
+    """`move`'s rare branch: card `c` put into zone `zi` at a place drawn by chance; the place."""
+    dest = st.zones[zi]
+    to = st.below(len(dest) + 1)
+    dest.insert(to, c)
+    if not up:  # put in face down at a place nobody saw: nobody can follow it (but a zone's owner)
+        owner = st.layout.zone_owner[zi]
+        st.known[c] = 1 << owner if owner >= 0 else 0
+    return to
 
 
 def landed_face_down(st: State, c: int, zi: int) -> None:
