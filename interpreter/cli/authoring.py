@@ -398,6 +398,23 @@ def add_parsers(sub: Subcommands) -> None:
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     add_lang(p, "language of the list's headings (card names and texts stay as the game wrote them)")
 
+    _add_print_and_serve(sub)
+
+    p = sub.add_parser("rules", help="print a game's rules page",
+                       description="Print a game's rules page (the README.md in its folder; with --lang L, its "
+                                   "README.L.md if it has one).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    add_lang(p, "the page's language, where the game has a page in it (README.L.md)")
+
+    p = sub.add_parser("compile", help="print the Python a game compiles to",
+                       description="Print the Python a game compiles to, each block headed by the YAML "
+                                   "file:line it comes from (a traceback of a failing rule shows these lines).")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of printing it")
+
+
+def _add_print_and_serve(sub: Subcommands) -> None:
+    """print and serve, whose arguments their own modules declare (loaded only for their command)."""
     p = sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
                        description="Put every card of a game, in its count of copies, on sheets to print at 100%, cut "
                                    "on the crop marks and play: a PDF of fronts and backs, one card a page for a print "
@@ -415,15 +432,3 @@ def add_parsers(sub: Subcommands) -> None:
 
         serve_arguments(p)
         add_lang(p, "language of the command's own words (the pages stay in English)")
-
-    p = sub.add_parser("rules", help="print a game's rules page",
-                       description="Print a game's rules page (the README.md in its folder; with --lang L, its "
-                                   "README.L.md if it has one).")
-    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    add_lang(p, "the page's language, where the game has a page in it (README.L.md)")
-
-    p = sub.add_parser("compile", help="print the Python a game compiles to",
-                       description="Print the Python a game compiles to, each block headed by the YAML "
-                                   "file:line it comes from (a traceback of a failing rule shows these lines).")
-    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE instead of printing it")
