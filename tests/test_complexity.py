@@ -27,7 +27,7 @@ STILL_OVER = {
 
 def c901_findings(root: Path = ROOT, folder: str = "interpreter") -> set[tuple[str, str]]:
     """(module, function) of each C901 finding of ruff in `folder` of `root`."""
-    pytest.importorskip("ruff")
+    pytest.importorskip("ruff")  # in the test extras: skipped only where they are not installed
     run = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated", "--select", "C901",
                           "--output-format", "json", "--exit-zero", folder],
                          cwd=root, capture_output=True, text=True, check=True)
