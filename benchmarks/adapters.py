@@ -26,9 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from walker import walker
+
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 
 
 def played(game, players: int, seed: int) -> tuple[list[int], list[tuple[int, int]], float]:
@@ -42,7 +44,7 @@ def played(game, players: int, seed: int) -> tuple[list[int], list[tuple[int, in
 
     start = time.perf_counter()
     m = Match(game, players, seed, chance=outcome)
-    bot = random_bot(seed)
+    bot = walker(seed)
     while not m.over:
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.information import new_cache
-from interpreter.run.random_bots import random_bot, seeded
+from interpreter.run.random_bots import bot_bytes, seeded
 from interpreter.run.sim import Outcome, run_many, simulate
 
 HERE = Path(__file__).resolve().parent
@@ -100,8 +100,10 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
     """What a seat's knowledge costs: a whole match through the step API (which watches who sees what,
     unlike `sim`), and at points through a match, in µs: `information_state` after one more decision
     (incremental) and from a fresh copy (everything rendered), and one `determinize`."""
+    from walker import walker
+
     from interpreter.run.belief import NoConsistentWorld
-    from interpreter.run.match import play_random, random_bot
+    from interpreter.run.match import play_random
 
     rng = random.Random(0)
     start = time.perf_counter()
@@ -116,7 +118,7 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
     points = no_world = 0
     for seed in range(seeds):
         m = game.new_match(players=players, seed=seed)
-        bot = random_bot(seed)
+        bot = walker(seed)
         while not m.over:
             for seat in m.to_act():
                 m.apply(seat, bot.pick(len(m.legal_actions(seat))))
@@ -150,11 +152,12 @@ def information_costs(game, players: int, seeds: int = 10) -> dict[str, float]:
 
 def fixed_cost(matches: int, repeat: int) -> dict[str, float]:
     """What a match costs besides its play, in µs (best of `repeat` runs): a `sim` match of One Bet
-    (`benchmarks/one-bet`: one shuffle, one card dealt each, one bet each), and of that the two random
-    generators every match seeds (its chance, its bots'), seeded as the engine seeds them."""
+    (`benchmarks/one-bet`: one shuffle, one card dealt each, one bet each), and of that its random draws begun: its
+    chance generator seeded and its bots' stream begun (its first block hashed), as the engine does them."""
     game = load_game(HERE / "one-bet")
     best = min(1 / rate(lambda seed: simulate(game, 2, seed), matches) for _ in range(repeat))
-    seeds = min(1 / rate(lambda seed: (seeded(random.Random, seed), random_bot(seed)), matches) for _ in range(repeat))
+    seeds = min(1 / rate(lambda seed: (seeded(random.Random, seed), next(bot_bytes(seed))), matches)
+                for _ in range(repeat))
     return {"match": best * 1e6, "seeding": seeds * 1e6}
 
 
@@ -187,7 +190,7 @@ def match_parts(game, players: int, matches: int, repeat: int) -> dict[str, floa
         "match": lambda seed: simulate(game, players, seed),
         "state": lambda seed: State(layout, players, seed, None, steps),
         "seeding": lambda seed: seeded(random.Random, seed),
-        "bots": random_bot,
+        "bots": lambda seed: next(bot_bytes(seed)),
         "finish": finished,
     }
     found = {name: min(1 / rate(fn, matches) for _ in range(repeat)) * 1e6 for name, fn in parts.items()}
@@ -277,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     parts = match_parts(overloaded, 4, max(500, args.n // 2), args.repeat)
     seeds = min(1 / rate(lambda seed: random.Random(seed), args.n) for _ in range(args.repeat)) * 1e6
     print(f"a sim match, overloaded 4 players: {parts['match']:.1f} µs: its state built {parts['state']:.1f} (of which "
-          f"seeding its chance generator {parts['seeding']:.1f}), the bots' generator seeded {parts['bots']:.1f}, "
+          f"seeding its chance generator {parts['seeding']:.1f}), the bots' stream begun {parts['bots']:.1f}, "
           f"scores, winners and outcome {parts['finish']:.1f}, the play itself {parts['play']:.1f} (the hand-written "
           f"match seeds one generator: {seeds:.1f})")
 
@@ -292,8 +295,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}, {players} players, random bots: {r:8.0f} games/s, {d:.0f} decisions/match")
 
     f = fixed_cost(max(2000, args.n * 5), args.repeat)
-    print(f"a match's fixed cost (one-bet, 2 decisions): {f['match']:.1f} µs, of which seeding its two "
-          f"random generators {f['seeding']:.1f} µs")
+    print(f"a match's fixed cost (one-bet, 2 decisions): {f['match']:.1f} µs, of which its chance generator "
+          f"seeded and its bots' stream begun {f['seeding']:.1f} µs")
 
     for name, players in (("overloaded", 4), ("sky-haulers", 2), ("sky-haulers", 4)):
         c = copy_costs(load_game(name), players)

@@ -53,6 +53,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's engine, not an installed one
+sys.path.insert(1, str(ROOT / "benchmarks"))  # (its walk, when loaded from elsewhere)
+
+from walker import walker  # noqa: E402
 
 from interpreter.bots import base as bots_base  # noqa: E402
 from interpreter.bots import check, get  # noqa: E402
@@ -60,7 +63,7 @@ from interpreter.bots import ismcts as bots_ismcts  # noqa: E402
 from interpreter.bots.duel import duel, mean_interval  # noqa: E402
 from interpreter.game import load_game  # noqa: E402
 from interpreter.paths import bundled_games  # noqa: E402
-from interpreter.run.match import Match, random_bot  # noqa: E402
+from interpreter.run.match import Match  # noqa: E402
 from interpreter.run.seat import Seat  # noqa: E402
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
@@ -82,7 +85,7 @@ def games_named(names: str | None) -> list[tuple[str, object]]:
 def point(game, players: int, seed: int, share: float) -> Match | None:
     """A random match after `share` of its decisions, on to the next decision with a choice."""
     whole = Match(game, players, seed)
-    bot = random_bot(seed)
+    bot = walker(seed)
     while not whole.over:
         for s in whole.to_act():
             whole.apply(s, bot.pick(len(whole.legal_actions(s))))
@@ -90,7 +93,7 @@ def point(game, players: int, seed: int, share: float) -> Match | None:
     m = Match(game, players, seed)
     for s, a in whole.history[:goal]:
         m.apply(s, a)
-    bot = random_bot(seed + 1)
+    bot = walker(seed + 1)
     while not m.over and max(len(m.legal_actions(s)) for s in m.to_act()) < 2:
         for s in m.to_act():
             m.apply(s, bot.pick(len(m.legal_actions(s))))

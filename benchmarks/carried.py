@@ -26,9 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from walker import walker
+
 from interpreter.game import load_game
 from interpreter.run import information
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 from interpreter.run.sim import simulate
 
 PARTS = {"answers": (Match, "apply"), "render": (information, "render"), "rebuild": (Match, "_resume")}
@@ -97,7 +99,7 @@ def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed, cou
     out: list[float] = []
     for seed in range(seeds):
         decisions = simulate(game, players, seed).decisions
-        m, bot = game.new_match(players=players, seed=seed), random_bot(seed)
+        m, bot = game.new_match(players=players, seed=seed), walker(seed)
         while not m.over and len(m.history) < int(decisions * share):
             for p in m.to_act():
                 m.apply(p, bot.pick(len(m.legal_actions(p))))

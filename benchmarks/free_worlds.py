@@ -26,9 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from walker import walker
+
 from interpreter.game import load_game
 from interpreter.run import belief, free_worlds
-from interpreter.run.match import Match, random_bot
+from interpreter.run.match import Match
 from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
@@ -39,7 +41,7 @@ def copies_at(game, seed: int) -> dict[str, Match]:
     """A random match copied at each point of POINTS (the decisions as `sim` makes them for the seed)."""
     decisions = simulate(game, 2, seed).decisions
     cuts = {int(decisions * share): name for name, share in POINTS}
-    m, bot, out = Match(game, 2, seed), random_bot(seed), {}
+    m, bot, out = Match(game, 2, seed), walker(seed), {}
     while not m.over:
         for name in (cuts[len(m.history)],) if len(m.history) in cuts else ():
             out.setdefault(name, m.clone())

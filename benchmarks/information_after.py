@@ -49,13 +49,14 @@ def players_of(game) -> int:
 
 def calls_at(game, seeds: int, share: float) -> list[tuple[Any, int]]:
     """The copies (one decision past the seat's last information state) and their seats, at one point."""
-    from interpreter.run.match import random_bot
+    from walker import walker
+
     from interpreter.run.sim import simulate
 
     players, out = players_of(game), []
     for seed in range(seeds):
         cut = int(simulate(game, players, seed).decisions * share)
-        m, bot = game.new_match(players=players, seed=seed), random_bot(seed)
+        m, bot = game.new_match(players=players, seed=seed), walker(seed)
         while not m.over and len(m.history) < cut:
             for p in m.to_act():
                 m.apply(p, bot.pick(len(m.legal_actions(p))))

@@ -3,11 +3,13 @@ Overloaded, counted by valgrind's cachegrind (simulated caches and branch predic
 with a shared machine's load, and that show what bytecode counts cannot (the interpreter's cost per bytecode,
 calls from C, the data a match reads).
 
-    python benchmarks/instructions.py [-n MATCHES] [--against DIR]
+    python benchmarks/instructions.py [-n MATCHES] [--against DIR] [--game FOLDER --players P]
 
 Each figure is the difference between a run of MATCHES matches and a run of none (the same start-up), divided
 by MATCHES; Overloaded at 4 players, random bots. `--against DIR` counts another checkout's `sim` too (an
-earlier commit, `git archive COMMIT | tar -x -C DIR`). Needs valgrind; slow (a minute or two a figure).
+earlier commit, `git archive COMMIT | tar -x -C DIR`). `--game` counts the `sim` of another game folder instead
+(at P players, 2 by default), with no hand-written match beside it: `--game benchmarks/one-bet`, what a match
+costs besides its play. Needs valgrind; slow (a minute or two a figure).
 """
 
 from __future__ import annotations
@@ -25,18 +27,19 @@ HERE = Path(__file__).resolve().parent
 # One run: `sim` or the hand-written match, MATCHES times, after one of each (anything made on first use).
 _RUN = """
 import random, sys, importlib.util
-root, here, which, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+root, here, which, n, folder, players = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], \\
+    int(sys.argv[6])
 sys.path.insert(0, root)
 from interpreter.game import load_game
 from interpreter.run.sim import simulate
 spec = importlib.util.spec_from_file_location("hw", here + "/handwritten_overloaded.py")
 hw = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(hw)
-game = load_game(root + "/cards/overloaded")
-simulate(game, 4, 10**6)
+game = load_game(folder or root + "/cards/overloaded")
+simulate(game, players, 10**6)
 hw.play(4, random.Random(10**6))
 for seed in range(n):
-    simulate(game, 4, seed) if which == "sim" else hw.play(4, random.Random(seed))
+    simulate(game, players, seed) if which == "sim" else hw.play(4, random.Random(seed))
 """
 
 NAMES = {"Ir": "instructions", "I1mr": "L1 code misses", "D1mr": "L1 data read misses",
@@ -44,10 +47,10 @@ NAMES = {"Ir": "instructions", "I1mr": "L1 code misses", "D1mr": "L1 data read m
          "Bim": "indirect branches mispredicted"}
 
 
-def events(root: Path, which: str, matches: int, cache: str) -> dict[str, int]:
-    """cachegrind's totals of one run of `matches` matches."""
+def events(root: Path, which: str, matches: int, cache: str, game: tuple[str, int]) -> dict[str, int]:
+    """cachegrind's totals of one run of `matches` matches (of `game`: its folder, "" for Overloaded, and players)."""
     env = dict(os.environ, MEEPLE_CACHE=cache)
-    argv = [sys.executable, "-c", _RUN, str(root), str(HERE), which, str(matches)]
+    argv = [sys.executable, "-c", _RUN, str(root), str(HERE), which, str(matches), game[0], str(game[1])]
     with tempfile.NamedTemporaryFile(suffix=".cg") as out:
         subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
                         f"--cachegrind-out-file={out.name}", *argv], env=env, capture_output=True, check=True)
@@ -61,13 +64,13 @@ def events(root: Path, which: str, matches: int, cache: str) -> dict[str, int]:
     return dict(zip(names, totals, strict=True))
 
 
-def per_match(root: Path, which: str, matches: int) -> dict[str, float]:
+def per_match(root: Path, which: str, matches: int, game: tuple[str, int] = ("", 4)) -> dict[str, float]:
     """Each event per match: a run of `matches` matches less a run of none, in a compiled-game cache of its own
     (filled first, so that neither run compiles)."""
     with tempfile.TemporaryDirectory() as cache:
-        subprocess.run([sys.executable, "-c", _RUN, str(root), str(HERE), which, "0"],
+        subprocess.run([sys.executable, "-c", _RUN, str(root), str(HERE), which, "0", *map(str, game)],
                        env=dict(os.environ, MEEPLE_CACHE=cache), capture_output=True, check=True)
-        none, some = events(root, which, 0, cache), events(root, which, matches, cache)
+        none, some = events(root, which, 0, cache, game), events(root, which, matches, cache, game)
     return {k: (some[k] - none[k]) / matches for k in NAMES}
 
 
@@ -75,10 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=300, help="matches per run (default 300)")
     parser.add_argument("--against", type=Path, metavar="DIR", help="another checkout whose sim to count too")
+    parser.add_argument("--game", type=Path, metavar="FOLDER", help="count this game's sim alone (not Overloaded's)")
+    parser.add_argument("--players", type=int, default=2, help="players of --game's matches (default 2)")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("instructions.py: valgrind is needed (its cachegrind tool), and was not found", file=sys.stderr)
         return 1
+    if args.game is not None:
+        return _one_game(args)
     runs = {"sim": (HERE.parent, "sim"), "hand-written": (HERE.parent, "hw")}
     if args.against is not None:
         runs["sim, against"] = (args.against.resolve(), "sim")
@@ -98,6 +105,19 @@ def main(argv: list[str] | None = None) -> int:
         if label != "hand-written":
             print(f"{label}: ratio by instructions (hand-written / {label}) {hand['Ir'] / f['Ir']:.3f}; "
                   f"per 1,000 instructions {per_thousand(f)}")
+    return 0
+
+
+def _one_game(args: argparse.Namespace) -> int:
+    """The figures of `--game`'s sim, of this checkout and of `--against`'s."""
+    game = (str(args.game.resolve()), args.players)
+    roots = {"sim": HERE.parent} | ({"sim, against": args.against.resolve()} if args.against is not None else {})
+    found = {label: per_match(root, "sim", args.n, game) for label, root in roots.items()}
+    print(f"Python {sys.version.split()[0]}, {args.game.name}, {args.players} players, random bots; per match, "
+          f"{args.n} matches a run")
+    print(f"{'':36}" + "".join(f"{label:>16}" for label in found))
+    for key, name in NAMES.items():
+        print(f"{name:36}" + "".join(f"{f[key]:>16,.0f}" for f in found.values()))
     return 0
 
 

@@ -30,10 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from walker import walker
+
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.belief import NoConsistentWorld, replayed
-from interpreter.run.match import random_bot
 
 
 def counts_of(game, asked: list[int] | None) -> list[int]:
@@ -46,7 +47,7 @@ def counts_of(game, asked: list[int] | None) -> list[int]:
 def walk(game, players: int, seed: int, every: int, fresh: bool, check: bool, keep: Path | None) -> dict:
     """One random match, a world drawn at every `every`-th decision: the draws' CPU seconds and what failed."""
     m = game.new_match(players=players, seed=seed)
-    bot, rng = random_bot(seed), random.Random(seed)
+    bot, rng = walker(seed), random.Random(seed)
     found = _found()
     turn = 0
     while not m.over:
@@ -68,7 +69,7 @@ def bench_walk(game, players: int, seed: int, rng: random.Random, check: bool, k
     """One match as `benchmarks/bench.py`'s `information_costs` walks it: after every 9th decision the first option
     is answered, and seat `decisions % players` draws a world (carried on from its last, from `rng`)."""
     m = game.new_match(players=players, seed=seed)
-    bot = random_bot(seed)
+    bot = walker(seed)
     found = _found()
     while not m.over:
         for seat in m.to_act():

@@ -37,11 +37,13 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from walker import walker
+
 from interpreter import game as game_module
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.belief import NoConsistentWorld
-from interpreter.run.match import RandomBot, random_bot
+from interpreter.run.match import RandomBot
 from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
@@ -67,7 +69,7 @@ def copies_at(game, players: int, seed: int) -> dict[str, Point]:
     """A random match (step API, the random bots of `sim`) copied at each point of POINTS."""
     decisions = simulate(game, players, seed).decisions  # the same match, played as `sim` plays it
     cuts = {int(decisions * share): name for name, share in POINTS}
-    m, bot, out = game.new_match(players=players, seed=seed), random_bot(seed), {}
+    m, bot, out = game.new_match(players=players, seed=seed), walker(seed), {}
     while not m.over and len(out) < len(cuts):
         for p in m.to_act():
             if len(m.history) in cuts and cuts[len(m.history)] not in out:

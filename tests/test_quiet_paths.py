@@ -1,15 +1,19 @@
 """The shortcuts a quiet match (sim's: no log, nobody watching) takes do what the general path does: a whole zone
-moved by `move_zone` as `move_cards` moves it, the generators seeded as `random.Random(seed)` seeds them, and the
-sentences a quiet match leaves out cost it the same steps."""
+moved by `move_zone` as `move_cards` moves it, the generators seeded as `random.Random(seed)` seeds them, the random
+bots' picks drawn from their stream as its definition says, and the sentences a quiet match leaves out cost it the
+same steps."""
 
+import hashlib
 import random
+from collections import Counter
+from itertools import islice
 
 import pytest
 
 from interpreter.game import load_game
 from interpreter.run.flow import Cursor, run_flow
 from interpreter.run.match import play_random
-from interpreter.run.random_bots import RandomBot, random_bits, random_bot, seeded
+from interpreter.run.random_bots import LIMITS, RandomBot, RandomBots, bot_bytes, random_bot, seeded
 from interpreter.run.runtime import BOTTOM, TOP, State, move_cards, move_zone
 from interpreter.run.sim import _play_random
 
@@ -22,14 +26,32 @@ def test_a_seeded_generator_is_the_one_its_class_makes_of_the_seed(kind, seed):
     assert [ours.getrandbits(7) for _ in range(20)] == [made.getrandbits(7) for _ in range(20)]
 
 
-def test_the_random_bots_draw_from_their_seed():
-    assert random_bot(5).getstate() == RandomBot(5 * 1_000_003 + 7).getstate()
-
-
 @pytest.mark.parametrize("seed", [0, 5, -3, 10**12 + 7, 2**70])
-def test_sim_draws_the_random_bots_bits(seed):
-    bits, bot = random_bits(seed), random_bot(seed)
-    assert [bits(k) for k in range(1, 40)] == [bot.getrandbits(k) for k in range(1, 40)]
+def test_the_random_bots_draw_from_their_seed_s_blake2b_blocks(seed):
+    head = b"meeple bots %d:" % seed
+    blocks = b"".join(hashlib.blake2b(head + b"%d" % i).digest() for i in range(3))
+    assert bytes(islice(bot_bytes(seed), len(blocks))) == blocks
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 7, 52, 255, 256, 257, 1000, 70_000])
+def test_a_random_bot_picks_every_option_alike(n):
+    """Each option as often as the others, within a bound a uniform pick passes with room (the draws are fixed by
+    the seed: the test gives the same answer every run); a byte at or above the last multiple of n is drawn again."""
+    bot, draws = random_bot(11), 300 * min(n, 300)
+    counts = Counter(bot.pick(n) for _ in range(draws))
+    assert set(counts) <= set(range(n))
+    if n <= 300:
+        expected = draws / n
+        chi2 = sum((counts[k] - expected) ** 2 / expected for k in range(n))
+        assert len(counts) == n and chi2 < n + 6 * (2 * n) ** 0.5, chi2
+    stream = bot_bytes(4)
+    assert LIMITS[3] == 255 and RandomBots(4).pick(3) == next(b for b in stream if b < 255) % 3
+
+
+def test_the_random_bots_take_a_lone_option_without_drawing():
+    bot, fresh = random_bot(9), random_bot(9)
+    assert [bot.pick(1) for _ in range(5)] == [0] * 5 and bot.pick(0) == 0
+    assert [bot.pick(6) for _ in range(20)] == [fresh.pick(6) for _ in range(20)]
 
 
 def _dealt(game, logged: bool) -> State:

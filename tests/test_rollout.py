@@ -5,6 +5,7 @@ import pickle
 import random
 
 import pytest
+from walks import walked, walker
 
 from interpreter import load_game, rollout
 from interpreter.run.flow import SETUP, finish
@@ -26,11 +27,11 @@ def stepped(m, pick):
 
 
 def points(game, players, seed):
-    """Copies of a random match at its start and after 10%, 50% and 90% of its decisions; and one in the
-    middle of a simultaneous choice, some seats answered, if the match has one."""
-    n = len(play_random(game, players, seed).history)
+    """Copies of a walk's match (`walks.walker`) at its start and after 10%, 50% and 90% of its decisions; and one in
+    the middle of a simultaneous choice, some seats answered, if the match has one."""
+    n = len(walked(game, players, seed).history)
     cuts = {0, n // 10, n // 2, n * 9 // 10}
-    m, bot, out, halfway = game.new_match(players=players, seed=seed), random_bot(seed), [], None
+    m, bot, out, halfway = game.new_match(players=players, seed=seed), walker(seed), [], None
     while not m.over:
         for seat in m.to_act():
             if len(m.history) in cuts:

@@ -1,6 +1,6 @@
 """Walks through a match that tests take their points from, none of them the random bots' (so that a change to
 the random bots' stream moves no point a test needs): `walker(seed)`, the answers; `played`, a match after so many
-of them; `walked`, a whole match (as `play_random` plays it with the random bots of now); `bench_walk`, the
+of them; `walked`, a whole match (as `play_random` played it with the random bots of a Mersenne Twister); `bench_walk`, the
 walk of `benchmarks/bench.py`'s figures of information (one answer forced, the first option, at every 9th
 decision); `answered`, a match's answers written out in `tests/answers/`; `old_bots`, the bots of `play` answering
 with the walker."""
@@ -18,19 +18,20 @@ ANSWERS = Path(__file__).parent / "answers"
 
 def walker(seed: int) -> RandomBot:
     """The answers of the walks of the match of `seed`: `pick(n)` (no draw with one option), from a Mersenne Twister
-    seeded as the random bots' is now (`random_bot`), but kept apart from them: a change to their stream leaves every
-    point tests found in these matches where it is."""
+    seeded as the random bots' was before their stream was BLAKE2b's (`random_bot`), and kept apart from them: a change
+    to their stream leaves every point tests found in these matches where it is."""
     return RandomBot(seed * 1_000_003 + 7)
 
 
 def walked(game, players: int, seed: int, log: bool = False) -> Match:
-    """A whole match of `game` answered by `walker(seed)` (what `play_random` plays with the random bots of now)."""
+    """A whole match of `game` answered by `walker(seed)` (what `play_random` played with the random bots of a
+    Mersenne Twister)."""
     return _answered(Match(game, players, seed, log=log), walker(seed), None)
 
 
 def old_bots(monkeypatch) -> None:
     """The random bots of a `Lineup` (those of `play`, `duel`, a page's bots) answer with `walker(seed)`, as they
-    did when a story of the terminal was written (and do now: the test stays where it is if their stream changes)."""
+    did when a story of the terminal was written (the test stays where it is though their stream changed)."""
     monkeypatch.setattr("interpreter.bots.lineup.random_bot", walker)
 
 

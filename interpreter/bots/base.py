@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -111,12 +112,17 @@ class Bot:
 
 
 class RandomChoice(Bot):
-    """`random`: a uniform pick among the legal actions."""
+    """`random`: a uniform pick among the legal actions (`pick`: its own generator's, or the match's random bots'
+    where a `Lineup` seats it)."""
 
     kind = "random"
 
+    def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
+        super().__init__(seed, budget)
+        self.pick: Callable[[int], int] = self.rng.pick
+
     def decide(self, handle: Seat, n: int) -> int:
-        return self.rng.pick(n)
+        return self.pick(n)
 
 
 class FirstChoice(Bot):

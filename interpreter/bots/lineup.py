@@ -47,7 +47,7 @@ class Lineup:
             searches = KINDS[check(name)[0]][1]  # the knobs are the search bots' (random and first take none)
             bot = get(name, seat_seed(seed, seat), **(knobs if searches else {}))
             if isinstance(bot, RandomChoice) and bot.kind == "random":
-                bot.rng = shared
+                bot.pick = shared.pick
             self.bots.append(bot)
 
     @property

@@ -1,14 +1,27 @@
 """The random bots: a uniform pick among a decision's options, drawn from a stream the match seed fixes. A module of
-their own, so that `sim`, which plays the compiled flow without a `Match`, loads no more than they need."""
+their own, so that `sim`, which plays the compiled flow without a `Match`, loads no more than they need.
+
+The bots' stream is BLAKE2b in counter mode: block i of a match's stream is the 64-byte digest of
+`"meeple bots <seed>:<i>"`, read a byte at a time from a C iterator. A match so seeds one
+Mersenne Twister (its chance) and hashes a block or two for its bots, where seeding a second Twister cost some 30,000
+machine instructions; chance and the bots stay apart (whoever decides, chance draws the same). A pick among n options
+(2 to 256) is one byte b, drawn again while b is at or above the largest multiple of n a byte holds, taken as b mod n:
+uniform, and almost always one byte. More options read several bytes as one number (`rare_pick`)."""
 
 from __future__ import annotations
 
 import _random
 import random
-from collections.abc import Callable
+from collections.abc import Iterator
+from hashlib import blake2b
+from itertools import chain as joined  # (named apart from a game's word: see tests/test_content_purity.py)
+from itertools import count, islice, repeat
 from typing import TypeVar
 
 R = TypeVar("R", bound=random.Random)
+
+LIMITS = (0, 0, *(256 - 256 % n for n in range(2, 257)))
+"""`LIMITS[n]` for 2 <= n <= 256: a byte below it is taken (mod n), one at or above it drawn again."""
 
 
 def seeded(kind: type[R], seed: int) -> R:
@@ -21,26 +34,60 @@ def seeded(kind: type[R], seed: int) -> R:
 
 
 class RandomBot(random.Random):
-    """The random bots: a uniform pick among the options, drawn only when there is a choice (so a
-    question with one option leaves the bots' draws as they were)."""
+    """A bot's own generator (the search bots', and a random bot seated with a seed of its own): a uniform pick
+    among the options, drawn only when there is a choice (so a question with one option leaves its draws as they
+    were)."""
 
     def pick(self, n: int) -> int:
         """An option in 0..n-1."""
         return self._randbelow(n) if n > 1 else 0  # type: ignore[attr-defined]
 
 
-def random_bot(seed: int) -> RandomBot:
+class RandomBots:
+    """The random bots of a match: its seed's stream of bytes (`bot_bytes`, see the module's note), `pick(n)` an
+    option in 0..n-1 (no byte drawn for one option)."""
+
+    __slots__ = ("stream",)
+
+    def __init__(self, seed: int) -> None:
+        self.stream = bot_bytes(seed)
+
+    def pick(self, n: int) -> int:
+        """An option in 0..n-1, uniformly."""
+        if not 1 < n <= 256:
+            return rare_pick(self.stream, n)
+        stream, limit = self.stream, LIMITS[n]
+        while (b := next(stream)) >= limit:
+            pass
+        return b % n
+
+    __call__ = pick  # (a pick function too: `rollout(m, random_bot(seed))` answers with it)
+
+
+def random_bot(seed: int) -> RandomBots:
     """The random bots, derived from the match seed (so a seed fixes the whole match)."""
-    return seeded(RandomBot, _bots_seed(seed))
+    return RandomBots(seed)
 
 
-def random_bits(seed: int) -> Callable[[int], int]:
-    """The `getrandbits` of `random_bot(seed)`, for a loop that writes the bots' picks out (`sim`): the C generator
-    itself, made from the seed in one step (a `random.Random` is made first, then seeded: some 3,000 machine
-    instructions more)."""
-    return _random.Random(_bots_seed(seed)).getrandbits
+def bot_bytes(seed: int) -> Iterator[int]:
+    """The random bots' stream of the match of `seed`: the bytes of its blocks, one after another, without end."""
+    return joined.from_iterable(map(_block, repeat(b"meeple bots %d:" % seed), count()))
 
 
-def _bots_seed(seed: int) -> int:
-    """The seed of the random bots' generator: derived from the match seed, apart from its chance's."""
-    return seed * 1_000_003 + 7
+def _block(head: bytes, i: int) -> bytes:
+    """Block `i` of the bots' stream whose blocks' text begins with `head`."""
+    return blake2b(head + b"%d" % i).digest()  # (64 bytes: BLAKE2b's own digest size)
+
+
+def rare_pick(stream: Iterator[int], n: int) -> int:
+    """A pick among fewer than 2 or more than 256 options: 0 for one option, no byte drawn; for more than 256, as many
+    bytes of `stream` as n needs and one more (little-endian), drawn again at or above the largest multiple of n they
+    hold, mod n."""
+    if n <= 1:
+        return 0
+    size = (n.bit_length() + 15) // 8
+    whole = 1 << (8 * size)
+    limit = whole - whole % n
+    while (r := int.from_bytes(bytes(islice(stream, size)), "little")) >= limit:
+        pass
+    return r % n

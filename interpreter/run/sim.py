@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .failures import RULE_FAILURES, rule_error
 from .flow import TURN, Cursor, finish, run_flow
 from .playable import Game
-from .random_bots import random_bits, random_bot
+from .random_bots import LIMITS, bot_bytes, random_bot, rare_pick
 from .runtime import State
 from .tracebacks import places_of_game, show_rules_lines
 
@@ -86,9 +86,10 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
     """Play the flow to its end with random bots and nothing watching: the hot loop of `sim`. Returns what
     `run_flow` returns; the decisions made are left in `st.decisions`.
 
-    Each pick is `random_bot(seed).pick(n)` written out: with two options or more, `getrandbits(k)` until
-    below n (`Random._randbelow`), so the bots' stream is the one `play_random` draws from (`random_bits`)."""
-    bits = random_bits(seed)
+    Each pick is `random_bot(seed).pick(n)` written out: among 2 to 256 options, a byte of the bots' stream
+    (`bot_bytes`) until below `LIMITS[n]`, taken mod n; any other number of options is `rare_pick`'s (`RandomBots.pick`
+    either way), so the picks are those `play_random` makes."""
+    stream, draw, limits = bot_bytes(seed), next, LIMITS
     flow = run_flow(game, st, Cursor())
     send = flow.send
     decisions = 0
@@ -102,25 +103,25 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
                 for one in options:
                     choices = one[1]
                     n = len(choices)
-                    if n > 1:
-                        k = n.bit_length()
-                        while (r := bits(k)) >= n:
+                    if 1 < n <= 256:
+                        limit = limits[n]
+                        while (b := draw(stream)) >= limit:
                             pass
-                        answer(choices[r])
+                        answer(choices[b % n])
                     else:
-                        answer(choices[0])
+                        answer(choices[rare_pick(stream, n)])
                 decisions += len(answers)
                 ask = send(answers)
                 continue
             decisions += 1
             n = len(options)
-            if n > 1:
-                k = n.bit_length()
-                while (r := bits(k)) >= n:
+            if 1 < n <= 256:
+                limit = limits[n]
+                while (b := draw(stream)) >= limit:
                     pass
-                ask = send(options[r])
+                ask = send(options[b % n])
             else:
-                ask = send(options[0])
+                ask = send(options[rare_pick(stream, n)])
     except StopIteration as stop:
         st.decisions = decisions
         return stop.value
