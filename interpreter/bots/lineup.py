@@ -32,9 +32,9 @@ def seat_seed(seed: int, seat: int) -> int:
 
 
 class Lineup:
-    """The bots of one match, by seat (None: a person). Random seats share the generator the random bots
-    have always drawn from (`random_bot(seed)`), so `--bots random` plays the very matches it played
-    before bots had names; every other bot has a generator of its own (`seat_seed`)."""
+    """The bots of one match, by seat (None: a person). Random seats share the random bots' stream of the
+    match (`random_bot(seed)`), so `--bots random` plays the matches `sim` and `play_random` play; every
+    other bot has a generator of its own (`seat_seed`)."""
 
     def __init__(self, names: Sequence[str], seed: int, **knobs: object) -> None:
         shared = random_bot(seed)
