@@ -3,7 +3,9 @@ moved by `move_zone` as `move_cards` moves it, the generators seeded as `random.
 bots' picks drawn from their stream as its definition says, and the sentences a quiet match leaves out cost it the
 same steps."""
 
+import copy
 import hashlib
+import pickle
 import random
 from collections import Counter
 from itertools import islice
@@ -52,6 +54,17 @@ def test_the_random_bots_take_a_lone_option_without_drawing():
     bot, fresh = random_bot(9), random_bot(9)
     assert [bot.pick(1) for _ in range(5)] == [0] * 5 and bot.pick(0) == 0
     assert [bot.pick(6) for _ in range(20)] == [fresh.pick(6) for _ in range(20)]
+
+
+def test_random_bots_copied_or_pickled_go_on_from_the_same_byte_without_pickling_the_stream():
+    bot = random_bot(6)
+    for n in (2, 3, 1, 200, 300, 5, 70_000):
+        bot.pick(n)
+    pickled = pickle.dumps(bot)
+    assert b"itertools" not in pickled  # (its pickling of iterators is being retired)
+    copies = [pickle.loads(pickled), copy.deepcopy(bot)]
+    picks = [bot.pick(n) for n in (7, 300, 2, 256) * 10]
+    assert all([c.pick(n) for n in (7, 300, 2, 256) * 10] == picks for c in copies)
 
 
 def _dealt(game, logged: bool) -> State:

@@ -45,23 +45,37 @@ class RandomBot(random.Random):
 
 class RandomBots:
     """The random bots of a match: its seed's stream of bytes (`bot_bytes`, see the module's note), `pick(n)` an
-    option in 0..n-1 (no byte drawn for one option)."""
+    option in 0..n-1 (no byte drawn for one option). A copy or pickle goes on from the same byte: it is made again
+    from the seed and the bytes drawn so far (not by copying the C iterator, whose pickling Python is retiring)."""
 
-    __slots__ = ("stream",)
+    __slots__ = ("drawn", "seed", "stream")
 
-    def __init__(self, seed: int) -> None:
-        self.stream = bot_bytes(seed)
+    def __init__(self, seed: int, drawn: int = 0) -> None:
+        self.seed, self.drawn, self.stream = seed, drawn, bot_bytes(seed)
+        if drawn:
+            next(islice(self.stream, drawn - 1, None))
 
     def pick(self, n: int) -> int:
         """An option in 0..n-1, uniformly."""
-        if not 1 < n <= 256:
-            return rare_pick(self.stream, n)
-        stream, limit = self.stream, LIMITS[n]
+        stream = self.stream
+        if n <= 1:
+            return 0
+        if n > 256:
+            size, limit = _wide(n)
+            while True:
+                self.drawn += size
+                if (r := int.from_bytes(bytes(islice(stream, size)), "little")) < limit:
+                    return r % n
+        limit = LIMITS[n]
+        self.drawn += 1
         while (b := next(stream)) >= limit:
-            pass
+            self.drawn += 1
         return b % n
 
     __call__ = pick  # (a pick function too: `rollout(m, random_bot(seed))` answers with it)
+
+    def __reduce__(self) -> tuple:
+        return RandomBots, (self.seed, self.drawn)
 
 
 def random_bot(seed: int) -> RandomBots:
@@ -85,9 +99,14 @@ def rare_pick(stream: Iterator[int], n: int) -> int:
     hold, mod n."""
     if n <= 1:
         return 0
-    size = (n.bit_length() + 15) // 8
-    whole = 1 << (8 * size)
-    limit = whole - whole % n
+    size, limit = _wide(n)
     while (r := int.from_bytes(bytes(islice(stream, size)), "little")) >= limit:
         pass
     return r % n
+
+
+def _wide(n: int) -> tuple[int, int]:
+    """The bytes a pick among n > 256 options reads at a time, and the bound below which it takes them (mod n)."""
+    size = (n.bit_length() + 15) // 8
+    whole = 1 << (8 * size)
+    return size, whole - whole % n
