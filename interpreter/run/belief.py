@@ -335,12 +335,25 @@ class _Tracer:
 
     def advance(self, match) -> _Trace:
         """The trace of the match as it is now (the events since the last call walked)."""
-        tr, bit = self.tr, self.bit
+        tr = self.tr
         last = len(tr.picks) - 1
+        self.walk(match._watch.events)
+        # the outcomes of neither a shuffle nor a roll (a random card, player, place)
+        picked = match.st.chance_used - self.chanced
+        if picked > tr.picked:
+            tr.picked = picked
+            tr.maybe.update(range(last, len(tr.picks)))
+        saw, end = self.saw, tr.end
+        for c in self.seen_now(match.st):
+            saw(c, end)
+        return tr
+
+    def walk(self, events: list[tuple]) -> None:
+        """The events from the last walked on, each told to the step of its kind (a look at a hand ends at the
+        first event that shows no more of it)."""
         walk = {MOVE: self.moved, SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
                 DECIDE: self.decided, TABLE: self.tabled, ROLL: self.rolled}
-        events = match._watch.events
-        for i in range(tr.end, len(events)):
+        for i in range(self.tr.end, len(events)):
             e = events[i]
             if self.look is not None and e[0] != SHOW:
                 self.looked()
@@ -349,16 +362,16 @@ class _Tracer:
                 step(i, e)
         if self.look is not None:
             self.looked()
-        tr.end = len(events)
-        st, t, seat = match.st, self.t, self.seat
-        picked = st.chance_used - self.chanced  # outcomes of neither a shuffle nor a roll: a random card, player, place
-        if picked > tr.picked:
-            tr.picked = picked
-            tr.maybe.update(range(last, len(tr.picks)))
+        self.tr.end = len(events)
+
+    def seen_now(self, st) -> list[int]:
+        """The cards the seat sees now (`seen_by`, for this seat only), by their paths (`_by_role`), not by the
+        cards' ids: the order they join `needed` in."""
+        tr, t, seat, bit = self.tr, self.t, self.seat, self.bit
         known, face, zone_of, vis, owner = st.known, st.face, st.zone_of, t.zone_vis, t.zone_owner
         grouped, seg = tr.grouped, self.seg
         now: list[int] = []
-        for c in range(len(self.faces)):  # the cards the seat sees now (`seen_by`, for this seat only)
+        for c in range(len(self.faces)):
             if known[c] & bit:
                 if seg[c] not in grouped or vis[zone_of[c]] != OWNER or owner[zone_of[c]] == seat:
                     now.append(c)  # (a card of a look at a hand, still there: which one is not known)
@@ -366,12 +379,10 @@ class _Tracer:
                 zi = zone_of[c]
                 if vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat):
                     now.append(c)
-        if len(now) > 1:  # by their paths (`_by_role`), not by the cards' ids: the order they join `needed` in
+        if len(now) > 1:
             role = _role(tr)
             now.sort(key=lambda c: role(seg[c]))
-        for c in now:
-            self.saw(c, tr.end)
-        return tr
+        return now
 
     # ---- what each event tells the seat
     def moved(self, i: int, e: tuple) -> None:
@@ -670,39 +681,69 @@ def _passed_down(tr: _Trace, need: list[Any], can: _Can, first: int, rng: random
     backtracks, o, take = _BACKTRACKS, len(tr.mixes) - 1, -1
     while o >= first:
         try:
-            while take < 0 and left and max(tr.origin[s] for s in looks[left - 1][0]) >= o:
-                left -= 1
-                _looked_at(tr, *looks[left], need, rng, can)
+            if take < 0 and left:
+                left = _looks_placed(tr, looks, left, o, need, rng, can)
             kind, incoming, outgoing = tr.mixes[o]
             if kind < 0:
                 _passed_back(need, can, _by_role(tr, incoming), _by_role(tr, outgoing), rng)
             else:
-                if take < 0:
-                    fits = _fits(need, can, kind, incoming, outgoing)
-                    if not fits:
-                        raise _Misfit("no card of that hand could have been the one chosen")
-                    take = fits.pop(rng.randrange(len(fits)))
-                    if fits:
-                        stack.append((o, need[:], left, len(chosen), fits))
-                for t, s in zip(outgoing, _after_choice(kind, take, incoming), strict=True):
-                    if need[s] is None:
-                        need[s] = need[t]
+                take, fits, before = _chosen_back(need, can, kind, incoming, outgoing, take, rng)
+                if fits:
+                    stack.append((o, before, left, len(chosen), fits))
                 chosen.append(take)
             o, take = o - 1, -1
         except _Misfit:
             if backtracks <= 0 or not stack:
                 raise
             backtracks -= 1
-            o, before, left, k, fits = stack[-1]
-            need[:] = before
-            del chosen[k:]
-            take = fits.pop(rng.randrange(len(fits)))
-            if not fits:
-                stack.pop()
+            o, left, take = _backtracked(stack, need, chosen, rng)
     while left:
         left -= 1
         _looked_at(tr, *looks[left], need, rng, can)
     return chosen
+
+
+def _looks_placed(tr: _Trace, looks: list[tuple[list[int], list[Any]]], left: int, o: int, need: list[Any],
+                  rng: random.Random, can: _Can) -> int:
+    """The looks of `looks[:left]` (by the last mix that made one of their paths) made at mix `o` or after,
+    placed from the last (see `_looked_at`): how many are left."""
+    while left and max(tr.origin[s] for s in looks[left - 1][0]) >= o:
+        left -= 1
+        _looked_at(tr, *looks[left], need, rng, can)
+    return left
+
+
+def _chosen_back(need: list[Any], can: _Can, kind: int, incoming: list[int], outgoing: list[int], take: int,
+                 rng: random.Random) -> tuple[int, list[int], list[Any]]:
+    """A choice's needs passed back, from its outgoing paths to its incoming ones (a path that needs a face already
+    keeps it), the card at `take` the one that left; where `take` is -1, that card drawn uniformly among those that
+    fit (`_fits`; `_Misfit` if none does). The card taken, the others that fit (none if `take` was given), and the
+    needs as they were before (where any other fits: for `_passed_down` to come back to)."""
+    fits: list[int] = []
+    if take < 0:
+        fits = _fits(need, can, kind, incoming, outgoing)
+        if not fits:
+            raise _Misfit("no card of that hand could have been the one chosen")
+        take = fits.pop(rng.randrange(len(fits)))
+    before = need[:] if fits else need
+    for t, s in zip(outgoing, _after_choice(kind, take, incoming), strict=True):
+        if need[s] is None:
+            need[s] = need[t]
+    return take, fits, before
+
+
+def _backtracked(stack: list[tuple[int, list[Any], int, int, list[int]]], need: list[Any], chosen: list[int],
+                 rng: random.Random) -> tuple[int, int, int]:
+    """The pass taken back to the last choice that could take another card (`_passed_down`'s `stack`): the needs,
+    and the choices made since, as they were before it; that choice's mix, the looks not placed then, and the
+    other card it takes, drawn uniformly among those left (the choice dropped from `stack` once none is)."""
+    o, before, left, k, fits = stack[-1]
+    need[:] = before
+    del chosen[k:]
+    take = fits.pop(rng.randrange(len(fits)))
+    if not fits:
+        stack.pop()
+    return o, left, take
 
 
 def _looked_at(tr: _Trace, paths: list[int], shown: list[Any], need: list[Any], rng: random.Random, can: _Can
@@ -1463,44 +1504,12 @@ class _Replay:
         one of another face the same shuffle dealt down a free path (each card of a face the seat's lines of
         the answer named); first the cards of the zones the answer touched, then the others (a counter may tell
         of any hand), in the order `ranked` puts them."""
-        tr, card, faces = self.tr, self.card, self.faces
         told = self.told_at(prev, reached) if self.unanswered else frozenset()
-        alive, zone = tr.alive[d], tr.zone[d]
-        touched = self.touched(d, reached)
-        near: list[tuple[int, int, int]] = []
-        far: list[tuple[int, int, int]] = []
-        dealt, chose = self.dealt_by(alive), self.chosen_by(alive)
-        roles: dict[int, list[int]] = {}  # shuffle -> the paths it made, by `_by_role`
-        for r, s in _alive(tr, alive):
-            x = card[s]
-            o = dealt.get(x, -1)
-            if tr.need[s] is not None:
-                continue
-            if chose.get(x, -1) > o and not self.targeted:  # chosen from a hand since (or kept there): the
-                # player chose another card (left to the other drawings where the answer's own card goes first)
-                (near if zone[r] in touched else far).extend(self.chosen_instead(chose[x], x))
-            if o < 0:
-                continue
-            paths = roles.get(o)
-            if paths is None:  # (sorted once a call: the cards of a hand mostly came by one shuffle)
-                paths = roles[o] = _by_role(tr, tr.mixes[o][2])
-            by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
-            for t in paths:
-                y = card[t]
-                if tr.need[t] is None and faces[y] != faces[x]:
-                    by_face.setdefault(faces[y], []).append(y)
-            (near if zone[r] in touched else far).extend(
-                (o, x, y) for f, ys in by_face.items()
-                for y in (ys if self.unanswered and f in told else (self.rng.choice(ys),)))
+        near, far = self.alive_pairs(d, reached, told)
         for o in self.dealt_in(d):  # a shuffle the answer itself dealt: its cards on free paths traded among them
-            free = [card[t] for t in _by_role(tr, tr.mixes[o][2]) if tr.need[t] is None]
+            free = self.dealt_free(o)
             for x in free:
-                kinds: dict[Any, list[int]] = {}
-                for y in free:
-                    if faces[y] != faces[x]:
-                        kinds.setdefault(faces[y], []).append(y)
-                near.extend((o, x, y) for f, ys in kinds.items()
-                            for y in (ys if self.unanswered and f in told else (self.rng.choice(ys),)))
+                near.extend(self.traded_for(o, x, free, told))
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
@@ -1510,6 +1519,50 @@ class _Replay:
             named = _named_in(self.match.layout, self.want[reached] if 0 <= reached < len(self.want) else "")
             pairs.sort(key=lambda pair: pair[2] not in named)
         return [move[0] for move in self.ranked([(pair,) for pair in pairs], prev, d, reached)]
+
+    def alive_pairs(self, d: int, reached: int, told: frozenset
+                    ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+        """`pairs`' swaps of each card on a free path at answer `d` (in `_alive`'s order), those of the cards in the
+        zones the answer touched apart from the others: first the trades that make a player choose another card
+        from a hand where it chose this one since (`chosen_instead`; not where the answer's own card goes first),
+        then its swaps with the cards of other faces its last shuffle dealt down free paths (`traded_for`)."""
+        tr, card = self.tr, self.card
+        alive, zone = tr.alive[d], tr.zone[d]
+        touched = self.touched(d, reached)
+        near: list[tuple[int, int, int]] = []
+        far: list[tuple[int, int, int]] = []
+        dealt, chose = self.dealt_by(alive), self.chosen_by(alive)
+        free: dict[int, list[int]] = {}  # shuffle -> `dealt_free` (once a call: a hand's cards mostly came by one)
+        for r, s in _alive(tr, alive):
+            if tr.need[s] is not None:
+                continue
+            x = card[s]
+            o = dealt.get(x, -1)
+            into = near if zone[r] in touched else far
+            if chose.get(x, -1) > o and not self.targeted:
+                into.extend(self.chosen_instead(chose[x], x))
+            if o >= 0:
+                if o not in free:
+                    free[o] = self.dealt_free(o)
+                into.extend(self.traded_for(o, x, free[o], told))
+        return near, far
+
+    def dealt_free(self, o: int) -> list[int]:
+        """The cards shuffle `o` dealt down free paths, in the order of `_by_role`."""
+        tr, card = self.tr, self.card
+        return [card[t] for t in _by_role(tr, tr.mixes[o][2]) if tr.need[t] is None]
+
+    def traded_for(self, o: int, x: int, free: list[int], told: frozenset) -> list[tuple[int, int, int]]:
+        """The swaps (o, x, y) of card `x` with one card of each other face of `free` (the cards shuffle `o` dealt
+        down free paths), drawn at random, or with each of a face the seat's lines named (`told`, where no option of
+        another player fit its question)."""
+        faces, rng, every = self.faces, self.rng, self.unanswered
+        fx = faces[x]
+        by_face: dict[Any, list[int]] = {}
+        for y in free:
+            if faces[y] != fx:
+                by_face.setdefault(faces[y], []).append(y)
+        return [(o, x, y) for f, ys in by_face.items() for y in (ys if every and f in told else (rng.choice(ys),))]
 
     def own_card_first(self, d: int, pairs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
         """`pairs` with the swaps of the card answer `d` named first, where the seat never saw which card it was
@@ -1590,44 +1643,49 @@ class _Replay:
         # a trade that fits here, its answers since unchecked: the drawing, the world, the shuffle, the cards
         unchecked: tuple[list[int], Any, int, list[int]] | None = None
         checks = _CHECKS
-        kept = self.card
-        dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
-        for move in moves[:_PROBES]:
-            if self.budget[0] <= 0:
-                break
-            self.budget[0] -= 1
-            swapped, pi, relabel = self.moved_cards(move, kept, dealt_before)
-            if swapped is None:
-                continue
+        for move, swapped, relabel, before, after, misfit in self.probed(prev, d, moves):
             o = min(o for o, _, _ in move)
-            tried = self.tried(prev, d, swapped, pi)
-            if tried is None:
-                continue
-            before, after, misfit = tried
             if misfit is not None:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
                     # as far or further: a step on the way
                     best = (misfit.reached, swapped, before, o, relabel, [c for _, x, y in move for c in (x, y)])
                 continue
-            if relabel or self.changed is not None:
-                # traded before the copy's base (now or by a mend on the way): the answers given between
-                # that shuffle and the base have not seen the traded cards; given again first, they may part
-                # earlier (then it is kept in case no trade passes, and the world played again is mended there)
-                if unchecked is None:
-                    unchecked = (swapped, after, o, [c for _, x, y in move for c in (x, y)])
-                if checks <= 0:
-                    break
-                checks -= 1
-                checked = self.checked(swapped, o, d, move)
-                if checked is None:
-                    continue
+            if not relabel and self.changed is None:
+                self.card = swapped
+                self.traded.update(c for _, x, y in move for c in (x, y))
+                self.moved_told(*move)
+                self.learned(d, prev, reached, before, after, move)
+                return True, after, -1
+            # traded before the copy's base (now or by a mend on the way): the answers given between that
+            # shuffle and the base have not seen the traded cards; given again first, they may part earlier
+            # (then it is kept in case no trade passes, and the world played again is mended there)
+            if unchecked is None:
+                unchecked = (swapped, after, o, [c for _, x, y in move for c in (x, y)])
+            if checks <= 0:
+                break
+            checks -= 1
+            checked = self.checked(swapped, o, d, move)
+            if checked is not None:
                 return True, checked, -1
-            self.card = swapped
-            self.traded.update(c for _, x, y in move for c in (x, y))
-            self.moved_told(*move)
-            self.learned(d, prev, reached, before, after, move)
-            return True, after, -1
         return self.fallback(unchecked, best)
+
+    def probed(self, prev, d: int, moves: list[tuple[tuple[int, int, int], ...]]):
+        """The first `_PROBES` of `moves`, as long as the draw's budget of probes lasts, each made on the drawing
+        and tried on a copy of `prev` (`tried`), but those that would show the seat another face or whose copy
+        does not fit: (the move, the drawing with it, whether it reaches before the copy's kept base, the copy
+        before answer `d`, the world after it or None, where it parted or None)."""
+        kept = self.card
+        dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
+        for move in moves[:_PROBES]:
+            if self.budget[0] <= 0:
+                return
+            self.budget[0] -= 1
+            swapped, pi, relabel = self.moved_cards(move, kept, dealt_before)
+            if swapped is None:
+                continue
+            tried = self.tried(prev, d, swapped, pi)
+            if tried is not None:
+                yield move, swapped, relabel, *tried
 
     def checked(self, swapped: list[int], o: int, d: int, move: tuple[tuple[int, int, int], ...]):
         """The world after answer `d` along the drawing `swapped` (the trades of `move`, the first at shuffle
@@ -1833,22 +1891,28 @@ class _Replay:
         named there a zone of another player held (Go Fish: a hand asked for a rank that held none). Else (a
         card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until a card fits;
         or a card answered whose kind the rules tell later) the order the moves came in, between equals."""
+        key = self.weigher(prev, d, reached)
+        if not self.unanswered:
+            return sorted(moves, key=lambda move: key(move)[:2])
+        ranked = [(k[:3], i) for i, move in enumerate(moves) if not (k := key(move))[3]]
+        first = {i for _, i in ranked}
+        return [moves[i] for _, i in sorted(ranked)] + [move for i, move in enumerate(moves) if i not in first]
+
+    def weigher(self, prev, d: int, reached: int):
+        """`ranked`'s key of a move at answer `d`: (whether it trades back a pair that mended this answer before,
+        the counts pinned at the answers since its first shuffle it undoes, the counts the rules may have read
+        there it changes, whether it changes no count the answer is about). The last two are worked out only
+        where no option of another player fit its question (`unanswered`)."""
         faces, told = self.faces, self.told
         counted = self.unanswered  # (else only the trades back and the counts undone are worked out)
         now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)] if counted else []
         told_now = self.told_at(prev, reached) if counted else frozenset()
         passed = sorted(e for e in told if e != d) if counted else []
-        by_face: dict[Any, list[int]] = {}  # face -> the places in `passed` of the answers whose lines named it
-        where: dict[int, list[int]] = {}  # card -> per answer passed, the zone of `hidden` that held it, or -1
-        for i, e in enumerate(passed):
-            named, inside = self.named_at(e), told[e][2]
-            for f in named:
-                by_face.setdefault(f, []).append(i)
-            for h, z in enumerate(inside):
-                for c in z:
-                    where.setdefault(c, [-1] * len(passed))[i] = h
+        by_face, where = self.named_passed(passed)
         nowhere = [-1] * len(passed)
         again = self.mends.get(d, ())
+        # the counts pinned at the other answers the world passed: (the answer, its zones kept, its pins)
+        pins = [(e, told[e][2], pinned) for e, pinned in self.pins.items() if e != d and e in told]
 
         def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, int, int, bool]:
             """(trades back, counts undone, counts changed, whether it changes no count the answer is about)"""
@@ -1863,23 +1927,25 @@ class _Replay:
                 for i in {*by_face.get(fx, ()), *by_face.get(fy, ())}:
                     if passed[i] >= first and wx[i] != wy[i]:
                         risk += (wx[i] >= 0) + (wy[i] >= 0)
-                for e, pinned in self.pins.items():
-                    if e == d or e < first or e not in told:
-                        continue
-                    inside = told[e][2]
-                    for h, f, k in pinned:
-                        z = inside[h]
-                        if (x in z) != (y in z) and f in (fx, fy):
-                            count = sum(faces[c] == f for c in z)
-                            delta = (fy == f) - (fx == f) if x in z else (fx == f) - (fy == f)
-                            undone += (count + delta != k) - (count != k)
+                if pins:
+                    undone += _undone(faces, pins, first, x, y)
             return any(frozenset((x, y)) in again for _, x, y in move), undone, risk, not relevant
 
-        if not counted:
-            return sorted(moves, key=lambda move: key(move)[:2])
-        ranked = [(k[:3], i) for i, move in enumerate(moves) if not (k := key(move))[3]]
-        first = {i for _, i in ranked}
-        return [moves[i] for _, i in sorted(ranked)] + [move for i, move in enumerate(moves) if i not in first]
+        return key
+
+    def named_passed(self, passed: list[int]) -> tuple[dict[Any, list[int]], dict[int, list[int]]]:
+        """Of the answers `passed` (kept, see `note`): face -> the places in `passed` of those whose lines named it;
+        card -> per answer, the zone of `hidden` that held it, or -1."""
+        by_face: dict[Any, list[int]] = {}
+        where: dict[int, list[int]] = {}
+        for i, e in enumerate(passed):
+            named, inside = self.named_at(e), self.told[e][2]
+            for f in named:
+                by_face.setdefault(f, []).append(i)
+            for h, z in enumerate(inside):
+                for c in z:
+                    where.setdefault(c, [-1] * len(passed))[i] = h
+        return by_face, where
 
     def learned(self, d: int, prev, reached: int, before, after, move: tuple[tuple[int, int, int], ...]) -> None:
         """A mend let the world give answer `d` (`before`: the world mended, before the answer; `after`: after
@@ -1954,6 +2020,24 @@ class _Replay:
                     players.update(p for p, v in enumerate(values) if p >= len(before) or v != before[p])
         zones.update(zi for zi in range(len(t.zone_owner)) if t.zone_owner[zi] in players)
         return zones
+
+
+def _undone(faces: list[Any], pins: list[tuple[int, list[set[int]], list[tuple[int, Any, int]]]], first: int,
+            x: int, y: int) -> int:
+    """How many more of the counts pinned at the answers given from `first` on (`pins`: see `_Replay.weigher`) cards
+    `x` and `y` traded would undo than they would set back (see `_Replay.learned`)."""
+    fx, fy = faces[x], faces[y]
+    undone = 0
+    for e, inside, pinned in pins:
+        if e < first:
+            continue
+        for h, f, k in pinned:
+            z = inside[h]
+            if (x in z) != (y in z) and f in (fx, fy):
+                count = sum(faces[c] == f for c in z)
+                delta = (fy == f) - (fx == f) if x in z else (fx == f) - (fy == f)
+                undone += (count + delta != k) - (count != k)
+    return undone
 
 
 def _named_in(layout, told: str) -> set[int]:
