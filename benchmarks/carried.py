@@ -12,15 +12,22 @@ questions), the seat's observations rendered to compare (`information.render`), 
 (`Match._resume`), and the rest (the walk of the match's events, drawing, comparing, copying). The three are
 timed where they are called, not nested in one another. `--bytecodes`: the same draws counted in bytecodes
 run (`sys.settrace`, per opcode: a figure a shared machine's load does not move), their median printed instead
-of the shares (the draws then take several times as long).
+of the shares (the draws then take several times as long). `--instructions`: the same draws counted in machine
+instructions (valgrind's callgrind, counting only the draws: each runs inside `sys.call_tracing`, which callgrind
+counts and dumps after; with `PYTHONHASHSEED=0`, so that a run is repeated exactly), the cyclic collector's share
+of them too; `--against DIR` counts another checkout's draws in the same way (an earlier commit, `git archive
+COMMIT | tar -x -C DIR`). Needs valgrind; slow (minutes a game).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +40,7 @@ from interpreter.run import information
 from interpreter.run.match import Match
 from interpreter.run.sim import simulate
 
+HERE = Path(__file__).resolve().parent
 PARTS = {"answers": (Match, "apply"), "render": (information, "render"), "rebuild": (Match, "_resume")}
 
 
@@ -92,9 +100,70 @@ class Counted:
         return self.n
 
 
-def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed, counted: Counted | None = None
-                  ) -> list[float]:
-    """CPU seconds of each carried draw (with `counted`: bytecodes run)."""
+class Traced:
+    """Each draw run inside `sys.call_tracing` (what callgrind counts, and dumps after: see `instructions`)."""
+
+    def __call__(self, fn) -> int:
+        sys.call_tracing(fn, ())
+        return 0
+
+
+def counted_draws(name: str, seeds: int, repeat: int, share: float) -> None:
+    """Run under callgrind by `instructions`: the carried draws of one game, each dumped apart (`Traced`); prints
+    how many."""
+    timed = Timed()
+    timed.close()  # (nothing timed)
+    print(len(carried_draws(load_game(name), seeds, repeat, share, timed, Traced())), flush=True)
+
+
+_COLLECTOR = "gc_collect_main"  # the cyclic collector's pass (CPython 3.11; `collect` before it)
+
+
+def instructions(root: Path, name: str, seeds: int, repeat: int, share: float) -> list[tuple[int, int]]:
+    """Machine instructions of each carried draw of one game, and of the collector's passes in it, with the engine
+    of `root` (`counted_draws`, under callgrind)."""
+    code = ("import sys; root, here, name, seeds, repeat, share = sys.argv[1:]; sys.path.insert(0, root); "
+            "import interpreter; assert interpreter.__file__.startswith(root), interpreter.__file__; "
+            "sys.path.insert(0, here); import carried as bench; "
+            "bench.counted_draws(name, int(seeds), int(repeat), float(share))")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "draws"
+        tool = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
+                "--dump-after=sys_call_tracing", f"--callgrind-out-file={out}"]
+        run = subprocess.run([*tool, sys.executable, "-c", code, str(root.resolve()), str(HERE), name, str(seeds),
+                              str(repeat), str(share)], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": "0"})
+        draws = int(run.stdout.split()[-1])
+        found = []
+        for i in range(draws):
+            dump = Path(f"{out}.{i + 1}")
+            total = next(int(line.split()[1]) for line in dump.read_text().splitlines() if line.startswith("summary:"))
+            annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)],
+                                       capture_output=True, text=True, check=True).stdout
+            collector = sum(int(line.split()[0].replace(",", "")) for line in annotated.splitlines()
+                            if f"gcmodule.c:{_COLLECTOR} " in line)
+            found.append((total, collector))
+    return found
+
+
+def counted(names: list[str], engines: list[Path], args: argparse.Namespace) -> None:
+    """`main` with `--instructions`: per game and engine, the carried draws' instructions (median, 90th percentile,
+    worst, all) and the collector's share of them."""
+    print("| game | engine | draws | median instructions | p90 | worst | all | collector |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in names:
+        for root in engines:
+            found = instructions(root, name, args.seeds, args.repeat, args.share)
+            counts = sorted(total for total, _ in found) or [0]
+            whole = sum(total for total, _ in found) or 1
+            print(f"| {name} | {root.name} | {len(found)} | {statistics.median(counts):,.0f} | "
+                  f"{counts[int(len(counts) * 0.9)]:,.0f} | {counts[-1]:,.0f} | {whole:,} | "
+                  f"{sum(c for _, c in found) / whole:.1%} |", flush=True)
+
+
+def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed,
+                  counted: Counted | Traced | None = None) -> list[float]:
+    """CPU seconds of each carried draw (with `counted`: bytecodes run, or each draw traced for callgrind)."""
     players = players_of(game)
     out: list[float] = []
     for seed in range(seeds):
@@ -136,7 +205,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="carried draws per match (default 2)")
     parser.add_argument("--share", type=float, default=0.9, help="share of the match's decisions made (default 0.9)")
     parser.add_argument("--bytecodes", action="store_true", help="count the bytecodes each draw runs, not its time")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the machine instructions each draw runs (callgrind), not its time")
+    parser.add_argument("--against", type=Path, help="with --instructions: another checkout counted too")
     args = parser.parse_args()
+    if args.instructions:
+        engines = [HERE.parent] + ([args.against] if args.against is not None else [])
+        counted(args.games.split(","), engines, args)
+        return
     if args.bytecodes:
         print("| game | share | draws | median bytecodes | p90 | worst |")
         print("|---|---|---|---|---|---|")
