@@ -51,6 +51,35 @@ def test_a_drawn_world_keeps_no_tags_and_plays_on_as_it_did(name):
     assert [a.information_state(s) for s in range(a.players)] == [b.information_state(s) for s in range(b.players)]
 
 
+def test_a_worlds_copies_to_go_back_to_take_its_record_only_when_used():
+    """A drawing copies its world before answers, to go back to (`Match.backup`): the world records on in its own
+    list, and each copy, read, played, copied or pickled later, holds the record as it stood when it was made."""
+    _, world, _ = _world("hearts", 3, 12)
+    bot = random.Random(2)
+    p = world.to_act()[0]
+    assert world.apply(p, bot.randrange(len(world.legal_actions(p)))) is None  # (its own record from here on)
+    record = world._watch.events
+    copies = []
+    for _ in range(8):
+        copies.append((world.backup(), list(record), [world.information_state(s) for s in range(4)]))
+        p = world.to_act()[0]
+        assert world.apply(p, bot.randrange(len(world.legal_actions(p)))) is None
+    assert world._watch.events is record and len(record) > len(copies[-1][1])  # no copy of the record taken
+    played_on = copies[2][0]
+    p = played_on.to_act()[0]
+    assert played_on.apply(p, 0) is None  # a copy that records takes its own list
+    assert played_on._watch.events is not record and played_on._watch.events[:len(copies[2][1])] == copies[2][1]
+    for c, events, infos in copies[:2] + copies[3:]:
+        for w in (c.clone(), pickle.loads(pickle.dumps(c)), c.backup(), c):
+            assert w._watch.events == events
+            assert [w.information_state(s) for s in range(4)] == infos
+    assert world._watch.events is record
+    last = world.backup()  # a copy of the record as it stands, once used, shares the list, counted
+    assert last._watch.events is record and last.apply(last.to_act()[0], 0) is None
+    assert last._watch.events is not record  # (it recorded: a list of its own; the world records on in place)
+    assert world.apply(world.to_act()[0], 0) is None and world._watch.events is record
+
+
 def test_a_world_drawn_without_replay_keeps_no_tags_either():
     game = load_game("tests/games/kuhn-poker")
     m = played(game, 2, 4, 1)

@@ -1109,7 +1109,7 @@ class _Replay:
         run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
         while d < len(self.decisions):
             # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
-            prev = world.clone() if self.repairs > 0 or d in dealing else None
+            prev = world.backup() if self.repairs > 0 or d in dealing else None
             used = world.st.rng.used
             self.opening(world, prev, used, d)
             self.redrew = False
@@ -1178,7 +1178,7 @@ class _Replay:
             ask = world._ask_of(who)
             if ask is None:
                 raise _Misfit(f"P{who} is not asked here")
-            prev, used = world.clone() if d in self.tr.dealing else None, world.st.rng.used
+            prev, used = world.backup() if d in self.tr.dealing else None, world.st.rng.used
             self.opening(world, prev, used, d)
             if e[5] >= 0:  # a card: the one this drawing puts where the old one lay
                 value = e[3]
@@ -1209,7 +1209,7 @@ class _Replay:
     def opening(self, world, prev, used: int, d: int) -> None:
         """Before answer `d`: if it opens the question still open in the match, keep a copy of `world`."""
         if d == self.open_at:
-            self.opened = _Snap(used, d, prev.clone() if prev is not None else world.clone())
+            self.opened = _Snap(used, d, prev.clone() if prev is not None else world.backup())
 
     def before(self, d: int, deal: int | None) -> tuple | None:
         """Where to play again from to give answer `d` and those after anew, the drawing changed from shuffle
@@ -1296,7 +1296,7 @@ class _Replay:
         mark = world.st.rng.pos  # the answer's chance is drawn now (nothing recorded past it): it may be drawn again
         fresh = redo and mark == len(source.events) and source.rng is not None and d in tr.unseen and \
             (d in tr.drawn or d in tr.maybe)
-        backup = world.clone() if fresh else None
+        backup = world.backup() if fresh else None
         for k in range(_REDRAWN_CHANCE):
             if k and backup is not None:
                 del source.events[mark:]

@@ -84,6 +84,7 @@ class Match:
     # Declared for the type checker, set only on some matches: a copy not yet rebuilt keeps the decisions
     # made (see `_Unbuilt`); a match that interpreter.testing draws keeps its chance outcomes.
     _decisions: int
+    _record: tuple[Watcher, int]  # a copy to go back to, not used yet: its record held lazily (see `backup`)
     chance_drawn: list[int] | None
     _explicit: chance.Explicit | None = None  # explicit chance (see `chance`), only where asked for
     _unmarked = False  # a search's copy (`search_copy`): keeps no new base
@@ -183,7 +184,11 @@ class Match:
         other._answers = dict(self._answers)
         other._sent = list(self._sent)
         other.log = None if self.log is None else list(self.log)
-        other._watch = self._watch.copy()
+        record = self.__dict__.get("_record")
+        if record is not None:  # a copy to go back to, not used yet: so is this one (see `backup`)
+            other._record = (_uncounted(record[0].copy()), record[1])
+        else:
+            other._watch = self._watch.copy()
         other._seen = [information.fork_cache(cache) for cache in self._seen]
         if self.over or self.failure is not None:
             other._resume()
@@ -192,6 +197,19 @@ class Match:
                 other._decisions = self.st.decisions
                 del other.st, other._flow, other._pending
             other.__class__ = _Unbuilt
+        return other
+
+    def backup(self) -> Match:
+        """A copy to go back to (as `clone`) of a world being drawn, whose record keeps no tags (a `search`
+        watcher's, only ever appended to): the copy holds the record lazily, its list and length then, so that this
+        match records on in place; the copy takes a list of its own (or shares it, counted, where nobody recorded
+        past it) only when it is first used (a drawn world is copied before answers it is played, to go back to if
+        the answer parts, and most such copies are never used: each would have had the world copy its record)."""
+        other = self.clone()
+        watch = other.__dict__.get("_watch")
+        if other.__class__ is _Unbuilt and watch is not None and watch.search:
+            del other._watch
+            other._record = (_uncounted(watch), len(watch.events))
         return other
 
     def search_copy(self) -> Match:
@@ -220,6 +238,8 @@ class Match:
             self._watched()
             return
         lazy = self.__dict__.pop("_decisions", None)
+        if "_record" in self.__dict__:
+            _taken(self)
         self.__class__ = Match
         decisions = frozen_now[DECISIONS] if frozen_now is not None else lazy if lazy is not None \
             else self.st.decisions
@@ -294,6 +314,8 @@ class Match:
     def __getstate__(self) -> dict[str, Any]:
         if self._explicit is not None:  # told its chance: its outcomes and decisions say it all
             return {"explicit": (self._explicit.start, self._explicit.given, list(self.history))}
+        if "_record" in self.__dict__:  # (a copy's record held lazily is taken first: see `backup`)
+            _taken(self)
         state = dict(self.__dict__)
         # the seats' lines are rendered again; the last worlds drawn are drawn again
         for name in ("st", "_flow", "layout", "_rng", "_decisions", "_seen", "_kept"):
@@ -551,7 +573,7 @@ class Match:
         base, record of events and seed the world's own, its answers this match's."""
         world = Match.__new__(_Unbuilt)
         world.__dict__.update(self.__dict__)
-        for name in ("st", "_flow", "_pending", "_kept", "_verified"):
+        for name in ("st", "_flow", "_pending", "_kept", "_verified", "_record"):
             world.__dict__.pop(name, None)
         if "st" in self.__dict__:  # (else this match is a copy not yet rebuilt, which keeps its decisions made)
             world._decisions = self.st.decisions
@@ -577,6 +599,7 @@ class Match:
         base_events, base_history, base_tags = m._base_info
         other = Match.__new__(Match)
         other.__dict__.update(m.__dict__)
+        other.__dict__.pop("_record", None)  # (its own record is made below)
         other.log = None
         other._base = (cur, relabel_frozen(frozen, pi))
         other.history = m.history[:base_history]
@@ -655,7 +678,29 @@ class _Unbuilt(Match):
         if name in ("st", "_flow", "_pending") and "_decisions" in self.__dict__:
             self._resume()
             return self.__dict__[name]
+        if name == "_watch" and "_record" in self.__dict__:  # a record held lazily (see `Match.backup`)
+            return _taken(self)
         raise AttributeError(f"'Match' object has no attribute {name!r}")
+
+
+def _taken(m: Match) -> Watcher:
+    """The watcher of a copy that holds its record lazily (see `Match.backup`), given the record as it stood when
+    the copy was made: the list itself, shared from here on and counted, where nobody recorded past it, else its
+    first events copied."""
+    watch, events = m.__dict__.pop("_record")
+    if len(watch.events) == events:
+        watch.owners[0] += 1
+    else:
+        watch.events, watch.owners = watch.events[:events], [1]
+    m._watch = watch
+    return watch
+
+
+def _uncounted(watch: Watcher) -> Watcher:
+    """A copy of a watcher (`Watcher.copy`) not counted among those sharing its record (held lazily: see
+    `Match.backup`)."""
+    watch.owners[0] -= 1
+    return watch
 
 
 class ExplicitStart:
