@@ -53,6 +53,8 @@ import json
 import random
 import re
 from collections.abc import Sequence
+from itertools import compress, islice, repeat
+from operator import eq, itemgetter
 from typing import Any, NamedTuple
 
 from .events import TABLE
@@ -60,6 +62,7 @@ from .information import ASK, DECIDE, FLIP, MOVE, ROLL, SHOW, SHUFFLE, _catch_up
 from .runtime import K_CARD, OWNER, PUBLIC, RuleError
 
 DEFAULT_TRIES = 20
+_KIND = itemgetter(0)  # an event's kind
 DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
 DEFAULT_PROBES = 3000  # swaps tried, in all, to mend the worlds of one draw
@@ -865,14 +868,19 @@ def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int,
     path the seat sees would then carry another face (but those of `loose`, which carry another already and
     are mended in turn: see `_traded_since`)."""
     first = tr.mixes[origin][2][0]
-    card = card[:]
-    for s in range(first, len(card)):
-        c = card[s]
-        if c in (x, y):
-            other = y if c == x else x
-            if tr.need[s] is not None and tr.need[s] != faces[other] and s not in loose:
+    card, need = card[:], tr.need
+    paths = range(first, len(card))
+    # the paths from there on that carry x, and those that carry y (found in C: no bytecode per path)
+    xs = list(compress(paths, map(eq, islice(card, first, None), repeat(x))))
+    ys = list(compress(paths, map(eq, islice(card, first, None), repeat(y))))
+    for on, other in ((xs, y), (ys, x)):
+        for s in on:
+            if need[s] is not None and need[s] != faces[other] and s not in loose:
                 return None
-            card[s] = other
+    for s in xs:
+        card[s] = y
+    for s in ys:
+        card[s] = x
     if tr.glimpses and not _glimpses_kept(tr, faces, card):
         return None
     return card
@@ -890,7 +898,7 @@ def _mended(tr: _Trace, faces: list[Any], card: list[int], s: int, rng: random.R
     choices: list[int] = []
     for o in range(min(tr.origin[s], len(tr.mixes) - 1), -1, -1):
         kind, _, outgoing = tr.mixes[o]
-        if all(card[t] != x for t in outgoing):
+        if x not in map(card.__getitem__, outgoing):  # (looked through in C)
             continue
         if kind >= 0:
             choices.append(o)
@@ -995,14 +1003,11 @@ def _lines_from(cache, k: int) -> list[str]:
 
 def _answers_from(world, d: int) -> list[tuple]:
     """The answers recorded in `world` from its d-th on (each answer records one event): read from the end of
-    its record, not the whole of it."""
-    events, out, left = world._watch.events, [], len(world.history) - d
-    i = len(events)
-    while left > 0 and i > 0:
-        i -= 1
-        if events[i][0] == DECIDE:
-            out.append(events[i])
-            left -= 1
+    its record, not the whole of it (the events looked through in C: no bytecode per event)."""
+    events, left = world._watch.events, len(world.history) - d
+    if left <= 0:
+        return []
+    out = list(islice(compress(reversed(events), map(eq, map(_KIND, reversed(events)), repeat(DECIDE))), left))
     out.reverse()
     return out
 
@@ -1011,6 +1016,19 @@ def _applied(world, who: int, action: int):
     """`world` after `who` answered `action`."""
     world.apply(who, action)
     return world
+
+
+def _trades(swaps: list[tuple[int, int, int]], used: int) -> dict[int, int]:
+    """Card -> the card it is traded for by the trades of `swaps` ((shuffle, x, y): x and y traded from that
+    shuffle on) of the first `used` shuffles, in turn (a card none of them trades is left out)."""
+    out = {}
+    for c in {c for deal, x, y in swaps if deal < used for c in (x, y)}:
+        value = c
+        for deal, x, y in swaps:
+            if deal < used:
+                value = y if value == x else x if value == y else value
+        out[c] = value
+    return out
 
 
 def _rechanced(world, plan: _Plan, source: _Source):
@@ -1173,29 +1191,33 @@ class _Replay:
         Returns (the world, the answer it is before); `_Misfit` where an answer is no option."""
         world, d0 = start if start is not None else (self.start(), 0)
         answers = _answers_from(old, d0)
+        dealing, chanced, open_at = self.tr.dealing, self.tr.picked or self.tr.rolls, self.open_at
+        traded: dict[int, int] = {}  # the trades of the shuffles dealt so far, as one map (made again as they are)
+        upto = -1
         for d, e in enumerate(answers, d0):
             who = e[1]
             ask = world._ask_of(who)
             if ask is None:
                 raise _Misfit(f"P{who} is not asked here")
-            prev, used = world.backup() if d in self.tr.dealing else None, world.st.rng.used
-            self.opening(world, prev, used, d)
+            prev, used = world.backup() if d in dealing else None, world.st.rng.used
+            if d == open_at:
+                self.opening(world, prev, used, d)
             if e[5] >= 0:  # a card: the one this drawing puts where the old one lay
-                value = e[3]
-                for deal, x, y in swaps:
-                    if deal < used:
-                        value = y if value == x else x if value == y else value
+                if used != upto:
+                    traded, upto = _trades(swaps, used), used
+                value = traded.get(e[3], e[3])
                 options = ask[1]
                 action = options.index(value) if value in options else -1
             else:
                 action = _labelled(world, ask, e[3])
             if action < 0:
                 raise _Misfit("the answer given is not an option here")
-            if self.tr.picked or self.tr.rolls:
+            if chanced:
                 world = self.chanced(world, d, lambda w, _, who=who, action=action: _applied(w, who, action), True)
             else:  # (the real match's chance was its shuffles': see `chanced`)
                 world.apply(who, action)
-            self.dealt(world, used, d, prev)
+            if world.st.rng.used != used:
+                self.dealt(world, used, d, prev)
         return world, d0 + len(answers)
 
     def dealt(self, world, used: int, d: int, prev) -> None:

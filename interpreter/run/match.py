@@ -189,7 +189,7 @@ class Match:
             other._record = (_uncounted(record[0].copy()), record[1])
         else:
             other._watch = self._watch.copy()
-        other._seen = [information.fork_cache(cache) for cache in self._seen]
+        other._seen = list(map(information.fork_cache, self._seen))  # (in C: no frame of a comprehension)
         if self.over or self.failure is not None:
             other._resume()
         else:
