@@ -303,7 +303,7 @@ def test_the_walks_and_free_cards_kept_as_a_match_is_played_are_those_worked_out
                 for seat in range(2) if free_worlds._may_apply(match) else ():
                     fresh = free_worlds._Walk(match.layout, seat)
                     fresh.advance(match._watch.events)
-                    kept = free_worlds._groups(free_worlds._walk(match, seat), match, seat)
+                    kept = free_worlds._free_now(free_worlds._walk(match, seat), match, seat)
                     assert kept == free_worlds._free_cards(fresh, match, seat, match._base[1], match._base_info[0])
                     checked += kept is not None
             if other is None and len(m.history) == 1:

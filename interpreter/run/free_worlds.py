@@ -37,12 +37,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from .belief import shuffles_drawn  # the drawing a world keeps (`_drawn`), which `belief.replayed` deals
 from .events import ASK, DECIDE, FLIP, MOVE, ROLL, SAY, SEATS, SHOW, SHUFFLE, TABLE
-from .information import Watcher, back_key, relabel_frozen
+from .information import Watcher, back_key
 from .runtime import CHANCE_USED, K_CARD, OWNER, PUBLIC, seen_by
 
 
@@ -53,7 +54,7 @@ class FreeWorld(NamedTuple):
 
     base: tuple
     watch: Watcher
-    drawn: tuple
+    drawn: Drawing
     seed: int
 
 
@@ -73,6 +74,28 @@ class Seeded:
         return Seeded, (self.seed,)
 
 
+class Drawing(Sequence):
+    """A world's drawing as `belief` keeps one (`Match._drawn`: the paths its shuffles dealt, its chance outcomes,
+    the answers it was drawn up to; what `belief.replayed` plays it along), made when first read: the orders its
+    shuffles dealt, as its record of events has them (`shuffles`: where they lie), are read then. Only a world
+    played again from its start reads it, so a draw does not pay for it."""
+
+    __slots__ = ("events", "made", "shuffles", "upto")
+
+    def __init__(self, events: list[tuple], shuffles: list[tuple[int, tuple[int, ...]]], upto: int) -> None:
+        self.events, self.shuffles, self.upto = events, shuffles, upto
+        self.made: tuple | None = None
+
+    def __getitem__(self, k: Any) -> Any:
+        if self.made is None:
+            events = self.events
+            self.made = shuffles_drawn([events[i][2] for i, _ in self.shuffles], self.upto)
+        return self.made[k]
+
+    def __len__(self) -> int:
+        return 3
+
+
 _PLAIN = frozenset({TABLE, SAY, ROLL, SEATS})  # events that name no card (a roll is chance: see `free_world`)
 
 
@@ -83,11 +106,12 @@ class _Walk:
     for as long as the seat does not see it; the cards one shuffle dealt unseen make one group. A later shuffle
     of cards of one open group only (a deck gathered again) keeps them in it: the group's relabeling, begun at
     its first shuffle, deals the later one too (and the cards of the group it left out, in a hand, stay free
-    with the rest). `start[c]` is -1 for a card the seat has seen since, or that no shuffle ever dealt.
+    with the rest). `start[c]` is -1 for a card the seat has seen since, or that no shuffle ever dealt; `rank[c]`
+    orders the cards of the groups by shuffle, then by the place it dealt them to.
     `refused`: why no point of the match can take the fast path any more."""
 
-    __slots__ = ("bit", "dealt", "draws", "end", "face", "named", "placed", "point", "refused", "seat", "shuffles",
-                 "start", "t", "up")
+    __slots__ = ("bit", "dealt", "draws", "end", "face", "named", "plan", "point", "rank", "refused", "seat",
+                 "shuffles", "start", "t", "up")
 
     def __init__(self, t: Any, seat: int) -> None:
         cards = len(t.start_face)
@@ -95,13 +119,14 @@ class _Walk:
         self.end = 0
         self.face = list(t.start_face)  # each card's face, up or down, as the events leave it
         self.start = [-1] * cards
+        self.rank = [0] * cards
         self.dealt = [False] * cards  # whether a shuffle ever dealt the card
         self.up = [False] * cards  # which way up the card lay when its group began
         self.shuffles: list[tuple[int, tuple[int, ...]]] = []  # (event index, order dealt) of each shuffle
         self.draws = 0  # the chance outcomes the shuffles drew
         self.named: list[int] = []  # the events that name a card (what a relabeling changes)
         self.point: tuple = (None, 0, None)  # the last point's kept base, events walked and free groups
-        self.placed: tuple = (None, [])  # the last point's free groups and their cards by place (`_by_place`)
+        self.plan: tuple = (None, None)  # the last point's free groups and how a draw takes them (`FreeCards`)
         self.refused: str | None = None
 
     def copy(self) -> _Walk:
@@ -109,13 +134,13 @@ class _Walk:
         other = _Walk.__new__(_Walk)
         other.t, other.seat, other.bit, other.end, other.draws = self.t, self.seat, self.bit, self.end, self.draws
         other.face, other.start, other.dealt, other.up = self.face[:], self.start[:], self.dealt[:], self.up[:]
-        other.shuffles, other.named = self.shuffles[:], self.named[:]
-        other.point, other.refused = self.point, self.refused  # (a point's groups are never changed)
-        other.placed = self.placed
+        other.rank, other.shuffles, other.named = self.rank[:], self.shuffles[:], self.named[:]
+        other.point, other.plan, other.refused = self.point, self.plan, self.refused  # (never changed in place)
         return other
 
     def advance(self, events: list[tuple]) -> None:
-        """Walk the events recorded since the last call."""
+        """Walk the events recorded since the last call: the counters, the questions and answers of every turn and
+        the moves here, as they come; a question or answer that names a card, and the rarer events, apart."""
         seat, bit, face, start, named = self.seat, self.bit, self.face, self.start, self.named
         for i in range(self.end, len(events)):
             e = events[i]
@@ -129,33 +154,49 @@ class _Walk:
                     start[e[1]] = -1
             elif kind == ASK:
                 if e[3] == K_CARD:
-                    named.append(i)
-                    if e[1] != seat and any(x.__class__ is str and x != "none" for x in e[4]):
-                        self.refused = "another seat chose among cards it sees"
+                    self.asked_for_card(i, e)
             elif kind == DECIDE:
-                if e[1] != seat and e[2]:
-                    self.refused = "another seat answered in secret"
-                elif e[5] >= 0:
-                    named.append(i)
-                    if not e[4] & bit:
-                        self.refused = "an answer named a card the seat did not see"
-                    start[e[3]] = -1
-            elif kind == SHUFFLE:
-                named.append(i)
-                if len(e[2]) > 1:  # (one card or none: no chance drawn, and who knew it lost it: see `free_world`)
-                    self.shuffled(i, e[1], e[2])
-            elif kind == FLIP:
-                named.append(i)
-                face[e[1]] = e[4]
-                if (e[5] | e[6]) & bit:
-                    start[e[1]] = -1
-            elif kind == SHOW:
-                named.append(i)
-                if e[2] == seat or e[5] & bit:
-                    start[e[1]] = -1
+                if e[5] >= 0 or (e[2] and e[1] != seat):
+                    self.answered(i, e)
             elif kind not in _PLAIN:
-                self.refused = f"an event the relabeling does not know ({kind!r})"
+                self.shuffled_turned_or_shown(i, e)
         self.end = len(events)
+
+    def asked_for_card(self, i: int, e: tuple) -> None:
+        """Event `i` asked a seat to choose a card: a choice another seat makes among cards it sees by face (its
+        options named by their faces) may hang on which card lies where."""
+        self.named.append(i)
+        if e[1] != self.seat and any(x.__class__ is str and x != "none" for x in e[4]):
+            self.refused = "another seat chose among cards it sees"
+
+    def answered(self, i: int, e: tuple) -> None:
+        """Event `i` is an answer given in secret or naming a card."""
+        if e[1] != self.seat and e[2]:
+            self.refused = "another seat answered in secret"
+        elif e[5] >= 0:
+            self.named.append(i)
+            if not e[4] & self.bit:
+                self.refused = "an answer named a card the seat did not see"
+            self.start[e[3]] = -1
+
+    def shuffled_turned_or_shown(self, i: int, e: tuple) -> None:
+        """Event `i` is a shuffle, a card turned or a glimpse (or an event the relabeling does not know)."""
+        kind = e[0]
+        if kind == SHUFFLE:
+            self.named.append(i)
+            if len(e[2]) > 1:  # (one card or none: no chance drawn, and who knew it lost it: see `free_world`)
+                self.shuffled(i, e[1], e[2])
+        elif kind == FLIP:
+            self.named.append(i)
+            self.face[e[1]] = e[4]
+            if (e[5] | e[6]) & self.bit:
+                self.start[e[1]] = -1
+        elif kind == SHOW:
+            self.named.append(i)
+            if e[2] == self.seat or e[5] & self.bit:
+                self.start[e[1]] = -1
+        else:
+            self.refused = f"an event the relabeling does not know ({kind!r})"
 
     def shuffled(self, i: int, zi: int, order: tuple[int, ...]) -> None:
         """Event `i` shuffled zone `zi` into `order`: the cards it dealt the seat unseen begin a group, or stay in
@@ -180,10 +221,11 @@ class _Walk:
             self.refused = "a shuffle mixed cards the seat never saw with others"
         elif groups and -1 not in groups:
             return  # cards of one open group dealt again: they stay in it
-        up = self.up
-        for c in unseen:
+        up, rank = self.up, self.rank
+        for at, c in enumerate(unseen, k * len(start)):
             start[c] = k
             up[c] = face[c]
+            rank[c] = at
 
 
 def _walk(match, seat: int) -> _Walk:
@@ -194,7 +236,8 @@ def _walk(match, seat: int) -> _Walk:
     walk = watch.walks.get(("free", seat))
     if walk is None:
         walk = watch.walks[("free", seat)] = _Walk(match.layout, seat)
-    walk.advance(watch.events)
+    if walk.end != len(watch.events):
+        walk.advance(watch.events)
     return walk
 
 
@@ -215,66 +258,76 @@ def walk_ahead(match) -> None:
     if not _may_apply(match):
         return
     for seat in range(match.players):
-        _groups(_walk(match, seat), match, seat)
+        _free_now(_walk(match, seat), match, seat)
 
 
 def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     """A world drawn without replay (see the module), or None where the fast path does not apply. Reads the match's
-    kept base and record of events, not its running state: a copy not yet rebuilt is not rebuilt."""
+    kept base and record of events, not its running state: a copy not yet rebuilt is not rebuilt.
+
+    Each free group's cards, in the order of their faces (as the seat could name them), are shuffled and given to
+    its places in the order the shuffle dealt them: what the seat can tell of them, so that matches it cannot tell
+    apart, asked with generators alike, give one world."""
     if not _may_apply(match):
         return None
     walk = _walk(match, seat)
-    groups = _groups(walk, match, seat)
+    groups = _free_now(walk, match, seat)
     if groups is None:
         return None
-    cur, frozen = match._base
+    if walk.plan[0] is not groups:  # (the first draw at the point)
+        walk.plan = (groups, _free(walk, groups, match.layout.face_ids, match._base[1][1]))
+    free = walk.plan[1]
     pi = list(range(len(walk.start)))
-    first = len(match._watch.events)  # the first event the relabeling changes
-    faces = match.layout.face_ids
-    if walk.placed[0] is not groups:
-        walk.placed = (groups, _by_place(groups, walk))
-    for k, placed in walk.placed[1]:
-        if len(placed) > 1:
-            first = min(first, walk.shuffles[k][0])
-            drawn = sorted(placed, key=lambda c: (faces[c], c))  # (as the seat could name them: by face)
-            rng.shuffle(drawn)
-            for c, d in zip(placed, drawn, strict=True):
+    moved = []  # the cards given another's identity
+    shuffle = rng.shuffle
+    for placed, by_face in free.groups:
+        drawn = by_face[:]
+        shuffle(drawn)
+        for c, d in zip(placed, drawn, strict=True):
+            if c != d:
                 pi[c] = d
+                moved.append(c)
+    events = match._watch.events
     # the world's record keeps no tags (nobody draws from a world: see `Watcher.search`)
-    watch = match._watch.relabeled(pi, len(match._watch.events), [])
+    watch = match._watch.relabeled(pi, len(events), [])
     watch.search = True
-    _relabel_events(watch.events, first, pi, groups, walk)
-    base = (cur, (*relabel_frozen(frozen, pi)[:-1], ("object", Seeded(rng.getrandbits(64)))))
-    return FreeWorld(base, watch, _drawing(watch.events, walk, len(match.history)), rng.getrandbits(31))
+    if moved:
+        _relabel_events(watch.events, free, pi)
+    cur, frozen = match._base
+    base = (cur, _relabeled_base(frozen, pi, moved, free, rng.getrandbits(64)))
+    drawing = Drawing(watch.events, free.shuffles, len(match.history))
+    return tuple.__new__(FreeWorld, (base, watch, drawing, rng.getrandbits(31)))  # (as `FreeWorld._make`, no call)
 
 
-def _by_place(groups: dict[tuple[int, bool, tuple], list[int]], walk: _Walk) -> list[tuple[int, list[int]]]:
-    """Each group's shuffle and its cards in the order that shuffle dealt them, the groups by their shuffle and
-    first place: what the seat can tell of them. A world gives the cards drawn to those places (not to the real
-    cards, by id), so matches the seat cannot tell apart, asked with generators alike, give one world."""
-    found = []
-    for (k, _, _), cards in groups.items():
-        place = {c: p for p, c in enumerate(walk.shuffles[k][1])}
-        placed = sorted(cards, key=place.__getitem__)
-        found.append((k, place[placed[0]], placed))
-    found.sort(key=lambda g: g[:2])
-    return [(k, placed) for k, _, placed in found]
+class FreeCards(NamedTuple):
+    """The free cards of a seat at a point, as each draw there takes them (worked out once, kept with the walk):
+    each group's cards by place and the same cards by face (see `free_world`); the events a relabeling may change
+    (those that name a card, from the first group's shuffle on); the cards whose relabeling begins at each shuffle
+    (by the shuffle's event); the zones they lie in at the kept base; and where every shuffle lies in the record
+    (the world's drawing reads its orders)."""
+
+    groups: tuple[tuple[list[int], list[int]], ...]
+    named: list[int]
+    starts: dict[int, list[int]]
+    zones: set[int]
+    shuffles: list[tuple[int, tuple[int, ...]]]
 
 
-def _groups(walk: _Walk, match, seat: int) -> dict[tuple[int, bool, tuple], list[int]] | None:
+def _free_now(walk: _Walk, match, seat: int) -> list[list[int]] | None:
     """The free cards of the seat's walk at the match's point (see `_free_cards`), or None where the fast path does
     not apply. Kept with the walk for the match's kept base: still so after events that name no card (the counters,
     sayings, answers that are not cards: a search asked again at one point, or a first draw after a few bets, finds
     them worked out)."""
-    frozen = match._base[1]
+    base = match._base
+    frozen = base[1]
     base_events = match._base_info[0]
     # chance so far: the shuffles', all before the base (no phase since the start drew any other: `_faces_read`)
     if walk.refused is not None or frozen[CHANCE_USED] != walk.draws \
             or (walk.shuffles and walk.shuffles[-1][0] >= base_events):
         return None
     point, named = walk.point, walk.named
-    if point[0] is not match._base or (point[1] != walk.end and named and named[-1] >= point[1]):
-        point = walk.point = (match._base, walk.end, _free_cards(walk, match, seat, frozen, base_events))
+    if point[0] is not base or (point[1] != walk.end and named and named[-1] >= point[1]):
+        point = walk.point = (base, walk.end, _free_cards(walk, match, seat, frozen, base_events))
     return point[2]
 
 
@@ -285,10 +338,8 @@ def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | ra
     (it may lapse: never counted seen wrongly)."""
     t, bit = match.layout, 1 << seat
     zone_of, face = frozen[1][:], frozen[2][:]
-    shown = SimpleNamespace(layout=t, n=match.players, zone_of=zone_of, face=face, known=frozen[3])
-    seen = [False] * len(face)
-    for c in cards:
-        seen[c] = bool(seen_by(shown, c) & bit)  # type: ignore[arg-type]
+    seen = _seen_at_base(SimpleNamespace(layout=t, n=match.players, zone_of=zone_of, face=face, known=frozen[3]),
+                         bit, cards)
     vis, owner = t.zone_vis, t.zone_owner
     events = match._watch.events
     for i in range(since, len(events)):
@@ -298,9 +349,7 @@ def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | ra
             c, src = e[1], e[2]
             zone_of[c], face[c], seen[c] = e[4], e[6], bool(e[8] & bit)
             if vis[src] == OWNER and owner[src] != seat:
-                for d, zi in enumerate(zone_of):
-                    if zi == src:
-                        seen[d] = False
+                _glimpses_lapsed(seen, zone_of, src)
         elif kind == FLIP:
             face[e[1]], seen[e[1]] = e[4], bool(e[6] & bit)
         elif kind == SHOW:
@@ -314,42 +363,71 @@ def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | ra
     return seen
 
 
-def _free_cards(walk: _Walk, match, seat: int, frozen: tuple, since: int
-                ) -> dict[tuple[int, bool, tuple], list[int]] | None:
-    """The free cards by (group, which way up they lay as it began, back): the cards a relabeling may give to each
-    other's places; None where a card was seen since a shuffle dealt it and the seat does not see it now. (A card
-    of a group is one no event showed the seat since: it does not see it now.)"""
+def _seen_at_base(shown: SimpleNamespace, bit: int, cards: list[int] | range) -> list[bool]:
+    """Which of `cards` the seat of `bit` sees in the kept base `shown` (the others counted unseen)."""
+    seen = [False] * len(shown.face)
+    for c in cards:
+        seen[c] = bool(seen_by(shown, c) & bit)  # type: ignore[arg-type]
+    return seen
+
+
+def _glimpses_lapsed(seen: list[bool], zone_of: list[int], zi: int) -> None:
+    """A card left hand `zi`, not the seat's: what it glimpsed there counted lost (see `_seen_now`)."""
+    for c, where in enumerate(zone_of):
+        if where == zi:
+            seen[c] = False
+
+
+def _free_cards(walk: _Walk, match, seat: int, frozen: tuple, since: int) -> list[list[int]] | None:
+    """The free cards by (group, which way up they lay as it began, back), by place: the cards a relabeling may give
+    to each other's places; None where a card was seen since a shuffle dealt it and the seat does not see it now. (A
+    card of a group is one no event showed the seat since: it does not see it now.) A group of one card is left
+    out: a relabeling gives it its own place."""
     start, dealt = walk.start, walk.dealt
-    pinned = [c for c, k in enumerate(start) if k < 0 and dealt[c]]
+    pinned = [c for c, k in enumerate(start) if k < 0 and dealt[c]]  # seen since dealt
     if pinned:
         seen = _seen_now(match, seat, frozen, since, pinned)
-        if not all(seen[c] for c in pinned):
+        if not all(map(seen.__getitem__, pinned)):
             return None
-    groups: dict[tuple[int, bool, tuple], list[int]] = {}
-    t = match.layout
-    for c, k in enumerate(start):
-        if k >= 0:
-            groups.setdefault((k, walk.up[c], back_key(t, c)), []).append(c)
-    return groups
+    t, up = match.layout, walk.up
+    backs = t.back
+    found: dict[tuple[int, bool, tuple], list[int]] = {}
+    free = [c for c, k in enumerate(start) if k >= 0]
+    free.sort(key=walk.rank.__getitem__)
+    for c in free:
+        found.setdefault((start[c], up[c], back_key(t, c) if backs[c] else ()), []).append(c)
+    return [group for group in found.values() if len(group) > 1]
 
 
-def _relabel_events(events: list[tuple], first: int, pi: list[int], groups: dict[tuple[int, bool, tuple], list[int]],
-                    walk: _Walk) -> None:
-    """The events from `first` on, each card c named pi[c] from the shuffle that dealt it free on (before
-    it, as it was: the world's history up to that shuffle is the match's)."""
-    now = list(range(len(pi)))  # the relabeling as it stands at the event walked
-    by_start: dict[int, list[int]] = {}
-    for (k, _, _), cards in groups.items():
-        by_start.setdefault(walk.shuffles[k][0], []).extend(cards)
-    named = walk.named
-    for j in range(bisect_left(named, first), len(named)):
-        i = named[j]
+def _free(walk: _Walk, groups: list[list[int]], faces: list[str], zone_of: list[int]) -> FreeCards:
+    """The free cards `groups` (each by place; `zone_of`: where each card lies at the kept base) as a draw takes them
+    (see `FreeCards`)."""
+    shuffles, start, named = walk.shuffles, walk.start, walk.named
+    starts: dict[int, list[int]] = {}
+    zones: set[int] = set()
+    for cards in groups:
+        starts.setdefault(shuffles[start[cards[0]]][0], []).extend(cards)
+        zones.update(map(zone_of.__getitem__, cards))
+    # by face (as the seat could name them), copies of one face by card (an order that is the same in every match)
+    by_face = [sorted(sorted(cards), key=faces.__getitem__) for cards in groups]
+    relabeled = named[bisect_left(named, min(starts)):] if starts else []
+    return tuple.__new__(FreeCards, (tuple(zip(groups, by_face, strict=True)), relabeled, starts, zones, shuffles[:]))
+
+
+def _relabel_events(events: list[tuple], free: FreeCards, pi: list[int]) -> None:
+    """The events that name a card, each card c named pi[c] from the shuffle that dealt it free on (before it, as
+    it was: the world's history up to that shuffle is the match's)."""
+    starts = free.starts
+    # the relabeling as it stands at the event walked (all of it from the first, where one shuffle dealt every group)
+    now = pi if len(starts) == 1 else list(range(len(pi)))
+    for i in free.named:
         e = events[i]
         kind = e[0]
         if kind == SHUFFLE:
-            for c in by_start.get(i, ()):
-                now[c] = pi[c]
-            events[i] = (SHUFFLE, e[1], tuple(now[c] for c in e[2]))
+            if now is not pi:
+                for c in starts.get(i, ()):
+                    now[c] = pi[c]
+            events[i] = (SHUFFLE, e[1], tuple(map(now.__getitem__, e[2])))
         elif kind == DECIDE:
             if now[e[3]] != e[3]:
                 events[i] = (*e[:3], now[e[3]], *e[4:])
@@ -359,7 +437,18 @@ def _relabel_events(events: list[tuple], first: int, pi: list[int], groups: dict
             events[i] = (kind, now[e[1]], *e[2:])
 
 
-def _drawing(events: list[tuple], walk: _Walk, upto: int) -> tuple:
-    """What `belief.replayed` plays the world along: its shuffles' orders (as the relabeled events have them) and
-    its chance outcomes so far (only shuffles'), up to its `upto` answers."""
-    return shuffles_drawn([events[i][2] for i, _ in walk.shuffles], upto)
+def _relabeled_base(frozen: tuple, pi: list[int], moved: list[int], free: FreeCards, seed: int) -> tuple:
+    """The kept base `frozen` with card c's identity given to card pi[c] (same places, faces and knowledge: as
+    `relabel_frozen`, only the cards `moved` and the zones the free cards lie in copied anew; a frozen state is
+    never changed, so the rest is shared) and its chance a generator seeded with `seed`."""
+    zones, zone_of, face, known = frozen[0], frozen[1], frozen[2], frozen[3]
+    if moved:
+        zone_of, face, known = zone_of[:], face[:], known[:]
+        was_in, was_up, was_known = frozen[1], frozen[2], frozen[3]
+        for c in moved:
+            d = pi[c]
+            zone_of[d], face[d], known[d] = was_in[c], was_up[c], was_known[c]
+        zones = zones[:]
+        for zi in free.zones:
+            zones[zi] = [pi[c] for c in zones[zi]]
+    return (zones, zone_of, face, known, *frozen[4:-1], ("object", Seeded(seed)))

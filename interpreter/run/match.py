@@ -90,7 +90,7 @@ class Match:
     _unmarked = False  # a search's copy (`search_copy`): keeps no new base
     _verified: int  # a world being drawn: how many of the seat's observations it is known to share (see belief)
     _faces_read = False  # a phase that may read a card's face has started (see `free_worlds`)
-    _drawn: tuple  # a determinized world: the drawing `belief.replayed` plays it along, up to its n-th answer
+    _drawn: Sequence  # a determinized world: the drawing `belief.replayed` plays it along, up to its n-th answer
 
     def __init__(self, game, players: int, seed: int, log: bool = False, bots=None,
                  arrange: dict[str, list[str]] | None = None, after_setup=None,
