@@ -22,7 +22,6 @@ COMMIT | tar -x -C DIR`). Needs valgrind; slow (minutes a game).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import subprocess
@@ -33,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
+from callgrind import counted_spans, total
 from walker import walker
 
 from interpreter.game import load_game
@@ -122,27 +122,18 @@ _COLLECTOR = "gc_collect_main"  # the cyclic collector's pass (CPython 3.11; `co
 def instructions(root: Path, name: str, seeds: int, repeat: int, share: float) -> list[tuple[int, int]]:
     """Machine instructions of each carried draw of one game, and of the collector's passes in it, with the engine
     of `root` (`counted_draws`, under callgrind)."""
-    code = ("import sys; root, here, name, seeds, repeat, share = sys.argv[1:]; sys.path.insert(0, root); "
-            "import interpreter; assert interpreter.__file__.startswith(root), interpreter.__file__; "
-            "sys.path.insert(0, here); import carried as bench; "
-            "bench.counted_draws(name, int(seeds), int(repeat), float(share))")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "draws"
-        tool = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
-                "--dump-after=sys_call_tracing", f"--callgrind-out-file={out}"]
-        run = subprocess.run([*tool, sys.executable, "-c", code, str(root.resolve()), str(HERE), name, str(seeds),
-                              str(repeat), str(share)], capture_output=True, text=True, check=True,
-                             env={**os.environ, "PYTHONHASHSEED": "0"})
-        draws = int(run.stdout.split()[-1])
+        draws = int(counted_spans(root, "carried", "counted_draws", [name, seeds, repeat, share], out).split()[-1])
         found = []
         for i in range(draws):
             dump = Path(f"{out}.{i + 1}")
-            total = next(int(line.split()[1]) for line in dump.read_text().splitlines() if line.startswith("summary:"))
+            whole = total(dump.read_text())
             annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)],
                                        capture_output=True, text=True, check=True).stdout
             collector = sum(int(line.split()[0].replace(",", "")) for line in annotated.splitlines()
                             if f"gcmodule.c:{_COLLECTOR} " in line)
-            found.append((total, collector))
+            found.append((whole, collector))
     return found
 
 

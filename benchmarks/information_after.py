@@ -30,7 +30,6 @@ import argparse
 import contextlib
 import gc
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from callgrind import counted_spans, total
 
 HERE = Path(__file__).resolve().parent.parent
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
@@ -173,23 +174,14 @@ def counted_calls(name: str, seeds: int) -> None:
 
 def instructions(root: Path, name: str, seeds: int) -> dict[str, list[float]]:
     """Per point: machine instructions per call afresh and kept, with the engine of `root` (`counted_calls`)."""
-    code = ("import sys; root, here, name, seeds = sys.argv[1:]; sys.path.insert(0, root); "
-            "import interpreter; assert interpreter.__file__.startswith(root), interpreter.__file__; "
-            "sys.path.insert(0, here); import information_after as bench; bench.counted_calls(name, int(seeds))")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "calls"
-        tool = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=sys_call_tracing",
-                "--dump-after=sys_call_tracing", f"--callgrind-out-file={out}"]
-        run = subprocess.run([*tool, sys.executable, "-c", code, str(root.resolve()), str(HERE / "benchmarks"), name,
-                              str(seeds)], capture_output=True, text=True, check=True,
-                             env={**os.environ, "PYTHONHASHSEED": "0"})
-        labels = run.stdout.splitlines()
+        labels = counted_spans(root, "information_after", "counted_calls", [name, seeds], out).splitlines()
         dumps = [Path(f"{out}.{i + 1}").read_text() for i in range(len(labels))]  # (one after each way of a point)
     found: dict[str, dict[str, float]] = {}
     for label, dump in zip(labels, dumps, strict=True):
         key, way, n = label.split("|")
-        total = next(int(line.split()[1]) for line in dump.splitlines() if line.startswith("summary:"))
-        found.setdefault(key, {})[way] = total / int(n)
+        found.setdefault(key, {})[way] = total(dump) / int(n)
     return {key: [ways["afresh"] - ways["forget"], ways["kept"]] for key, ways in found.items()}
 
 
