@@ -2,6 +2,7 @@
 listed below, which are being taken down. The list only shrinks: a function split under the bar comes off it, and
 a new finding fails here (split it into pieces that read better rather than add it)."""
 
+import ast
 import json
 import subprocess
 import sys
@@ -43,3 +44,29 @@ def test_a_function_over_the_bar_is_found(tmp_path):
     (tmp_path / "pkg" / "m.py").write_text(f"def eleven(x):\n{ifs}    return -1\n\n\n"
                                            f"def ten(x):\n{ifs[:ifs.rindex('    if')]}    return -1\n")
     assert c901_findings(tmp_path, "pkg") == {("pkg/m.py", "eleven")}
+
+
+LONGEST = 60  # lines of a function of the package, its decorators and docstring included
+
+
+def long_functions(root: Path = ROOT, folder: str = "interpreter") -> set[tuple[str, str, int]]:
+    """(module, function, lines) of each function of `folder` longer than `LONGEST` lines."""
+    found = set()
+    for path in sorted((root / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                if node.end_lineno - first + 1 > LONGEST:
+                    found.add((path.relative_to(root).as_posix(), node.name, node.end_lineno - first + 1))
+    return found
+
+
+def test_no_function_of_the_package_is_over_60_lines():
+    assert not long_functions(), f"over {LONGEST} lines, split these: {sorted(long_functions())}"
+
+
+def test_a_function_over_60_lines_is_found(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    body = "".join(f"    x += {i}\n" for i in range(59))
+    (tmp_path / "pkg" / "m.py").write_text(f"def long(x):\n{body}    return x\n\n\ndef short(x):\n{body}")
+    assert long_functions(tmp_path, "pkg") == {("pkg/m.py", "long", 61)}
