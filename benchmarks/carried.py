@@ -3,8 +3,8 @@ pays at each of its turns), and where that time goes.
 
     python benchmarks/carried.py [--games hearts,overloaded] [--seeds S] [--repeat R] [--share 0.9] [--bytecodes]
 
-For each game (4 players where it allows 4, else its default count), S random matches (the random bots of
-`sim`) are copied after a share of their decisions (`--share`, default 0.9: late). At each copy, R times: a fresh
+For each game (4 players where it allows 4, else its default count), S random matches (the benchmarks' walk,
+`walker.py`) are copied after a share of their decisions (`--share`, default 0.9: late). At each copy, R times: a fresh
 draw for the seat to act (not timed), random play on to that seat's next turn, then the carried draw, timed in
 CPU (`time.process_time`). Printed per game: the draws, their median, 90th percentile and worst (ms), and the
 share of all their time spent in: the answers given again (`Match.apply`: the rules, the watcher, the
@@ -33,12 +33,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
 from callgrind import counted_spans, total
-from walker import walker
+from walker import walk_length, walker
 
 from interpreter.game import load_game
 from interpreter.run import information
 from interpreter.run.match import Match
-from interpreter.run.sim import simulate
 
 HERE = Path(__file__).resolve().parent
 PARTS = {"answers": (Match, "apply"), "render": (information, "render"), "rebuild": (Match, "_resume")}
@@ -158,7 +157,7 @@ def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed,
     players = players_of(game)
     out: list[float] = []
     for seed in range(seeds):
-        decisions = simulate(game, players, seed).decisions
+        decisions = walk_length(game, players, seed)
         m, bot = game.new_match(players=players, seed=seed), walker(seed)
         while not m.over and len(m.history) < int(decisions * share):
             for p in m.to_act():

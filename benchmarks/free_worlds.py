@@ -26,20 +26,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
-from walker import walker
+from walker import walk_length, walker
 
 from interpreter.game import load_game
 from interpreter.run import belief, free_worlds
 from interpreter.run.match import Match
-from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
 GAMES = "tests/games/kuhn-poker,tests/games/leduc-poker"
 
 
 def copies_at(game, seed: int) -> dict[str, Match]:
-    """A random match copied at each point of POINTS (the decisions as `sim` makes them for the seed)."""
-    decisions = simulate(game, 2, seed).decisions
+    """A random match (the benchmarks' walk, `walker`) copied at each point of POINTS."""
+    decisions = walk_length(game, 2, seed)
     cuts = {int(decisions * share): name for name, share in POINTS}
     m, bot, out = Match(game, 2, seed), walker(seed), {}
     while not m.over:

@@ -44,13 +44,12 @@ def players_of(game) -> int:
 
 def matches_at(game, seeds: int, share: float) -> list[Any]:
     """Random matches played to a point (those not over there)."""
-    from walker import walker
+    from walker import walk_length, walker
 
-    from interpreter.run.sim import simulate
 
     players, out = players_of(game), []
     for seed in range(seeds):
-        cut = int(simulate(game, players, seed).decisions * share)
+        cut = int(walk_length(game, players, seed) * share)
         m, bot = game.new_match(players=players, seed=seed), walker(seed)
         while not m.over and len(m.history) < cut:
             for p in m.to_act():

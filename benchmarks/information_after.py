@@ -50,13 +50,12 @@ def players_of(game) -> int:
 
 def calls_at(game, seeds: int, share: float) -> list[tuple[Any, int]]:
     """The copies (one decision past the seat's last information state) and their seats, at one point."""
-    from walker import walker
+    from walker import walk_length, walker
 
-    from interpreter.run.sim import simulate
 
     players, out = players_of(game), []
     for seed in range(seeds):
-        cut = int(simulate(game, players, seed).decisions * share)
+        cut = int(walk_length(game, players, seed) * share)
         m, bot = game.new_match(players=players, seed=seed), walker(seed)
         while not m.over and len(m.history) < cut:
             for p in m.to_act():

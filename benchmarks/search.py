@@ -27,6 +27,7 @@ over the S matches and R repeats of:
 from __future__ import annotations
 
 import argparse
+import copy
 import pickle
 import random
 import statistics
@@ -37,13 +38,11 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
-from walker import walker
-
 from interpreter import game as game_module
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.belief import NoConsistentWorld
-from interpreter.run.match import RandomBot
+from interpreter.run.random_bots import RandomBots, random_bot
 from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
@@ -61,7 +60,7 @@ class Point(NamedTuple):
     """A copy of a random match at a point, the random bots' state there and the decisions left."""
 
     match: Any
-    bots: tuple
+    bots: RandomBots
     left: int
 
 
@@ -69,11 +68,11 @@ def copies_at(game, players: int, seed: int) -> dict[str, Point]:
     """A random match (step API, the random bots of `sim`) copied at each point of POINTS."""
     decisions = simulate(game, players, seed).decisions  # the same match, played as `sim` plays it
     cuts = {int(decisions * share): name for name, share in POINTS}
-    m, bot, out = game.new_match(players=players, seed=seed), walker(seed), {}
+    m, bot, out = game.new_match(players=players, seed=seed), random_bot(seed), {}
     while not m.over and len(out) < len(cuts):
         for p in m.to_act():
             if len(m.history) in cuts and cuts[len(m.history)] not in out:
-                out[cuts[len(m.history)]] = Point(m.clone(), bot.getstate(), decisions - len(m.history))
+                out[cuts[len(m.history)]] = Point(m.clone(), copy.copy(bot), decisions - len(m.history))
             m.apply(p, bot.pick(len(m.legal_actions(p))))
     return out
 
@@ -202,8 +201,7 @@ def measure(name: str, seeds: int, repeat: int, only_determinize: bool = False) 
             """CPU µs of rolling every copy out with the bots of its own match: the same decisions as `sim`'s."""
             spent = 0.0
             for p in here.values():
-                bot = RandomBot()
-                bot.setstate(p.bots)
+                bot = copy.copy(p.bots)
                 t0 = time.process_time()
                 assert rollout(p.match, bot).decisions == p.left
                 spent += time.process_time() - t0

@@ -11,3 +11,13 @@ from interpreter.run.match import RandomBot
 def walker(seed: int) -> RandomBot:
     """The walk's answers for the match of `seed`: `pick(n)`, no draw with one option."""
     return RandomBot(seed * 1_000_003 + 7)
+
+
+def walk_length(game, players: int, seed: int) -> int:
+    """The decisions the walk of the match of `seed` makes to its end, through the step API (a benchmark's points are
+    shares of it: `sim`'s own match, played by the random bots' stream, may be shorter)."""
+    m, bot = game.new_match(players=players, seed=seed), walker(seed)
+    while not m.over:
+        for p in m.to_act():
+            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    return len(m.history)
