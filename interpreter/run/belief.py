@@ -1490,29 +1490,18 @@ class _Replay:
         mend on from: (False, that world before the answer, how far it reached). None if no swap does."""
         if prev._base is None:
             return None
-        card = self.card
-        pairs = self.pairs(prev, d, reached)
         best: tuple[int, Any, Any, int, tuple] = (reached, None, None, -1, ())
-        dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
-        for o, x, y in pairs[:_PROBES]:
-            if self.budget[0] <= 0:
-                break
-            self.budget[0] -= 1
-            swapped, pi, _ = self.moved_cards(((o, x, y),), card, dealt_before)
-            if swapped is None:
-                continue
-            tried = self.tried(prev, d, swapped, pi)
-            if tried is None:
-                continue
-            before, after, misfit = tried
+        swaps: list[tuple[tuple[int, int, int], ...]] = [(pair,) for pair in self.pairs(prev, d, reached)[:_PROBES]]
+        for move, swapped, _, before, after, misfit in self.probed(prev, d, swaps):
+            o = move[0][0]
             if misfit is not None:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
-                    best = (misfit.reached, swapped, before, o, ((o, x, y),))  # as far or further: a step on the way
+                    best = (misfit.reached, swapped, before, o, move)  # as far or further: a step on the way
                 continue
             self.card = swapped
             self.mark(o)
-            self.moved_told((o, x, y))
-            self.learned(d, prev, reached, before, after, ((o, x, y),))
+            self.moved_told(*move)
+            self.learned(d, prev, reached, before, after, move)
             return True, after, -1
         if best[1] is None:
             return None
