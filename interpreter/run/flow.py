@@ -137,6 +137,7 @@ class _Walk:
         "then",
         "turn_resets",
         "turns",
+        "turns_only",
         "until",
     )
 
@@ -144,12 +145,11 @@ class _Walk:
         self.game, self.st, self.after_setup, self.ended = game, st, after_setup, ended
         self.flow = game.flow
         self.turns, self.round_phases = self.flow["turn"], self.flow["round"]
+        self.turns_only = not self.round_phases and bool(self.turns)  # a round begins with its first turn
         self.rounds, self.until = game.rounds, game.rounds_until
         self.circle = st.layout.orders  # every seat in turn order: a knocked-out seat's turn is skipped when it comes
         self.round_steps = 1 + (st.n if self.turns else 0)  # a round and its turns, charged as steps when it begins
-        resets = game.resets  # the counters a deal, a round, a turn resets as it begins (by index)
-        self.deal_resets, self.round_resets, self.turn_resets = \
-            _resets(st, resets["deal"]), _resets(st, resets["round"]), _resets(st, resets["turn"])
+        self.deal_resets, self.round_resets, self.turn_resets = _part_resets(game, st.layout)
         self.part, self.deal, self.rnd, self.first, self.seat, self.phase, self.capped = \
             cur.part, cur.deal, cur.round, cur.first, cur.seat, cur.phase, cur.capped
         self.knocks_out = game.knocks_out  # (a game that never knocks anyone out skips those tests)
@@ -198,13 +198,17 @@ class _Walk:
         return self.flow["deal"]
 
     def begin_round(self) -> list:
-        """The next round's phases (its first turn's, if it has none of its own), or (its number past the
-        rounds', or the rounds' condition holding) the after-deal phases."""
+        """The round part entered: `next_round`'s answer."""
+        self.part, self.knocks, self.then = ROUND, self.knocks_out, _round_done
+        return self.next_round()
+
+    def next_round(self) -> list:
+        """In the round part, the next round's phases (its first turn's, if it has none of its own), or (its
+        number past the rounds', or the rounds' condition holding) the after-deal phases."""
         st, rnd = self.st, self.rnd
         if rnd > self.rounds:
             self.capped = self.game.rounds_capped  # the deal's rounds ran to their number, or to the cap
             return self.after_deal()
-        self.part, self.knocks, self.then = ROUND, self.knocks_out, _round_done
         if self.until is not None and self.until(st, st.first):
             return self.after_deal()
         st.steps -= self.round_steps
@@ -219,7 +223,7 @@ class _Walk:
             any(map(st.pc.__setitem__, player_counters, map(list.copy, rows)))
         st.active = st.first
         self.phase = 0
-        if not self.round_phases and self.turns:  # straight to the round's turns
+        if self.turns_only:  # straight to the round's turns
             self.first, self.seat = st.first, 0
             return self.begin_turn()
         return self.round_phases
@@ -247,7 +251,8 @@ class _Walk:
         if self.ended is not None:
             self.ended(self.st, ROUND)
         self.rnd += 1
-        return self.begin_round()
+        self.part, self.knocks, self.then = ROUND, self.knocks_out, _round_done
+        return self.next_round()
 
     def after_deal(self) -> list:
         self.part, self.phase, self.knocks, self.then = AFTER_DEAL, 0, False, _Walk.deal_done
@@ -280,7 +285,7 @@ class _Walk:
         if self.ended is not None:
             self.ended(st, ROUND)
         self.rnd += 1
-        return self.begin_round()
+        return self.next_round()  # (the part is the round's already)
 
     def turn_done(self) -> list:
         """After a turn: the next seat's turn (entered here as `begin_turn` enters it: a turn is the hot path),
@@ -350,14 +355,31 @@ _PHASES = {SETUP: "setup", DEAL: "deal", ROUND: "round", TURN: "turn", AFTER_DEA
 Resets = tuple[list[int], list[Any], list[int], list[list[Any]]]
 
 
-def _resets(st: State, which: tuple[list[int], list[int]]) -> Resets | None:
+def _part_resets(game, layout: Any) -> tuple[Resets | None, Resets | None, Resets | None]:
+    """What a deal, a round and a turn reset as each begins (see `_resets`), for the game's layout at a player
+    count: worked out for its first match and kept (the layout and the game's resets kept with them, so that an
+    entry is never taken for another's)."""
+    found = _RESETS.get(id(layout))
+    resets = game.resets  # the counters a deal, a round, a turn resets as it begins (by index)
+    if found is not None and found[0] is layout and found[1] is resets:
+        return found[2]
+    parts = (_resets(layout, resets["deal"]), _resets(layout, resets["round"]), _resets(layout, resets["turn"]))
+    _RESETS[id(layout)] = (layout, resets, parts)
+    return parts
+
+
+_RESETS: dict[int, tuple[Any, Any, tuple[Resets | None, Resets | None, Resets | None]]] = {}
+"""`_part_resets`'s by the layout's id: the layout, the game's resets and what each part resets."""
+
+
+def _resets(layout: Any, which: tuple[list[int], list[int]]) -> Resets | None:
     """What a part resets as it begins, ready to set (None: nothing): the game counters by index and their
-    initial values at this player count, the player counters by index and a row of their initial value for
-    every seat (copied at each reset)."""
+    initial values at the layout's player count, the player counters by index and a row of their initial
+    value for every seat (copied at each reset)."""
     counters, player_counters = which
     if not counters and not player_counters:
         return None
-    initial, player_initial, n = st.layout.game_counters, st.layout.player_counters, st.n
+    initial, player_initial, n = layout.game_counters, layout.player_counters, layout.n
     return (counters, [initial[k] for k in counters], player_counters,
             [[player_initial[k]] * n for k in player_counters])
 

@@ -21,7 +21,8 @@ from typing import TypeVar
 R = TypeVar("R", bound=random.Random)
 
 LIMITS = (0, 0, *(256 - 256 % n for n in range(2, 257)))
-"""`LIMITS[n]` for 2 <= n <= 256: a byte below it is taken (mod n), one at or above it drawn again."""
+"""`LIMITS[n]` for 2 <= n <= 256: a byte below it is taken (mod n), one at or above it drawn again; 0 for 0 or 1
+option (no byte is drawn)."""
 
 
 def seeded(kind: type[R], seed: int) -> R:

@@ -34,6 +34,9 @@ class Outcome(NamedTuple):
     groups: list[str]  # each seat's value of the game's `report: by:` expression ("" if none)
 
 
+START = Cursor()
+"""The start of a match's flow (a flow reads its cursor, never changes it: one serves every match)."""
+
 Watch = Callable[..., None]
 """`watch(game, state, seed, decisions, at="decision")`, run before every decision, at the end of every
 turn and round when the game declares checks for them (`at`: "turn_end", "round_end") and at the end
@@ -90,7 +93,7 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
     (`bot_bytes`) until below `LIMITS[n]`, taken mod n; any other number of options is `rare_pick`'s (`RandomBots.pick`
     either way), so the picks are those `play_random` makes."""
     stream, draw, limits = bot_bytes(seed), next, LIMITS
-    flow = run_flow(game, st, Cursor())
+    flow = run_flow(game, st, START)
     send = flow.send
     decisions = 0
     try:
@@ -103,8 +106,7 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
                 for one in options:
                     choices = one[1]
                     n = len(choices)
-                    if 1 < n <= 256:
-                        limit = limits[n]
+                    if n < 257 and (limit := limits[n]):
                         while (b := draw(stream)) >= limit:
                             pass
                         answer(choices[b % n])
@@ -115,8 +117,7 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
                 continue
             decisions += 1
             n = len(options)
-            if 1 < n <= 256:
-                limit = limits[n]
+            if n < 257 and (limit := limits[n]):  # (LIMITS[n] is 0 for one option: `rare_pick` draws none)
                 while (b := draw(stream)) >= limit:
                     pass
                 ask = send(options[b % n])
@@ -138,7 +139,7 @@ def _play_watched(game: Game, st: State, seed: int, watch: Watch | None,
     if watch is not None and any(c.at != "end" for c in game.checks.values()):
         def ended(st: State, part: int) -> None:
             watch(game, st, seed, st.decisions, "turn_end" if part == TURN else "round_end")
-    flow = run_flow(game, st, Cursor(), None, None, ended)
+    flow = run_flow(game, st, START, None, None, ended)
     try:
         ask = next(flow)
         while True:
