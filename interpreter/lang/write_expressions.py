@@ -327,7 +327,7 @@ class ExpressionWriter(Writer):
         return f"({items} or [-1])" if node.items.FRESH else f"(list({items}) or [-1])"
 
     def visit_FixedOptions(self, node: FixedOptions) -> str:
-        return repr(list(node.values))
+        return repr(tuple(node.values))  # (a constant of the code: no list made at each ask)
 
     def visit_GuardedOptions(self, node: GuardedOptions) -> str:
         offered = " + ".join(f"([{o!r}] if {self.expr(t)} else [])" if t is not None else f"[{o!r}]"
