@@ -8,8 +8,9 @@ the interpreted engine and its yardstick (a straight hand-written Python version
 `handwritten_overloaded.py`) run alternately in one process and the best of R runs of each is compared.
 
 `--against DIR` gives only that ratio, for this checkout and another (an earlier commit unpacked with
-`git archive COMMIT | tar -x -C DIR`), each in a process of its own, taken in turns R times: each turn's
-ratios, then the median of each (the load of a shared machine moves both alike within a turn).
+`git archive COMMIT | tar -x -C DIR`), each in a process of its own, taken in turns R times (each checkout first
+every other turn): each turn's ratios, then the median of each (the load of a shared machine moves both alike
+within a turn).
 """
 
 from __future__ import annotations
@@ -243,15 +244,17 @@ def against(other: Path, games: int, turns: int) -> int:
     print(f"Python {sys.version.split()[0]}, overloaded, 4 players, {games} matches a run; ratio interpreted / "
           "hand-written")
     for turn in range(turns):
-        shown = []
-        for name, root in roots.items():
-            out = subprocess.run([sys.executable, "-c", _ONE_RATIO, str(root), str(HERE), str(games)],
+        shown = {}
+        for name in (list(roots) if turn % 2 == 0 else list(roots)[::-1]):  # each goes first every other turn
+            out = subprocess.run([sys.executable, "-c", _ONE_RATIO, str(roots[name]), str(HERE), str(games)],
                                  capture_output=True, text=True, check=True).stdout
             a, b = json.loads(out)
             ratios[name].append(a / b)
-            shown.append(f"{name} {a / b:.3f} ({a:,.0f} against {b:,.0f} games/s)")
-        print(f"turn {turn + 1}: " + "; ".join(shown))
+            shown[name] = f"{name} {a / b:.3f} ({a:,.0f} against {b:,.0f} games/s)"
+        print(f"turn {turn + 1}: " + "; ".join(shown[name] for name in roots))
     print("median: " + "; ".join(f"{name} {statistics.median(r):.3f}" for name, r in ratios.items()))
+    paired = [a / b for a, b in zip(ratios["this"], ratios["against"], strict=True)]
+    print(f"median of each turn's this / against: {statistics.median(paired):.3f}")
     return 0
 
 
