@@ -17,11 +17,11 @@ For each game (two players), S random matches are played through the step API an
 
 `--against DIR` runs the same in another checkout (an earlier commit, `git archive COMMIT | tar -x -C DIR`), each
 engine in a fresh Python, in turn, in one run. `--instructions`: `first`, `copied` and `next` counted in machine
-instructions instead (valgrind's callgrind, counting only inside the draws, the cyclic collector off; the median a
-draw; needs valgrind). `--digest`: a digest of the worlds drawn at every decision of the matches (each seat, from a
-copy of the match, again on it, and from another copy: each world's places, faces, seed and drawing, and every
-seat's information state and view in it; the last world played on to its end), to show that two engines draw the
-same worlds for the same generator.
+instructions instead (valgrind's callgrind, counting only inside the draws, the cyclic collector off; the median
+and the mean a draw, the change of the mean against the first engine; needs valgrind). `--digest`: a digest of the
+worlds drawn at every decision of the matches (each seat, from a copy of the match, again on it, and from another
+copy: each world's places, faces, seed and drawing, and every seat's information state and view in it; the last
+world played on to its end), to show that two engines draw the same worlds for the same generator.
 """
 
 from __future__ import annotations
@@ -149,8 +149,9 @@ def counted_draws(path: str, seeds: int, draws: int) -> None:
             fast_draws(m, m.to_act()[0], k, draws, traced)
 
 
-def instructions(root: Path, path: str, seeds: int, draws: int) -> dict[str, list[float]]:
-    """Per point, the median instructions a draw of each of FAST, with the engine of `root` (`counted_draws`)."""
+def instructions(root: Path, path: str, seeds: int, draws: int) -> dict[str, list[list[float]]]:
+    """Per point, the instructions of each draw of each of FAST (`next`: a draw's share of its span), with the engine
+    of `root` (`counted_draws`)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "draws"
         lines = counted_spans(root, "free_worlds", "counted_draws", [path, seeds, draws], out).split()
@@ -160,13 +161,13 @@ def instructions(root: Path, path: str, seeds: int, draws: int) -> dict[str, lis
             for kind, times in enumerate(lines[at + 1:at + 1 + len(FAST)]):
                 span += 1
                 found[lines[at]][kind].append(total(Path(f"{out}.{span}").read_text()) / int(times))
-    return {name: [statistics.median(v) if v else 0.0 for v in kinds] for name, kinds in found.items()}
+    return found
 
 
 def counted(paths: list[str], engines: list[Path], seeds: int, draws: int) -> None:
-    """`main` with `--instructions`: per game and point, the median instructions a draw, each engine's (the first
-    the one compared with)."""
-    print(f"machine instructions a draw (callgrind, median of {seeds} matches; `next` over {draws} draws each)")
+    """`main` with `--instructions`: per game and point, the median and the mean instructions a draw, each engine's
+    (the first the one compared with)."""
+    print(f"machine instructions a draw (callgrind; median / mean of {seeds} matches; `next` over {draws} draws each)")
     head = ["game", "point", *(f"{kind} {root.name}" for kind in FAST for root in engines)]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -176,9 +177,21 @@ def counted(paths: list[str], engines: list[Path], seeds: int, draws: int) -> No
             cells = []
             for kind in range(len(FAST)):
                 was = found[0][name][kind]
-                cells += [f"{f[name][kind]:,.0f}" + (f" ({f[name][kind] / was - 1:+.0%})" if f is not found[0] and was
-                                                     else "") for f in found]
+                for f in found:
+                    now = f[name][kind]
+                    cell = f"{_median(now):,.0f} / {_mean(now):,.0f}"
+                    if f is not found[0] and was and now:
+                        cell += f" ({_mean(now) / _mean(was) - 1:+.0%})"
+                    cells.append(cell)
             print(f"| {path} | {name} | " + " | ".join(cells) + " |", flush=True)
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0
+
+
+def _mean(values: list[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
 
 
 def world_digest(path: str, seeds: int) -> None:

@@ -278,8 +278,8 @@ def test_what_the_seat_is_counted_to_see_now_it_sees(name):
             truth = [bool(seen_by(m.st, c) >> seat & 1) for c in range(len(counted))]
             wrong += sum(a and not b for a, b in zip(counted, truth, strict=True))
             missed += sum(b and not a for a, b in zip(counted, truth, strict=True))
-            walk = free_worlds._walk(m, seat)  # a card of a group (dealt unseen, no event showed it since)
-            wrong += sum(k >= 0 and seen for k, seen in zip(walk.start, truth, strict=True))
+            sight = free_worlds._walk(m).seats[seat]  # a card of a group (dealt unseen, no event showed it since)
+            wrong += sum(k >= 0 and seen for k, seen in zip(sight.start, truth, strict=True))
         points += 1
         for seat in m.to_act():
             m.apply(seat, bot.pick(len(m.legal_actions(seat))))
@@ -296,15 +296,15 @@ def test_the_walks_and_free_cards_kept_as_a_match_is_played_are_those_worked_out
     checked = 0
     for seed in range(6):
         m, bot = Match(game, 2, seed), random.Random(seed)
-        assert all(("free", s) in m._watch.walks for s in range(2))  # walked as the first base was kept
+        assert all(m._watch.walks["free"].seats[s].point[0] is m._base for s in range(2))  # as the first base was kept
         other = None
         while not m.over:
             for match in (m, other) if other is not None and not other.over else (m,):
+                fresh = free_worlds._Walk(match.layout, 2)
+                fresh.advance(match._watch.events)
                 for seat in range(2) if free_worlds._may_apply(match) else ():
-                    fresh = free_worlds._Walk(match.layout, seat)
-                    fresh.advance(match._watch.events)
-                    kept = free_worlds._free_now(free_worlds._walk(match, seat), match, seat)
-                    assert kept == free_worlds._free_cards(fresh, match, seat, match._base[1], match._base_info[0])
+                    kept = free_worlds._free_now(free_worlds._walk(match), match, seat)
+                    assert kept == free_worlds._free_cards(fresh, match, seat, free_worlds._kept(fresh, match))
                     checked += kept is not None
             if other is None and len(m.history) == 1:
                 other = m.clone()  # (both record on from here: the walks go on apart)
@@ -312,3 +312,23 @@ def test_the_walks_and_free_cards_kept_as_a_match_is_played_are_those_worked_out
                 p = g.to_act()[0]
                 g.apply(p, bot.randrange(len(g.legal_actions(p))))
     assert checked > 20
+
+
+@pytest.mark.parametrize("path", [KUHN, LEDUC])
+def test_a_draw_shuffles_as_the_generator_would(path):
+    """A world drawn with a `random.Random` (its shuffles' draws written out) is the one drawn with a generator of
+    another class in the same state (which shuffles by `rng.shuffle`), at every decision of a match."""
+
+    class Other(random.Random):
+        pass
+
+    game = load_game(path)
+    for seed in range(3):
+        m, bot = Match(game, 2, seed), walker(seed)
+        while not m.over:
+            seat = m.to_act()[0]
+            mine, other = random.Random(seed), Other(seed)
+            for _ in range(3):
+                a, b = m.determinize(seat, mine), m.determinize(seat, other)
+                assert a.st.zones == b.st.zones and a.seed == b.seed
+            m.apply(seat, bot.pick(len(m.legal_actions(seat))))

@@ -38,6 +38,9 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Sequence
+from functools import cache
+from itertools import compress, repeat
+from operator import and_, gt, le
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
@@ -82,7 +85,7 @@ class Drawing(Sequence):
 
     __slots__ = ("events", "made", "shuffles", "upto")
 
-    def __init__(self, events: list[tuple], shuffles: list[tuple[int, tuple[int, ...]]], upto: int) -> None:
+    def __init__(self, events: list[tuple], shuffles: Sequence[tuple[int, tuple[int, ...]]], upto: int) -> None:
         self.events, self.shuffles, self.upto = events, shuffles, upto
         self.made: tuple | None = None
 
@@ -100,48 +103,42 @@ _PLAIN = frozenset({TABLE, SAY, ROLL, SEATS})  # events that name no card (a rol
 
 
 class _Walk:
-    """What one seat saw of each card, walked over the match's events once (carried on from where it stopped).
+    """What every seat saw of each card, walked over the match's events once for all the seats (carried on from
+    where it stopped): what the cards went through (their faces, the shuffles, the events that name one), and each
+    seat's sight of them (`seats`: a `_Sight` a seat).
 
-    A card is *open* from the shuffle that dealt it unseen (`start[c]`: that shuffle, an index into `shuffles`)
-    for as long as the seat does not see it; the cards one shuffle dealt unseen make one group. A later shuffle
-    of cards of one open group only (a deck gathered again) keeps them in it: the group's relabeling, begun at
-    its first shuffle, deals the later one too (and the cards of the group it left out, in a hand, stay free
-    with the rest). `start[c]` is -1 for a card the seat has seen since, or that no shuffle ever dealt; `rank[c]`
-    orders the cards of the groups by shuffle, then by the place it dealt them to.
-    `refused`: why no point of the match can take the fast path any more."""
+    A card is *open* to a seat from the shuffle that dealt it unseen (`start[c]`: that shuffle, an index into
+    `shuffles`) for as long as the seat does not see it; the cards one shuffle dealt unseen make one group. A later
+    shuffle of cards of one open group only (a deck gathered again) keeps them in it: the group's relabeling, begun
+    at its first shuffle, deals the later one too (and the cards of the group it left out, in a hand, stay free with
+    the rest)."""
 
-    __slots__ = ("bit", "dealt", "draws", "end", "face", "named", "plan", "point", "rank", "refused", "seat",
-                 "shuffles", "start", "t", "up")
+    __slots__ = ("dealt", "draws", "end", "face", "named", "seats", "shuffles", "t")
 
-    def __init__(self, t: Any, seat: int) -> None:
+    def __init__(self, t: Any, players: int) -> None:
         cards = len(t.start_face)
-        self.t, self.seat, self.bit = t, seat, 1 << seat
+        self.t = t
         self.end = 0
         self.face = list(t.start_face)  # each card's face, up or down, as the events leave it
-        self.start = [-1] * cards
-        self.rank = [0] * cards
         self.dealt = [False] * cards  # whether a shuffle ever dealt the card
-        self.up = [False] * cards  # which way up the card lay when its group began
         self.shuffles: list[tuple[int, tuple[int, ...]]] = []  # (event index, order dealt) of each shuffle
         self.draws = 0  # the chance outcomes the shuffles drew
         self.named: list[int] = []  # the events that name a card (what a relabeling changes)
-        self.point: tuple = (None, 0, None)  # the last point's kept base, events walked and free groups
-        self.plan: tuple = (None, None)  # the last point's free groups and how a draw takes them (`FreeCards`)
-        self.refused: str | None = None
+        self.seats = [_Sight(seat, cards) for seat in range(players)]
 
     def copy(self) -> _Walk:
         """An independent copy (for a record copied before it records on: see `Watcher.own`)."""
         other = _Walk.__new__(_Walk)
-        other.t, other.seat, other.bit, other.end, other.draws = self.t, self.seat, self.bit, self.end, self.draws
-        other.face, other.start, other.dealt, other.up = self.face[:], self.start[:], self.dealt[:], self.up[:]
-        other.rank, other.shuffles, other.named = self.rank[:], self.shuffles[:], self.named[:]
-        other.point, other.plan, other.refused = self.point, self.plan, self.refused  # (never changed in place)
+        other.t, other.end, other.draws = self.t, self.end, self.draws
+        other.face, other.dealt, other.shuffles, other.named = self.face[:], self.dealt[:], self.shuffles[:], \
+            self.named[:]
+        other.seats = [sight.copy() for sight in self.seats]
         return other
 
     def advance(self, events: list[tuple]) -> None:
         """Walk the events recorded since the last call: the counters, the questions and answers of every turn and
         the moves here, as they come; a question or answer that names a card, and the rarer events, apart."""
-        seat, bit, face, start, named = self.seat, self.bit, self.face, self.start, self.named
+        face, named = self.face, self.named
         for i in range(self.end, len(events)):
             e = events[i]
             kind = e[0]
@@ -150,34 +147,48 @@ class _Walk:
             if kind == MOVE:
                 named.append(i)
                 face[e[1]] = e[6]
-                if (e[7] | e[8]) & bit:
-                    start[e[1]] = -1
+                if e[7] | e[8]:
+                    self.seen(e[1], e[7] | e[8])
             elif kind == ASK:
                 if e[3] == K_CARD:
                     self.asked_for_card(i, e)
             elif kind == DECIDE:
-                if e[5] >= 0 or (e[2] and e[1] != seat):
+                if e[5] >= 0 or e[2]:
                     self.answered(i, e)
             elif kind not in _PLAIN:
                 self.shuffled_turned_or_shown(i, e)
         self.end = len(events)
 
+    def seen(self, c: int, who: int) -> None:
+        """Card `c` seen by the seats of the bit mask `who`: open to none of them from here."""
+        for sight in self.seats:
+            if who & sight.bit:
+                sight.start[c] = -1
+
+    def refuse(self, but: int, why: str) -> None:
+        """No point of the match from here takes the fast path for a seat but `but` (-1: for none)."""
+        for sight in self.seats:
+            if sight.seat != but:
+                sight.refused = why
+
     def asked_for_card(self, i: int, e: tuple) -> None:
         """Event `i` asked a seat to choose a card: a choice another seat makes among cards it sees by face (its
         options named by their faces) may hang on which card lies where."""
         self.named.append(i)
-        if e[1] != self.seat and any(x.__class__ is str and x != "none" for x in e[4]):
-            self.refused = "another seat chose among cards it sees"
+        if any(x.__class__ is str and x != "none" for x in e[4]):
+            self.refuse(e[1], "another seat chose among cards it sees")
 
     def answered(self, i: int, e: tuple) -> None:
-        """Event `i` is an answer given in secret or naming a card."""
-        if e[1] != self.seat and e[2]:
-            self.refused = "another seat answered in secret"
-        elif e[5] >= 0:
+        """Event `i` is an answer given in secret or naming a card (a secret one refuses the other seats: what they
+        do with the card it names does not matter)."""
+        if e[2]:
+            self.refuse(e[1], "another seat answered in secret")
+        if e[5] >= 0:
             self.named.append(i)
-            if not e[4] & self.bit:
-                self.refused = "an answer named a card the seat did not see"
-            self.start[e[3]] = -1
+            for sight in self.seats:
+                if not e[4] & sight.bit:
+                    sight.refused = sight.refused or "an answer named a card the seat did not see"
+                sight.start[e[3]] = -1
 
     def shuffled_turned_or_shown(self, i: int, e: tuple) -> None:
         """Event `i` is a shuffle, a card turned or a glimpse (or an event the relabeling does not know)."""
@@ -189,33 +200,63 @@ class _Walk:
         elif kind == FLIP:
             self.named.append(i)
             self.face[e[1]] = e[4]
-            if (e[5] | e[6]) & self.bit:
-                self.start[e[1]] = -1
+            self.seen(e[1], e[5] | e[6])
         elif kind == SHOW:
             self.named.append(i)
-            if e[2] == self.seat or e[5] & self.bit:
-                self.start[e[1]] = -1
+            for sight in self.seats:
+                if e[2] == sight.seat or e[5] & sight.bit:
+                    sight.start[e[1]] = -1
         else:
-            self.refused = f"an event the relabeling does not know ({kind!r})"
+            self.refuse(-1, f"an event the relabeling does not know ({kind!r})")
 
     def shuffled(self, i: int, zi: int, order: tuple[int, ...]) -> None:
-        """Event `i` shuffled zone `zi` into `order`: the cards it dealt the seat unseen begin a group, or stay in
+        """Event `i` shuffled zone `zi` into `order`: the cards it dealt each seat unseen begin a group, or stay in
         theirs (see the class)."""
-        t, face, start = self.t, self.face, self.start
-        vis = t.zone_vis[zi]
-        sees = vis == PUBLIC or (vis == OWNER and t.zone_owner[zi] == self.seat)
+        t, face = self.t, self.face
         k = len(self.shuffles)
         self.shuffles.append((i, order))
         self.draws += len(order) - 1
         dealt = self.dealt
         for c in order:
             dealt[c] = True
-        unseen: tuple[int, ...] | list[int] = order  # (a zone the seat does not see into: all of them)
-        if sees:
-            unseen = [c for c in order if not face[c]]
-            for c in order:
-                if face[c]:
-                    start[c] = -1
+        vis, owner = t.zone_vis[zi], t.zone_owner[zi]
+        up = [c for c in order if face[c]] if vis in (PUBLIC, OWNER) else []  # (seen where the zone is seen)
+        for sight in self.seats:
+            if up and (vis == PUBLIC or owner == sight.seat):
+                sight.shuffled(k, [c for c in order if not face[c]], up, face)
+            else:  # (a zone the seat does not see into, or no card face up: all of them unseen)
+                sight.shuffled(k, order, (), face)
+
+
+class _Sight:
+    """What one seat saw of each card (see `_Walk`): `start[c]` is -1 for a card the seat has seen since a shuffle
+    dealt it, or that no shuffle ever dealt; `rank[c]` orders the cards of the groups by shuffle, then by the place it
+    dealt them to; `up[c]`, which way up the card lay when its group began. `refused`: why no point of the match can
+    take the fast path for the seat any more; `point`: the last point's kept base, events walked and free cards
+    (`FreeCards`)."""
+
+    __slots__ = ("bit", "point", "rank", "refused", "seat", "start", "up")
+
+    def __init__(self, seat: int, cards: int) -> None:
+        self.seat, self.bit = seat, 1 << seat
+        self.start = [-1] * cards
+        self.rank = [0] * cards
+        self.up = [False] * cards
+        self.refused: str | None = None
+        self.point: tuple = (None, 0, None)
+
+    def copy(self) -> _Sight:
+        other = _Sight.__new__(_Sight)
+        other.seat, other.bit, other.refused, other.point = self.seat, self.bit, self.refused, self.point
+        other.start, other.rank, other.up = self.start[:], self.rank[:], self.up[:]
+        return other
+
+    def shuffled(self, k: int, unseen: Sequence[int], seen: Sequence[int], face: list[bool]) -> None:
+        """Shuffle `k` dealt the cards `unseen` with the seat not seeing them (and `seen` face up where it sees them):
+        they begin a group, or stay in theirs."""
+        start = self.start
+        for c in seen:
+            start[c] = -1
         groups = set(map(start.__getitem__, unseen))
         if len(groups) > 1:  # cards of an open group mixed with others: no one relabeling deals both
             self.refused = "a shuffle mixed cards the seat never saw with others"
@@ -228,14 +269,14 @@ class _Walk:
             rank[c] = at
 
 
-def _walk(match, seat: int) -> _Walk:
-    """The seat's walk of the match's events, kept with its record of events (`Watcher.walks`): a list that only
-    grows, shared by the copies of the match, and the walks with it, until one records an event of its own (a copy
+def _walk(match) -> _Walk:
+    """The seats' walk of the match's events, kept with its record of events (`Watcher.walks`): a list that only
+    grows, shared by the copies of the match, and the walk with it, until one records an event of its own (a copy
     made before the walk, or the match it was made of, gets the walk another made)."""
     watch = match._watch
-    walk = watch.walks.get(("free", seat))
+    walk = watch.walks.get("free")
     if walk is None:
-        walk = watch.walks[("free", seat)] = _Walk(match.layout, seat)
+        walk = watch.walks["free"] = _Walk(match.layout, match.players)
     if walk.end != len(watch.events):
         walk.advance(watch.events)
     return walk
@@ -257,8 +298,14 @@ def walk_ahead(match) -> None:
     of a copy, walks only the events since (a few answers) and finds its free cards known."""
     if not _may_apply(match):
         return
-    for seat in range(match.players):
-        _free_now(_walk(match, seat), match, seat)
+    walk = _walk(match)
+    kept = _kept(walk, match)
+    if kept is None:
+        return
+    point, live = (match._base, walk.end), match.st  # (the running state is the base just kept)
+    for seat, sight in enumerate(walk.seats):
+        if sight.refused is None:
+            sight.point = (*point, _free_cards(walk, match, seat, kept, live))
 
 
 def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
@@ -270,78 +317,130 @@ def free_world(match, seat: int, rng: random.Random) -> FreeWorld | None:
     apart, asked with generators alike, give one world."""
     if not _may_apply(match):
         return None
-    walk = _walk(match, seat)
-    groups = _free_now(walk, match, seat)
-    if groups is None:
+    free = _free_now(_walk(match), match, seat)
+    if free is None:
         return None
-    if walk.plan[0] is not groups:  # (the first draw at the point)
-        walk.plan = (groups, _free(walk, groups, match.layout.face_ids, match._base[1][1]))
-    free = walk.plan[1]
-    pi = list(range(len(walk.start)))
-    moved = []  # the cards given another's identity
-    shuffle = rng.shuffle
-    for placed, by_face in free.groups:
-        drawn = by_face[:]
-        shuffle(drawn)
-        for c, d in zip(placed, drawn, strict=True):
-            if c != d:
-                pi[c] = d
-                moved.append(c)
-    events = match._watch.events
+    pi, moved = _drawn_labels(free, rng)
+    record = match._watch
     # the world's record keeps no tags (nobody draws from a world: see `Watcher.search`)
-    watch = match._watch.relabeled(pi, len(events), [])
+    watch = record.relabeled(pi, len(record.events), [])
     watch.search = True
     if moved:
         _relabel_events(watch.events, free, pi)
-    cur, frozen = match._base
-    base = (cur, _relabeled_base(frozen, pi, moved, free, rng.getrandbits(64)))
+    base = (match._base[0], _relabeled_base(match._base[1], pi, moved, free, rng.getrandbits(64)))
     drawing = Drawing(watch.events, free.shuffles, len(match.history))
     return tuple.__new__(FreeWorld, (base, watch, drawing, rng.getrandbits(31)))  # (as `FreeWorld._make`, no call)
 
 
-class FreeCards(NamedTuple):
-    """The free cards of a seat at a point, as each draw there takes them (worked out once, kept with the walk):
-    each group's cards by place and the same cards by face (see `free_world`); the events a relabeling may change
-    (those that name a card, from the first group's shuffle on); the cards whose relabeling begins at each shuffle
-    (by the shuffle's event); the zones they lie in at the kept base; and where every shuffle lies in the record
-    (the world's drawing reads its orders)."""
+def _drawn_labels(free: FreeCards, rng: random.Random) -> tuple[list[int], list[int]]:
+    """A draw of the free cards: pi (card c given pi[c]'s identity) and the cards it moved. Each group's cards by face
+    shuffled as `rng.shuffle` does (for a `random.Random`, its draws written out: the same generator, the same
+    world), then given to its places in turn."""
+    pi = list(free.labels)
+    moved = []
+    getrandbits = rng.getrandbits if rng.__class__ is random.Random else None
+    for placed, by_face, steps in free.groups:
+        drawn = by_face[:]
+        if getrandbits is None:
+            rng.shuffle(drawn)
+        else:
+            for i, bits in steps:  # (random.shuffle: swap place i with one drawn below i + 1, from the last down)
+                j = getrandbits(bits)
+                while j > i:
+                    j = getrandbits(bits)
+                drawn[i], drawn[j] = drawn[j], drawn[i]
+        for c, d in zip(placed, drawn, strict=True):
+            if c != d:
+                pi[c] = d
+                moved.append(c)
+    return pi, moved
 
-    groups: tuple[tuple[list[int], list[int]], ...]
+
+class FreeCards(NamedTuple):
+    """The free cards of a seat at a point, as each draw there takes them (worked out once, with the point, as the
+    match keeps a base: see `walk_ahead`): each group's cards by place, the same cards by face (see `free_world`) and
+    the draws `random.shuffle` makes of them ((place, bits) of each, from the last place down); the events a relabeling
+    may change (those that name a card, from the first group's shuffle on); the cards whose relabeling begins at each
+    shuffle (by the shuffle's event); the zones they lie in at the kept base; where every shuffle lies in the record
+    (the world's drawing reads its orders); each card's own label (what a draw starts from); and the rest of the
+    kept base after the cards' places, faces and knowledge, but its chance (what a world's base shares)."""
+
+    groups: tuple[tuple[list[int], list[int], tuple[tuple[int, int], ...]], ...]
     named: list[int]
     starts: dict[int, list[int]]
-    zones: set[int]
-    shuffles: list[tuple[int, tuple[int, ...]]]
+    zones: tuple[int, ...]
+    shuffles: tuple[tuple[int, tuple[int, ...]], ...]
+    labels: range
+    rest: tuple
 
 
-def _free_now(walk: _Walk, match, seat: int) -> list[list[int]] | None:
+def _free_now(walk: _Walk, match, seat: int) -> FreeCards | None:
     """The free cards of the seat's walk at the match's point (see `_free_cards`), or None where the fast path does
     not apply. Kept with the walk for the match's kept base: still so after events that name no card (the counters,
     sayings, answers that are not cards: a search asked again at one point, or a first draw after a few bets, finds
     them worked out)."""
-    base = match._base
-    frozen = base[1]
-    base_events = match._base_info[0]
-    # chance so far: the shuffles', all before the base (no phase since the start drew any other: `_faces_read`)
-    if walk.refused is not None or frozen[CHANCE_USED] != walk.draws \
-            or (walk.shuffles and walk.shuffles[-1][0] >= base_events):
+    sight = walk.seats[seat]
+    if sight.refused is not None:
         return None
-    point, named = walk.point, walk.named
-    if point[0] is not base or (point[1] != walk.end and named and named[-1] >= point[1]):
-        point = walk.point = (base, walk.end, _free_cards(walk, match, seat, frozen, base_events))
+    point, named = sight.point, walk.named
+    if point[0] is match._base and (not named or named[-1] < point[1]):  # (no event since names a card)
+        return point[2]
+    kept = _kept(walk, match)
+    if kept is None:
+        return None
+    point = sight.point = (match._base, walk.end, _free_cards(walk, match, seat, kept))
     return point[2]
+
+
+def _kept(walk: _Walk, match) -> Kept | None:
+    """What the seats' free cards read of the match's kept base (see `Kept`), or None where a chance outcome other
+    than a shuffle's came before it, or a shuffle after it."""
+    frozen = match._base[1]
+    since = match._base_info[0]
+    # chance so far: the shuffles', all before the base (no phase since the start drew any other: `_faces_read`)
+    if frozen[CHANCE_USED] != walk.draws or (walk.shuffles and walk.shuffles[-1][0] >= since):
+        return None
+    return tuple.__new__(Kept, (frozen, since, tuple(walk.shuffles), frozen[4:-1]))
+
+
+class Kept(NamedTuple):
+    """The kept base as the seats' free cards read it: the frozen state, the events recorded up to it, the shuffles
+    (event, order) before it, and the rest of it after the cards' places, faces and knowledge but its chance."""
+
+    frozen: tuple
+    since: int
+    shuffles: tuple[tuple[int, tuple[int, ...]], ...]
+    rest: tuple
+
+
+def _pinned_seen(match, seat: int, kept: Kept, pinned: list[int], live: Any) -> bool:
+    """Whether the seat sees each card of `pinned` now: as the running state `live` says where it is the kept base's
+    (the match keeping it: `walk_ahead`), else as `_seen_now` works it out from the base and the events since."""
+    if live is None:
+        seen = _seen_now(match, seat, kept.frozen, kept.since, pinned)
+        return all(map(seen.__getitem__, pinned))
+    return all(map(and_, map(seen_by, repeat(live), pinned), repeat(1 << seat)))
 
 
 def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | range) -> list[bool]:
     """Which cards the seat sees or follows now, of `cards` (the others counted unseen at the base): as the kept
-    base has them (`seen_by` of the frozen state), then as the events since say — a card moved, turned or shuffled
-    as who sees it after; a glimpse of a card in a hand not the seat's counted lost once a card leaves that hand
-    (it may lapse: never counted seen wrongly)."""
-    t, bit = match.layout, 1 << seat
-    zone_of, face = frozen[1][:], frozen[2][:]
-    seen = _seen_at_base(SimpleNamespace(layout=t, n=match.players, zone_of=zone_of, face=face, known=frozen[3]),
-                         bit, cards)
-    vis, owner = t.zone_vis, t.zone_owner
+    base has them (`seen_by` of the frozen state), then as the events since say (`_seen_since`)."""
     events = match._watch.events
+    later = since < len(events)
+    zone_of, face = (frozen[1][:], frozen[2][:]) if later else (frozen[1], frozen[2])  # (the events since change them)
+    seen = _seen_at_base(SimpleNamespace(layout=match.layout, n=match.players, zone_of=zone_of, face=face,
+                                         known=frozen[3]), 1 << seat, cards)
+    if later:
+        _seen_since(match.layout, seat, events, since, seen, zone_of, face)
+    return seen
+
+
+def _seen_since(t: Any, seat: int, events: list[tuple], since: int, seen: list[bool], zone_of: list[int],
+                face: list[bool]) -> None:
+    """Which cards the seat sees, as the events from `since` on change `seen` (and the places and faces they leave):
+    a card moved, turned or shuffled as who sees it after; a glimpse of a card in a hand not the seat's counted lost
+    once a card leaves that hand (it may lapse: never counted seen wrongly)."""
+    vis, owner, bit = t.zone_vis, t.zone_owner, 1 << seat
     for i in range(since, len(events)):
         e = events[i]
         kind = e[0]
@@ -360,7 +459,6 @@ def _seen_now(match, seat: int, frozen: tuple, since: int, cards: list[int] | ra
             sees = vis[zi] == PUBLIC or (vis[zi] == OWNER and owner[zi] == seat)
             for c in e[2]:
                 zone_of[c], seen[c] = zi, sees and face[c]
-    return seen
 
 
 def _seen_at_base(shown: SimpleNamespace, bit: int, cards: list[int] | range) -> list[bool]:
@@ -378,40 +476,43 @@ def _glimpses_lapsed(seen: list[bool], zone_of: list[int], zi: int) -> None:
             seen[c] = False
 
 
-def _free_cards(walk: _Walk, match, seat: int, frozen: tuple, since: int) -> list[list[int]] | None:
-    """The free cards by (group, which way up they lay as it began, back), by place: the cards a relabeling may give
-    to each other's places; None where a card was seen since a shuffle dealt it and the seat does not see it now. (A
-    card of a group is one no event showed the seat since: it does not see it now.) A group of one card is left
-    out: a relabeling gives it its own place."""
-    start, dealt = walk.start, walk.dealt
-    pinned = [c for c, k in enumerate(start) if k < 0 and dealt[c]]  # seen since dealt
-    if pinned:
-        seen = _seen_now(match, seat, frozen, since, pinned)
-        if not all(map(seen.__getitem__, pinned)):
-            return None
-    t, up = match.layout, walk.up
+def _free_cards(walk: _Walk, match, seat: int, kept: Kept, live: Any = None) -> FreeCards | None:
+    """The free cards by (group, which way up they lay as it began, back), by place, as a draw takes them (see
+    `FreeCards`): the cards a relabeling may give to each other's places; None where a card was seen since a shuffle
+    dealt it and the seat does not see it now. (A card of a group is one no event showed the seat since: it does not
+    see it now.) A group of one card is left out: a relabeling gives it its own place. `live`: the running state,
+    where it is the kept base's (see `_pinned_seen`)."""
+    sight = walk.seats[seat]
+    start = sight.start
+    cards = range(len(start))
+    pinned = list(compress(cards, map(and_, walk.dealt, map(gt, repeat(0), start))))  # seen since dealt
+    if pinned and not _pinned_seen(match, seat, kept, pinned, live):
+        return None
+    t, up = match.layout, sight.up
     backs = t.back
     found: dict[tuple[int, bool, tuple], list[int]] = {}
-    free = [c for c, k in enumerate(start) if k >= 0]
-    free.sort(key=walk.rank.__getitem__)
-    for c in free:
+    for c in sorted(compress(cards, map(le, repeat(0), start)), key=sight.rank.__getitem__):
         found.setdefault((start[c], up[c], back_key(t, c) if backs[c] else ()), []).append(c)
-    return [group for group in found.values() if len(group) > 1]
-
-
-def _free(walk: _Walk, groups: list[list[int]], faces: list[str], zone_of: list[int]) -> FreeCards:
-    """The free cards `groups` (each by place; `zone_of`: where each card lies at the kept base) as a draw takes them
-    (see `FreeCards`)."""
-    shuffles, start, named = walk.shuffles, walk.start, walk.named
+    shuffles, zone_of, faces = kept.shuffles, kept.frozen[1], t.face_ids
+    taken = []
     starts: dict[int, list[int]] = {}
     zones: set[int] = set()
-    for cards in groups:
-        starts.setdefault(shuffles[start[cards[0]]][0], []).extend(cards)
-        zones.update(map(zone_of.__getitem__, cards))
-    # by face (as the seat could name them), copies of one face by card (an order that is the same in every match)
-    by_face = [sorted(sorted(cards), key=faces.__getitem__) for cards in groups]
-    relabeled = named[bisect_left(named, min(starts)):] if starts else []
-    return tuple.__new__(FreeCards, (tuple(zip(groups, by_face, strict=True)), relabeled, starts, zones, shuffles[:]))
+    for group in found.values():
+        if len(group) > 1:
+            # by face (as the seat could name them), copies of one face by card (an order the same in every match)
+            taken.append((group, sorted(sorted(group), key=faces.__getitem__), _steps(len(group))))
+            starts.setdefault(shuffles[start[group[0]]][0], []).extend(group)
+            zones.update(map(zone_of.__getitem__, group))
+    named = walk.named
+    return tuple.__new__(FreeCards, (tuple(taken), named[bisect_left(named, min(starts)):] if starts else [], starts,
+                                     tuple(zones), shuffles, cards, kept.rest))
+
+
+@cache
+def _steps(n: int) -> tuple[tuple[int, int], ...]:
+    """The draws `random.shuffle` makes of n things: (place, bits) of each, from the last place down (it swaps place i
+    with one below i + 1, drawn from `bits` random bits until one is)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
 
 
 def _relabel_events(events: list[tuple], free: FreeCards, pi: list[int]) -> None:
@@ -443,12 +544,13 @@ def _relabeled_base(frozen: tuple, pi: list[int], moved: list[int], free: FreeCa
     never changed, so the rest is shared) and its chance a generator seeded with `seed`."""
     zones, zone_of, face, known = frozen[0], frozen[1], frozen[2], frozen[3]
     if moved:
+        was_in, was_up, was_known = zone_of, face, known
         zone_of, face, known = zone_of[:], face[:], known[:]
-        was_in, was_up, was_known = frozen[1], frozen[2], frozen[3]
         for c in moved:
             d = pi[c]
             zone_of[d], face[d], known[d] = was_in[c], was_up[c], was_known[c]
         zones = zones[:]
+        relabel = pi.__getitem__
         for zi in free.zones:
-            zones[zi] = [pi[c] for c in zones[zi]]
-    return (zones, zone_of, face, known, *frozen[4:-1], ("object", Seeded(seed)))
+            zones[zi] = list(map(relabel, zones[zi]))
+    return (zones, zone_of, face, known, *free.rest, ("object", Seeded(seed)))
