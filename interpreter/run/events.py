@@ -233,9 +233,11 @@ class Moved(NamedTuple):
         same places again and again); both looked up with no step per move in Python."""
         cards = list(map(r.cards.get, map(_CARD_KEY, events)))
         tails = list(map(r.tails.get, map(_TAIL_KEY, events)))
-        if None in cards or None in tails:
+        try:  # (a piece not kept is None, which fails the sum: no pass over the pieces only to look for it)
+            return list(map(add, cards, tails))
+        except TypeError:
             _missing(r, events, cards, tails)
-        return list(map(add, cards, tails))
+            return list(map(add, cards, tails))
 
     @staticmethod
     def told(line: dict[str, Any], t: Teller, form: str = "") -> str:

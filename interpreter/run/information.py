@@ -347,23 +347,20 @@ def _written(events: list[tuple], tags: str, r: _Reader) -> list[str]:
             a, b = run.span()
             lines += _MOVES(events[a:b], r) if tags[a] == MOVE else \
                 map(call, map(_SEEN.__getitem__, tags[a:b]), events[a:b], repeat(r))
-    return _tables_filled(events, lines) if None in lines else lines
+    return _tables_filled(tags, lines) if None in lines else lines
 
 
 _MOVES = BY_TAG[MOVE].seen_all
 _RUNS = re.compile(f"{MOVE}+|[^{MOVE}]+").finditer  # the runs of moves and of other events in a call's tags
 
 
-def _tables_filled(events: list[tuple], lines: list[str | None]) -> list[str]:
+def _tables_filled(tags: str, lines: list[str | None]) -> list[str]:
     """The lines of kept kinds written in one pass by one reader (`render`), with each table line the reader
     dropped as the same as the table line before it put back: kept, a table line is as it would be alone."""
-    out, table = [], None
-    for e, line in zip(events, lines, strict=True):
-        if e[0] == TABLE:
-            line = table = line if line is not None else table
-        assert line is not None, e
-        out.append(line)
-    return out
+    for i in compress(range(len(lines)), map(is_, lines, repeat(None))):  # (few: only those lines are looked at)
+        assert tags[i] == TABLE, i
+        lines[i] = lines[tags.rindex(TABLE, 0, i)]
+    return lines  # type: ignore[return-value]
 
 
 def _rendered(match, seat: int, events: list[tuple], last: str | None, look: _Look) -> tuple[list[str], str | None]:
