@@ -2,6 +2,7 @@
 pays at each of its turns), and where that time goes.
 
     python benchmarks/carried.py [--games hearts,overloaded] [--seeds S] [--repeat R] [--share 0.9] [--bytecodes]
+                                 [--next]
 
 For each game (4 players where it allows 4, else its default count), S random matches (the benchmarks' walk,
 `walker.py`) are copied after a share of their decisions (`--share`, default 0.9: late). At each copy, R times: a fresh
@@ -16,7 +17,8 @@ of the shares (the draws then take several times as long). `--instructions`: the
 instructions (valgrind's callgrind, counting only the draws: each runs inside `sys.call_tracing`, which callgrind
 counts and dumps after; with `PYTHONHASHSEED=0`, so that a run is repeated exactly), the cyclic collector's share
 of them too; `--against DIR` counts another checkout's draws in the same way (an earlier commit, `git archive
-COMMIT | tar -x -C DIR`). Needs valgrind; slow (minutes a game).
+COMMIT | tar -x -C DIR`). Needs valgrind; slow (minutes a game). `--next`: the draw measured is a second one at the
+copy's own point instead (the world of the first moved on: what a search pays at each of its iterations).
 """
 
 from __future__ import annotations
@@ -107,23 +109,25 @@ class Traced:
         return 0
 
 
-def counted_draws(name: str, seeds: int, repeat: int, share: float) -> None:
-    """Run under callgrind by `instructions`: the carried draws of one game, each dumped apart (`Traced`); prints
-    how many."""
+def counted_draws(name: str, seeds: int, repeat: int, share: float, then: bool = False) -> None:
+    """Run under callgrind by `instructions`: the carried draws of one game (`then`: the next draws), each dumped
+    apart (`Traced`); prints how many."""
     timed = Timed()
     timed.close()  # (nothing timed)
-    print(len(carried_draws(load_game(name), seeds, repeat, share, timed, Traced())), flush=True)
+    print(len(carried_draws(load_game(name), seeds, repeat, share, timed, Traced(), then)), flush=True)
 
 
 _COLLECTOR = "gc_collect_main"  # the cyclic collector's pass (CPython 3.11; `collect` before it)
 
 
-def instructions(root: Path, name: str, seeds: int, repeat: int, share: float) -> list[tuple[int, int]]:
+def instructions(root: Path, name: str, seeds: int, repeat: int, share: float, then: bool = False
+                 ) -> list[tuple[int, int]]:
     """Machine instructions of each carried draw of one game, and of the collector's passes in it, with the engine
     of `root` (`counted_draws`, under callgrind)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "draws"
-        draws = int(counted_spans(root, "carried", "counted_draws", [name, seeds, repeat, share], out).split()[-1])
+        printed = counted_spans(root, "carried", "counted_draws", [name, seeds, repeat, share, then], out)
+        draws = int(printed.split()[-1])
         found = []
         for i in range(draws):
             dump = Path(f"{out}.{i + 1}")
@@ -143,7 +147,7 @@ def counted(names: list[str], engines: list[Path], args: argparse.Namespace) -> 
     print("|---|---|---|---|---|---|---|---|")
     for name in names:
         for root in engines:
-            found = instructions(root, name, args.seeds, args.repeat, args.share)
+            found = instructions(root, name, args.seeds, args.repeat, args.share, args.next)
             counts = sorted(total for total, _ in found) or [0]
             whole = sum(total for total, _ in found) or 1
             print(f"| {name} | {root.name} | {len(found)} | {statistics.median(counts):,.0f} | "
@@ -152,8 +156,9 @@ def counted(names: list[str], engines: list[Path], args: argparse.Namespace) -> 
 
 
 def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed,
-                  counted: Counted | Traced | None = None) -> list[float]:
-    """CPU seconds of each carried draw (with `counted`: bytecodes run, or each draw traced for callgrind)."""
+                  counted: Counted | Traced | None = None, then: bool = False) -> list[float]:
+    """CPU seconds of each carried draw (with `counted`: bytecodes run, or each draw traced for callgrind; `then`:
+    of each next draw, at the point of the first)."""
     players = players_of(game)
     out: list[float] = []
     for seed in range(seeds):
@@ -170,19 +175,20 @@ def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed,
             c.__dict__.pop("_kept", None)
             c.determinize(seat, random.Random(k))
             play = random.Random(k)
-            while not c.over:
+            while not c.over and not then:
                 for p in c.to_act():
                     c.apply(p, play.randrange(len(c.legal_actions(p))))
                 if seat in c.to_act():
                     break
             if c.over:
                 continue
+            drawn = k + (1000 if then else 2000)
             if counted is not None:
-                out.append(counted(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 2000))))
+                out.append(counted(lambda c=c, s=seat, drawn=drawn: c.determinize(s, random.Random(drawn))))
                 continue
             timed.on = True
             t0 = time.process_time()
-            c.determinize(seat, random.Random(k + 2000))
+            c.determinize(seat, random.Random(drawn))
             out.append(time.process_time() - t0)
             timed.on = False
     return out
@@ -198,6 +204,8 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true",
                         help="count the machine instructions each draw runs (callgrind), not its time")
     parser.add_argument("--against", type=Path, help="with --instructions: another checkout counted too")
+    parser.add_argument("--next", action="store_true",
+                        help="the next draw at the copy's point, not the carried one at the seat's next turn")
     args = parser.parse_args()
     if args.instructions:
         engines = [HERE.parent] + ([args.against] if args.against is not None else [])
@@ -209,7 +217,8 @@ def main() -> None:
         for name in args.games.split(","):
             timed = Timed()
             timed.close()  # (nothing timed)
-            counts = sorted(carried_draws(load_game(name), args.seeds, args.repeat, args.share, timed, Counted()))
+            counts = sorted(carried_draws(load_game(name), args.seeds, args.repeat, args.share, timed, Counted(),
+                                          args.next))
             counts = counts or [0]
             print(f"| {name} | {args.share} | {len(counts)} | {statistics.median(counts):,.0f} | "
                   f"{counts[int(len(counts) * 0.9)]:,.0f} | {counts[-1]:,.0f} |", flush=True)
@@ -219,7 +228,7 @@ def main() -> None:
     for name in args.games.split(","):
         timed = Timed()
         try:
-            times = sorted(carried_draws(load_game(name), args.seeds, args.repeat, args.share, timed))
+            times = sorted(carried_draws(load_game(name), args.seeds, args.repeat, args.share, timed, None, args.next))
         finally:
             timed.close()
         total = sum(times) or 1.0
