@@ -54,7 +54,7 @@ import random
 import re
 from collections.abc import Sequence
 from itertools import compress, islice, repeat
-from operator import eq, itemgetter
+from operator import eq, gt, is_not, itemgetter
 from typing import Any, NamedTuple
 
 from .events import TABLE
@@ -561,8 +561,49 @@ def _after_choice(k: int, j: int, incoming: list[int]) -> list[int]:
     """The incoming path each outgoing path of a choice takes its card from: the card at `k` left in
     the real match, the one at `j` in the world; the one leaving takes the path of the one that left,
     the others keep their order (the i-th card staying in the world is the i-th staying in the real one)."""
-    staying = [s for i, s in enumerate(incoming) if i != j]
-    return [*staying[:k], incoming[j], *staying[k:]]
+    came = incoming[:j] + incoming[j + 1:]
+    came.insert(k, incoming[j])
+    return came
+
+
+def _choosable(ok: Any, k: int, incoming: list[int], outgoing: list[int]) -> list[int]:
+    """The places j of a hand whose card, leaving it (where the real match's card at `k` left), sends a card down
+    every outgoing path that `ok(outgoing path, incoming path)` allows (see `_after_choice`), in order. Each pair is
+    tested once, not once per j: outgoing path i takes incoming i outside the places from j to k, incoming j at k,
+    and its neighbour (i + 1 where j < k, i - 1 where j > k) between them."""
+    n = len(incoming)
+    same = [ok(t, s) for t, s in zip(outgoing, incoming, strict=True)]
+    # upto[i]: whether all of same[:i] hold; after[i]: whether all of same[i:] do
+    upto, fine = [True] * (n + 1), True
+    for i in range(n):
+        fine = fine and same[i]
+        upto[i + 1] = fine
+    after, fine = [True] * (n + 1), True
+    for i in range(n - 1, -1, -1):
+        fine = fine and same[i]
+        after[i] = fine
+    out: list[int] = []
+    t = outgoing[k]
+    # j < k: outgoing i in [j, k) takes incoming i + 1; checked from k down, so each j adds one pair
+    shifted = True
+    below: list[int] = []
+    for j in range(k - 1, -1, -1):
+        shifted = shifted and ok(outgoing[j], incoming[j + 1])
+        if not shifted:
+            break
+        if upto[j] and after[k + 1] and ok(t, incoming[j]):
+            below.append(j)
+    out.extend(reversed(below))
+    if upto[n]:
+        out.append(k)
+    shifted = True
+    for j in range(k + 1, n):  # j > k: outgoing i in (k, j] takes incoming i - 1
+        shifted = shifted and ok(outgoing[j], incoming[j - 1])
+        if not shifted:
+            break
+        if upto[k] and after[j + 1] and ok(t, incoming[j]):
+            out.append(j)
+    return out
 
 
 class _Can(dict):
@@ -618,10 +659,8 @@ def _possible_out(need: list[Any], can: _Can, kind: int, incoming: list[int], ou
         left = frozenset().union(*free, (f for f, k in spare.items() if k > 0))
         return [every if need[t] is not None else left for t in outgoing]
     here: list[frozenset] = [frozenset()] * len(outgoing)
-    for j in range(len(incoming)):
-        came = _after_choice(kind, j, incoming)
-        if all(need[t] is None or need[t] in can[s] for t, s in zip(outgoing, came, strict=True)):
-            here = [h | can[s] for h, s in zip(here, came, strict=True)]
+    for j in _choosable(lambda t, s: need[t] is None or need[t] in can[s], kind, incoming, outgoing):
+        here = [h | can[s] for h, s in zip(here, _after_choice(kind, j, incoming), strict=True)]
     return here
 
 
@@ -857,9 +896,10 @@ def _match(wants: list[Any], paths: list[int], can: _Can) -> dict[int, Any]:
 def _fits(need: list[Any], can: _Can, k: int, incoming: list[int], outgoing: list[int]) -> list[int]:
     """Which cards of the hand a player's choice could have taken (indices into `incoming`): those that fit
     what the paths need later (see `_passed_down`, which draws one uniformly)."""
-    return [j for j in range(len(incoming))
-            if all(need[t] is None or (need[t] == need[s] if need[s] is not None else need[t] in can[s])
-                   for t, s in zip(outgoing, _after_choice(k, j, incoming), strict=True))]
+    def ok(t: int, s: int) -> bool:
+        return need[t] is None or (need[t] == need[s] if need[s] is not None else need[t] in can[s])
+
+    return _choosable(ok, k, incoming, outgoing)
 
 
 def _swapped(tr: _Trace, faces: list[Any], card: list[int], origin: int, x: int, y: int,
@@ -2386,18 +2426,19 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str]
 
 def _free_by_shuffle(tr: _Trace, faces: list[Any], card: list[int]) -> dict[int, list[int]]:
     """Shuffle -> the cards of the drawing `card` it dealt down paths the seat never sees after (where those
-    are of more than one face: a swap among them is a proposal)."""
-    seen: set[int] = set()  # the cards of the drawing some path the seat sees carries, by the shuffle before it
+    are of more than one face: a swap among them is a proposal), the latest shuffle first."""
+    n = len(card)
+    # each card of the drawing -> the last path the seat sees that carries it (found in C: no bytecode per path)
+    seen = list(compress(range(n), map(is_not, islice(tr.need, n), repeat(None))))
+    last = dict(zip(map(card.__getitem__, seen), seen, strict=True))
     free: dict[int, list[int]] = {}
-    for o in range(len(tr.mixes) - 1, -1, -1):
-        kind, _, outgoing = tr.mixes[o]
+    for o in sorted(tr.mix_deal, reverse=True):  # (the shuffles' mixes)
+        outgoing = tr.mixes[o][2]
         first = outgoing[0]
-        last = tr.mixes[o + 1][2][0] if o + 1 < len(tr.mixes) else len(card)
-        seen.update(card[t] for t in range(first, last) if tr.need[t] is not None)
-        if kind < 0:
-            cards = [card[t] for t in _by_role(tr, outgoing) if card[t] not in seen]
-            if len({faces[c] for c in cards}) > 1:
-                free[o] = cards
+        lasts = map(last.get, map(card.__getitem__, outgoing), repeat(-1))
+        kept = list(compress(outgoing, map(gt, repeat(first), lasts)))  # not seen since the shuffle
+        if len({faces[card[t]] for t in kept}) > 1:
+            free[o] = [card[t] for t in _by_role(tr, kept)]
     return free
 
 
