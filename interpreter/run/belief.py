@@ -54,7 +54,7 @@ import random
 import re
 from collections.abc import Sequence
 from itertools import compress, islice, repeat
-from operator import eq, gt, is_not, itemgetter
+from operator import eq, gt, is_not, itemgetter, ne
 from typing import Any, NamedTuple
 
 from .events import TABLE
@@ -1484,6 +1484,9 @@ class _Replay:
             return -1
         lines = _lines_from(cache, k)
         wanted = _window(want, k, k + len(lines))  # as many as the world has new (fewer where the seat saw fewer)
+        if lines == wanted:  # (compared in C: the common case)
+            world._verified = cache.count
+            return -1
         for j, (line, told) in enumerate(zip(lines, wanted, strict=False), k):
             if line != told:
                 return j
@@ -2402,11 +2405,15 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str]
     faces = match.layout.face_ids
     free = _free_by_shuffle(tr, faces, belief.card)
     shuffles = list(free)
-    others = any(who != seat for who, _ in match.history)  # answers of other seats, drawn anew by a proposal
+    # answers of other seats, drawn anew by a proposal (looked through in C)
+    others = any(map(ne, map(_KIND, match.history), repeat(seat)))
     for _ in range(moves):
         if others and (not shuffles or rng.random() < 0.5):
             # the other seats' answers since the last shuffle drawn anew (their secret picks, where nothing
-            # the seat saw tells them): the kept world's answers are not held for good
+            # the seat saw tells them): the kept world's answers are not held for good. Where none of them is
+            # drawn anew, the world played again is the kept one: not played
+            if not _redraws(tr, belief.tracer.decisions, seat, belief.snaps[-1].d if belief.snaps else 0):
+                continue
             replay = belief.replay(match, seat, tr, belief.card, rng, want, want_view)
             try:
                 world = replay.play(0, replay.resume(len(tr.deals)))
@@ -2422,6 +2429,23 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str]
         if faces[x] != faces[y]:
             _swap_proposed(match, seat, tr, rng, want, want_view, belief, o, x, y)
     return belief.world
+
+
+def _redraws(tr: _Trace, decisions: list[tuple], seat: int, first: int) -> bool:
+    """Whether a world played again from answer `first` on draws one of the answers since anew: another seat's
+    secret answer, or its pick of a card the seat did not see at or after it that stays where it is (see
+    `_Replay.answered`)."""
+    sighted, marks, chosen, left = tr.sighted, tr.marks, tr.chosen, tr.left
+    for d, e in enumerate(decisions[first:], first):
+        if e[1] == seat:
+            continue
+        pick = tr.picks[d]
+        if pick < 0:
+            if e[2]:
+                return True
+        elif sighted.get(pick, -1) < marks[d] and pick not in chosen and d not in left:
+            return True
+    return False
 
 
 def _free_by_shuffle(tr: _Trace, faces: list[Any], card: list[int]) -> dict[int, list[int]]:

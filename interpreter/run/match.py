@@ -367,12 +367,7 @@ class Match:
             for a in ask[1] if ask[0] == -1 else (ask,):
                 seat, options, kind = a[0], a[1], a[2]
                 if kind == K_CARD:  # a card is named when rendered: its face if seen, else where it lay
-                    t = self.layout
-                    ids, zones, zone_of, face, known = information.faces(t), st.zones, st.zone_of, st.face, st.known
-                    opened, bit = _open_zones(t)[seat], 1 << seat  # (seen surely: face up where it sees, or known)
-                    shown = tuple(["none" if c < 0 else ids[c]
-                                   if (face[c] and opened[zone_of[c]]) or known[c] & bit or seen_by(st, c) & bit
-                                   else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options])
+                    shown = _named(self.layout, st, seat, options)
                 else:
                     shown = tuple(options)
                 watch.asked(st, seat, a[3], kind, shown)
@@ -746,6 +741,20 @@ def _open_zones(t) -> list[list[bool]]:
         hit = _OPENED[id(t)] = (t, [[vis == PUBLIC or (vis == OWNER and owner == s)
                                      for vis, owner in zip(t.zone_vis, t.zone_owner, strict=True)] for s in range(t.n)])
     return hit[1]
+
+
+def _named(t, st: State, seat: int, options: Sequence[int]) -> tuple:
+    """The cards of a question as the watcher records them for `seat`: a card's face where the seat surely sees it
+    (face up where it sees, or known), else (the card, its zone, its place there); "none" for no card."""
+    ids, zone_of, face = information.faces(t), st.zone_of, st.face
+    opened = _open_zones(t)[seat]
+    if options and min(options) >= 0 and all(map(face.__getitem__, options)) and \
+            all(map(opened.__getitem__, map(zone_of.__getitem__, options))):
+        return tuple(map(ids.__getitem__, options))  # (all face up where the seat sees: looked through in C)
+    zones, known, bit = st.zones, st.known, 1 << seat
+    return tuple(["none" if c < 0 else ids[c]
+                  if (face[c] and opened[zone_of[c]]) or known[c] & bit or seen_by(st, c) & bit
+                  else (c, zone_of[c], zones[zone_of[c]].index(c)) for c in options])
 
 
 def _chance(state: tuple) -> random.Random:
