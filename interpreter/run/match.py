@@ -408,7 +408,12 @@ class Match:
         if ask is None:
             return None
         if ask[0] == -1:
-            return next((a for a in ask[1] if a[0] == seat and seat not in self._answers), None)
+            if seat in self._answers:
+                return None
+            for a in ask[1]:
+                if a[0] == seat:
+                    return a
+            return None
         return ask if ask[0] == seat else None
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
