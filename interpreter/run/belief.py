@@ -1171,7 +1171,7 @@ class _Replay:
             used = world.st.rng.used
             self.opening(world, prev, used, d)
             self.redrew = False
-            k, inside = world._verified, [set(world.st.zones[zi]) for zi in self.hidden]
+            k, inside = world._verified, list(map(set, map(world.st.zones.__getitem__, self.hidden)))
             try:
                 world = self.step(world, d)
                 self.note(d, k, world._verified, inside)
@@ -2107,10 +2107,21 @@ def _named_in(layout, told: str) -> set[int]:
     return named
 
 
+_WORDS: dict[int, tuple] = {}  # layout id -> (the layout, its `_face_words`)
+
+
 def _face_words(layout) -> tuple[re.Pattern, dict[str, frozenset]]:
     """What names a face in an observation: its id quoted, or a word of its text properties (longer than two
     letters, whole: `ace` is not in `face`) that some other face has not (a kind every card has names none). One
-    pattern for all, and the faces each word it finds names."""
+    pattern for all, and the faces each word it finds names (worked out once per layout)."""
+    hit = _WORDS.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        hit = _WORDS[id(layout)] = (layout, _words_of(layout))
+    return hit[1]
+
+
+def _words_of(layout) -> tuple[re.Pattern, dict[str, frozenset]]:
+    """`_face_words`, worked out."""
     words: dict[str, set[Any]] = {}
     for c, f in enumerate(layout.face_ids):
         words.setdefault(f'"{f}"', set()).add(f)
