@@ -8,7 +8,6 @@ generated module is run once and wrapped in a Game. See docs/architecture.md.
 from __future__ import annotations
 
 import ast
-import copy
 import linecache
 import weakref
 from collections.abc import Callable
@@ -158,7 +157,8 @@ class Game:
         """This game with another step limit per match (`--max-steps`); a copy, the loaded game is shared."""
         if steps is None or steps == self.max_steps:
             return self
-        other = copy.copy(self)
+        other = object.__new__(Game)  # (not copy.copy: it goes through `__reduce__`, which hands back this game)
+        other.__dict__.update(self.__dict__)
         other.max_steps = steps
         return other
 

@@ -147,6 +147,16 @@ def test_a_pickled_game_is_the_game_loaded_from_its_folder(tmp_path, entries):
     assert other.max_steps == 50 and other.python_source is game.python_source
 
 
+def test_another_step_limit_leaves_the_loaded_game_as_it_was(tmp_path, entries):
+    """`--max-steps` gives a copy: the game loaded in the process (which later matches, pickles and other
+    commands take) keeps its own limit."""
+    game = load_game(write_game(tmp_path))
+    limit = game.max_steps
+    other = game.with_max_steps(50)
+    assert other is not game and other.max_steps == 50 and other.python_source is game.python_source
+    assert game.max_steps == limit and load_game(tmp_path / "cached").max_steps == limit
+
+
 def test_a_file_read_and_checked_once_is_neither_parsed_nor_checked_again(tmp_path, entries, monkeypatch):
     """Beside compiled games the cache keeps a YAML file's data and source map, and that the data passed its
     schema (what `validate` reads in a game's scenarios each time), keyed by the file's path and text."""
