@@ -17,6 +17,18 @@ from .runtime import OWNER, PUBLIC, State, seen_by
 from .sight import back_key
 
 
+class _SeatsIn(dict[int, tuple[int, ...]]):
+    """The seats of a bit mask, in order (`_SEATS_IN[0b101]` is (0, 2)), each mask's worked out once when first
+    asked for: a hook loops over the seats that saw a card without testing each seat's bit."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        seats = self[mask] = tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
+        return seats
+
+
+_SEATS_IN = _SeatsIn()
+
+
 def relabeled_tags(pi: list[int], then: list[int]) -> list[int]:
     """A seat's tags (see `Watcher`) with card c's given to pi[c]: a card the seat tells apart is named by its own
     index, a group of cards it could not tell apart stays one."""
@@ -236,15 +248,18 @@ class Watcher:
             self.own()
         t, n, up, kn = st.layout, st.n, st.face[c], st.known[c]
         zone_vis, zone_owner = t.zone_vis, t.zone_owner
-        # who saw it leave, as the shadow had it (`_seen_leaving`) and who sees it where it went (`seen_by`), both
-        # written out: this runs at every move
+        # who saw it leave, as the shadow had it (`_seen_leaving`; the shadow's knowledge taken from the state once
+        # read), and who sees it where it went (`seen_by`), both written out: this runs at every move
         vis = zone_vis[src]
         hand = vis == OWNER
         if hand:
             owner = zone_owner[src]
             before = 0 if owner < 0 else (self.known[c] | (1 << owner if self.face[c] else 0)) & 1 << owner
+            self.known[:] = st.known  # a card leaving a hand: glimpses of the cards still there may lapse (the
+            # shadow is the state as of the last hook: no other card's knowledge changed since)
         else:
             before = (1 << n) - 1 if vis == PUBLIC and self.face[c] else self.known[c]
+            self.known[c] = kn
         vis = zone_vis[dst]
         if vis == OWNER:
             owner = zone_owner[dst]
@@ -261,20 +276,15 @@ class Watcher:
         self.zones[dst].insert(to, c)
         self.where[c] = dst
         self.face[c] = up
-        if hand:  # a card leaving a hand: glimpses of the cards still there may lapse (the shadow is the state
-            self.known[:] = st.known  # as of the last hook: no other card's knowledge changed since)
-        else:
-            self.known[c] = kn
         # A place drawn by chance is kept as ~to: shown only to the seats that see the card where it went.
         self.events.append((MOVE, c, src, at, dst, ~to if at_random else to, up, before, after))
         if self.search:
             return
         seen = before | after
-        if seen:  # each seat that saw the card move can tell it apart again
-            tags = self.tags
-            for s in range(n):
-                if seen >> s & 1 and tags[s][c] != c:
-                    self._identify(s, c)
+        tags = self.tags
+        for s in _SEATS_IN[seen]:  # each seat that saw the card move can tell it apart again
+            if tags[s][c] != c:
+                self._identify(s, c)
         if hand:
             owner = zone_owner[src]
             unseen = (1 << n) - 1 & ~(seen | (1 << owner if owner >= 0 else 0))
@@ -314,10 +324,9 @@ class Watcher:
             if search:
                 continue
             seen = before | after
-            if seen:  # as `moved`
-                for s in range(n):
-                    if seen >> s & 1 and tags[s][c] != c:
-                        self._identify(s, c)
+            for s in _SEATS_IN[seen]:  # as `moved`
+                if tags[s][c] != c:
+                    self._identify(s, c)
             owner = owners[src]
             unseen = everyone & ~(seen | merged.get(src, 0) | (1 << owner if owner >= 0 else 0)) if hand else 0
             if unseen:
