@@ -204,3 +204,16 @@ def test_a_conditional_that_may_be_none_is_checked_where_a_player_is_needed(tmp_
     g = game(tmp_path, "show my hand to (first player if round > 5 else none)\n")
     with pytest.raises(RuleError, match="none"):
         play_random(g, 2, 0)
+
+
+def test_max_and_min_give_a_yes_no_as_the_number_it_stands_for(tmp_path):
+    """Where a number is wanted a yes/no stands for 1 or 0 (docs/dsl.md); `max` and `min` give back one of their
+    values, so they make it that number rather than pass the yes/no on (a sentence wrote `True`)."""
+    out = said(tmp_path, """
+        let bigger = count(deck) > 1
+        say "{max(true, 0)} {max(0, true)} {min(false, 3)} {max(bigger, 0)} {min(bigger, true)} {max(bigger, 7)}"
+        say "{max(deck, it.value > 3)} {min(deck, it.value > 3)} {max(p in players, seat(p) == 1)} {min(table, true)}"
+        set pot to max(bigger, 0)
+        say "{pot} {max(true, 0) + 1}"
+    """)
+    assert out[:3] == ["1 1 0 1 1 7", "1 0 1 0", "1 2"]

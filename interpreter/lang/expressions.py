@@ -154,6 +154,15 @@ class ExprResolver:
             return n.Const(-1, typ, at=at)
         self.fail(self.pos(tree), f"expected {TYPE_WORDS[typ]} here, but this is {TYPE_WORDS[have]}")
 
+    def kept_number(self, v: n.Expr, tree) -> n.Expr:
+        """`v` as a number that is given back as it is, not only reckoned with (what `max` and `min` give is one of
+        their values): a yes/no made 1 or 0, as the language says it stands for where a number is wanted. (Where
+        `coerce` only relabels it, the arithmetic it goes into makes it a number; here it would stay Python's
+        `True` or `False`, and a sentence would say so.)"""
+        if v.type == "bool":
+            return n.Cond(v, n.Const(1, "num", at=v.at), n.Const(0, "num", at=v.at), "num", at=v.at)
+        return self.coerce(v, "num", tree)
+
     def condition(self, tree, scope: Scope) -> n.Expr:
         return self.truth(self.expr(tree, scope))
 
@@ -528,7 +537,8 @@ class ExprResolver:
         else:
             first = self.expr(args[0], s)
             if name in ("max", "min") and len(args) == 2 and first.type in ("num", "bool"):
-                return n.Helper(name, [first, self.expect(args[1], s, "num")], "num")
+                both = [self.kept_number(first, args[0]), self.kept_number(self.expr(args[1], s), args[1])]
+                return n.Helper(name, both, "num")
             pool, elem = self.set_of(first, args[0])
             if len(args) == 1:
                 return self.aggregate_plain(tok, name, pool)
@@ -552,7 +562,9 @@ class ExprResolver:
         if elem == "cards" and name in ("highest", "lowest"):
             self.fail(self.pos(tok), f"`{name}` is not offered over groups",
                       "filter the groups instead: groups(my hand, it.rank) where count(it) == 4")
-        if name in ("sum", "max", "min", "highest", "lowest"):
+        if name in ("max", "min"):
+            value = self.kept_number(value, tree)
+        elif name in ("sum", "highest", "lowest"):
             value = self.coerce(value, "num", tree)
         typ = {"highest": elem, "lowest": elem, "list": "list"}.get(name, "num")
         return n.Aggregate(name, pool, var, value, typ)
