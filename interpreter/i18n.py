@@ -7,7 +7,6 @@ table_words.py. This module imports nothing of the engine, so that any command m
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 LANGS = ("en", "ru")
@@ -307,11 +306,6 @@ class Words:
 def words(lang: str = "en") -> Words:
     """The command line's words in `lang` (one of LANGS)."""
     return Words(lang)
-
-
-def add_lang(p: argparse.ArgumentParser, what: str = "language of the command's own words") -> None:
-    """The `--lang` option of a command that prints words to a person."""
-    p.add_argument("--lang", choices=LANGS, default="en", help=f"{what}: {', '.join(LANGS)} (default en)")
 
 
 def all_words() -> dict[str, dict[str, str]]:

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import AuthoringError, Diagnostic
-from ..i18n import Words, add_lang
+from ..i18n import Words
 from ..paths import bundled_games, data_dir
-from .common import CliError, Subcommands, _game, _n, _write
+from .common import CliError, Subcommands, _game, _n, _write, add_lang
 
 # Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the
 # DSL parser, the schema checker or Hypothesis.

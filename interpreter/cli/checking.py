@@ -6,7 +6,7 @@ import argparse
 import time
 from typing import Any
 
-from ..i18n import Words, add_lang
+from ..i18n import Words
 from .common import (
     CHECK_LOG,
     CliError,
@@ -20,6 +20,7 @@ from .common import (
     _seed,
     _some,
     _write_log,
+    add_lang,
 )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from ..diagnostics import AuthoringError
+from ..i18n import LANGS
 from ..limits import MAX_STEPS
 
 # Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the
@@ -190,3 +191,8 @@ def _limit_args(p: argparse.ArgumentParser) -> None:
     """The run-time limits a person may raise for a game they trust (SECURITY.md)."""
     p.add_argument("--max-steps", type=_count, default=MAX_STEPS, metavar="N",
                    help=f"loop rounds and nested calls a match may run (default {MAX_STEPS:,})")
+
+
+def add_lang(p: argparse.ArgumentParser, what: str = "language of the command's own words") -> None:
+    """The `--lang` option of a command that prints words to a person (one of `i18n.LANGS`)."""
+    p.add_argument("--lang", choices=LANGS, default="en", help=f"{what}: {', '.join(LANGS)} (default en)")

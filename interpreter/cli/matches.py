@@ -9,7 +9,6 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import add_lang
 from ..run.runtime import RuleError
 from ..table_words import WORDS
 from .common import (
@@ -28,6 +27,7 @@ from .common import (
     _seat,
     _seed,
     _write_log,
+    add_lang,
 )
 
 # Each command imports what it uses, so that `meeple games`, `--version` and `--help` start without the

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import Words, add_lang
-from .common import CliError, Subcommands, _game, _limit_args, _seat
+from ..i18n import Words
+from .common import CliError, Subcommands, _game, _limit_args, _seat, add_lang
 
 if TYPE_CHECKING:
     from ..run.match import Match

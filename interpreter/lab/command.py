@@ -1,23 +1,23 @@
-"""`meeple report` and `meeple compare`: their arguments and what they print or write.
-
-The command line (`interpreter/cli.py`) registers them with `add_parsers` and runs `report` / `compare`; a
-failure the user can fix is a `LabError` (one message, exit 1), which the command line prints as its own.
+"""`meeple report` and `meeple compare` as library calls: `report(Report(game=…, n=…))`, `compare(Compare(…))`
+play the matches and print or write the figures. The command line (`interpreter/cli/balance.py`) parses the
+arguments into those values; a failure the user can fix is a `LabError` (one message, exit 1), which it prints as
+its own.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import add_lang
+from ..limits import MAX_STEPS
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -35,71 +35,43 @@ class LabError(Exception):
     """A failure the user can fix: printed as one message, exit status 1."""
 
 
-def _width(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, not {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, not {text!r}")
-    return value
+@dataclass(frozen=True, kw_only=True)
+class Run:
+    """What a run of matches is, for `report` and `compare` (the command line's options of the same names)."""
+
+    n: int = DEFAULT_N  # matches (seeds seed, seed+1, …)
+    players: int | None = None  # None: the game's default
+    bots: str | None = None  # the bot of every seat, or one per seat, comma-separated (None: random)
+    seed: int = 0
+    json: bool = False  # print the figures as one JSON object, else a page of text in `lang`
+    lang: str = "en"
+    workers: int = 1  # local processes
+    cluster: str | None = None  # a Dask cluster's address, or local:N
+    max_steps: int = MAX_STEPS
 
 
-def add_parsers(sub: Any, count: Callable[[str], int], seed: Callable[[str], int],
-                limits: Callable[[argparse.ArgumentParser], None]) -> None:
-    """Register `report` and `compare` (`count`, `seed`: the command line's argument types; `limits`: its
-    run-time limit options)."""
-    p = sub.add_parser("report", help="the balance report of a game: fairness, length, cards, skill",
-                       description="Play many bot matches (seeds seed, seed+1, …) and report each figure with its "
-                                   "95%% interval and sample size: a page of text, one offline HTML page (-o), "
-                                   "JSON (--json) or CSV files (--csv).")
-    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    _common(p, count, seed)
-    p.add_argument("-o", "--output", metavar="FILE.html", help="write the report as one self-contained HTML page")
-    p.add_argument("--csv", metavar="DIR", help="write each table of figures as a CSV file into DIR")
-    p.add_argument("--rotate", action="store_true",
-                   help="seat the bots of --bots shifted by one place each match, so each sits in every seat "
-                        "equally often (the skill figures free of seat effects)")
-    p.add_argument("--width", type=_width, default=0.04, metavar="W",
-                   help="the interval width a rate should reach, for the matches each figure needs (default 0.04)")
-    p.add_argument("--skill", metavar="KIND:N",
-                   help="also measure whether skill matters: KIND:N against random, KIND:2N against KIND:N and KIND:4N "
-                        "against KIND:2N, each seated in every seat in turn (e.g. ismcts:16)")
-    p.add_argument("--skill-n", type=count, default=DEFAULT_SKILL_N, metavar="M",
-                   help=f"matches of each skill rung (default {DEFAULT_SKILL_N})")
-    p.add_argument("--raw", metavar="FILE", help="keep every match's record in FILE (JSON Lines), to extend later")
-    p.add_argument("--resume", metavar="FILE",
-                   help="start from the records kept in FILE (same game, players, bots, seed): only the matches "
-                        "it lacks are played; the records are written back to it (or to --raw)")
-    limits(p)
+@dataclass(frozen=True, kw_only=True)
+class Report(Run):
+    """`meeple report GAME`: the run, and what else is measured and written."""
 
-    p = sub.add_parser("compare", help="a paired comparison of two versions of a game",
-                       description="Play the same seeds with the same bot generators on two versions of a game "
-                                   "(two folders, or one with --set overrides) and give each figure's difference "
-                                   "with a paired 95%% interval, and which differences are real.")
-    p.add_argument("game_a", metavar="GAME_A", help="a bundled game name or a game folder")
-    p.add_argument("game_b", metavar="GAME_B", nargs="?",
-                   help="the other version (default: GAME_A itself, changed by --set)")
-    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
-                   help="change a value of GAME_B: a counter's initial value (NAME=3) or a value game.yaml "
-                        "declares, by its path (flow.rounds=6); repeatable")
-    _common(p, count, seed)
-    limits(p)
+    game: str
+    output: str | None = None  # the HTML page to write
+    csv: str | None = None  # the folder to write each table into
+    rotate: bool = False  # the bots shifted one seat each match
+    width: float = 0.04  # the interval width a rate should reach (for the matches each figure needs)
+    skill: str | None = None  # KIND:N, the skill ladder's first rung
+    skill_n: int = DEFAULT_SKILL_N
+    raw: str | None = None  # the raw results file to keep up to date
+    resume: str | None = None  # the raw results file to start from
 
 
-def _common(p: argparse.ArgumentParser, count: Callable[[str], int], seed: Callable[[str], int]) -> None:
-    p.add_argument("-n", type=count, default=DEFAULT_N, metavar="N", help=f"number of matches (default {DEFAULT_N})")
-    p.add_argument("--players", type=count, help="number of players (default: the game's default)")
-    p.add_argument("--bots", metavar="KIND,...",
-                   help="the bot of every seat, or one per seat, comma-separated (default: random)")
-    p.add_argument("--seed", type=seed, default=0, help="seed of the first match (default 0)")
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    add_lang(p, "language of the printed summary's words (JSON and the files written stay in English)")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=count, default=1, metavar="W",
-                       help="local processes (default 1); the figures do not depend on it")
-    where.add_argument("--cluster", metavar="ADDR",
-                       help="run on a Dask cluster: tcp://HOST:8786, or local:N for N local worker processes")
+@dataclass(frozen=True, kw_only=True)
+class Compare(Run):
+    """`meeple compare GAME_A [GAME_B]`: the run, on two versions of a game."""
+
+    game_a: str
+    game_b: str | None = None  # None: GAME_A changed by `sets`
+    sets: Sequence[str] = ()  # NAME=VALUE changes of GAME_B
 
 
 # ---- running --------------------------------------------------------------------------------------------
@@ -118,7 +90,7 @@ def _load(name: str, max_steps: int) -> Game:
     return load_game(name).with_max_steps(max_steps)
 
 
-def _setting(game: Game, args: argparse.Namespace) -> tuple[int, list[str]]:
+def _setting(game: Game, args: Run) -> tuple[int, list[str]]:
     from .collect import BotError, check_bots, seat_bots
 
     players = game.default_players if args.players is None else args.players
@@ -239,7 +211,7 @@ class _Checkpoint:
             self.last = time.monotonic()
 
 
-def _play(job: Job, n: int, args: argparse.Namespace, checkpoint: _Checkpoint, bars: _Bars | None = None,
+def _play(job: Job, n: int, args: Run, checkpoint: _Checkpoint, bars: _Bars | None = None,
           client: Any = None, label: str = "matches") -> tuple[list[Record], str]:
     """The records of matches 0..n-1 of a job (those the checkpoint holds for its part not played again) and, if
     stopped early, why (`client`: see `backends.run`; `label`: the progress bar's)."""
@@ -268,8 +240,9 @@ def _play(job: Job, n: int, args: argparse.Namespace, checkpoint: _Checkpoint, b
     return both, why
 
 
-def report(args: argparse.Namespace) -> int:
-    """`meeple report`: play, work out the figures, print or write them."""
+def report(args: Report) -> int:
+    """`meeple report`: play, work out the figures, print or write them; 0 (LabError for what the user can fix,
+    KeyboardInterrupt once the figures of a run stopped early are out)."""
     from ..files import check_targets
     from .figures import report_figures
     from .jobs import make_job
@@ -325,7 +298,7 @@ def _rungs(base: str | None) -> list[tuple[str, str]]:
     return rungs
 
 
-def _play_skill(game: Game, players: int, rungs: list[tuple[str, str]], args: argparse.Namespace,
+def _play_skill(game: Game, players: int, rungs: list[tuple[str, str]], args: Report,
                 checkpoint: _Checkpoint, bars: _Bars, client: Any) -> list[tuple[str, str, list[Record], str]]:
     """Each skill rung's matches (the same seeds as the main matches, A seated one place further each match), until
     one is stopped: (A, B, records, why it stopped or "")."""
@@ -351,7 +324,7 @@ def _skill_section(base: str | None, parts: list[tuple[str, str, list[Record], s
     return skill_figures(base, [(a, b, records) for a, b, records, _ in parts], players, lowest_wins, width)
 
 
-def _emit(game: Game, figures: dict[str, Any], args: argparse.Namespace) -> None:
+def _emit(game: Game, figures: dict[str, Any], args: Report) -> None:
     from ..files import write_whole
 
     if args.output:
@@ -450,8 +423,8 @@ def _cluster(address: str | None) -> Iterator[Any]:
 # ---- compare --------------------------------------------------------------------------------------------
 
 
-def compare(args: argparse.Namespace) -> int:
-    """`meeple compare`: the same seeds and bots on two versions of a game; paired differences."""
+def compare(args: Compare) -> int:
+    """`meeple compare`: the same seeds and bots on two versions of a game; paired differences (0, or as `report`)."""
     from ..i18n import Words
     from .jobs import make_job
     from .pairs import compare_figures
@@ -466,7 +439,7 @@ def compare(args: argparse.Namespace) -> int:
         from .overrides import OverrideError, describe, overridden, parse_sets
 
         try:
-            sets = parse_sets(args.sets)
+            sets = parse_sets(list(args.sets))
             _load(name_b, args.max_steps)  # its own errors first, as they are
             folder_b = str(overridden(name_b, sets))
         except OverrideError as err:
