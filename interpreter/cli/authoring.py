@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -360,18 +361,20 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The playtest web page (interpreter/web/, docs/serve.md)."""
-    from ..web.command import run
+    from ..web.command import serve
 
-    return run(args, _game)
+    return serve(args.games, _game, host=args.host, port=args.port, lang=args.lang)
 
 
 def cmd_print(args: argparse.Namespace) -> int:
     """Print-and-play sheets, or card images, of a game (interpreter/printing/command.py)."""
     from ..printing import PrintError
-    from ..printing.command import run
+    from ..printing.command import print_game
 
     try:
-        return run(args)
+        return print_game(args.game, output=args.output, paper=args.paper, size=args.size, bleed=args.bleed,
+                          backs=args.backs, offset=args.offset, images=args.format == "png", shop=args.shop,
+                          cards=args.cards)
     except PrintError as err:
         raise CliError(str(err)) from None
 
@@ -414,21 +417,72 @@ def add_parsers(sub: Subcommands) -> None:
 
 
 def _add_print_and_serve(sub: Subcommands) -> None:
-    """print and serve, whose arguments their own modules declare (loaded only for their command)."""
+    """print and serve (their modules, in interpreter/printing/ and interpreter/web/, loaded only to run them)."""
     p = sub.add_parser("print", help="print-and-play sheets of a game's cards (PDF or PNG)",
                        description="Put every card of a game, in its count of copies, on sheets to print at 100%, cut "
                                    "on the crop marks and play: a PDF of fronts and backs, one card a page for a print "
                                    "shop, or PNG images.")
     if sub.wants("print"):
-        from ..printing.command import add_arguments as print_arguments
-
-        print_arguments(p)
+        _print_arguments(p)
 
     p = sub.add_parser("serve", help="the playtest web page: play any seat against bots or friends",
                        description="Serve the playtest web page: a table of a game in the browser, each seat a person "
                                    "(by its own link) or a bot.")
     if sub.wants("serve"):
-        from ..web.command import add_arguments as serve_arguments
-
-        serve_arguments(p)
+        p.add_argument("games", nargs="*", metavar="GAME",
+                       help="bundled game names or game folders to serve (default: every bundled game)")
+        p.add_argument("--port", type=_port, default=8000,
+                       help="the port to listen on (default 8000; 0: any free one)")
+        p.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this computer only)")
         add_lang(p, "language of the command's own words (the pages stay in English)")
+
+
+def _print_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `meeple print`."""
+    from ..printing.layout import BACKS, PAPERS, parse_bleed, parse_offset, parse_size
+
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="the PDF to write (default GAME.pdf); with --format png, the folder for the images "
+                        "(default GAME-cards)")
+    p.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
+    p.add_argument("--size", type=_option(parse_size), metavar="poker|bridge|mini|WxH",
+                   help="card size: poker (63.5x88.9 mm), bridge (57.2x88.9), mini (44.5x63.5) or WIDTHxHEIGHT in "
+                        "mm (default: the game's print: size, else poker)")
+    p.add_argument("--bleed", type=_option(parse_bleed), default=0.0, metavar="MM",
+                   help="how far each card's colours run past its cut line, in mm (default 0; a print shop "
+                        "asks for 3)")
+    p.add_argument("--backs", choices=BACKS, default="mirrored",
+                   help="mirrored: a page of backs after each page of fronts, for duplex printing flipped on the "
+                        "long edge (default); fold: fronts and backs on one page, to fold and glue; none: no backs")
+    p.add_argument("--offset", type=_option(parse_offset), default=(0.0, 0.0), metavar="X,Y",
+                   help="shift the backs X mm right and Y mm up as seen on their side, for a printer whose duplex "
+                        "is off (negative values: --offset=-1,0.5)")
+    p.add_argument("--format", choices=("pdf", "png"), default="pdf",
+                   help="pdf: sheets to print (default); png: one image per card and per back, 300 dpi")
+    p.add_argument("--shop", action="store_true",
+                   help="for a print shop: one card a page at its bleed size, each front followed by its back")
+    p.add_argument("--cards", nargs="+", metavar="ID", default=(), help="print only these cards (all their copies)")
+
+
+def _option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type whose ValueError message is the one shown."""
+
+    def parse_option(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return parse_option
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return port

@@ -1,76 +1,42 @@
-"""`meeple print GAME`: the options as argparse reads them, and the command itself."""
+"""`meeple print GAME` as a library call: `print_game(GAME, …)` writes the sheets (or the card images) and says
+what it wrote. The command line (`interpreter/cli/authoring.py`) parses the options into its arguments."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .layout import BACKS, PAPERS, PrintError, parse_bleed, parse_offset, parse_size
+from .layout import PrintError, parse_size
 
 
-def _option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    """An argparse type whose ValueError message is the one shown."""
-
-    def parse_option(text: str) -> Any:
-        try:
-            return parse(text)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-
-    return parse_option
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of `meeple print`."""
-    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="the PDF to write (default GAME.pdf); with --format png, the folder for the images "
-                        "(default GAME-cards)")
-    p.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
-    p.add_argument("--size", type=_option(parse_size), metavar="poker|bridge|mini|WxH",
-                   help="card size: poker (63.5x88.9 mm), bridge (57.2x88.9), mini (44.5x63.5) or WIDTHxHEIGHT in "
-                        "mm (default: the game's print: size, else poker)")
-    p.add_argument("--bleed", type=_option(parse_bleed), default=0.0, metavar="MM",
-                   help="how far each card's colours run past its cut line, in mm (default 0; a print shop "
-                        "asks for 3)")
-    p.add_argument("--backs", choices=BACKS, default="mirrored",
-                   help="mirrored: a page of backs after each page of fronts, for duplex printing flipped on the "
-                        "long edge (default); fold: fronts and backs on one page, to fold and glue; none: no backs")
-    p.add_argument("--offset", type=_option(parse_offset), default=(0.0, 0.0), metavar="X,Y",
-                   help="shift the backs X mm right and Y mm up as seen on their side, for a printer whose duplex "
-                        "is off (negative values: --offset=-1,0.5)")
-    p.add_argument("--format", choices=("pdf", "png"), default="pdf",
-                   help="pdf: sheets to print (default); png: one image per card and per back, 300 dpi")
-    p.add_argument("--shop", action="store_true",
-                   help="for a print shop: one card a page at its bleed size, each front followed by its back")
-    p.add_argument("--cards", nargs="+", metavar="ID", default=(), help="print only these cards (all their copies)")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Make the PDF (or the PNG images) and write it whole; PrintError or AuthoringError for what cannot be."""
+def print_game(game: str, *, output: str | None = None, paper: str = "a4", size: tuple[float, float] | None = None,
+               bleed: float = 0.0, backs: str = "mirrored", offset: tuple[float, float] = (0.0, 0.0),
+               images: bool = False, shop: bool = False, cards: Sequence[str] = ()) -> int:
+    """Make the PDF of a game's cards (`images`: a PNG image of each card and back instead, in the folder `output`)
+    and write it whole; 0, or PrintError or AuthoringError for what cannot be. `size` (mm): the game's `print:` size
+    if None; `bleed`, `offset` in mm; `backs`: one of `layout.BACKS`; `shop`: one card a page; `cards`: only these
+    card ids."""
     from ..files import OutputError
     from .sheets import PrintOptions, copies
     from .spec import print_spec
 
-    content = _content(args.game)
+    content = _content(game)
     spec = print_spec(content)
     try:
-        size = args.size or parse_size(spec.size or "poker")
+        size = size or parse_size(spec.size or "poker")
     except ValueError as err:
         raise PrintError(f"{content.smap.pos(('print', 'size'))}: print: size: {err}") from None
-    options = PrintOptions(args.paper, size, args.bleed, args.backs, args.offset, args.shop or args.format == "png",
-                           tuple(args.cards))
+    options = PrintOptions(paper, size, bleed, backs, offset, shop or images, tuple(cards))
     model = content.model
     own = [Path(model.root) / "game.yaml", *(Path(model.root) / f for f in model.card_files)]
     todo = copies(model.cards, spec, model.max_players, options.cards)
     try:
-        if args.format == "pdf":
-            _pdf(todo, spec, options, args.output or f"{model.name}.pdf", own)
+        if images:
+            _images(todo, spec, options, Path(output or f"{model.name}-cards"), own)
         else:
-            _images(todo, spec, options, Path(args.output or f"{model.name}-cards"), own)
+            _pdf(todo, spec, options, output or f"{model.name}.pdf", own)
     except OutputError as err:
         raise PrintError(str(err)) from None
     return 0

@@ -1,10 +1,10 @@
-"""`meeple serve [GAME …] [--port P] [--host H]`: its arguments, and the server started on them."""
+"""`meeple serve [GAME …]` as a library call: `serve(GAMES, load, host=…, port=…)` loads the games and serves the
+playtest page until Ctrl-C. The command line (`interpreter/cli/authoring.py`) parses its arguments."""
 
 from __future__ import annotations
 
-import argparse
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -14,27 +14,10 @@ if TYPE_CHECKING:
 WATCH_EVERY = 0.5  # seconds between two looks at the served games' folders (reload on save)
 
 
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
-    return port
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The arguments of `meeple serve`."""
-    p.add_argument("games", nargs="*", metavar="GAME",
-                   help="bundled game names or game folders to serve (default: every bundled game)")
-    p.add_argument("--port", type=_port, default=8000, help="the port to listen on (default 8000; 0: any free one)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1: this computer only)")
-
-
-def run(args: argparse.Namespace, game_of: Callable[[str], Game]) -> int:
-    """Load the games (each an error before anything listens), then serve until Ctrl-C."""
+def serve(names: Sequence[str], game_of: Callable[[str], Game], *, host: str = "127.0.0.1", port: int = 8000,
+          lang: str = "en") -> int:
+    """Load the games `names` (every bundled game if none) with `game_of`, each an error before anything listens,
+    then serve them on `host`:`port` (0: any free port) until Ctrl-C, the address said in `lang`; 0."""
     import uvicorn
 
     from ..i18n import Words
@@ -42,16 +25,16 @@ def run(args: argparse.Namespace, game_of: Callable[[str], Game]) -> int:
     from .app import create_app
 
     games: dict[str, Game] = {}
-    for name in args.games or bundled_games():
+    for name in names or bundled_games():
         game = game_of(name)
         games.setdefault(game.name, game)
-    listening = _listen(args.host, args.port)
-    port = listening.getsockname()[1]
-    host = f"[{args.host}]" if ":" in args.host else args.host
+    listening = _listen(host, port)
+    bound = listening.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
     app = create_app(games, watch=WATCH_EVERY)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio"))
-    said = Words(getattr(args, "lang", "en"))
-    print(said("serve.listening", games=", ".join(games), url=f"http://{host}:{port}/"), flush=True)
+    said = Words(lang)
+    print(said("serve.listening", games=", ".join(games), url=f"http://{shown}:{bound}/"), flush=True)
     server.run(sockets=[listening])
     return 0
 
