@@ -90,13 +90,13 @@ def _load(name: str, max_steps: int) -> Game:
     return load_game(name).with_max_steps(max_steps)
 
 
-def _setting(game: Game, args: Run) -> tuple[int, list[str]]:
+def _setting(game: Game, options: Run) -> tuple[int, list[str]]:
     from .collect import BotError, check_bots, seat_bots
 
-    players = game.default_players if args.players is None else args.players
+    players = game.default_players if options.players is None else options.players
     try:
         game.check_players(players)
-        bots = seat_bots(args.bots, players)
+        bots = seat_bots(options.bots, players)
         check_bots(bots)
     except (ValueError, BotError) as err:
         raise LabError(str(err)) from None
@@ -211,7 +211,7 @@ class _Checkpoint:
             self.last = time.monotonic()
 
 
-def _play(job: Job, n: int, args: Run, checkpoint: _Checkpoint, bars: _Bars | None = None,
+def _play(job: Job, n: int, options: Run, checkpoint: _Checkpoint, bars: _Bars | None = None,
           client: Any = None, label: str = "matches") -> tuple[list[Record], str]:
     """The records of matches 0..n-1 of a job (those the checkpoint holds for its part not played again) and, if
     stopped early, why (`client`: see `backends.run`; `label`: the progress bar's)."""
@@ -220,12 +220,12 @@ def _play(job: Job, n: int, args: Run, checkpoint: _Checkpoint, bars: _Bars | No
 
     have = {r["index"]: r for r in checkpoint.of(job.part) if r["index"] < n}
     todo = [i for i in range(n) if i not in have]
-    workers = min(args.workers, max(1, len(todo)), _cores())
+    workers = min(options.workers, max(1, len(todo)), _cores())
     progress = bars.part(label, n, len(have)) if bars is not None else None
     try:
-        if args.cluster is not None:
-            local_workers(args.cluster)
-        records = run(job, todo, workers, args.cluster, progress, checkpoint, client, _tell) if todo else []
+        if options.cluster is not None:
+            local_workers(options.cluster)
+        records = run(job, todo, workers, options.cluster, progress, checkpoint, client, _tell) if todo else []
         why = ""
     except Stopped as stop:
         if not stop.interrupted:
@@ -240,44 +240,44 @@ def _play(job: Job, n: int, args: Run, checkpoint: _Checkpoint, bars: _Bars | No
     return both, why
 
 
-def report(args: Report) -> int:
+def report(options: Report) -> int:
     """`meeple report`: play, work out the figures, print or write them; 0 (LabError for what the user can fix,
     KeyboardInterrupt once the figures of a run stopped early are out)."""
     from ..files import check_targets
     from .figures import report_figures
     from .jobs import make_job
 
-    game = _load(args.game, args.max_steps)
-    players, bots = _setting(game, args)
-    rungs = _rungs(args.skill)
-    targets = [(o, p) for o, p in (("-o", args.output), ("--raw", args.raw or args.resume)) if p]
+    game = _load(options.game, options.max_steps)
+    players, bots = _setting(game, options)
+    rungs = _rungs(options.skill)
+    targets = [(o, p) for o, p in (("-o", options.output), ("--raw", options.raw or options.resume)) if p]
     check_targets(targets, keep=[p for _, p in _game_files(game)])
-    if args.csv:
-        _check_folder(args.csv)
-    job = make_job(game, players, bots, args.seed, args.rotate)
-    kept = _read_raw(args.resume, job) if args.resume else []
+    if options.csv:
+        _check_folder(options.csv)
+    job = make_job(game, players, bots, options.seed, options.rotate)
+    kept = _read_raw(options.resume, job) if options.resume else []
     started = time.perf_counter()
-    with _Checkpoint(args.raw or args.resume, job, kept) as checkpoint, _Bars() as bars, \
-            _cluster(args.cluster) as client:
-        records, stopped = _play(job, args.n, args, checkpoint, bars, client)
+    with _Checkpoint(options.raw or options.resume, job, kept) as checkpoint, _Bars() as bars, \
+            _cluster(options.cluster) as client:
+        records, stopped = _play(job, options.n, options, checkpoint, bars, client)
         main_seconds = time.perf_counter() - started
-        skill_parts = _play_skill(game, players, rungs, args, checkpoint, bars, client) if not stopped else []
+        skill_parts = _play_skill(game, players, rungs, options, checkpoint, bars, client) if not stopped else []
     elapsed = time.perf_counter() - started
     if not records:
         raise KeyboardInterrupt("interrupted; no match finished")
     if stopped:
-        stopped = f"{stopped}: {len(records)} of {args.n} matches finished"
+        stopped = f"{stopped}: {len(records)} of {options.n} matches finished"
     for a, b, rung, why in skill_parts:
         if why:
-            stopped = f"{why} in the skill rung {a} vs {b}: {len(rung)} of its {args.skill_n} matches finished"
-    figures = report_figures(game, records, players, bots, args.seed, args.width)
-    figures["skill_ladder"] = _skill_section(args.skill, skill_parts, players, game.lowest_wins, args.width)
+            stopped = f"{why} in the skill rung {a} vs {b}: {len(rung)} of its {options.skill_n} matches finished"
+    figures = report_figures(game, records, players, bots, options.seed, options.width)
+    figures["skill_ladder"] = _skill_section(options.skill, skill_parts, players, game.lowest_wins, options.width)
     played = sum(1 for r in checkpoint.records[len(kept):] if r.get("part", "") == "")
     figures["seconds"] = elapsed
     figures["games_per_s"] = played / main_seconds if main_seconds > 0 else 0.0  # the report's own matches
     if stopped:
         figures["stopped"] = stopped
-    _emit(game, figures, args)
+    _emit(game, figures, options)
     if stopped:
         raise KeyboardInterrupt(figures["stopped"])
     return 0
@@ -298,7 +298,7 @@ def _rungs(base: str | None) -> list[tuple[str, str]]:
     return rungs
 
 
-def _play_skill(game: Game, players: int, rungs: list[tuple[str, str]], args: Report,
+def _play_skill(game: Game, players: int, rungs: list[tuple[str, str]], options: Report,
                 checkpoint: _Checkpoint, bars: _Bars, client: Any) -> list[tuple[str, str, list[Record], str]]:
     """Each skill rung's matches (the same seeds as the main matches, A seated one place further each match), until
     one is stopped: (A, B, records, why it stopped or "")."""
@@ -307,8 +307,8 @@ def _play_skill(game: Game, players: int, rungs: list[tuple[str, str]], args: Re
 
     out = []
     for a, b in rungs:
-        job = make_job(game, players, seating(a, b, players), args.seed, True, part(a, b))
-        records, why = _play(job, args.skill_n, args, checkpoint, bars, client, f"skill: {part(a, b)}")
+        job = make_job(game, players, seating(a, b, players), options.seed, True, part(a, b))
+        records, why = _play(job, options.skill_n, options, checkpoint, bars, client, f"skill: {part(a, b)}")
         out.append((a, b, records, why))
         if why:
             break
@@ -324,26 +324,26 @@ def _skill_section(base: str | None, parts: list[tuple[str, str, list[Record], s
     return skill_figures(base, [(a, b, records) for a, b, records, _ in parts], players, lowest_wins, width)
 
 
-def _emit(game: Game, figures: dict[str, Any], args: Report) -> None:
+def _emit(game: Game, figures: dict[str, Any], options: Report) -> None:
     from ..files import write_whole
 
-    if args.output:
+    if options.output:
         from .page import html_page
 
-        write_whole(args.output, html_page(figures).encode("utf-8"))
-    if args.csv:
+        write_whole(options.output, html_page(figures).encode("utf-8"))
+    if options.csv:
         from .tables import write_csv
 
-        write_csv(args.csv, figures)
-    if args.json:
+        write_csv(options.csv, figures)
+    if options.json:
         print(json.dumps(figures, allow_nan=False))
     else:
         from ..i18n import Words
         from .tables import summary_text
 
-        w = Words(args.lang)
+        w = Words(options.lang)
         print(summary_text(figures, w))
-        for what, where in (("report.html", args.output), ("report.csv", args.csv)):
+        for what, where in (("report.html", options.output), ("report.csv", options.csv)):
             if where:
                 print(w(what, path=where))
 
@@ -423,53 +423,53 @@ def _cluster(address: str | None) -> Iterator[Any]:
 # ---- compare --------------------------------------------------------------------------------------------
 
 
-def compare(args: Compare) -> int:
+def compare(options: Compare) -> int:
     """`meeple compare`: the same seeds and bots on two versions of a game; paired differences (0, or as `report`)."""
     from ..i18n import Words
     from .jobs import make_job
     from .pairs import compare_figures
     from .tables import compare_text
 
-    if args.game_b is None and not args.sets:
+    if options.game_b is None and not options.sets:
         raise LabError("give GAME_B, or --set NAME=VALUE to change GAME_A")
-    game_a = _load(args.game_a, args.max_steps)
-    name_b = args.game_b or args.game_a
+    game_a = _load(options.game_a, options.max_steps)
+    name_b = options.game_b or options.game_a
     label_b = name_b
-    if args.sets:
+    if options.sets:
         from .overrides import OverrideError, describe, overridden, parse_sets
 
         try:
-            sets = parse_sets(list(args.sets))
-            _load(name_b, args.max_steps)  # its own errors first, as they are
+            sets = parse_sets(list(options.sets))
+            _load(name_b, options.max_steps)  # its own errors first, as they are
             folder_b = str(overridden(name_b, sets))
         except OverrideError as err:
             raise LabError(str(err)) from None
         label_b = f"{name_b} with {describe(sets)}"
-        game_b = _load(folder_b, args.max_steps)
+        game_b = _load(folder_b, options.max_steps)
     else:
-        game_b = _load(name_b, args.max_steps)
-    players, bots = _setting(game_a, args)
+        game_b = _load(name_b, options.max_steps)
+    players, bots = _setting(game_a, options)
     try:
         game_b.check_players(players)
     except ValueError as err:
         raise LabError(str(err)) from None
     started = time.perf_counter()
-    job_a, job_b = make_job(game_a, players, bots, args.seed), make_job(game_b, players, bots, args.seed)
-    with _Bars() as bars, _cluster(args.cluster) as client:  # one cluster for both versions
-        records_a, stopped_a = _play(job_a, args.n, args, _Checkpoint(None, job_a, []), bars, client, "A")
+    job_a, job_b = make_job(game_a, players, bots, options.seed), make_job(game_b, players, bots, options.seed)
+    with _Bars() as bars, _cluster(options.cluster) as client:  # one cluster for both versions
+        records_a, stopped_a = _play(job_a, options.n, options, _Checkpoint(None, job_a, []), bars, client, "A")
         records_b, stopped_b = ([], stopped_a) if stopped_a else \
-            _play(job_b, args.n, args, _Checkpoint(None, job_b, []), bars, client, "B")
+            _play(job_b, options.n, options, _Checkpoint(None, job_b, []), bars, client, "B")
     paired_indices = {r["index"] for r in records_a} & {r["index"] for r in records_b}
     records_a = [r for r in records_a if r["index"] in paired_indices]
     records_b = [r for r in records_b if r["index"] in paired_indices]
     if not records_a:
         raise KeyboardInterrupt("interrupted; no pair of matches finished")
-    figures = compare_figures(game_a, game_b, records_a, records_b, players, bots, args.seed)
-    figures["a"], figures["b"] = args.game_a, label_b
+    figures = compare_figures(game_a, game_b, records_a, records_b, players, bots, options.seed)
+    figures["a"], figures["b"] = options.game_a, label_b
     elapsed = time.perf_counter() - started
     figures["seconds"] = elapsed
     figures["games_per_s"] = 2 * len(records_a) / elapsed if elapsed > 0 else 0.0
-    print(json.dumps(figures, allow_nan=False) if args.json else compare_text(figures, Words(args.lang)))
+    print(json.dumps(figures, allow_nan=False) if options.json else compare_text(figures, Words(options.lang)))
     if stopped_a or stopped_b:
-        raise KeyboardInterrupt(f"{stopped_a or stopped_b}: {len(records_a)} of {args.n} pairs finished")
+        raise KeyboardInterrupt(f"{stopped_a or stopped_b}: {len(records_a)} of {options.n} pairs finished")
     return 0
