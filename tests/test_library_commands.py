@@ -3,22 +3,15 @@ taking plain values: the command line (interpreter/cli/) alone parses arguments,
 what the command prints."""
 
 import ast
-import json
 from pathlib import Path
 
 from interpreter.cli import main
-from interpreter.lab.command import TIME_FIELDS, Compare, Report, compare, report
+from interpreter.lab.command import Compare, Report, compare, report
 from interpreter.printing.command import print_game
+from tests.test_report import figures_of as figures
 
 ROOT = Path(__file__).resolve().parent.parent
 KUHN = str(ROOT / "tests" / "games" / "kuhn-poker")
-
-
-def figures(out: str) -> dict:
-    found = json.loads(out)
-    for field in TIME_FIELDS:
-        found.pop(field)
-    return found
 
 
 def test_only_the_command_line_parses_arguments():
