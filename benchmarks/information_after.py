@@ -20,14 +20,14 @@ DIR`): the two run in fresh processes in turn, game by game, N rounds (the least
 so that the load of a shared machine falls on both alike; the change is printed beside them.
 
 `--instructions` counts machine instructions per call instead (valgrind's callgrind, which must be installed; a
-figure no load moves): the same calls, each twice on a fresh copy, only the calls counted (`counted_calls`); afresh
-is a call that forgets the lines of its events first, less the forgetting alone; kept, a call that finds them.
+figure no load moves): the same calls, each twice on a fresh copy, only the calls counted (`counted_calls`), each
+apart; afresh is a call whose events' lines were forgotten just before it (the forgetting not counted), kept, a call
+that finds them.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import json
 import statistics
@@ -81,8 +81,10 @@ def forget_lines(c, seat: int) -> None:
     if hit is not None:
         kept = hit[2].lines[seat]
         for e in c._watch.events[c._seen[seat].events:]:
-            with contextlib.suppress(TypeError):  # (an event holding a list is never kept)
+            try:
                 kept.pop(e, None)
+            except TypeError:  # (an event holding a list is never kept)
+                pass
 
 
 def least(c, seat: int, repeat: int, afresh: bool) -> float:
@@ -139,26 +141,21 @@ def in_process(root: Path, name: str, seeds: int, repeat: int) -> dict[str, list
 
 
 def counted_calls(name: str, seeds: int) -> None:
-    """Run under callgrind by `instructions`: per point, each way of making the call runs over fresh copies inside
-    `sys.call_tracing` (what callgrind counts, and dumps after each), then prints its point, way and number of calls
-    (`|` between them). The lines of each call's events are first written by another copy, as a later copy finds
-    them; `afresh` forgets them in the call, `forget` only forgets them."""
+    """Run under callgrind by `instructions`: per point and way of making the call, each call runs on a fresh copy
+    inside a `sys.call_tracing` of its own (what callgrind counts, and dumps after each), which prints its point and
+    way (`|` between them). The lines of each call's events are first written by another copy, as a later copy finds
+    them; `afresh` forgets them just before the call, outside what is counted, so that no cost of forgetting them
+    is counted and none is to be taken off."""
     from interpreter.game import load_game
 
     game = load_game(name)
-
-    def afresh(copy, seat: int) -> None:
-        forget_lines(copy, seat)
-        copy.information_state(seat)
-
-    ways = (("kept", lambda copy, seat: copy.information_state(seat)), ("afresh", afresh), ("forget", forget_lines))
     for point, share in POINTS:
         calls = calls_at(game, seeds, share)
         for c, seat in calls:
             first = c.clone()
             first.to_act()
             first.information_state(seat)
-        for way, work in ways:
+        for way in ("kept", "afresh"):
             todo = []
             for c, seat in calls * 2:
                 copy = c.clone()
@@ -166,22 +163,26 @@ def counted_calls(name: str, seeds: int) -> None:
                 todo.append((copy, seat))
             gc.collect()
             gc.freeze()  # (the copies made are no young objects for a collection in the calls to look through)
-            sys.call_tracing(lambda todo=todo, work=work: [work(copy, seat) for copy, seat in todo], ())
+            for copy, seat in todo:
+                if way == "afresh":
+                    forget_lines(copy, seat)
+                sys.call_tracing(copy.information_state, (seat,))
+                print(f"{name} {players_of(game)}p {point}|{way}", flush=True)
             gc.unfreeze()
-            print(f"{name} {players_of(game)}p {point}|{way}|{len(todo)}", flush=True)
 
 
 def instructions(root: Path, name: str, seeds: int) -> dict[str, list[float]]:
-    """Per point: machine instructions per call afresh and kept, with the engine of `root` (`counted_calls`)."""
+    """Per point: machine instructions per call afresh and kept, the mean over the calls, with the engine of `root`
+    (`counted_calls`)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "calls"
         labels = counted_spans(root, "information_after", "counted_calls", [name, seeds], out).splitlines()
-        dumps = [Path(f"{out}.{i + 1}").read_text() for i in range(len(labels))]  # (one after each way of a point)
-    found: dict[str, dict[str, float]] = {}
-    for label, dump in zip(labels, dumps, strict=True):
-        key, way, n = label.split("|")
-        found.setdefault(key, {})[way] = total(dump) / int(n)
-    return {key: [ways["afresh"] - ways["forget"], ways["kept"]] for key, ways in found.items()}
+        counts = [total(Path(f"{out}.{i + 1}").read_text()) for i in range(len(labels))]  # (one dump a call)
+    found: dict[str, dict[str, list[int]]] = {}
+    for label, n in zip(labels, counts, strict=True):
+        key, way = label.split("|")
+        found.setdefault(key, {}).setdefault(way, []).append(n)
+    return {key: [statistics.mean(ways["afresh"]), statistics.mean(ways["kept"])] for key, ways in found.items()}
 
 
 def counted(names: list[str], engines: list[Path], seeds: int) -> int:
