@@ -81,7 +81,7 @@ def forget_lines(c, seat: int) -> None:
     if hit is not None:
         kept = hit[2].lines[seat]
         for e in c._watch.events[c._seen[seat].events:]:
-            try:
+            try:  # noqa: SIM105 (a bare try costs nothing; `suppress` enters a context per event)
                 kept.pop(e, None)
             except TypeError:  # (an event holding a list is never kept)
                 pass

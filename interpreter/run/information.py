@@ -775,8 +775,8 @@ def _view_json(match, seat: int, look: _Look, cache: Seen) -> str:
         pieces = look.heads.get((seat, now_values)) or _pieces(look, seat, now_values)
     cache.view = (look, cards, parts, face, known, table, counters, written, head, pieces, shown)
     options = _options_json(match, seat, look, shown)
-    to_act = ",".join(map(str, match.to_act()))  # (seats to act: numbers)
-    return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}[{to_act}]{pieces[3]}{{{written}}}}}"
+    to_act = repr(match.to_act()).replace(" ", "")  # (seats to act, ints: their list in JSON, in two calls)
+    return f"{pieces[0]}{counters}{pieces[1]}[{options}]{pieces[2]}{to_act}{pieces[3]}{{{written}}}}}"
 
 
 def _zones_written(look: _Look, st: State, seat: int, shown: list[str], dirty: Any, cards: list, parts: list) -> str:
@@ -809,9 +809,11 @@ def _options_json(match, seat: int, look: _Look, shown: list[str]) -> str:
     if kind == K_CARD:
         if values and min(values) >= 0 and all(map(look.open_seen[seat].__getitem__,
                                                    map(match.st.zone_of.__getitem__, values))):
-            labels = list(map(shown.__getitem__, values))
-            if labels == list(map(look.face.__getitem__, values)):  # (a face in JSON is a string, a back an object)
-                return ",".join(labels)
+            labels = ",".join(map(shown.__getitem__, values))
+            if "{" not in labels:  # (each a face: a back in JSON is an object; a face with a brace is looked at below)
+                return labels
+            if labels == ",".join(map(look.face.__getitem__, values)):
+                return labels
         return ",".join(map(_STR, match.action_labels(seat)))
     try:
         key = (kind, *values)
