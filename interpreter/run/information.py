@@ -304,21 +304,8 @@ def render(match, seat: int, events: list[tuple], last: str | None = None,
             list(map(kept.get, events))  # (every line kept: the usual case in a search, or a copy's)
     except TypeError:  # an event holding a list: no key
         return _rendered(match, seat, events, last, look)
-    if None in out:  # the lines not kept yet, written by their kinds in one pass, and kept
-        if len(kept) > _MOST_KEPT:
-            kept.clear()
-        if len(out) == 1 or out.count(None) == len(out):  # (none kept)
-            out = _written(events, tags, _reader(match, seat, look))
-            try:  # noqa: SIM105 (a bare try costs nothing on this path; `suppress` enters a context each call)
-                kept.update(zip(events, out, strict=True))
-            except TypeError:  # (an event holding a list: the lines before it kept)
-                pass
-        else:
-            at = list(compress(range(len(out)), map(is_, out, repeat(None))))
-            missing = list(map(events.__getitem__, at))
-            lines = _written(missing, "".join(map(_TAG, missing)), _reader(match, seat, look))
-            any(map(out.__setitem__, at, lines))
-            kept.update(zip(missing, lines, strict=True))
+    if None in out:  # the lines not kept yet (a call only where some are: the kept lines' path pays none)
+        out = _kept_written(match, seat, events, tags, out, look)
     i = tags.find(TABLE)
     if i < 0:
         return out, last
@@ -332,6 +319,27 @@ def render(match, seat: int, events: list[tuple], last: str | None = None,
     for i in reversed(gone):
         del out[i]
     return out, last
+
+
+def _kept_written(match, seat: int, events: list[tuple], tags: str, out: list, look: _Look) -> list[str]:
+    """`render`'s lines of events of kept kinds (their `tags`) where some are not kept (None in `out`, or `out` only
+    [None] where neither the first nor the last is): those written by their kinds in one pass (`_written`), and kept."""
+    kept = look.lines[seat]
+    if len(kept) > _MOST_KEPT:
+        kept.clear()
+    if len(out) == 1 or out.count(None) == len(out):  # (none kept)
+        out = _written(events, tags, _reader(match, seat, look))
+        try:  # noqa: SIM105 (a bare try costs nothing on this path; `suppress` enters a context each call)
+            kept.update(zip(events, out, strict=True))
+        except TypeError:  # (an event holding a list: the lines before it kept)
+            pass
+        return out
+    at = list(compress(range(len(out)), map(is_, out, repeat(None))))
+    missing = list(map(events.__getitem__, at))
+    lines = _written(missing, "".join(map(_TAG, missing)), _reader(match, seat, look))
+    any(map(out.__setitem__, at, lines))
+    kept.update(zip(missing, lines, strict=True))
+    return out
 
 
 def _written(events: list[tuple], tags: str, r: _Reader) -> list[str]:
