@@ -66,6 +66,7 @@ class Reader(Protocol):
     out: list[str]  # the lines so far
     last: str | None  # the last table line the seat saw
     asks: dict[tuple, str]  # the line of a question put to another seat, by (seat, question, kind) (`Asked`)
+    tables: dict[tuple, tuple[str, str]]  # a table line before and after its counters, by (round, turn, first, active)
     face_open: list[str]  # each card's line of a move begun, by its face: `{"card":` and the face in JSON
     back_open: list[str]  # the same by its back
     cards: dict[tuple, str]  # a move's line begun, by its card and who saw it before and after (`Moved`)
@@ -506,9 +507,11 @@ class TableChanged(NamedTuple):
 
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None:
-        rnd, turn, first, active, gc, pc = e[1]
-        line = f'{{"active":{number(active)},"counters":{r.counters(gc, pc)},"event":"table","first":' \
-            f'{number(first)},"round":{number(rnd)},"turn":{number(turn)},"type":"event"}}'
+        now = e[1]
+        around = r.tables.get(now[:4])  # (the line but its counters, the same at every table line of a turn)
+        if around is None:
+            around = _table_around(r, now[:4])
+        line = around[0] + r.counters(now[4], now[5]) + around[1]
         if line == r.last:
             return None
         r.last = line
@@ -519,6 +522,18 @@ class TableChanged(NamedTuple):
         values = ", ".join(f"{k} {counter_words(v)}" for k, v in line["counters"].items())
         return said(t, "table", "", round=line["round"], turn=line["turn"], first=line["first"],
                     values=f"; {values}" if values else "")
+
+
+def _table_around(r: Reader, turn: tuple) -> tuple[str, str]:
+    """A table line before and after its counters (`TableChanged.seen`), written and kept by its round, turn, first
+    player and active player."""
+    rnd, at, first, active = turn
+    if len(r.tables) >= KEPT_AT_MOST:
+        r.tables.clear()
+    around = r.tables[turn] = (f'{{"active":{number(active)},"counters":',
+                               f',"event":"table","first":{number(first)},"round":{number(rnd)},'
+                               f'"turn":{number(at)},"type":"event"}}')
+    return around
 
 
 @kind(ASK, "ask", words={

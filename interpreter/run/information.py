@@ -99,7 +99,7 @@ class _Look:
     __slots__ = ("asks", "back", "back_named", "back_open", "back_rank", "back_sort", "by_back", "by_face", "cards",
                  "counters", "face", "face_named", "face_open", "face_rank", "hand", "hands", "heads", "key",
                  "keyed_at", "known", "lines", "modes", "n", "one_back", "open_seen", "opened", "options", "ordered",
-                 "readers", "tails", "write_counters", "zone")
+                 "readers", "tables", "tails", "write_counters", "zone")
 
     def __init__(self, game, t) -> None:
         self.n = t.n
@@ -145,11 +145,8 @@ class _Look:
         self.options: dict[tuple, str] = {}  # options that are not cards, in JSON, by their kind and values
         self.one_back = self.back[0] if len(set(self.back)) == 1 else None
         # a hand of cards unknown to the seat, in JSON, from its cards (None where the backs cannot be ranked)
-        self.hand: Callable[[list[int]], str] | None = None
-        if self.one_back is not None:
-            self.hand = _backs_alike(self.one_back)
-        elif self.back_rank is not None:
-            self.hand = _backs_ranked(self.back_rank, self.back_named)
+        self.hand: Callable[[list[int]], str] | None = _backs_alike(self.one_back) if self.one_back is not None else \
+            None if self.back_rank is None else _backs_ranked(self.back_rank, self.back_named)
         # per seat and zone: the zone's key where it is another player's hand written by `hand` when the seat knows
         # none of its cards, else ""
         self.hands = [[self.key[zi] if mode == _HAND and self.hand is not None else "" for zi, mode in enumerate(modes)]
@@ -157,6 +154,7 @@ class _Look:
         self.lines: list[dict] = [{} for _ in range(t.n)]  # per seat: each event's line, by the event (`render`)
         self.readers: list[_Reader | None] = [None] * t.n  # per seat: its reader of events (`_reader`)
         self.asks: dict[tuple, str] = {}  # the line of a question put to a seat, as the others see it (`Asked`)
+        self.tables: dict[tuple, tuple[str, str]] = {}  # a table line around its counters, by its turn (`TableChanged`)
         self.face_open = ['{"card":' + f for f in self.face]  # a move's line begun, by the card's face or back
         self.back_open = ['{"card":' + b for b in self.back]
         self.tails: list[dict[tuple, str]] = [{} for _ in range(t.n)]  # per seat: a move's line after its card
@@ -205,14 +203,14 @@ class _Reader:
     layout's pieces, the lines so far, the last table line, and the glimpses with no place that end them."""
 
     __slots__ = ("asks", "back", "back_open", "back_sort", "bit", "cards", "face", "face_open", "game", "known", "last",
-                 "layout", "look", "ordered", "out", "run", "run_of", "seat", "start", "tails", "zone")
+                 "layout", "look", "ordered", "out", "run", "run_of", "seat", "start", "tables", "tails", "zone")
 
     def __init__(self, match, seat: int, last: str | None, look: _Look | None = None,
                  out: list[str] | None = None) -> None:
         self.layout, self.game, self.seat, self.bit = match.layout, match.game, seat, 1 << seat
         look = self.look = look or _look(self.game, self.layout)
         self.face, self.back, self.back_sort, self.zone = look.face, look.back, look.back_sort, look.zone
-        self.ordered, self.known, self.asks = look.ordered[seat], look.known[seat], look.asks
+        self.ordered, self.known, self.asks, self.tables = look.ordered[seat], look.known[seat], look.asks, look.tables
         self.face_open, self.back_open, self.tails = look.face_open, look.back_open, look.tails[seat]
         self.cards = look.cards[seat]
         self.out: list[str] = [] if out is None else out
@@ -229,8 +227,13 @@ class _Reader:
 
     def options(self, kind: int, options: tuple) -> str:
         """The options of the seat's own question as it saw them (`option`, each), in JSON without the brackets: cards
-        the seat saw are recorded by their faces (`Watcher.asked`), written with no step per option."""
-        if kind == K_CARD and _STRINGS.issuperset(map(type, options)):
+        the seat saw are recorded by their faces (`Watcher.asked`), written with no step per option; options that
+        are not cards as the view writes them (`_values_json`: kept per layout)."""
+        if kind != K_CARD:
+            written = _values_json(self.look, self.layout, kind, options)
+            if written is not None:
+                return written
+        elif _STRINGS.issuperset(map(type, options)):
             return ",".join(map(_STR, options))
         return ",".join([_text(self.option(kind, x)) for x in options])
 
@@ -435,15 +438,23 @@ def _counter_writer(rules: tuple[list[tuple], list[tuple]], n: int, seat: int) -
                   + [(name, True, i, vis, flag) for i, name, vis, flag in player_rules])
     plan = [(_STR(name) + ":", per, i, vis == PUBLIC, vis == OWNER, flag) for name, per, i, vis, flag in rows]
     seats = range(n)
+    public_rows: dict[tuple, str] = {}  # a player counter public to all, in JSON, by its values (few change at once)
 
     def write(gc: Any, pc: Any) -> str:
         out = []
         for head, per, i, public, own, flag in plan:
-            if not per:
+            if not per:  # (a value as `number` writes it, with no call)
                 shown = public or (flag is not None and gc[flag[1]] != 0)
-                out.append(head + (number(gc[i]) if shown else "null"))
+                value = gc[i]
+                out.append(head + ((str(value) if value.__class__ is int else _DUMP(value)) if shown else "null"))
             elif public:
-                out.append(head + "[" + ",".join([number(pc[i][p]) for p in seats]) + "]")
+                row = tuple(pc[i])
+                written = public_rows.get(row)
+                if written is None:
+                    if len(public_rows) >= KEPT_AT_MOST:
+                        public_rows.clear()
+                    written = public_rows[row] = "[" + ",".join([number(v) for v in row]) + "]"
+                out.append(head + written)
             else:
                 row = pc[i]
                 out.append(head + "[" + ",".join([
@@ -824,14 +835,25 @@ def _options_json(match, seat: int, look: _Look, shown: list[str]) -> str:
                 return labels
         return ",".join(map(_STR, match.action_labels(seat)))
     try:
-        key = (kind, *values)
-        written = look.options.get(key)
+        written = look.options.get((kind, *values))
     except TypeError:  # (an option with no key)
         return ",".join(map(_STR, match.action_labels(seat)))
+    return written if written is not None else _values_json(look, match.layout, kind, values)  # type: ignore[return-value]
+
+
+def _values_json(look: _Look, t, kind: int, values: tuple) -> str | None:
+    """Options that are not cards (`value_label`, each), in JSON without the brackets, kept per layout by their kind
+    and values (`_Look.options`: the view's options and the line of the seat's own question read the same); None
+    where an option has no key."""
+    try:
+        key = (kind, *values)
+        written = look.options.get(key)
+    except TypeError:
+        return None
     if written is None:
         if len(look.options) >= KEPT_AT_MOST:
             look.options.clear()
-        written = look.options[key] = ",".join([_STR(value_label(match.layout, kind, v)) for v in values])
+        written = look.options[key] = ",".join([_STR(value_label(t, kind, v)) for v in values])
     return written
 
 
