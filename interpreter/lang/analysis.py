@@ -83,9 +83,9 @@ def analyse(program: Program) -> Plan:
     plan.does = {r: frozenset(effects) for r, effects in does.items()}
     plan.effects = frozenset(e for effects in usage.values() for e in effects[0])
     plan.asking = {r for r in routines if n.ASKS in does[r]}
+    # (a card's version of an asking ability that asks nothing is no generator: a `resolve` tells them apart by
+    # what the call gives, a generator or None)
     plan.asking_abilities = {ability for ability, effects in by_ability.items() if n.ASKS in effects}
-    for ability in plan.asking_abilities:
-        plan.asking.update(program.abilities[ability])  # a `resolve` must treat every card's version alike
     calls = {name: usage[r][1] if r in usage else set() for name, r in program.procedures.items()}
     plan.recursive = {start for start in program.procedures if _reaches(start, calls)}
     return plan

@@ -254,13 +254,19 @@ class CodeGenerator(ExpressionWriter):
         c, f = self.fresh("c"), self.fresh("f")
         self.line(f"{c} = {self.expr(node.card)}")
         self.line(f"{f} = {self.alias('AC')}[{self.constant('ability', node.index)}][{c}]")  # (None at -1: no card)
-        head = "yield from " if self.ability_asks(node.ability) else ""
+        call = f"{f}(st, {self.expr(node.me)}, {c})"
+        asks = self.ability_asks(node.ability)
+        if asks:  # a card's version that asks is a generator; one that does not is a plain call, which gives None
+            g = self.fresh("g")
+            call = f"if ({g} := {call}) is not None: yield from {g}"
         if self.kind != "ability":
-            self.line(f"if {f} is not None: {head}{f}(st, {self.expr(node.me)}, {c})")
+            self.line(f"if {f} is not None:" if asks else f"if {f} is not None: {call}")
+            if asks:
+                self.line(f"    {call}")
             return
         self.line(f"if {f} is not None:")  # an ability resolving one may reach itself: counted, and its depth
         self.line(f"    enter(st, {self.place(node.at)})")
-        self.line(f"    {head}{f}(st, {self.expr(node.me)}, {c})")
+        self.line(f"    {call}")
         self.line("    st.depth -= 1")
 
     def visit_If(self, node: If) -> None:
@@ -300,7 +306,7 @@ class CodeGenerator(ExpressionWriter):
     def visit_ForCards(self, node: ForCards) -> None:
         cards, own = self.expr(node.cards), self.fresh("cards")  # a copy unless made for the loop: the body may move
         # its cards
-        self.line(f"{own} = {cards if node.cards.FRESH else f'list({cards})'}")
+        self.line(f"{own} = {cards if node.cards.FRESH else f'[*{cards}]'}")
         self.spend(f"len({own})", node.at)
         self.line(f"for {self.bind(node.var)} in {own}:")
         self.suite(node.body)

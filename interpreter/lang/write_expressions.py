@@ -110,10 +110,10 @@ class ExpressionWriter(Writer):
 
     def kept(self, var: n.Var, pool: str, test: n.Expr) -> str:
         """The seats of `pool` for which `test` holds (`var` being each): where the test is a counter of each
-        player, kept by C (`list(filter(column, seats))`), else a comprehension."""
+        player, kept by C (`[*filter(column, seats)]`), else a comprehension."""
         if isinstance(test, n.PlayerCounter) and _counter_of(test, var):
             column = f"{self.alias('PC')}[{self.constant('player_counter', test.index)}]"
-            return f"list(filter({column}.__getitem__, {pool}))"
+            return f"[*filter({column}.__getitem__, {pool})]"
         v = self.ref(var)
         return f"[{v} for {v} in {pool} if {self.expr(test)}]"
 
@@ -189,7 +189,7 @@ class ExpressionWriter(Writer):
         return f"{node.name}({', '.join(['st', *args] if node.with_state else args)})"
 
     def visit_Copy(self, node: n.Copy) -> str:
-        return f"list({self.expr(node.items)})"
+        return f"[*{self.expr(node.items)}]"  # (a list display: no call of `list`)
 
     def visit_Single(self, node: n.Single) -> str:
         return f"[{self.expr(node.item)}]"
@@ -324,7 +324,7 @@ class ExpressionWriter(Writer):
         items = self.expr(node.items)
         if node.decline:
             return f"[-1, *{items}]"
-        return f"({items} or [-1])" if node.items.FRESH else f"(list({items}) or [-1])"
+        return f"({items} or [-1])" if node.items.FRESH else f"([*{items}] or [-1])"
 
     def visit_FixedOptions(self, node: FixedOptions) -> str:
         return repr(tuple(node.values))  # (a constant of the code: no list made at each ask)

@@ -63,11 +63,9 @@ def run_flow(game, st: State, cur: Cursor, after_setup=None, mark=None, ended=No
             try:
                 if mark is None:  # (the hot path: no marks)
                     knocks = walk.knocks
-                    for fn, asks in (phases if not walk.phase else phases[walk.phase:]):
-                        if asks:
-                            yield from fn(st)
-                        else:
-                            fn(st)
+                    for fn in (phases if not walk.phase else phases[walk.phase:]):
+                        if (asks := fn(st)) is not None:  # a phase that asks is a generator (one that does not: None)
+                            yield from asks
                         if knocks and st.out and len(st.orders[0]) <= 1:
                             raise DealOver  # one player is left in: the deal ends with this phase
                 else:
@@ -87,10 +85,10 @@ def _run_marked(walk: _Walk, phases: list, mark, reading) -> Any:
     st, knocks = walk.st, walk.knocks
     readers = walk.game.face_readers if reading is not None else ()
     for i in range(walk.phase, len(phases)):
-        fn, asks = phases[i]
+        fn = phases[i]
         if fn in readers:
             reading()
-        if asks:
+        if fn in walk.asking:
             mark(walk.cursor(i))
             yield from fn(st)
         else:
@@ -115,6 +113,7 @@ class _Walk:
 
     __slots__ = (
         "after_setup",
+        "asking",
         "capped",
         "circle",
         "deal",
@@ -143,7 +142,7 @@ class _Walk:
 
     def __init__(self, game, st: State, cur: Cursor, after_setup, ended) -> None:
         self.game, self.st, self.after_setup, self.ended = game, st, after_setup, ended
-        self.flow = game.flow
+        self.flow, self.asking = _phases(game)
         self.turns, self.round_phases = self.flow["turn"], self.flow["round"]
         self.turns_only = not self.round_phases and bool(self.turns)  # a round begins with its first turn
         self.rounds, self.until = game.rounds, game.rounds_until
@@ -218,9 +217,11 @@ class _Walk:
         st.rounds_played += 1
         resets = self.round_resets  # (written out: a round is the hot path)
         if resets is not None:
-            counters, values, player_counters, rows = resets
-            any(map(st.gc.__setitem__, counters, values))  # (each set in C: a setitem returns None)
-            any(map(st.pc.__setitem__, player_counters, map(list.copy, rows)))
+            gc, pc = st.gc, st.pc
+            for k, v in resets[0]:
+                gc[k] = v
+            for k, row in resets[1]:
+                pc[k] = [*row]
         st.active = st.first
         self.phase = 0
         if self.turns_only:  # straight to the round's turns
@@ -352,7 +353,24 @@ _PHASES = {SETUP: "setup", DEAL: "deal", ROUND: "round", TURN: "turn", AFTER_DEA
            AFTER: "after_last_round"}
 
 
-Resets = tuple[list[int], list[Any], list[int], list[list[Any]]]
+def _phases(game) -> tuple[dict[str, list], frozenset]:
+    """The phase functions of each part of the game's flow (`game.flow`'s, without whether each asks) and the
+    set of those that ask, worked out once for the game's flow. A phase that asks is a generator function: the
+    flow's hot loop runs what its call gives where that is not None, and needs no other test."""
+    found = _PHASE_FUNCTIONS.get(id(game.flow))
+    if found is not None and found[0] is game.flow:
+        return found[1], found[2]
+    plain = {part: [fn for fn, _ in phases] for part, phases in game.flow.items()}
+    asking = frozenset(fn for phases in game.flow.values() for fn, asks in phases if asks)
+    _PHASE_FUNCTIONS[id(game.flow)] = (game.flow, plain, asking)
+    return plain, asking
+
+
+_PHASE_FUNCTIONS: dict[int, tuple[Any, dict[str, list], frozenset]] = {}
+"""`_phases`'s by the id of the game's flow: that flow, its parts' phase functions and those that ask."""
+
+
+Resets = tuple[tuple[tuple[int, Any], ...], tuple[tuple[int, list[Any]], ...]]
 
 
 def _part_resets(game, layout: Any) -> tuple[Resets | None, Resets | None, Resets | None]:
@@ -373,22 +391,24 @@ _RESETS: dict[int, tuple[Any, Any, tuple[Resets | None, Resets | None, Resets | 
 
 
 def _resets(layout: Any, which: tuple[list[int], list[int]]) -> Resets | None:
-    """What a part resets as it begins, ready to set (None: nothing): the game counters by index and their
-    initial values at the layout's player count, the player counters by index and a row of their initial
-    value for every seat (copied at each reset)."""
+    """What a part resets as it begins, ready to set (None: nothing): each game counter's index and its initial
+    value at the layout's player count, each player counter's index and a row of its initial value for every seat
+    (copied at each reset). (Plain loops set them: `any(map(gc.__setitem__, …))` makes three iterators a reset,
+    each of which costs more than the loop.)"""
     counters, player_counters = which
     if not counters and not player_counters:
         return None
     initial, player_initial, n = layout.game_counters, layout.player_counters, layout.n
-    return (counters, [initial[k] for k in counters], player_counters,
-            [[player_initial[k]] * n for k in player_counters])
+    return (tuple((k, initial[k]) for k in counters), tuple((k, [player_initial[k]] * n) for k in player_counters))
 
 
 def _reset(st: State, resets: Resets) -> None:
     """Counters back to their initial values (those a deal or a turn resets as it begins; see `_resets`)."""
-    counters, values, player_counters, rows = resets
-    any(map(st.gc.__setitem__, counters, values))  # (each set in C: a setitem returns None)
-    any(map(st.pc.__setitem__, player_counters, map(list.copy, rows)))
+    gc, pc = st.gc, st.pc
+    for k, v in resets[0]:
+        gc[k] = v
+    for k, row in resets[1]:
+        pc[k] = [*row]
 
 
 def _no_deal(over: DealOver, where: str) -> RuleError:
