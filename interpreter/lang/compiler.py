@@ -245,7 +245,7 @@ class CodeGenerator(ExpressionWriter):
             return
         p, seats = self.fresh("p"), self.fresh("seats")
         self.line(f"{seats} = {self.expr(node.who)}")
-        self.spend(f"len({seats})", node.at)
+        self.spend(self.seat_count(seats, node.who, None), node.at)
         self.line(f"for {p} in {seats}:")
         with self.indent():
             self.invoke(node.proc, p, node.args)
@@ -289,7 +289,7 @@ class CodeGenerator(ExpressionWriter):
             return
         v, seats = self.bind(node.var), self.fresh("seats")
         self.line(f"{seats} = {self.expr(node.pool)}")
-        self.spend(f"len({seats})", node.at)
+        self.spend(self.seat_count(seats, node.pool, node.where), node.at)
         if not self.logged and (node.where is None or _inert(node.where)) and _for_the_log(node.body):
             self.line("if st.log is not None:")  # the loop's rounds charged, its sentences left to a logged match
             with self.indent(), self.for_the_log():
@@ -378,7 +378,7 @@ class CodeGenerator(ExpressionWriter):
         seats = names[0]
         pool = self.expr(each.pool)  # (a list of seats is never changed in place)
         self.line(f"{seats} = {pool if each.where is None else self.kept(each.var, pool, each.where)}")
-        self.spend(f"len({seats})", each.at)
+        self.spend(self.seat_count(seats, each.pool, each.where), each.at)
         if each.where is None:
             return self._ask_all(each, route, let, rest, var, names)
         self.line(f"if {seats}:")  # a list of the seats that pass a test: often empty, nobody asked, nothing done
@@ -432,7 +432,7 @@ class CodeGenerator(ExpressionWriter):
             self.line(f"{seats} = {self.kept(each.var, self.expr(each.pool), each.where)}")
         else:
             self.line(f"{seats} = {self.expr(each.pool)}")
-        self.spend(f"len({seats})", each.at)
+        self.spend(self.seat_count(seats, each.pool, each.where), each.at)
         self.line(f"{asks} = []; {took} = []")
         self.line(f"for {var} in {seats}:")
         saved = self.at
@@ -498,7 +498,7 @@ class CodeGenerator(ExpressionWriter):
             self.line("if False: yield")
         seats = self.fresh("seats")
         self.line(f"{seats} = {self.expr(each.pool)}")
-        self.spend(f"len({seats})", each.at)
+        self.spend(self.seat_count(seats, each.pool, each.where), each.at)
         self.line(f"{gens} = []; {asks} = []")
         self.line(f"for {var} in {seats}:")
         if each.where is not None:

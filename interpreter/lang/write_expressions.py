@@ -57,8 +57,8 @@ class ExpressionWriter(Writer):
     def visit_StateField(self, node: n.StateField) -> str:
         return f"st.{node.field}"
 
-    def visit_PlayerCount(self, node: n.PlayerCount) -> str:
-        return "len(st.orders[0])"
+    def visit_PlayerCount(self, node: n.PlayerCount) -> str:  # every player where none can be knocked out
+        return "st.n" if n.KNOCKS_OUT not in self.plan.effects else "len(st.orders[0])"
 
     def visit_AllPlayers(self, node: n.AllPlayers) -> str:
         return "st.orders[st.first]"

@@ -259,6 +259,13 @@ class Writer:
         self.line(f"st.steps -= {count}")
         self.line(f"if st.steps < 0: out_of_steps(st, {self.place(at)})")
 
+    def seat_count(self, seats: str, pool: n.Expr, where: n.Expr | None) -> str:
+        """Code of how many seats the list `seats` (made of `pool`, kept where `where` holds) holds: where no
+        statement of the game can knock a player out, every player (`st.n`) for the list of all players."""
+        if where is None and isinstance(pool, n.AllPlayers) and n.KNOCKS_OUT not in self.plan.effects:
+            return "st.n"
+        return f"len({seats})"
+
     def charge(self, items: str, at: Pos | None) -> str:
         """Code of the list `items`, charged as steps (one an element) as it is worked out (not in a
         sentence of the log, which a quiet match never works out: see statements.Say)."""

@@ -98,10 +98,10 @@ class State:
         self.layout = layout  # the numbered layout for this player count (model.Setup)
         self.n = n
         self.zones: list[list[int]] = list(map(list, layout.start_zones))
-        self.zone_of: list[int] = list(layout.start_zone_of)
-        self.face: list[bool] = list(layout.start_face)
+        self.zone_of: list[int] = [*layout.start_zone_of]  # (a list display: no call of `list`)
+        self.face: list[bool] = [*layout.start_face]
         self.known: list[int] = [0] * len(self.face)  # kept only where it is read: in a logged or watched match
-        self.gc: list[int] = list(layout.game_counters)
+        self.gc: list[int] = [*layout.game_counters]
         self.pc: list[list[int]] = [[v] * n for v in layout.player_counters]  # a row of n of each one's initial value
         self.props = layout.props
         self.first = 0
