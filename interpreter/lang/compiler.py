@@ -251,8 +251,12 @@ class CodeGenerator(ExpressionWriter):
             self.invoke(node.proc, p, node.args)
 
     def visit_Resolve(self, node: Resolve) -> None:
-        c, f = self.fresh("c"), self.fresh("f")
-        self.line(f"{c} = {self.expr(node.card)}")
+        f = self.fresh("f")
+        if isinstance(node.card, n.Ref):  # a name already: read as it is
+            c = self.expr(node.card)
+        else:
+            c = self.fresh("c")
+            self.line(f"{c} = {self.expr(node.card)}")
         self.line(f"{f} = {self.alias('AC')}[{self.constant('ability', node.index)}][{c}]")  # (None at -1: no card)
         call = f"{f}(st, {self.expr(node.me)}, {c})"
         asks = self.ability_asks(node.ability)
@@ -315,9 +319,12 @@ class CodeGenerator(ExpressionWriter):
         var, seen, zv = self.bind(node.var), self.fresh("seen"), self.fresh("z")
         self.line(f"{seen} = set(); {zv} = {self.alias('Z')}[{self.expr(node.zone)}]")
         self.spend(f"len({zv})", node.at)
-        self.line("while True:")
-        self.line(f"    {var} = next((x for x in {zv} if x not in {seen}), -1)")
-        self.line(f"    if {var} < 0: break")
+        self.line("while True:")  # the first card of the zone not seen yet, found by a loop (no generator made)
+        self.line(f"    for {var} in {zv}:")
+        self.line(f"        if {var} not in {seen}: break")
+        self.line("    else:")
+        self.line(f"        {var} = -1")
+        self.line("        break")
         self.line(f"    {seen}.add({var})")
         self.suite(node.body)
 
