@@ -121,8 +121,8 @@ def _play_random(game: Game, st: State, seed: int) -> tuple[list[int] | None, bo
                 while (b := draw(stream)) >= limit:
                     pass
                 ask = send(options[b % n])
-            else:
-                ask = send(options[rare_pick(stream, n)])
+            else:  # (one option: no byte drawn, no call)
+                ask = send(options[rare_pick(stream, n)] if n > 1 else options[0])
     except StopIteration as stop:
         st.decisions = decisions
         return stop.value
