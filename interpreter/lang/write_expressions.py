@@ -110,10 +110,10 @@ class ExpressionWriter(Writer):
 
     def kept(self, var: n.Var, pool: str, test: n.Expr) -> str:
         """The seats of `pool` for which `test` holds (`var` being each): where the test is a counter of each
-        player, kept by C (`[*filter(column, seats)]`), else a comprehension."""
+        player, kept by C (`list(filter(column, seats))`), else a comprehension."""
         if isinstance(test, n.PlayerCounter) and _counter_of(test, var):
             column = f"{self.alias('PC')}[{self.constant('player_counter', test.index)}]"
-            return f"[*filter({column}.__getitem__, {pool})]"
+            return f"list(filter({column}.__getitem__, {pool}))"
         v = self.ref(var)
         return f"[{v} for {v} in {pool} if {self.expr(test)}]"
 
