@@ -15,7 +15,13 @@ it reaches, holds
 
 Which zone the card lies in is not looked at: a property of a public card counts too (over-counting
 keeps a determinization sound; it only plays the world again where it need not). The flow's `until`
-conditions are looked at the same way (`UNTIL`)."""
+conditions are looked at the same way (`UNTIL`).
+
+`reading_zones` narrows this down to zones: the zones whose cards those phases may reach at all (a card a rule
+reads the face of comes out of a zone the rule names), leaving out the zones they name only to take cards by
+place (`move the top card of deck to table`, `shuffle deck`, `count(deck)`): a card that never lay in one of
+those zones had its face read by no rule (see `interpreter.run.belief`, which exchanges two such cards in a
+world without playing it again)."""
 
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ from dataclasses import fields, is_dataclass
 
 from . import nodes as n
 from .program import Program, Routine
-from .statements import Move
+from .statements import Flip, Move, Show, Shuffle
 
 RANDOM_PLACE = -2  # `Move.place`: at a random position of the zone
 
@@ -81,3 +87,110 @@ def _face_read(value: object, functions: dict[str, Routine], calls: list[Routine
     if is_dataclass(value) and not isinstance(value, type):  # every part, lists of parts too
         return any(_face_read(getattr(value, f.name), functions, calls) for f in fields(value) if f.name != "at")
     return False
+
+
+# a statement's parts that take a zone's cards by place only (a zone named there is not reached by a face read)
+_BY_PLACE: dict[type, tuple[str, ...]] = {Move: ("cards", "source", "zone"), Shuffle: ("zone",), Flip: ("cards",),
+                                          Show: ("cards",)}
+
+
+class _AnyZone(Exception):
+    """A zone named by a value (a zone variable, a card named by its id): any zone may be reached."""
+
+
+def reading_zones(program: Program) -> frozenset[str] | None:
+    """The names of the zones (a player zone's own name, for every player) whose cards the phases and flow
+    conditions that may read a face (`reading_faces`), or what they run (procedures, game functions, every card's
+    version of an ability they resolve, the cards' conditions), name other than to take cards by place; None where
+    one of them may reach any zone (a zone or card held in a variable of its own type, a card named by its id)."""
+    readers = reading_faces(program)
+    reach = _Reach(program)
+    todo = [r for r in (*program.phases.values(), *program.extras) if r.pyname in readers]
+    done: set[int] = set()
+    try:
+        while todo:
+            r = todo.pop()
+            if id(r) not in done:
+                done.add(id(r))
+                todo += reach.routine(r)
+    except _AnyZone:
+        return None
+    return frozenset(reach.names)
+
+
+class _Reach:
+    """The zones named so far (`names`) by the routines walked, and what each runs (see `reading_zones`)."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.functions = {r.pyname: r for r in program.functions.values()}
+        self.names: set[str] = set()
+        self.calls: list[Routine] = []
+
+    def routine(self, r: Routine) -> list[Routine]:
+        """Add the zones routine `r` names other than by place; returns the routines it runs."""
+        self.calls = []
+        program = self.program
+        if r.value is not None:
+            self.named(r.value)
+        for s in n.walk(r.body or []):
+            self.calls += [program.procedures[p] for p in s.procedures() if p in program.procedures]
+            self.calls += [v for a in s.abilities() for v in program.abilities.get(a, ())]
+            by_place = _BY_PLACE.get(type(s), ())
+            if isinstance(s, Move) and s.place == RANDOM_PLACE:
+                by_place = ("cards", "source")  # a card put at a random place: the zone's order is chance's
+            for f in fields(s):
+                part = getattr(s, f.name)
+                zone = _by_place(part) if f.name in by_place else None
+                self.named(part if zone is None else zone.who if isinstance(zone, n.PlayerZone) else None)
+        return self.calls
+
+    def named(self, value: object) -> None:
+        """Add the zones an expression (or a statement's part holding some) names, but those it only takes cards
+        of by place, counts or tests for a card (`count(Z)`, `Z` is not empty); note the game functions and card
+        conditions it calls."""
+        if isinstance(value, n.Stmt | n.Var) or value is None:
+            return  # a nested statement is walked on its own
+        if isinstance(value, n.GameZone | n.PlayerZone):
+            self.names.add(value.name)
+            self.named(value.who if isinstance(value, n.PlayerZone) else None)
+            return
+        if isinstance(value, n.Expr):
+            self.expression(value)
+        if isinstance(value, list | tuple):
+            for v in value:
+                self.named(v)
+        elif is_dataclass(value) and not isinstance(value, type) and \
+                not (isinstance(value, n.Length | n.IsSome) and _counted(value) is not None):
+            for f in fields(value):
+                if f.name != "at":
+                    self.named(getattr(value, f.name))
+
+    def expression(self, value: n.Expr) -> None:
+        """What an expression itself tells (`_AnyZone` where it may reach any zone): the calls it makes, and for a
+        count or test of a zone's cards, the player whose zone it is."""
+        if getattr(value, "type", None) == "zone" or \
+                (isinstance(value, n.Const) and value.type in ("card", "cards") and value.value not in (-1, None, [])):
+            raise _AnyZone
+        if isinstance(value, n.FunctionCall) and value.pyname in self.functions:
+            self.calls.append(self.functions[value.pyname])
+        elif isinstance(value, n.CardCondition):
+            self.calls += self.program.conditions
+        counted = _counted(value)
+        if isinstance(counted, n.PlayerZone):
+            self.named(counted.who)
+
+
+def _counted(value: n.Expr) -> n.GameZone | n.PlayerZone | None:
+    """The zone whose cards `value` only counts or tests for one (`count(Z)`, `the top card of Z` is some)."""
+    if isinstance(value, n.Length):
+        return _by_place(value.items)
+    return _by_place(value.value) if isinstance(value, n.IsSome) else None
+
+
+def _by_place(value: object) -> n.GameZone | n.PlayerZone | None:
+    """The zone whose cards `value` takes by place only (`Z`, `all Z`, `the top card of Z`), else None."""
+    while isinstance(value, n.FirstCard | n.Copy | n.ZoneCards):
+        value = value.cards if isinstance(value, n.FirstCard) else \
+            value.items if isinstance(value, n.Copy) else value.zone
+    return value if isinstance(value, n.GameZone | n.PlayerZone) else None

@@ -54,11 +54,25 @@ import random
 import re
 from collections.abc import Sequence
 from itertools import compress, islice, repeat
-from operator import eq, gt, is_not, itemgetter, ne
+from operator import contains, eq, gt, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
-from .events import TABLE
-from .information import ASK, DECIDE, FLIP, MOVE, ROLL, SHOW, SHUFFLE, _catch_up, back_key, card_index, view_json
+from .events import SAY, SEATS, TABLE
+from .information import (
+    ASK,
+    DECIDE,
+    FLIP,
+    MOVE,
+    ROLL,
+    SHOW,
+    SHUFFLE,
+    _catch_up,
+    back_key,
+    card_index,
+    fork_cache,
+    new_cache,
+    view_json,
+)
 from .runtime import K_CARD, OWNER, PUBLIC, RuleError
 
 DEFAULT_TRIES = 20
@@ -335,6 +349,9 @@ class _Tracer:
         self.look: tuple[int, int, list[int]] | None = None
         self.decisions: list[tuple] = []  # the match's answers, as recorded
         self.chanced = 0  # the chance outcomes the match's shuffles and rolls walked so far drew
+        # per zone: whether a rule that may read a card's face may reach the cards lying there (`Game.face_zones`)
+        names = match.game.face_zones
+        self.reach = [names is None or name.partition("@")[0] in names for name in t.zone_names]
 
     def advance(self, match) -> _Trace:
         """The trace of the match as it is now (the events since the last call walked)."""
@@ -2233,11 +2250,12 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if world is None:
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     belief.open = len(match.history) - len(match._answers) if match._answers else None
-    drawn = world.st.rng  # the world's chance: its drawing and outcomes, shared by its copies
+    drawn = _chance_of(world)  # the world's chance: its drawing and outcomes, shared by its copies
     drawn.source.timeline = drawn.swaps
     world = world.clone()
     world.log = None
     world.__dict__.pop("_verified", None)
+    world.__dict__.pop("_chance", None)
     world._drawn = (drawn.plan, drawn.source, len(world.history))
     world.seed = rng.getrandbits(31)  # not the real match's: its seed would tell all its chance
     chance = random.Random(rng.getrandbits(64))
@@ -2485,6 +2503,8 @@ def _swap_proposed(match, seat: int, tr: _Trace, rng: random.Random, want: Seque
     if swapped is None:
         return
     deal = tr.mix_deal[o]
+    if _exchanged_kept(match, seat, tr, rng, want, want_view, belief, deal, (x, y), swapped):
+        return
     for again in (True, False):
         replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
         try:
@@ -2495,3 +2515,182 @@ def _swap_proposed(match, seat: int, tr: _Trace, rng: random.Random, want: Seque
         if replay.fits(world):
             belief.keep(replay, world, belief.events)
             return
+
+
+# ---- a swap no rule can tell: the kept world with two cards exchanged, not played again -----------------
+
+
+def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str,
+                    belief: _Belief, deal: int, pair: tuple[int, int], swapped: list[int]) -> bool:
+    """Keep the world a swap of the two cards `pair` from shuffle `deal` on gives (the drawing `swapped`), made
+    without playing it again, where no rule may have read either card's face since that shuffle in the kept world:
+    neither lay since in a zone a rule that may read a face may reach (`Game.face_zones`, lang/faces.py). Then every
+    rule did with each what it did with the other, so that world played again runs the same course, answer for
+    answer and outcome for outcome (its chance read back as drawn), and the seat observes the same in it (neither
+    card was seen by it since that shuffle, and both have one back): it is the kept world with the two cards'
+    identities exchanged from that shuffle on (its record, its kept base, and the copies of it kept after that
+    shuffle, these when first used). False where that does not apply, or the kept world's base or a copy's lies
+    before that shuffle: the world is then played again."""
+    world = belief.world
+    named = _unread_since(world, belief.tracer.reach, deal, pair, match.layout.face_ids)
+    if named is None or not _based_after(world, belief, deal, named[0]):
+        return False
+    replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
+    kept = _rechanced(_exchanged(world, pair, named, seat), replay.plan, replay.source)
+    now = _chance_of(world)
+    kept._chance = chance = _WorldChance(replay.plan, replay.source)  # (its chance now, read by `determinize`)
+    chance.pos, chance.used, chance.at, chance.swap, chance.swaps = now.pos, now.used, now.at, now.swap, now.swaps
+    source = replay.source  # nothing drawn past what the kept world drew: as `_Replay.play` leaves a world drawn
+    replay.stream_state = source.stream.getstate() if source.stream is not None else None
+    replay.reals, source.reals = source.reals, []
+    source.stream = source.rng = None
+    replay.snaps = [snap if snap.used <= deal else snap._replace(world=_Exchanged(snap.world, pair, named, seat))
+                    for snap in replay.snaps]
+    opened = replay.opened
+    if opened is not None and opened.used > deal:
+        replay.opened = opened._replace(world=_Exchanged(opened.world, pair, named, seat))
+    belief.keep(replay, kept, belief.events)
+    return True
+
+
+def _chance_of(world) -> _WorldChance:
+    """A world's chance as it stands (that of a world kept not yet rebuilt, without rebuilding it)."""
+    chance = world.__dict__.get("_chance")
+    return chance if chance is not None else world.st.rng
+
+
+_KNOWN = frozenset({TABLE, SAY, ROLL, SEATS, MOVE, FLIP, SHOW, SHUFFLE, DECIDE, ASK})  # what `_unread_since` reads
+_DEEP = frozenset({SHUFFLE, ASK})  # events that hold a card below their top (a shuffle's order, a question's options)
+
+
+def _unread_since(world, reach: list[bool], deal: int, pair: tuple[int, int], faces: list[str]) -> list[int] | None:
+    """The events of `world` that name a card of `pair` from the one that dealt shuffle `deal` on (it first), where
+    neither card lay in a zone of `reach` since, no answer named either (the answers given again from the kept base
+    are then the same), and no question put either to a seat by its face; else None (also for a world over or
+    failed: its score reads faces)."""
+    if world.over or world.failure is not None:
+        return None
+    events = world._watch.events
+    at = _shuffle_event(events, deal)
+    kinds = list(map(_KIND, islice(events, at, None))) if at is not None else []
+    if at is None or not _KNOWN.issuperset(kinds):
+        return None  # (an event the exchange does not know)
+    x, y = pair
+    # the events that may name either: those holding one at their top (a move, turn, glimpse or answer: or ones that
+    # hold the same number otherwise, looked at below), the shuffles and the questions; found in C
+    top = map(or_, map(contains, islice(events, at, None), repeat(x)), map(contains, islice(events, at, None), repeat(y)))
+    maybe = compress(range(at, len(events)), map(or_, top, map(_DEEP.__contains__, kinds)))
+    shown = (faces[x], faces[y])  # (a card a seat sees is named in its question by its face)
+    named = []
+    for i in maybe:
+        names = _names(events[i], pair, reach, shown)
+        if names is None:
+            return None
+        if names:
+            named.append(i)
+    return named
+
+
+def _names(e: tuple, pair: tuple[int, int], reach: list[bool], shown: tuple[str, str]) -> bool | None:
+    """Whether event `e` names a card of `pair`; None where it tells the exchange does not apply: the card moved to or
+    from a zone of `reach` or was shuffled there, an answer named it, a question named it by its face."""
+    kind = e[0]
+    if kind == MOVE or kind == FLIP or kind == SHOW:
+        if e[1] not in pair:
+            return False
+        return None if kind == MOVE and (reach[e[2]] or reach[e[4]]) else True
+    if kind == SHUFFLE:
+        if pair[0] not in e[2] and pair[1] not in e[2]:
+            return False
+        return None if reach[e[1]] else True
+    if kind == DECIDE:
+        return None if e[5] >= 0 and e[3] in pair else False
+    if kind != ASK or e[3] != K_CARD:
+        return False
+    options = e[4]
+    if shown[0] in options or shown[1] in options:
+        return None  # (which card of that face it was, the record does not say)
+    return any(o[0] in pair for o in options if o.__class__ is tuple)
+
+
+def _shuffle_event(events: list[tuple], deal: int) -> int | None:
+    """Where shuffle `deal` (of those of two cards or more, in turn) lies in a record of events."""
+    k = 0
+    for i in compress(range(len(events)), map(eq, map(_KIND, events), repeat(SHUFFLE))):  # (looked for in C)
+        if len(events[i][2]) > 1:
+            if k == deal:
+                return i
+            k += 1
+    return None
+
+
+def _based_after(world, belief: _Belief, deal: int, at: int) -> bool:
+    """Whether the kept world, and every copy of it kept after shuffle `deal` dealt (to play again from), keeps a base
+    after event `at` (that shuffle): what `_exchanged` exchanges the cards in."""
+    copies = [snap.world for snap in belief.snaps if snap.used > deal]
+    if belief.opened is not None and belief.opened.used > deal:
+        copies.append(belief.opened.world)
+    return all(w._base_info[0] > at for w in (world, *copies))
+
+
+def _exchanged(world, pair: tuple[int, int], named: list[int], seat: int):
+    """A copy of `world` (a world, or a copy of one, at a question) with the cards of `pair` exchanged in its kept base
+    (which comes after the first event of `named`) and in its record at the events `named`, not yet rebuilt: rebuilt
+    from that base as any copy (see `Match.clone`). The seat's rendered observations are shared (they name neither
+    card), the other seats' rendered again when asked for."""
+    if world.__class__ is _Exchanged:
+        world = world.made()
+    x, y = pair
+    other = world.clone()
+    record = other.__dict__.pop("_record", None)  # (a copy holding its record lazily: see `Match.backup`)
+    watch, n = (record[0], record[1]) if record is not None else (world._watch, len(world._watch.events))
+    pi = list(range(len(world.layout.face_ids)))
+    pi[x], pi[y] = y, x
+    other._watch = watch = watch.relabeled(pi, n, [])
+    events = watch.events
+    for i in named:
+        if i < n:
+            events[i] = _event_exchanged(events[i], x, y)
+    cur, frozen = other._base
+    zones, zone_of, face, known = frozen[0][:], frozen[1][:], frozen[2][:], frozen[3][:]
+    for c, d in ((x, y), (y, x)):
+        zone_of[d], face[d], known[d] = frozen[1][c], frozen[2][c], frozen[3][c]
+    for zi in {zone_of[x], zone_of[y]}:
+        zones[zi] = [y if c == x else x if c == y else c for c in zones[zi]]
+    other._base = (cur, (zones, zone_of, face, known, *frozen[4:]))
+    other._seen = [fork_cache(cache) if s == seat else new_cache() for s, cache in enumerate(world._seen)]
+    return other
+
+
+def _event_exchanged(e: tuple, x: int, y: int) -> tuple:
+    """An event with cards `x` and `y` exchanged."""
+    kind = e[0]
+    if kind == SHUFFLE:
+        return (SHUFFLE, e[1], tuple(y if c == x else x if c == y else c for c in e[2]))
+    if kind == ASK:
+        return (*e[:4], tuple((y if o[0] == x else x if o[0] == y else o[0], *o[1:]) if o.__class__ is tuple else o
+                              for o in e[4]))
+    return (kind, y if e[1] == x else x, *e[2:])
+
+
+class _Exchanged:
+    """A copy of a world kept to play again from (`_Snap.world`), with two cards exchanged (`_exchanged`): made when
+    first used (most copies kept are never used)."""
+
+    __slots__ = ("args", "match")
+
+    def __init__(self, world, pair: tuple[int, int], named: list[int], seat: int) -> None:
+        self.args = (world, pair, named, seat)
+        self.match: Any = None
+
+    @property
+    def _base_info(self) -> tuple:
+        return self.args[0]._base_info
+
+    def made(self):
+        if self.match is None:
+            self.match = _exchanged(*self.args)
+        return self.match
+
+    def clone(self):
+        return self.made().clone()

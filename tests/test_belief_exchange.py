@@ -1,0 +1,103 @@
+"""A swap of two cards no rule has read since the shuffle that dealt them: the kept world with the two cards
+exchanged, not played again (`belief._exchanged_kept`). It must be the very world playing it again gives."""
+
+import random
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.run import belief
+from interpreter.run.belief import replayed
+
+
+def test_the_zones_whose_cards_a_face_reading_rule_may_reach():
+    """Overloaded's rules read the donkey of the round, the hands and the table; the deck's donkeys only move
+    by place (the top one to the donkey's place) and the box is never looked into. Kuhn reads no face."""
+    assert load_game("overloaded").face_zones == frozenset({"donkey", "hand", "table"})
+    assert load_game("hearts").face_zones == frozenset({"hand", "table", "tricks"})
+    assert load_game("tests/games/kuhn-poker").face_zones == frozenset()
+
+
+def late(name: str, seed: int, share: float = 0.9, players: int = 4):
+    rng = random.Random(seed)
+    m = load_game(name).new_match(players=players, seed=seed)
+    length = 0
+    probe = m.clone()
+    while not probe.over:
+        for p in probe.to_act():
+            probe.apply(p, rng.randrange(len(probe.legal_actions(p))))
+        length += 1
+    rng = random.Random(seed)
+    while len(m.history) < int(len(probe.history) * share):
+        for p in m.to_act():
+            m.apply(p, rng.randrange(len(m.legal_actions(p))))
+    return m
+
+
+def worlds(m, seat: int, draws: int, then: int) -> list:
+    """A first draw, `draws` next ones at the same point, then `then` draws each a few decisions on."""
+    c = m.clone()
+    got = [c.determinize(seat, random.Random(k)) for k in range(1 + draws)]
+    play = random.Random(5)
+    for k in range(then):
+        for _ in range(3):
+            if c.over:
+                break
+            for p in c.to_act():
+                c.apply(p, play.randrange(len(c.legal_actions(p))))
+        if c.over:
+            break
+        got.append(c.determinize(c.to_act()[0], random.Random(50 + k)))
+    return got
+
+
+def described(world) -> tuple:
+    return (world.history, [list(z) for z in world.st.zones], world.st.face,
+            [world.information_state(s) for s in range(world.players)])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_an_exchange_is_the_world_played_again_would_give(seed, monkeypatch):
+    """Overloaded late: the next draws swap two donkeys no rule looked at (the deck's and the box's); each world is
+    the one the replay gives (every seat's information state, the zones, the answers), its record replays to it from
+    its start, and the worlds carried on after it are the same too."""
+    m = late("overloaded", seed)
+    seat = m.to_act()[0]
+    kept = []
+    exchanged = belief._exchanged_kept
+
+    def spy(*args):
+        done = exchanged(*args)
+        kept.append(done)
+        return done
+
+    monkeypatch.setattr(belief, "_exchanged_kept", spy)
+    fast = worlds(m, seat, 6, 2)
+    assert any(kept), "no swap was exchanged without a replay"
+    monkeypatch.setattr(belief, "_exchanged_kept", lambda *args: False)
+    slow = worlds(m, seat, 6, 2)
+    assert [described(w) for w in fast] == [described(w) for w in slow]
+    for world in fast[:7]:
+        assert world.information_state(seat) == m.information_state(seat)
+    for world in fast:
+        again = replayed(world)
+        assert described(again)[1:] == described(world)[1:]
+
+
+def test_a_card_a_rule_may_have_read_is_played_again(monkeypatch):
+    """Hearts: every card dealt lies in a hand whose cards the rules read (following suit): no swap is exchanged
+    without a replay."""
+    m = late("hearts", 1, 0.5)
+    kept = []
+    exchanged = belief._exchanged_kept
+
+    def spy(*args):
+        done = exchanged(*args)
+        kept.append(done)
+        return done
+
+    monkeypatch.setattr(belief, "_exchanged_kept", spy)
+    seat = m.to_act()[0]
+    for w in worlds(m, seat, 4, 0):
+        assert w.information_state(seat) == m.information_state(seat)
+    assert kept and not any(kept)
