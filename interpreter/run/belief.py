@@ -54,7 +54,7 @@ import random
 import re
 from collections.abc import Sequence
 from itertools import compress, islice, repeat
-from operator import contains, eq, gt, is_not, itemgetter, ne, or_
+from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
 from .events import SAY, SEATS, TABLE
@@ -349,6 +349,7 @@ class _Tracer:
         self.look: tuple[int, int, list[int]] | None = None
         self.decisions: list[tuple] = []  # the match's answers, as recorded
         self.chanced = 0  # the chance outcomes the match's shuffles and rolls walked so far drew
+        self.seen_at = -1  # the match's events walked when the cards it sees now were last looked at (`advance`)
         # per zone: whether a rule that may read a card's face may reach the cards lying there (`Game.face_zones`)
         names = match.game.face_zones
         self.reach = [names is None or name.partition("@")[0] in names for name in t.zone_names]
@@ -364,8 +365,10 @@ class _Tracer:
             tr.picked = picked
             tr.maybe.update(range(last, len(tr.picks)))
         saw, end = self.saw, tr.end
-        for c in self.seen_now(match.st):
-            saw(c, end)
+        if end != self.seen_at:  # (else nothing happened since: the same cards are seen, at the same point)
+            self.seen_at = end
+            for c in self.seen_now(match.st):
+                saw(c, end)
         return tr
 
     def walk(self, events: list[tuple]) -> None:
@@ -2610,7 +2613,8 @@ def _names(e: tuple, pair: tuple[int, int], reach: list[bool], shown: tuple[str,
     options = e[4]
     if shown[0] in options or shown[1] in options:
         return None  # (which card of that face it was, the record does not say)
-    return any(o[0] in pair for o in options if o.__class__ is tuple)
+    # the cards named by place (card, zone, place), looked through in C
+    return any(map(pair.__contains__, map(_KIND, compress(options, map(is_, map(type, options), repeat(tuple))))))
 
 
 def _shuffle_event(events: list[tuple], deal: int) -> int | None:
