@@ -51,6 +51,20 @@ def worlds(m, seat: int, draws: int, then: int) -> list:
     return got
 
 
+def kept_copies(m, seat: int, exchange) -> list:
+    """The copies of the seat's world kept to play again from after a first draw and six next ones (with `exchange`
+    as `belief._exchanged_kept`), each rebuilt."""
+    belief._exchanged_kept, was = exchange, belief._exchanged_kept
+    try:
+        c = m.clone()
+        for k in range(7):
+            c.determinize(seat, random.Random(k))
+    finally:
+        belief._exchanged_kept = was
+    kept = belief._beliefs(c)[seat]
+    return [(snap.used, snap.d, snap.world.clone()) for snap in kept.snaps]
+
+
 def described(world) -> tuple:
     return (world.history, [list(z) for z in world.st.zones], world.st.face,
             [world.information_state(s) for s in range(world.players)])
@@ -77,6 +91,10 @@ def test_an_exchange_is_the_world_played_again_would_give(seed, monkeypatch):
     monkeypatch.setattr(belief, "_exchanged_kept", lambda *args: False)
     slow = worlds(m, seat, 6, 2)
     assert [described(w) for w in fast] == [described(w) for w in slow]
+    # the copies kept to play again from, those after the shuffle exchanged when first used: the replay's
+    fast_kept, slow_kept = kept_copies(m, seat, exchanged), kept_copies(m, seat, lambda *args: False)
+    assert [(used, d) for used, d, _ in fast_kept] == [(used, d) for used, d, _ in slow_kept]
+    assert [described(w) for _, _, w in fast_kept] == [described(w) for _, _, w in slow_kept]
     for world in fast[:7]:
         assert world.information_state(seat) == m.information_state(seat)
     for world in fast:
@@ -101,3 +119,24 @@ def test_a_card_a_rule_may_have_read_is_played_again(monkeypatch):
     for w in worlds(m, seat, 4, 0):
         assert w.information_state(seat) == m.information_state(seat)
     assert kept and not any(kept)
+
+
+def test_many_draws_at_one_point_stay_worlds_the_seat_cannot_tell_apart():
+    """A search draws at one point again and again: every world, exchanged from the one before, is one the seat
+    cannot tell from the match, and plays again from its start to itself; its copies kept after the shuffle
+    (exchanged when first used) serve a draw carried on after."""
+    m = late("overloaded", 3)
+    seat = m.to_act()[0]
+    c = m.clone()
+    for k in range(40):
+        world = c.determinize(seat, random.Random(k))
+        assert world.information_state(seat) == m.information_state(seat)
+        if k % 13 == 0:
+            assert described(replayed(world))[1:] == described(world)[1:]
+    play = random.Random(1)
+    while not c.over and seat not in c.to_act() or len(c.history) == len(m.history):
+        for p in c.to_act():
+            c.apply(p, play.randrange(len(c.legal_actions(p))))
+    if not c.over:
+        world = c.determinize(seat, random.Random(99))
+        assert world.information_state(seat) == c.information_state(seat)

@@ -2539,7 +2539,7 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     if named is None or not _based_after(world, belief, deal, named[0]):
         return False
     replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
-    kept = _rechanced(_exchanged(world, pair, named, seat), replay.plan, replay.source)
+    kept = _rechanced(_exchanged(world, {pair[0]: pair[1], pair[1]: pair[0]}, named, seat), replay.plan, replay.source)
     now = _chance_of(world)
     kept._chance = chance = _WorldChance(replay.plan, replay.source)  # (its chance now, read by `determinize`)
     chance.pos, chance.used, chance.at, chance.swap, chance.swaps = now.pos, now.used, now.at, now.swap, now.swaps
@@ -2637,63 +2637,69 @@ def _based_after(world, belief: _Belief, deal: int, at: int) -> bool:
     return all(w._base_info[0] > at for w in (world, *copies))
 
 
-def _exchanged(world, pair: tuple[int, int], named: list[int], seat: int):
-    """A copy of `world` (a world, or a copy of one, at a question) with the cards of `pair` exchanged in its kept base
-    (which comes after the first event of `named`) and in its record at the events `named`, not yet rebuilt: rebuilt
-    from that base as any copy (see `Match.clone`). The seat's rendered observations are shared (they name neither
-    card), the other seats' rendered again when asked for."""
-    if world.__class__ is _Exchanged:
-        world = world.made()
-    x, y = pair
+def _exchanged(world, relabel: dict[int, int], named: Sequence[int], seat: int):
+    """A copy of `world` (a world, or a copy of one, at a question) with card c's identity given to `relabel[c]` (cards
+    exchanged) in its kept base (which comes after the first event of `named`) and in its record at the events `named`,
+    not yet rebuilt: rebuilt from that base as any copy (see `Match.clone`). The seat's rendered observations are
+    shared (they name none of those cards), the other seats' rendered again when asked for."""
     other = world.clone()
     record = other.__dict__.pop("_record", None)  # (a copy holding its record lazily: see `Match.backup`)
     watch, n = (record[0], record[1]) if record is not None else (world._watch, len(world._watch.events))
-    pi = list(range(len(world.layout.face_ids)))
-    pi[x], pi[y] = y, x
-    other._watch = watch = watch.relabeled(pi, n, [])
+    other._watch = watch = watch.relabeled([], n, [])  # (its record only: a world keeps no tags)
     events = watch.events
     for i in named:
         if i < n:
-            events[i] = _event_exchanged(events[i], x, y)
+            events[i] = _event_exchanged(events[i], relabel)
     cur, frozen = other._base
-    zones, zone_of, face, known = frozen[0][:], frozen[1][:], frozen[2][:], frozen[3][:]
-    for c, d in ((x, y), (y, x)):
-        zone_of[d], face[d], known[d] = frozen[1][c], frozen[2][c], frozen[3][c]
-    for zi in {zone_of[x], zone_of[y]}:
-        zones[zi] = [y if c == x else x if c == y else c for c in zones[zi]]
+    was_in, was_up, was_known = frozen[1], frozen[2], frozen[3]
+    zones, zone_of, face, known = frozen[0][:], was_in[:], was_up[:], was_known[:]
+    for c, d in relabel.items():
+        zone_of[d], face[d], known[d] = was_in[c], was_up[c], was_known[c]
+    get = relabel.get
+    for zi in {was_in[c] for c in relabel}:
+        zones[zi] = [get(c, c) for c in zones[zi]]
     other._base = (cur, (zones, zone_of, face, known, *frozen[4:]))
     other._seen = [fork_cache(cache) if s == seat else new_cache() for s, cache in enumerate(world._seen)]
     return other
 
 
-def _event_exchanged(e: tuple, x: int, y: int) -> tuple:
-    """An event with cards `x` and `y` exchanged."""
-    kind = e[0]
+def _event_exchanged(e: tuple, relabel: dict[int, int]) -> tuple:
+    """An event with card c named `relabel[c]`."""
+    kind, get = e[0], relabel.get
     if kind == SHUFFLE:
-        return (SHUFFLE, e[1], tuple(y if c == x else x if c == y else c for c in e[2]))
+        return (SHUFFLE, e[1], tuple(get(c, c) for c in e[2]))
     if kind == ASK:
-        return (*e[:4], tuple((y if o[0] == x else x if o[0] == y else o[0], *o[1:]) if o.__class__ is tuple else o
-                              for o in e[4]))
-    return (kind, y if e[1] == x else x, *e[2:])
+        return (*e[:4], tuple((get(o[0], o[0]), *o[1:]) if o.__class__ is tuple else o for o in e[4]))
+    return (kind, get(e[1], e[1]), *e[2:])
 
 
 class _Exchanged:
-    """A copy of a world kept to play again from (`_Snap.world`), with two cards exchanged (`_exchanged`): made when
-    first used (most copies kept are never used)."""
+    """A copy of a world kept to play again from (`_Snap.world`), with cards exchanged (`_exchanged`): made when first
+    used (most copies kept are never used). Exchanged again, it holds the copy it was made of with the exchanges
+    composed (each card's identity after them all, the events any of them renamed)."""
 
-    __slots__ = ("args", "match")
+    __slots__ = ("match", "named", "relabel", "seat", "world")
 
     def __init__(self, world, pair: tuple[int, int], named: list[int], seat: int) -> None:
-        self.args = (world, pair, named, seat)
+        x, y = pair
+        relabel: dict[int, int] = {x: y, y: x}
+        before: dict[int, int] = {}
+        if world.__class__ is _Exchanged:
+            world, before, named = world.world, world.relabel, sorted({*world.named, *named})
+        for c, d in before.items():  # (the exchange after those before: c, then d, then the pair's)
+            relabel[c] = y if d == x else x if d == y else d
+        self.world: Any = world
+        self.seat, self.named = seat, named
+        self.relabel = {c: d for c, d in relabel.items() if c != d}
         self.match: Any = None
 
     @property
     def _base_info(self) -> tuple:
-        return self.args[0]._base_info
+        return self.world._base_info
 
     def made(self):
         if self.match is None:
-            self.match = _exchanged(*self.args)
+            self.match = _exchanged(self.world, self.relabel, self.named, self.seat)
         return self.match
 
     def clone(self):
