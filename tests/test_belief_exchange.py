@@ -65,6 +65,20 @@ def kept_copies(m, seat: int, exchange) -> list:
     return [(snap.used, snap.d, snap.world.clone()) for snap in kept.snaps]
 
 
+def spied(monkeypatch) -> list[bool]:
+    """Whether each swap proposed from here on was exchanged without a replay, in turn."""
+    kept: list[bool] = []
+    exchanged = belief._exchanged_kept
+
+    def spy(*args):
+        done = exchanged(*args)
+        kept.append(done)
+        return done
+
+    monkeypatch.setattr(belief, "_exchanged_kept", spy)
+    return kept
+
+
 def described(world) -> tuple:
     return (world.history, [list(z) for z in world.st.zones], world.st.face,
             [world.information_state(s) for s in range(world.players)])
@@ -77,15 +91,8 @@ def test_an_exchange_is_the_world_played_again_would_give(seed, monkeypatch):
     its start, and the worlds carried on after it are the same too."""
     m = late("overloaded", seed)
     seat = m.to_act()[0]
-    kept = []
     exchanged = belief._exchanged_kept
-
-    def spy(*args):
-        done = exchanged(*args)
-        kept.append(done)
-        return done
-
-    monkeypatch.setattr(belief, "_exchanged_kept", spy)
+    kept = spied(monkeypatch)
     fast = worlds(m, seat, 6, 2)
     assert any(kept), "no swap was exchanged without a replay"
     monkeypatch.setattr(belief, "_exchanged_kept", lambda *args: False)
@@ -106,15 +113,7 @@ def test_a_card_a_rule_may_have_read_is_played_again(monkeypatch):
     """Hearts: every card dealt lies in a hand whose cards the rules read (following suit): no swap is exchanged
     without a replay."""
     m = late("hearts", 1, 0.5)
-    kept = []
-    exchanged = belief._exchanged_kept
-
-    def spy(*args):
-        done = exchanged(*args)
-        kept.append(done)
-        return done
-
-    monkeypatch.setattr(belief, "_exchanged_kept", spy)
+    kept = spied(monkeypatch)
     seat = m.to_act()[0]
     for w in worlds(m, seat, 4, 0):
         assert w.information_state(seat) == m.information_state(seat)
