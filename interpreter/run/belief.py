@@ -2535,12 +2535,14 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     shuffle, these when first used). False where that does not apply, or the kept world's base or a copy's lies
     before that shuffle: the world is then played again."""
     world = belief.world
+    now = _chance_of(world)
+    if any(c in traded or c in traded.values() for _, traded in (*now.swaps, (0, now.swap)) for c in pair):
+        return False  # (a card the world traded for another, a random pick drawn anew: it goes that one's way)
     named = _unread_since(world, belief.tracer.reach, deal, pair, match.layout.face_ids)
     if named is None or not _based_after(world, belief, deal, named[0]):
         return False
     replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
     kept = _rechanced(_exchanged(world, {pair[0]: pair[1], pair[1]: pair[0]}, named, seat), replay.plan, replay.source)
-    now = _chance_of(world)
     kept._chance = chance = _WorldChance(replay.plan, replay.source)  # (its chance now, read by `determinize`)
     chance.pos, chance.used, chance.at, chance.swap, chance.swaps = now.pos, now.used, now.at, now.swap, now.swaps
     source = replay.source  # nothing drawn past what the kept world drew: as `_Replay.play` leaves a world drawn
@@ -2567,7 +2569,7 @@ _DEEP = frozenset({SHUFFLE, ASK})  # events that hold a card below their top (a 
 
 
 def _unread_since(world, reach: list[bool], deal: int, pair: tuple[int, int], faces: list[str]) -> list[int] | None:
-    """The events of `world` that name a card of `pair` from the one that dealt shuffle `deal` on (it first), where
+    """The events of `world` that name a card of `pair` from the one that dealt shuffle `deal` (and them) on, where
     neither card lay in a zone of `reach` since, no answer named either (the answers given again from the kept base
     are then the same), and no question put either to a seat by its face; else None (also for a world over or
     failed: its score reads faces)."""
@@ -2575,8 +2577,10 @@ def _unread_since(world, reach: list[bool], deal: int, pair: tuple[int, int], fa
         return None
     events = world._watch.events
     at = _shuffle_event(events, deal)
-    kinds = list(map(_KIND, islice(events, at, None))) if at is not None else []
-    if at is None or not _KNOWN.issuperset(kinds):
+    if at is None or pair[0] not in events[at][2] or pair[1] not in events[at][2]:
+        return None  # (the world dealt them otherwise)
+    kinds = list(map(_KIND, islice(events, at, None)))
+    if not _KNOWN.issuperset(kinds):
         return None  # (an event the exchange does not know)
     x, y = pair
     # the events that may name either: those holding one at their top (a move, turn, glimpse or answer: or ones that
