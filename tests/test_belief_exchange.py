@@ -139,3 +139,24 @@ def test_many_draws_at_one_point_stay_worlds_the_seat_cannot_tell_apart():
     if not c.over:
         world = c.determinize(seat, random.Random(99))
         assert world.information_state(seat) == c.information_state(seat)
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_world_carried_on_from_an_exchanged_one_keeps_its_own_chance(seed):
+    """A world exchanged and then carried on (played on from a copy of it, on a new drawing) is drawn along its own
+    chance: the world handed out plays again from its start to itself."""
+    m = late("overloaded", seed, 0.7)
+    seat = m.to_act()[0]
+    c = m.clone()
+    for k in range(5):
+        c.determinize(seat, random.Random(k))
+    play = random.Random(seed)
+    for _ in range(8):
+        if c.over:
+            break
+        c.apply(c.to_act()[0], play.randrange(len(c.legal_actions(c.to_act()[0]))))
+        if not c.over and seat in c.to_act():
+            world = c.determinize(seat, random.Random(7))
+            kept = belief._beliefs(c)[seat].world
+            assert belief._chance_of(kept) is kept.st.rng
+            assert described(replayed(world))[1:] == described(world)[1:]

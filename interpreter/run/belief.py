@@ -2538,12 +2538,13 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     now = _chance_of(world)
     if any(c in traded or c in traded.values() for _, traded in (*now.swaps, (0, now.swap)) for c in pair):
         return False  # (a card the world traded for another, a random pick drawn anew: it goes that one's way)
-    named = _unread_since(world, belief.tracer.reach, deal, pair, match.layout.face_ids)
+    named = _unread_since(world, belief.tracer.reach, (deal, now.used), pair, match.layout.face_ids)
     if named is None or not _based_after(world, belief, deal, named[0]):
         return False
     replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
     kept = _rechanced(_exchanged(world, {pair[0]: pair[1], pair[1]: pair[0]}, named, seat), replay.plan, replay.source)
-    kept._chance = chance = _WorldChance(replay.plan, replay.source)  # (its chance now, read by `determinize`)
+    chance = _WorldChance(replay.plan, replay.source)
+    kept._chance = (kept._base, chance)  # its chance now, while it is not rebuilt (see `_chance_of`)
     chance.pos, chance.used, chance.at, chance.swap, chance.swaps = now.pos, now.used, now.at, now.swap, now.swaps
     source = replay.source  # nothing drawn past what the kept world drew: as `_Replay.play` leaves a world drawn
     replay.stream_state = source.stream.getstate() if source.stream is not None else None
@@ -2559,24 +2560,29 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
 
 
 def _chance_of(world) -> _WorldChance:
-    """A world's chance as it stands (that of a world kept not yet rebuilt, without rebuilding it)."""
-    chance = world.__dict__.get("_chance")
-    return chance if chance is not None else world.st.rng
+    """A world's chance as it stands: that of a world exchanged (`_exchanged_kept`), or of a copy of it, not rebuilt
+    yet and on the same base, without rebuilding it; else its running state's."""
+    entry = world.__dict__.get("_chance")
+    if entry is not None and entry[0] is world._base and "st" not in world.__dict__:
+        return entry[1]
+    return world.st.rng
 
 
 _KNOWN = frozenset({TABLE, SAY, ROLL, SEATS, MOVE, FLIP, SHOW, SHUFFLE, DECIDE, ASK})  # what `_unread_since` reads
 _DEEP = frozenset({SHUFFLE, ASK})  # events that hold a card below their top (a shuffle's order, a question's options)
 
 
-def _unread_since(world, reach: list[bool], deal: int, pair: tuple[int, int], faces: list[str]) -> list[int] | None:
-    """The events of `world` that name a card of `pair` from the one that dealt shuffle `deal` (and them) on, where
+def _unread_since(world, reach: list[bool], deal: tuple[int, int], pair: tuple[int, int], faces: list[str]
+                  ) -> list[int] | None:
+    """The events of `world` that name a card of `pair` from the one that dealt shuffle `deal[0]` (and them) on (of the
+    `deal[1]` it dealt so far), where
     neither card lay in a zone of `reach` since, no answer named either (the answers given again from the kept base
     are then the same), and no question put either to a seat by its face; else None (also for a world over or
     failed: its score reads faces)."""
     if world.over or world.failure is not None:
         return None
     events = world._watch.events
-    at = _shuffle_event(events, deal)
+    at = _shuffle_event(events, *deal)
     if at is None or pair[0] not in events[at][2] or pair[1] not in events[at][2]:
         return None  # (the world dealt them otherwise)
     kinds = list(map(_KIND, islice(events, at, None)))
@@ -2621,14 +2627,20 @@ def _names(e: tuple, pair: tuple[int, int], reach: list[bool], shown: tuple[str,
     return any(map(pair.__contains__, map(_KIND, compress(options, map(is_, map(type, options), repeat(tuple))))))
 
 
-def _shuffle_event(events: list[tuple], deal: int) -> int | None:
-    """Where shuffle `deal` (of those of two cards or more, in turn) lies in a record of events."""
-    k = 0
-    for i in compress(range(len(events)), map(eq, map(_KIND, events), repeat(SHUFFLE))):  # (looked for in C)
+def _shuffle_event(events: list[tuple], deal: int, dealt: int) -> int | None:
+    """Where shuffle `deal` (of those of two cards or more, in turn) lies in a record of events that holds `dealt` of
+    them: looked for from the nearer end (in C, but for the shuffles themselves)."""
+    if not 0 <= deal < dealt:
+        return None
+    n = len(events)
+    forward = deal < dealt - deal
+    places = range(n) if forward else range(n - 1, -1, -1)
+    k = deal if forward else dealt - deal - 1
+    for i in compress(places, map(eq, map(_KIND, events if forward else reversed(events)), repeat(SHUFFLE))):
         if len(events[i][2]) > 1:
-            if k == deal:
+            if not k:
                 return i
-            k += 1
+            k -= 1
     return None
 
 
