@@ -217,3 +217,37 @@ def test_max_and_min_give_a_yes_no_as_the_number_it_stands_for(tmp_path):
         say "{pot} {max(true, 0) + 1}"
     """)
     assert out[:3] == ["1 1 0 1 1 7", "1 0 1 0", "1 2"]
+
+
+def test_a_yes_no_kept_where_a_number_is_wanted_is_kept_as_1_or_0(tmp_path):
+    """A counter, a number name, a procedure's number and a game function's number keep a yes/no as the number it
+    stands for (a sentence wrote `True`); arithmetic reckons with it as before."""
+    out = said(tmp_path, """
+        let n = 3
+        set n to round == 1
+        set bonus of me to true
+        set pot to false
+        put round > 1
+        say "{bonus of me} {pot} {n} {same(true)} {true * 5 - false} {-true} {sum(deck, it.value > 3)}"
+    """, procedures={"put": {"forms": ["put"], "params": ["x"], "do": 'say "{x}"\n'}},
+        functions={"same": {"params": ["x"], "value": "x"}})
+    assert out[:2] == ["0", "1 0 1 1 5 -1 5"]
+
+
+def test_a_number_kept_where_a_yes_no_is_wanted_is_yes_unless_0(tmp_path):
+    out = said(tmp_path, """
+        let f = false
+        set f to 3
+        say "{f} {f == true} {true and round} {false or round}"
+    """)
+    assert out[0] == "yes yes yes yes"
+
+
+def test_a_conditional_of_a_yes_no_and_a_number_is_a_number(tmp_path):
+    out = said(tmp_path, """
+        let x = true if round == 1 else 0
+        set pot to 5 if round == 1 else false
+        say "{x} {pot} {x + pot} {(round == 2) if round > 5 else 7}"
+    """)
+    assert out == ["1 5 6 7", "0 0 0 7"]
+

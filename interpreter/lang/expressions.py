@@ -140,8 +140,10 @@ class ExprResolver:
         at = v.at
         if have == "any":
             return _retyped(v, typ)
-        if (have, typ) in (("bool", "num"), ("num", "bool")):
-            return _retyped(v, typ)
+        if (have, typ) == ("bool", "num"):  # kept or given back as it is: 1 or 0 (`reckoned` for arithmetic)
+            return n.Cond(v, n.Const(1, "num", at=at), n.Const(0, "num", at=at), "num", at=at)
+        if (have, typ) == ("num", "bool"):  # kept as a yes/no: yes unless 0
+            return n.Compare("!=", v, n.Const(0, "num", at=at), at=at)
         if (have, typ) == ("zone", "cards"):
             return n.ZoneCards(v, at=at)
         if (have, typ) == ("zone", "card"):
@@ -154,14 +156,12 @@ class ExprResolver:
             return n.Const(-1, typ, at=at)
         self.fail(self.pos(tree), f"expected {TYPE_WORDS[typ]} here, but this is {TYPE_WORDS[have]}")
 
-    def kept_number(self, v: n.Expr, tree) -> n.Expr:
-        """`v` as a number that is given back as it is, not only reckoned with (what `max` and `min` give is one of
-        their values): a yes/no made 1 or 0, as the language says it stands for where a number is wanted. (Where
-        `coerce` only relabels it, the arithmetic it goes into makes it a number; here it would stay Python's
-        `True` or `False`, and a sentence would say so.)"""
-        if v.type == "bool":
-            return n.Cond(v, n.Const(1, "num", at=v.at), n.Const(0, "num", at=v.at), "num", at=v.at)
-        return self.coerce(v, "num", tree)
+    def reckoned(self, v: n.Expr, tree) -> n.Expr:
+        """`v` as a number that arithmetic (or a sum, or an order) reckons with: a yes/no only relabelled, Python's
+        `True` and `False` reckoning as 1 and 0. Where a number is kept or given back as it is (a counter, an
+        argument, a result, `max`, a conditional's branch), `coerce` makes a yes/no 1 or 0: a sentence would
+        write it `True` otherwise."""
+        return _retyped(v, "num") if v.type == "bool" else self.coerce(v, "num", tree)
 
     def condition(self, tree, scope: Scope) -> n.Expr:
         return self.truth(self.expr(tree, scope))
@@ -419,7 +419,7 @@ class ExprResolver:
         return n.Helper("random_player", [players], "player", with_state=True, chance=True)
 
     def x_neg(self, t, s):
-        return n.Neg(self.expect(t.children[1], s, "num"))
+        return n.Neg(self.reckoned(self.expr(t.children[1], s), t.children[1]))
 
     def x_binop(self, t, s):
         a, op, b = t.children
@@ -427,7 +427,7 @@ class ExprResolver:
         if str(op) == "+" and left.type in ("cards", "zone") and right.type in ("cards", "zone", "card"):
             # `my chain + resolving`: the cards of both, in that order
             return n.Concat(self.coerce(left, "cards", a), self.coerce(right, "cards", b))
-        x, y = self.coerce(left, "num", a), self.coerce(right, "num", b)
+        x, y = self.reckoned(left, a), self.reckoned(right, b)
         if str(op) == "/":
             return n.Helper("floordiv", [x, y], "num")
         if str(op) == "%":
@@ -537,7 +537,7 @@ class ExprResolver:
         else:
             first = self.expr(args[0], s)
             if name in ("max", "min") and len(args) == 2 and first.type in ("num", "bool"):
-                both = [self.kept_number(first, args[0]), self.kept_number(self.expr(args[1], s), args[1])]
+                both = [self.coerce(first, "num", args[0]), self.expect(args[1], s, "num")]
                 return n.Helper(name, both, "num")
             pool, elem = self.set_of(first, args[0])
             if len(args) == 1:
@@ -562,10 +562,10 @@ class ExprResolver:
         if elem == "cards" and name in ("highest", "lowest"):
             self.fail(self.pos(tok), f"`{name}` is not offered over groups",
                       "filter the groups instead: groups(my hand, it.rank) where count(it) == 4")
-        if name in ("max", "min"):
-            value = self.kept_number(value, tree)
-        elif name in ("sum", "highest", "lowest"):
+        if name in ("max", "min"):  # one of the values, given back
             value = self.coerce(value, "num", tree)
+        elif name in ("sum", "highest", "lowest"):
+            value = self.reckoned(value, tree)
         typ = {"highest": elem, "lowest": elem, "list": "list"}.get(name, "num")
         return n.Aggregate(name, pool, var, value, typ)
 
@@ -682,6 +682,8 @@ def _common_type(a: str, b: str) -> str | None:
     for wide in ("card", "player"):
         if pair == {"none", wide}:
             return wide
+    if pair == {"num", "bool"}:  # a yes/no stands for a number
+        return "num"
     if pair == {"zone", "cards"}:
         return "cards"
     if pair == {"card", "cards"} or pair == {"player", "players"}:

@@ -179,9 +179,10 @@ def _fold_helper(e: Any) -> n.Expr | None:
 
 
 def _fold_logic(e: Any) -> n.Expr | None:
-    # Python's own rule: `true and X` is X, `false and X` is false (and the mirror for `or`).
+    # Python's own rule: `true and X` is X, `false and X` is false (and the mirror for `or`); X still a yes/no.
     if _const(e.left, "bool"):
-        return e.right if e.left.value == (e.op == "and") else e.left
+        kept = e.right if e.right.type == "bool" else n.Retyped(e.right, "bool", at=e.right.at)
+        return kept if e.left.value == (e.op == "and") else e.left
     return None
 
 
