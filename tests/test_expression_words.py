@@ -251,3 +251,14 @@ def test_a_conditional_of_a_yes_no_and_a_number_is_a_number(tmp_path):
     """)
     assert out == ["1 5 6 7", "0 0 0 7"]
 
+
+def test_a_list_writes_each_value_as_it_is_written_alone(tmp_path):
+    """`list(…)` in a sentence writes a yes/no as yes or no, a card by its name and a player as P0 (they said
+    `[False, True]`, `[6, 7]` and `[0, 1]`)."""
+    out = said(tmp_path, """
+        let big = list(deck, it.value > 6)
+        say "{list(deck, it.value > 6)} {big} {list(c in deck where c.value < 3, c)} {list(p in players, p)}"
+        say "{list(deck where it.value < 3, it.value)} {list(table, true)}"
+    """)
+    assert out[:2] == ["[no, no, no, no, no, no, yes, yes] [no, no, no, no, no, no, yes, yes] [C1, C2] [P0, P1]",
+                       "[1, 2] []"]

@@ -8,6 +8,7 @@ its size where a number is wanted.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from lark import Token, Tree
@@ -614,6 +615,9 @@ class ExprResolver:
         if value.type == "groups":
             self.fail(value.at or self.at.shifted(1, 1), "a text cannot show groups of cards",
                       "show how many (`count(…)`) or the first card of each (`firsts(…)`)")
+        if isinstance(value, n.Aggregate) and value.kind == "list" and value.value.type not in ("num", "str"):
+            # each value written as it is said alone (`yes`, a card's name), not as the engine keeps it
+            value = replace(value, value=self.as_text(value.value))
         return n.Format(value, at=value.at)
 
     def interpolate(self, tok: Token, s: Scope) -> n.Text:

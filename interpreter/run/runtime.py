@@ -836,8 +836,8 @@ def fmt(st: State, kind: str, value: Any) -> str:
         return "[" + ", ".join(t.player_name(p) for p in value) + "]"
     if kind == "bool":
         return "yes" if value else "no"
-    if isinstance(value, list):
-        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, list):  # (a list made for a sentence has its values written already)
+        return "[" + ", ".join("yes" if v is True else "no" if v is False else str(v) for v in value) + "]"
     return str(value)
 
 
