@@ -18,7 +18,8 @@ from interpreter.diagnostics import Anchor, AuthoringError, DslSyntaxError
 from interpreter.game import load_game
 from interpreter.lang import nodes as n
 from interpreter.lang import parser
-from interpreter.lang.statements import STATEMENTS, statement
+from interpreter.lang.resolve_statements import STATEMENTS  # (the table as the resolver reads it: blocks.py's too)
+from interpreter.lang.statements import statement
 from interpreter.paths import data_dir
 from interpreter.run.match import play_random
 from interpreter.run.runtime import RuleError
