@@ -262,3 +262,13 @@ def test_a_list_writes_each_value_as_it_is_written_alone(tmp_path):
     """)
     assert out[:2] == ["[no, no, no, no, no, no, yes, yes] [no, no, no, no, no, no, yes, yes] [C1, C2] [P0, P1]",
                        "[1, 2] []"]
+
+
+def test_a_yes_no_compares_as_the_1_or_0_it_stands_for(tmp_path):
+    """`round or 0` is a yes/no (said yes) that holds the round; compared, it is 1 as `true` is (in round 2 it was
+    unequal to `true`)."""
+    out = said(tmp_path, """
+        let f = round or 0
+        say "{f} {f == true} {f == (round > 0)} {f != 1} {true > false} {(round == 1) == 1}"
+    """)
+    assert out == ["yes yes yes no yes yes", "yes yes yes no yes no"]

@@ -438,7 +438,8 @@ class ExprResolver:
     def x_compare(self, t, s):
         a, op, b = t.children
         x, y = self.expr(a, s), self.expr(b, s)
-        if {x.type, y.type} == {"players", "num"}:
+        if {x.type, y.type} in ({"players", "num"}, {"bool", "num"}, {"bool"}):
+            # (a yes/no compared as the 1 or 0 it stands for: `round or 0` is yes, and equal to `true`, in any round)
             x, y = self.coerce(x, "num", a), self.coerce(y, "num", b)
         if x.type == "none" or y.type == "none":
             other = y if x.type == "none" else x
