@@ -412,7 +412,7 @@ def _change(cls, r: StatementResolver, s: Tree, scope: Scope, op: str) -> Assign
     if target.type == "str":
         r.fail(r.pos(t), "a text counter holds a text: `add` and `subtract` change numbers",
                f"use `set {t.children[0]!s} to \"…\"`")
-    return cls(target, n.Arith(op, target, r.expect(value, scope, "num")), floor)
+    return cls(target, n.Arith(op, target, r.reckoned(r.expr(value, scope), value)), floor)
 
 
 _PLACES = {"place_top": 0, "place_bottom": -1, "place_random": -2}
