@@ -260,27 +260,32 @@ def load_module(made: Built, code: CodeType, filename: str) -> dict[str, Any]:
     for k, card, pyname in made.abilities:
         by_card[k][card] = namespace[pyname]
     namespace["ABILITIES"] = by_card
-    namespace["ABILITY_CARDS"] = AbilityCards(by_card, model.setup)
+    tables = AbilityCards(by_card, model.setup, model.max_players)
+    namespace["ABILITY_CARDS"], namespace["ABILITIES_AT"] = tables.by_players, tables.at
     stated = {(ability, card): namespace[pyname] for ability, card, pyname in made.conditions}
     namespace["CONDITIONS"] = [[stated.get((name, di)) or runtime.always(default) for di in range(len(model.cards))]
                                for name, default in model.conditions.items()]
     return namespace
 
 
-class AbilityCards(dict):
+class AbilityCards:
     """The generated code's table of card abilities by player count, by ability and by card number (a copy's
     number, as the layout of that player count numbers them), None where the card has none, and None at index
     -1 too (no card): `ABILITY_CARDS[st.n][k][c]` is the function of ability k of card c, found in two
-    subscripts. Each player count's table is built when first asked for."""
+    subscripts. `by_players` (the module's `ABILITY_CARDS`) is a plain list, None at a player count whose table
+    is not built yet: the code reads `ABILITY_CARDS[st.n] or ABILITIES_AT(st.n)`, `ABILITIES_AT` being `at`, which
+    builds it (a subscript of a plain list is the interpreter's quickest; that of a dict subclass, one that could
+    build the table on a miss, cost some 250 machine instructions more a lookup)."""
 
-    def __init__(self, by_definition: list[list[Any]], layout: Any) -> None:
-        super().__init__()
+    def __init__(self, by_definition: list[list[Any]], layout: Any, players: int) -> None:
         self.by_definition = by_definition  # by ability, by card definition (`ABILITIES`)
         self.layout = layout  # player count → its numbered layout (`GameModel.setup`)
+        self.by_players: list[list[list[Any]] | None] = [None] * (players + 1)
 
-    def __missing__(self, players: int) -> list[list[Any]]:
+    def at(self, players: int) -> list[list[Any]]:
+        """The table at a player count, built when first asked for."""
         numbered = self.layout(players).card_def
-        table = self[players] = [[row[d] for d in numbered] + [None] for row in self.by_definition]
+        table = self.by_players[players] = [[row[d] for d in numbered] + [None] for row in self.by_definition]
         return table
 
 

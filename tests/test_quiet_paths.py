@@ -110,15 +110,15 @@ def test_a_quiet_match_spends_the_steps_of_a_logged_one(seed):
 
 @pytest.mark.parametrize("name", ["overloaded", "sky-haulers"])
 def test_the_ability_table_by_card_number_names_each_card_s_own(name):
-    """`ABILITY_CARDS[n][k][c]` (what a `resolve` looks up) is ability k of card c's definition at every player
-    count, and no function for no card (-1)."""
+    """`ABILITY_CARDS[n][k][c]` (what a `resolve` looks up, the table at n built by `ABILITIES_AT(n)` when first
+    asked for) is ability k of card c's definition at every player count, and no function for no card (-1)."""
     game = load_game(name)
     namespace = game.score.__globals__
     by_definition, by_number = namespace["ABILITIES"], namespace["ABILITY_CARDS"]
     found = 0
     for n in range(game.min_players, game.max_players + 1):
         numbered = game.model.setup(n).card_def
-        for k, row in enumerate(by_number[n]):
+        for k, row in enumerate(by_number[n] or namespace["ABILITIES_AT"](n)):
             assert len(row) == len(numbered) + 1 and row[-1] is None
             assert row[:-1] == [by_definition[k][d] for d in numbered]
             found += sum(f is not None for f in row)

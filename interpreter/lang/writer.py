@@ -25,7 +25,7 @@ from .resolve import too_deep
 # Short local names for the parts of the state that generated code reads, bound only where used.
 STATE_NAMES = {"Z": "st.zones", "G": "st.gc", "PC": "st.pc", "P": "st.props", "N": "st.n",
                "CD": "st.layout.card_def", "ZO": "st.zone_of", "F": "st.face", "KN": "st.known",
-               "AC": "ABILITY_CARDS[st.n]"}
+               "AC": "ABILITY_CARDS[st.n] or ABILITIES_AT(st.n)"}
 _BLANK = {"num": "0", "bool": "False", "card": "-1", "player": "-1", "none": "-1"}
 
 
