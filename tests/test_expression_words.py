@@ -272,3 +272,62 @@ def test_a_yes_no_compares_as_the_1_or_0_it_stands_for(tmp_path):
         say "{f} {f == true} {f == (round > 0)} {f != 1} {true > false} {(round == 1) == 1}"
     """)
     assert out == ["yes yes yes no yes yes", "yes yes yes no yes no"]
+
+
+def test_a_list_kept_in_a_name_writes_each_value_as_it_is_written_alone(tmp_path):
+    """A list's type says what it holds, through a `let`, a `set`, a game function's result, `NAME of PLAYERS` and a
+    list of lists: a kept list of cards, players or yes/no is said as `list(…)` in the sentence is (they said
+    `[6, 7, …]`, `[0, 1]`, `[False, …]`)."""
+    out = said(tmp_path, """
+        let low = list(deck where it.value < 3, it)
+        let seats = list(q in players, q)
+        let big = list(deck, it.value > 6)
+        set big to list(deck, it.value > 7)
+        let leaders = lead of players
+        let zones = list(players, hand of it)
+        let nested = list(c in deck where c.value < 3, list(d in deck where d.value <= c.value, d))
+        let tops = list(players, the top card of table)
+        say "{low} {seats} {big} {leaders} {lows} {fn_seats}"
+        say "{zones} {nested} {tops} {lows == low} {list(deck where it.value < 3, it.value)}"
+    """, counters={"player": {"bonus": 0, "lead": {"initial": 0, "type": "player"}}, "game": {"pot": 0}},
+        functions={"lows": {"value": "list(deck where it.value < 3, it)"}, "fn_seats": {"value": "seats_of(2)"},
+                   "seats_of": {"params": ["n"], "value": "list(q in players, seat(q) < n)"}})
+    assert out[:2] == ["[C1, C2] [P0, P1] [no, no, no, no, no, no, no, yes] [P0, P0] [C1, C2] [yes, yes]",
+                       "[[H (P0), H (P0), H (P0)], [H (P1), H (P1), H (P1)]] [[C1], [C1, C2]] [nothing, nothing] "
+                       "yes [1, 2]"]
+
+
+def test_a_table_figure_writes_a_list_as_a_sentence_does(tmp_path):
+    from interpreter.run.match import Match
+    from interpreter.visible_score import evaluate
+
+    g = game(tmp_path, "nothing\n", table={"figures": {"seats": "list(q in players, q)", "low": "lows"}},
+             functions={"lows": {"value": "list(deck where it.value < 3, it)"}})
+    m = Match(g, 2, 0)
+    assert [evaluate(fn, m.st, 0) for _, fn in g.figures] == ["[P0, P1]", "[C1, C2]"]
+
+
+@pytest.mark.parametrize("main, message", [
+    ("let l = list(deck, it)\nif round == 1:\n  let l = list(deck, it.value)\n",
+     "`l` holds a list of cards, but this is a list of numbers"),
+    ("let l = list(deck, it)\nset l to list(players, it)\n",
+     "expected a list of cards here, but this is a list of players"),
+    ('say "{list(deck, it) if round == 1 else list(deck, it.value > 3)}"\n',
+     "differ: a list of cards and a list of yes/no"),
+    ('say "{list(deck, it) == list(deck, it.value)}"\n', "cannot compare a list of cards with a list of numbers"),
+    ("let l = list(deck, it)\nmove l to table\n", "expected cards here, but this is a list of cards"),
+])
+def test_lists_of_different_things_are_not_mixed(tmp_path, main, message):
+    """A list is said as what it holds, so a name, a conditional or a comparison keeps to one kind of list (they
+    were taken, and a list of cards kept in a name then set to numbers was said by card names)."""
+    assert message in refused(tmp_path, main)
+
+
+def test_a_list_of_cards_said_from_a_name_reads_the_cards_faces(tmp_path):
+    """Saying a kept list of cards puts the cards into words, as saying `list(deck, it)` does: a world in which
+    they were dealt to each other's places would be another match (interpreter/lang/faces.py)."""
+    said_cards = game(tmp_path, 'let l = list(deck, it)\nsay "{l}"\n')
+    assert {fn.__name__ for fn in said_cards.face_readers} == {"phase_main"}
+    said_seats = game(tmp_path, 'let l = list(q in players, q)\nsay "{l}"\n')
+    assert said_seats.face_readers == frozenset()
+

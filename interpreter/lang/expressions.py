@@ -1,14 +1,13 @@
 """Stage 4, expressions: resolve names and types in an expression tree and build its typed nodes.
 
-Types: num, bool, str, card, cards, zone, player, players, list, none, any. A zone stands for its
-cards where cards are wanted and for its top card where one card is wanted; a player list stands for
-its size where a number is wanted.
+Types: num, bool, str, card, cards, zone, player, players, list:EACH (a list of values of type EACH: `list:card`),
+none, any. A zone stands for its cards where cards are wanted and for its top card where one card is wanted; a
+player list stands for its size where a number is wanted.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any, NoReturn
 
 from lark import Token, Tree
@@ -23,6 +22,9 @@ TYPE_WORDS = {
     "zone": "a zone", "player": "a player", "players": "players", "list": "a list", "none": "none",
     "any": "a value", "groups": "groups of cards",
 }
+_PLURAL = {"num": "numbers", "bool": "yes/no", "str": "texts", "card": "cards", "cards": "lists of cards",
+           "zone": "zones", "player": "players", "players": "lists of players", "none": "nones", "any": "values",
+           "groups": "groups of cards"}
 BUILTIN_TYPES = {"id": "str", "name": "str", "kind": "str", "owner": "player"}
 AGGREGATES = ("seat", "count", "sum", "max", "min", "highest", "lowest", "list", "any", "abs", "ring_distance",
               "groups", "firsts")
@@ -75,6 +77,15 @@ class Scope:
             out += list(s.vars)
             s = s.parent
         return out
+
+
+def type_word(typ: str) -> str:
+    """A type as an author reads it: `a number`, `a list of cards`."""
+    return TYPE_WORDS[typ] if not typ.startswith("list:") else "a list of " + _plural(typ[len("list:"):])
+
+
+def _plural(typ: str) -> str:
+    return _PLURAL.get(typ, "values") if not typ.startswith("list:") else "lists of " + _plural(typ[len("list:"):])
 
 
 def prop_type(value: Any) -> str:
@@ -155,7 +166,8 @@ class ExprResolver:
             return n.PlayerCount(at=at) if isinstance(v, n.AllPlayers) else n.Length(v, at=at)
         if (have, typ) in (("none", "card"), ("none", "player")):
             return n.Const(-1, typ, at=at)
-        self.fail(self.pos(tree), f"expected {TYPE_WORDS[typ]} here, but this is {TYPE_WORDS[have]}")
+        self.fail(self.pos(tree), f"expected {type_word(typ)} here, but this is {type_word(have)}",
+                  _LIST_HINT if have.startswith("list") and typ in ("cards", "players") else None)
 
     def reckoned(self, v: n.Expr, tree) -> n.Expr:
         """`v` as a number that arithmetic (or a sum, or an order) reckons with: a yes/no only relabelled, Python's
@@ -319,7 +331,7 @@ class ExprResolver:
             return n.OwnedCards(n.PlayerZone(name, base, stride, ref(var)), var, players)
         counter = self.model.counters.get(name)
         if counter is not None and counter.per_player:
-            return n.OwnedCounters(counter.index, players)
+            return n.OwnedCounters(counter.index, players, n.list_of(counter.type))
         self.fail(self.pos(tok), f"`{name}` is not a zone or counter of each player")
 
     def card_prop(self, tok: Token, card: n.Expr, s: Scope) -> n.Expr:
@@ -348,7 +360,7 @@ class ExprResolver:
             return self.card_prop(tok, self.coerce(v, "card", base), s)
         if v.type == "any":
             return self.card_prop(tok, v, s)
-        self.fail(self.pos(base), f"`{tok} of …` needs a player or a card, but this is {TYPE_WORDS[v.type]}")
+        self.fail(self.pos(base), f"`{tok} of …` needs a player or a card, but this is {type_word(v.type)}")
 
     def x_prop(self, t, s):
         base, tok = t.children
@@ -444,7 +456,7 @@ class ExprResolver:
         if x.type == "none" or y.type == "none":
             other = y if x.type == "none" else x
             if other.type not in ("card", "player", "any"):
-                self.fail(self.pos(t), f"only a card or a player can be none, not {TYPE_WORDS[other.type]}")
+                self.fail(self.pos(t), f"only a card or a player can be none, not {type_word(other.type)}")
             if str(op) not in ("==", "!="):
                 self.fail(self.pos(op), "compare with none using == or !=")
             return n.IsSome(other, negate=str(op) == "==")
@@ -452,7 +464,7 @@ class ExprResolver:
             self.fail(self.pos(op), "texts compare only with == or !=")
         if {x.type, y.type} <= {"num", "bool"} or x.type == y.type or "any" in (x.type, y.type):
             return n.Compare(str(op), x, y)
-        self.fail(self.pos(t), f"cannot compare {TYPE_WORDS[x.type]} with {TYPE_WORDS[y.type]}")
+        self.fail(self.pos(t), f"cannot compare {type_word(x.type)} with {type_word(y.type)}")
 
     def x_cond(self, t, s):
         """`A if COND else B`: both branches of one type (none goes with a card or a player)."""
@@ -461,8 +473,8 @@ class ExprResolver:
         x, y = self.expr(a, s), self.expr(b, s)
         typ = _common_type(x.type, y.type)
         if typ is None:
-            self.fail(self.pos(t), f"the two values of `… if … else …` differ: {TYPE_WORDS[x.type]} and "
-                                   f"{TYPE_WORDS[y.type]}", "give both branches the same type")
+            self.fail(self.pos(t), f"the two values of `… if … else …` differ: {type_word(x.type)} and "
+                                   f"{type_word(y.type)}", "give both branches the same type")
         return n.Cond(test, self.coerce(x, typ, a), self.coerce(y, typ, b), typ)
 
     def x_and_(self, t, s):
@@ -507,11 +519,11 @@ class ExprResolver:
             pool, elem = self.pool(args[0], s)
             var, inner = self.bind_it(s, elem)
         if elem != "card":
-            self.fail(self.pos(args[0]), f"`groups` splits cards, but this is {TYPE_WORDS[pool.type]}")
+            self.fail(self.pos(args[0]), f"`groups` splits cards, but this is {type_word(pool.type)}")
         key = self.expr(args[1], inner)
         if key.type not in _GROUP_KEYS:
             self.fail(self.pos(args[1]), f"cards are grouped by a number, a text, yes/no, a card or a player, "
-                                         f"not by {TYPE_WORDS[key.type]}")
+                                         f"not by {type_word(key.type)}")
         return n.Groups(pool, var, key)
 
     def number_function(self, tok: Token, name: str, args: list, s: Scope) -> n.Expr | None:
@@ -568,7 +580,7 @@ class ExprResolver:
             value = self.coerce(value, "num", tree)
         elif name in ("sum", "highest", "lowest"):
             value = self.reckoned(value, tree)
-        typ = {"highest": elem, "lowest": elem, "list": "list"}.get(name, "num")
+        typ = {"highest": elem, "lowest": elem, "list": n.list_of(value.type)}.get(name, "num")
         return n.Aggregate(name, pool, var, value, typ)
 
     def named_pool(self, tree, s: Scope) -> tuple[n.Expr, str, n.Var, Scope]:
@@ -613,12 +625,11 @@ class ExprResolver:
         """A value written in a sentence (a zone as its cards, by name)."""
         if value.type == "zone":
             value = n.ZoneCards(value, at=value.at)
-        if value.type == "groups":
+        if n.innermost_type(value.type) == "groups":
             self.fail(value.at or self.at.shifted(1, 1), "a text cannot show groups of cards",
                       "show how many (`count(…)`) or the first card of each (`firsts(…)`)")
-        if isinstance(value, n.Aggregate) and value.kind == "list" and value.value.type not in ("num", "str"):
-            # each value written as it is said alone (`yes`, a card's name), not as the engine keeps it
-            value = replace(value, value=self.as_text(value.value))
+        if value.type in ("list:num", "list:str"):  # values written as they are kept (runtime.fmt writes the
+            value = _retyped(value, "list")        # others as each is said alone: `yes`, a card's name, P0)
         return n.Format(value, at=value.at)
 
     def interpolate(self, tok: Token, s: Scope) -> n.Text:
@@ -670,6 +681,8 @@ class ExprResolver:
         return n.Text(parts, text)
 
 
+_LIST_HINT = ("a list made by `list(…)` (or `NAME of PLAYERS`) is a value to say, compare or keep; where cards or "
+              "players are wanted, name them (`deck where …`)")
 _ELEMENT = {"players": "player", "groups": "cards", "cards": "card"}  # a pool's type: the type of each member
 _GROUP_KEYS = ("num", "str", "bool", "card", "player")  # what cards may be grouped by (values a dict keys on)
 

@@ -78,7 +78,7 @@ def _face_read(value: object, functions: dict[str, Routine], calls: list[Routine
     if isinstance(value, n.Expr):
         if isinstance(value, n.CardProp | n.CardCondition) or (isinstance(value, n.Helper) and value.chance):
             return True
-        if isinstance(value, n.Format) and value.value.type in ("card", "cards"):
+        if isinstance(value, n.Format) and n.innermost_type(value.value.type) in ("card", "cards", "zone"):
             return True
         if isinstance(value, n.FunctionCall) and value.pyname in functions:
             calls.append(functions[value.pyname])

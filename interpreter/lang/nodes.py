@@ -123,6 +123,19 @@ class Const(Expr):
 _ONE = ("card", "player", "none")  # the types of one card or one player
 
 
+def list_of(each: str) -> str:
+    """The type of a list of values of type `each` (`list:card`): a list's type says what it holds, so that it is
+    written as its values are (a card by its name), and two lists of different things are told apart."""
+    return "list:" + each
+
+
+def innermost_type(typ: str) -> str:
+    """What a list type holds, lists looked into (`list:list:card`: `card`); any other type as it is."""
+    while typ.startswith("list:"):
+        typ = typ[len("list:"):]
+    return typ
+
+
 @dataclass(eq=False)
 class Ref(Expr):
     """The value of a local name (me, this, a parameter, a let, a loop variable, it)."""
@@ -513,11 +526,11 @@ class OwnedCards(Expr):
 
 @dataclass(eq=False)
 class OwnedCounters(Expr):
-    """`bonus of players`: one player counter's value for each of several players."""
+    """`bonus of players`: one player counter's value for each of several players (a list of the counter's type)."""
 
     index: int
     players: Expr
-    type: ClassVar[str] = "list"
+    type: str
     READS: ClassVar[frozenset[str]] = frozenset({"pc"})
 
 

@@ -16,7 +16,7 @@ from ..limits import MAX_LOOP, MAX_OPTIONS
 from . import nodes as n
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 from .blocks import ForCards, ForPlayers, If, Repeat, Visit, While
-from .expressions import TYPE_WORDS, Abort, ExprResolver, Scope, plain_string, ref, token
+from .expressions import Abort, ExprResolver, Scope, plain_string, ref, token, type_word
 from .sentences import narrated
 from .statements import (
     STATEMENTS,
@@ -131,6 +131,10 @@ class StatementResolver(ExprResolver):
     def stmt_let(self, s: Tree, scope: Scope) -> Let:
         name, value = s.children
         v = self.expr(value, scope)
+        kept = scope.root().vars.get(str(name))
+        if kept is not None and kept.type != v.type and kept.type.startswith("list:") and v.type.startswith("list:"):
+            self.fail(self.pos(value), f"`{name}` holds {type_word(kept.type)}, but this is {type_word(v.type)}",
+                      "a name keeps one kind of list (each value is said as what it is): give this one another name")
         return Let(self.local(scope, str(name), v.type), v)
 
     def stmt_let_choice(self, s: Tree, scope: Scope) -> LetChoice:
@@ -292,7 +296,7 @@ class StatementResolver(ExprResolver):
             pool = self.expr(cards, scope)
             if pool.type != "groups":
                 self.fail(self.pos(cards), f"`for each group` runs over groups of cards, but this is "
-                                           f"{TYPE_WORDS[pool.type]}",
+                                           f"{type_word(pool.type)}",
                           "make them with groups(CARDS, VALUE), or write `for each card`")
             each = "cards"
         else:

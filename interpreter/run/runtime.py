@@ -836,7 +836,12 @@ def fmt(st: State, kind: str, value: Any) -> str:
         return "[" + ", ".join(t.player_name(p) for p in value) + "]"
     if kind == "bool":
         return "yes" if value else "no"
-    if isinstance(value, list):  # (a list made for a sentence has its values written already)
+    if kind.startswith("list:"):  # each value written as it is alone (`list:card`: by name); never set: nothing
+        each = kind[len("list:"):]
+        return "[" + ", ".join(fmt(st, each, v) for v in value) + "]" if value is not None else "nothing"
+    if kind == "zone":  # (a zone in a list: its cards now)
+        return fmt(st, "cards", st.zones[value])
+    if isinstance(value, list):  # (a list of numbers or texts, as they are kept)
         return "[" + ", ".join("yes" if v is True else "no" if v is False else str(v) for v in value) + "]"
     return str(value)
 
