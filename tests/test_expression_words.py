@@ -5,6 +5,7 @@ Each test names the rule it pins, on a small game made for it (tests/test_compil
 import re
 
 import pytest
+import yaml
 
 from interpreter.diagnostics import AuthoringError, source_line
 from interpreter.run.match import play_random
@@ -331,3 +332,19 @@ def test_a_list_of_cards_said_from_a_name_reads_the_cards_faces(tmp_path):
     said_seats = game(tmp_path, 'let l = list(q in players, q)\nsay "{l}"\n')
     assert said_seats.face_readers == frozenset()
 
+
+def test_a_card_condition_gives_back_yes_or_no(tmp_path):
+    """A condition written as a number or a zone is yes or no to its callers: arithmetic adds 1 or 0 (a sum of it
+    added the cards' values, and adding one of a zone failed inside the engine)."""
+    from interpreter.game import load_game
+
+    game(tmp_path, """
+        add heavy of the top card of deck to pot
+        add holding of the top card of deck to pot
+        say "{pot} {sum(deck, heavy of it)} {count(deck, holding of it)} {heavy of the top card of deck}"
+    """, conditions={"heavy": False, "holding": False})
+    cards = [{"id": f"c{i}", "name": f"C{i}", "start": "deck", "value": i,
+              "abilities": {"heavy": "this.value", "holding": "deck"}} for i in range(1, 9)]
+    (tmp_path / "cards.yaml").write_text(yaml.safe_dump({"cards": cards}))
+    out = says(play_random(load_game(tmp_path), 2, 0, log=True))
+    assert out[:2] == ["2 8 8 yes", "4 8 8 yes"]

@@ -187,6 +187,17 @@ class ExprResolver:
             return n.ZoneCards(v, at=v.at)
         return v
 
+    def yes_no(self, v: n.Expr) -> n.Expr:
+        """A value given back as yes/no (a card's condition, an invariant, a check) made yes or no itself: a number
+        yes unless 0, a text or a list unless empty (what the caller reckons with is then 1 or 0, not the number or
+        the list, which arithmetic could not add)."""
+        v = self.truth(v)
+        if v.type == "num":
+            return self.coerce(v, "bool", None)
+        if v.type in ("str", "cards", "players", "groups") or v.type.startswith("list"):
+            return n.Compare(">", n.Length(v, at=v.at), n.Const(0, "num", at=v.at), at=v.at)
+        return v
+
     def me(self, scope: Scope) -> n.Ref:
         """`me` here (a procedure run for another player has its own)."""
         me = scope.lookup("me")

@@ -60,14 +60,13 @@ class Resolver(StatementResolver):
                 return replace(done, body=self.block(r.tree.children, scope))
             tree = r.tree.children[0]
             value = self.expr(tree, scope)
-            result_type = value.type
             if r.returns == "num":
                 value = self.coerce(value, "num", tree)
             elif r.returns == "bool" or r.kind == "condition":
-                value = self.truth(value)
+                value = self.yes_no(value)
             elif r.returns == "text":
                 value = self.as_text(value)
-            return replace(done, value=value, result_type=result_type)
+            return replace(done, value=value, result_type=value.type)  # (the type of what it gives back)
         except Abort:
             pass
         except RecursionError:
