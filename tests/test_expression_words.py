@@ -348,3 +348,8 @@ def test_a_card_condition_gives_back_yes_or_no(tmp_path):
     (tmp_path / "cards.yaml").write_text(yaml.safe_dump({"cards": cards}))
     out = says(play_random(load_game(tmp_path), 2, 0, log=True))
     assert out[:2] == ["2 8 8 yes", "4 8 8 yes"]
+
+
+def test_none_is_said_nothing_alone_and_in_a_list(tmp_path):
+    """`none` is written `nothing`, as a card that is none is (it was written -1)."""
+    assert said(tmp_path, 'say "{none} {list(deck where it.value < 3, none)}"\n')[0] == "nothing [nothing, nothing]"

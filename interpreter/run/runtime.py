@@ -826,7 +826,7 @@ def fmt(st: State, kind: str, value: Any) -> str:
     if kind == "str" or kind == "num":  # the most common, first: text and numbers print as they are
         return str(value)
     t = st.layout
-    if kind == "card":
+    if kind in ("card", "none"):  # (`none` itself, alone or in a list: nothing, not -1)
         return t.card_names[value] if value >= 0 else "nothing"
     if kind == "player":
         return t.player_name(value)
