@@ -67,11 +67,12 @@ class Built:
     knocks_out: bool  # whether any statement can knock a player out
     face_readers: frozenset[str]  # the phases and flow conditions that may read a card's face (lang/faces.py)
     face_zones: frozenset[str] | None  # the zones whose cards those may reach (None: any; lang/faces.py)
+    face_props: dict[str, tuple | None]  # what those read of a card in each zone (lang/faces.py: reading_props)
 
 
 def built(content: Content, made: Compilation) -> Built:
     """The plain data a `Game` is made of, from the stages that compiled it (none of their values changed)."""
-    from .lang.faces import reading_faces, reading_zones
+    from .lang.faces import reading_faces, reading_props, reading_zones
     from .lang.nodes import KNOCKS_OUT
 
     program, plan = made.program, made.plan
@@ -89,7 +90,7 @@ def built(content: Content, made: Compilation) -> Built:
         abilities=[(model.abilities.index(a), r.card, r.pyname) for a, rs in program.abilities.items() for r in rs],
         conditions=[(r.ability or "", r.card, r.pyname) for r in program.conditions],
         effects=plan.effects, knocks_out=KNOCKS_OUT in plan.effects, face_readers=reading_faces(program),
-        face_zones=reading_zones(program))
+        face_zones=reading_zones(program), face_props=reading_props(program))
 
 
 class Game:
@@ -122,6 +123,7 @@ class Game:
         # the phases and flow conditions that may read a card's face, as functions (see run/free_worlds.py)
         self.face_readers = frozenset(namespace[name] for name in made.face_readers)
         self.face_zones = made.face_zones  # the zones whose cards they may reach (see run/belief.py)
+        self.face_props = made.face_props  # what they read of a card in each zone (see run/belief.py)
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(made.tiebreaks)]
         self.lowest_wins = made.outcome.lowest_wins

@@ -84,12 +84,29 @@ def described(world) -> tuple:
             [world.information_state(s) for s in range(world.players)])
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_an_exchange_is_the_world_played_again_would_give(seed, monkeypatch):
-    """Overloaded late: the next draws swap two donkeys no rule looked at (the deck's and the box's); each world is
-    the one the replay gives (every seat's information state, the zones, the answers), its record replays to it from
-    its start, and the worlds carried on after it are the same too."""
-    m = late("overloaded", seed)
+def test_what_the_rules_read_of_a_card_in_each_zone():
+    """Hearts reads, of a card in a hand, its suit (following suit) and whether it is the Two of Clubs (who leads);
+    wherever it lies, its suit and whether it is the Queen of Spades (a point card); in the tricks won, whether it
+    is a heart or that Queen; on the table, all of it (the trick is said in words). Overloaded puts a card of any
+    zone into words."""
+    hearts = load_game("hearts")
+    names = hearts.model.prop_index
+    assert hearts.face_props["hand"] == tuple(sorted(((names["id"], frozenset({"2-clubs"})), (names["suit"], None))))
+    assert hearts.face_props[""] == tuple(sorted(((names["id"], frozenset({"12-spades"})), (names["suit"], None))))
+    assert hearts.face_props["tricks"] == tuple(sorted(((names["id"], frozenset({"12-spades"})),
+                                                        (names["suit"], frozenset({"hearts"})))))
+    assert hearts.face_props["table"] is None
+    assert load_game("overloaded").face_props[""] is None
+
+
+@pytest.mark.parametrize(("name", "seed", "share"), [("overloaded", 0, 0.9), ("overloaded", 1, 0.9),
+                                                     ("overloaded", 2, 0.9), ("hearts", 1, 0.5), ("hearts", 3, 0.9)])
+def test_an_exchange_is_the_world_played_again_would_give(name, seed, share, monkeypatch):
+    """Late in a match, the next draws swap two cards no rule told apart since their shuffle (Overloaded: two donkeys
+    no rule looked at, the deck's and the box's; Hearts: two cards of one suit in hands); each world is the one the
+    replay gives (every seat's information state, the zones, the answers), its record replays to it from its start,
+    and the worlds carried on after it are the same too."""
+    m = late(name, seed, share)
     seat = m.to_act()[0]
     exchanged = belief._exchanged_kept
     kept = spied(monkeypatch)
@@ -110,14 +127,24 @@ def test_an_exchange_is_the_world_played_again_would_give(seed, monkeypatch):
 
 
 def test_a_card_a_rule_may_have_read_is_played_again(monkeypatch):
-    """Hearts: every card dealt lies in a hand whose cards the rules read (following suit): no swap is exchanged
-    without a replay."""
+    """Hearts: every card dealt lies in a hand whose cards' suits the rules read (following suit): a swap of two cards
+    of other suits is never exchanged without a replay."""
     m = late("hearts", 1, 0.5)
-    kept = spied(monkeypatch)
+    suit = m.layout.props[m.game.model.prop_index["suit"]]
+    pairs: list[tuple[tuple[int, int], bool]] = []
+    exchanged = belief._exchanged_kept
+
+    def spy(match, seat, tr, rng, want, want_view, kept, deal, pair, swapped):
+        done = exchanged(match, seat, tr, rng, want, want_view, kept, deal, pair, swapped)
+        pairs.append((pair, done))
+        return done
+
+    monkeypatch.setattr(belief, "_exchanged_kept", spy)
     seat = m.to_act()[0]
-    for w in worlds(m, seat, 4, 0):
+    for w in worlds(m, seat, 8, 0):
         assert w.information_state(seat) == m.information_state(seat)
-    assert kept and not any(kept)
+    assert any(suit[x] != suit[y] for (x, y), _ in pairs)
+    assert all(suit[x] == suit[y] for (x, y), done in pairs if done)
 
 
 def test_many_draws_at_one_point_stay_worlds_the_seat_cannot_tell_apart():

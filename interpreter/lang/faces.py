@@ -21,7 +21,8 @@ conditions are looked at the same way (`UNTIL`).
 reads the face of comes out of a zone the rule names), leaving out the zones they name only to take cards by
 place (`move the top card of deck to table`, `shuffle deck`, `count(deck)`): a card that never lay in one of
 those zones had its face read by no rule (see `interpreter.run.belief`, which exchanges two such cards in a
-world without playing it again)."""
+world without playing it again). `reading_props` narrows it down to properties: what those phases read of a card
+lying in each zone (two cards alike in it are the same to every rule there)."""
 
 from __future__ import annotations
 
@@ -194,3 +195,116 @@ def _by_place(value: object) -> n.GameZone | n.PlayerZone | None:
         value = value.cards if isinstance(value, n.FirstCard) else \
             value.items if isinstance(value, n.Copy) else value.zone
     return value if isinstance(value, n.GameZone | n.PlayerZone) else None
+
+
+ANY = ""  # `reading_props`: what a rule reads of a card wherever it lies (a card held in a variable)
+
+
+def reading_props(program: Program) -> dict[str, tuple[tuple[int, frozenset | None], ...] | None]:
+    """What the rules that may read a face (`reading_faces`, and what they run, as `reading_zones` walks them) read of
+    a card lying in each zone they name: zone name (`ANY`: wherever it lies) -> the properties read there, each as
+    (its index, the values it is only compared with for equality, `it.id == "2-clubs"`, or None: its value), or None
+    where more may be read (its every property: a card put into words, its condition or ability, chance). Two cards
+    alike in what is read of them in a zone are the same to every rule while they lie there (see `interpreter.run.
+    belief`, which exchanges two such cards in a world without playing it again)."""
+    reach = _Reach(program)
+    props = _Props()
+    todo = [r for r in (*program.phases.values(), *program.extras) if r.pyname in reading_faces(program)]
+    done: set[int] = set()
+    try:
+        while todo:
+            r = todo.pop()
+            if id(r) not in done:
+                done.add(id(r))
+                todo += reach.routine(r)
+                props.routine(r)
+    except _AnyZone:
+        return {ANY: None}
+    return props.read()
+
+
+class _Props:
+    """The properties read per zone so far (see `reading_props`)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, dict[int, frozenset | None]] = {}
+        self.whole: set[str] = set()  # the zones where a card's every property may be read
+
+    def read(self) -> dict[str, tuple[tuple[int, frozenset | None], ...] | None]:
+        zones = {*self.values, *self.whole}
+        return {z: None if z in self.whole or ANY in self.whole else tuple(sorted(self.values.get(z, {}).items()))
+                for z in zones}
+
+    def routine(self, r: Routine) -> None:
+        if r.value is not None:
+            self.visit(r.value, {})
+        for s in n.walk(r.body or []):
+            if s.abilities() or (isinstance(s, Move) and s.place == RANDOM_PLACE):
+                self.whole.add(ANY)
+            for f in fields(s):
+                self.visit(getattr(s, f.name), {})
+
+    def note(self, prop: n.CardProp, values: frozenset | None, bound: dict) -> None:
+        for z in _zones(prop.card, bound) or (ANY,):
+            read = self.values.setdefault(z, {})
+            was = read.get(prop.index, frozenset())
+            read[prop.index] = None if values is None or was is None else was | values
+
+    def visit(self, value: object, bound: dict) -> None:
+        """Note what an expression (or a statement's part holding some) reads of a card (`bound`: the zones the cards a
+        name stands for lie in, `it` of a filter over a zone's cards)."""
+        if isinstance(value, n.Stmt | n.Var) or value is None:
+            return
+        if isinstance(value, list | tuple):
+            for v in value:
+                self.visit(v, bound)
+            return
+        if not is_dataclass(value) or isinstance(value, type) or self.expression(value, bound):
+            return
+        for f in fields(value):
+            if f.name not in ("at", "var"):
+                self.visit(getattr(value, f.name), bound)
+
+    def expression(self, value: object, bound: dict) -> bool:
+        """Note what `value` itself reads of a card; whether its parts are all looked at already."""
+        if isinstance(value, n.CardProp):
+            self.note(value, None, bound)
+        elif isinstance(value, n.Compare) and value.op in ("==", "!="):
+            for prop, other in ((value.left, value.right), (value.right, value.left)):
+                if isinstance(prop, n.CardProp) and isinstance(other, n.Const) and other.type in ("str", "num"):
+                    self.note(prop, frozenset({other.value}), bound)
+                    self.visit(prop.card, bound)
+                    return True
+        elif isinstance(value, n.CardCondition) or (isinstance(value, n.Helper | n.FunctionCall) and value.chance):
+            self.whole.add(ANY)
+        elif isinstance(value, n.Format) and value.value.type in ("card", "cards"):
+            self.whole.update(_zones(value.value, bound) or (ANY,))
+        elif isinstance(value, n.Filter | n.Aggregate | n.Groups):
+            pool = value.base if isinstance(value, n.Filter) else value.pool
+            self.visit(pool, bound)
+            self.visit(value.test if isinstance(value, n.Filter) else value.value if isinstance(value, n.Aggregate)
+                       else value.key, {**bound, value.var: _zones(pool, bound)})
+            return True
+        return False
+
+
+def _zones(value: object, bound: dict) -> frozenset[str] | None:
+    """The zones the cards of `value` lie in, where it tells (a zone's cards, filtered, copied, their first), else
+    None."""
+    if isinstance(value, n.GameZone | n.PlayerZone):
+        return frozenset({value.name})
+    if isinstance(value, n.ZoneCards):
+        return _zones(value.zone, bound)
+    if isinstance(value, n.OwnedCards):
+        return _zones(value.zone, bound)
+    if isinstance(value, n.Filter):
+        return _zones(value.base, bound)
+    if isinstance(value, n.Copy | n.FirstCard):
+        return _zones(value.items if isinstance(value, n.Copy) else value.cards, bound)
+    if isinstance(value, n.Concat):
+        left, right = _zones(value.left, bound), _zones(value.right, bound)
+        return None if left is None or right is None else left | right
+    if isinstance(value, n.Ref):
+        return bound.get(value.var)
+    return None
+

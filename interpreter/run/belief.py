@@ -52,6 +52,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import weakref
 from collections.abc import Sequence
 from itertools import compress, islice, repeat
 from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
@@ -2538,8 +2539,12 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     now = _chance_of(world)
     if any(c in traded or c in traded.values() for _, traded in (*now.swaps, (0, now.swap)) for c in pair):
         return False  # (a card the world traded for another, a random pick drawn anew: it goes that one's way)
-    named = _unread_since(world, belief.tracer.reach, (deal, now.used), pair, match.layout.face_ids)
-    if named is None or not _based_after(world, belief, deal, named[0]):
+    blocked = _telling(match, belief.tracer, pair)
+    unread = _unread_since(world, blocked, (deal, now.used), pair, match.layout.face_ids)
+    if unread is None:
+        return False
+    named, answered = unread  # (an answer is sent again from a base before it: none after it may name either)
+    if not _based_after(world, belief, deal, max(named[0], answered)):
         return False
     replay = belief.replay(match, seat, tr, swapped, rng, want, want_view)
     kept = _rechanced(_exchanged(world, {pair[0]: pair[1], pair[1]: pair[0]}, named, seat), replay.plan, replay.source)
@@ -2559,6 +2564,56 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     return True
 
 
+def _telling(match, tracer: _Tracer, pair: tuple[int, int]) -> list[bool]:
+    """Per zone: whether a rule may tell the two cards of `pair` apart while one lies there: a zone a rule that may
+    read a face may reach (`_Tracer.reach`), where the rules read a property (`Game.face_props`, lang/faces.py) the
+    two differ in (a property only compared with values: where either is one of them, and they differ), or more."""
+    by_players = _READ.get(match.game)
+    if by_players is None:
+        by_players = _READ[match.game] = {}
+    read = by_players.get(match.players)
+    if read is None:
+        read = by_players[match.players] = _read_in(match, tracer.reach)
+    if read.__class__ is not list:
+        return tracer.reach  # (every zone reached: its cards' every property read)
+    columns, (x, y) = match.layout.props, pair
+    told: dict[int, bool] = {}
+    out = []
+    for props in read:
+        if props.__class__ is tuple:
+            tells = told.get(id(props))
+            if tells is None:
+                tells = told[id(props)] = any(a != b and (values is None or a in values or b in values)
+                                              for a, b, values in ((columns[k][x], columns[k][y], values)
+                                                                   for k, values in props))
+            props = tells
+        out.append(props)
+    return out
+
+
+def _read_in(match, reach: list[bool]) -> list | tuple:
+    """Per zone: False where no rule that may read a face reaches its cards, True where one may read all of a card
+    there, else the properties read there (`Game.face_props`: those read wherever a card lies too); () where no zone
+    has the last (every zone reached tells any two cards apart)."""
+    from ..lang.faces import ANY  # (here: a match that draws no world imports none of the compiler)
+
+    read = match.game.face_props
+    anywhere = read.get(ANY, ())
+    by_name: dict[str, Any] = {}
+    out: list = []
+    for r, name in zip(reach, match.layout.zone_names, strict=True):
+        name = name.partition("@")[0]
+        if name not in by_name:
+            there = read.get(name, ())
+            by_name[name] = True if anywhere is None or there is None else (*anywhere, *there)
+        out.append(r and by_name[name])
+    return () if all(props.__class__ is bool for props in out) else out
+
+
+# a game -> its players -> `_read_in` (the same for each match of as many)
+_READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _chance_of(world) -> _WorldChance:
     """A world's chance as it stands: that of a world exchanged (`_exchanged_kept`), or of a copy of it, not rebuilt
     yet and on the same base, without rebuilding it; else its running state's."""
@@ -2573,12 +2628,12 @@ _DEEP = frozenset({SHUFFLE, ASK})  # events that hold a card below their top (a 
 
 
 def _unread_since(world, reach: list[bool], deal: tuple[int, int], pair: tuple[int, int], faces: list[str]
-                  ) -> list[int] | None:
+                  ) -> tuple[list[int], int] | None:
     """The events of `world` that name a card of `pair` from the one that dealt shuffle `deal[0]` (and them) on (of the
-    `deal[1]` it dealt so far), where
-    neither card lay in a zone of `reach` since, no answer named either (the answers given again from the kept base
-    are then the same), and no question put either to a seat by its face; else None (also for a world over or
-    failed: its score reads faces)."""
+    `deal[1]` it dealt so far), where neither card lay in a zone of `reach` since (`_telling`) and no question put
+    either to a seat by a face other cards have too; else None (also for a world over or failed: its score reads
+    faces). An answer that named either is among them (the answer given again names the other card, at the same
+    place): the last one is returned too (-1: none)."""
     if world.over or world.failure is not None:
         return None
     events = world._watch.events
@@ -2594,19 +2649,26 @@ def _unread_since(world, reach: list[bool], deal: tuple[int, int], pair: tuple[i
     top = map(or_, map(contains, islice(events, at, None), repeat(x)), map(contains, islice(events, at, None), repeat(y)))
     maybe = compress(range(at, len(events)), map(or_, top, map(_DEEP.__contains__, kinds)))
     shown = (faces[x], faces[y])  # (a card a seat sees is named in its question by its face)
-    named = []
+    named, answered = [], -1
     for i in maybe:
-        names = _names(events[i], pair, reach, shown)
+        names = _names(events[i], pair, reach, shown, faces)
         if names is None:
             return None
         if names:
             named.append(i)
-    return named
+            if names is _ANSWERED:
+                answered = i
+    return named, answered
 
 
-def _names(e: tuple, pair: tuple[int, int], reach: list[bool], shown: tuple[str, str]) -> bool | None:
-    """Whether event `e` names a card of `pair`; None where it tells the exchange does not apply: the card moved to or
-    from a zone of `reach` or was shuffled there, an answer named it, a question named it by its face."""
+_ANSWERED = 2  # `_names`: an answer named a card of the pair
+
+
+def _names(e: tuple, pair: tuple[int, int], reach: list[bool], shown: tuple[str, str], faces: list[str]
+           ) -> bool | int | None:
+    """Whether event `e` names a card of `pair` (`_ANSWERED`: an answer); None where it tells the exchange does not
+    apply: the card moved to or from a zone of `reach` or was shuffled there, a question named it by its face
+    (`shown`: the two cards' faces) where another card has that face too (`faces`: every card's)."""
     kind = e[0]
     if kind == MOVE or kind == FLIP or kind == SHOW:
         if e[1] not in pair:
@@ -2617,12 +2679,12 @@ def _names(e: tuple, pair: tuple[int, int], reach: list[bool], shown: tuple[str,
             return False
         return None if reach[e[1]] else True
     if kind == DECIDE:
-        return None if e[5] >= 0 and e[3] in pair else False
+        return _ANSWERED if e[5] >= 0 and e[3] in pair else False
     if kind != ASK or e[3] != K_CARD:
         return False
     options = e[4]
-    if shown[0] in options or shown[1] in options:
-        return None  # (which card of that face it was, the record does not say)
+    if shown[0] in options or shown[1] in options:  # (which card of a face others have too, the record does not say)
+        return True if faces.count(shown[0]) == 1 and faces.count(shown[1]) == 1 else None
     # the cards named by place (card, zone, place), looked through in C
     return any(map(pair.__contains__, map(_KIND, compress(options, map(is_, map(type, options), repeat(tuple))))))
 
@@ -2663,9 +2725,15 @@ def _exchanged(world, relabel: dict[int, int], named: Sequence[int], seat: int):
     watch, n = (record[0], record[1]) if record is not None else (world._watch, len(world._watch.events))
     other._watch = watch = watch.relabeled([], n, [])  # (its record only: a world keeps no tags)
     events = watch.events
+    shown: dict[str, str] | None = None
     for i in named:
         if i < n:
-            events[i] = _event_exchanged(events[i], relabel)
+            e = events[i]
+            if shown is None and e[0] == ASK:  # (a question names a card its seat sees by its face: no other card's)
+                ids = world.layout.face_ids
+                shown = {ids[c]: ids[d] for c, d in relabel.items()
+                         if ids.count(ids[c]) == 1 and ids.count(ids[d]) == 1}
+            events[i] = _event_exchanged(e, relabel, shown)
     cur, frozen = other._base
     was_in, was_up, was_known = frozen[1], frozen[2], frozen[3]
     zones, zone_of, face, known = frozen[0][:], was_in[:], was_up[:], was_known[:]
@@ -2679,13 +2747,17 @@ def _exchanged(world, relabel: dict[int, int], named: Sequence[int], seat: int):
     return other
 
 
-def _event_exchanged(e: tuple, relabel: dict[int, int]) -> tuple:
-    """An event with card c named `relabel[c]`."""
+def _event_exchanged(e: tuple, relabel: dict[int, int], shown: dict[str, str] | None) -> tuple:
+    """An event with card c named `relabel[c]` (by its face: `shown`)."""
     kind, get = e[0], relabel.get
     if kind == SHUFFLE:
         return (SHUFFLE, e[1], tuple(get(c, c) for c in e[2]))
     if kind == ASK:
-        return (*e[:4], tuple((get(o[0], o[0]), *o[1:]) if o.__class__ is tuple else o for o in e[4]))
+        face = (shown or {}).get
+        return (*e[:4], tuple((get(o[0], o[0]), *o[1:]) if o.__class__ is tuple else face(o, o) if o.__class__ is str
+                              else o for o in e[4]))
+    if kind == DECIDE:
+        return (*e[:3], get(e[3], e[3]), *e[4:]) if e[5] >= 0 else e
     return (kind, get(e[1], e[1]), *e[2:])
 
 
