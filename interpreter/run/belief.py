@@ -1192,10 +1192,13 @@ class _Replay:
             used = world.st.rng.used
             self.opening(world, prev, used, d)
             self.redrew = False
-            k, inside = world._verified, list(map(set, map(world.st.zones.__getitem__, self.hidden)))
+            # (what a mend ranks its swaps by: none where no mend is left, as a world played again unmended)
+            k = world._verified
+            inside = list(map(set, map(world.st.zones.__getitem__, self.hidden))) if self.repairs > 0 else None
             try:
                 world = self.step(world, d)
-                self.note(d, k, world._verified, inside)
+                if inside is not None:
+                    self.note(d, k, world._verified, inside)
                 self.dealt(world, used, d, prev)
                 run = self.ran(run, prev, d)
                 d += 1
