@@ -26,6 +26,7 @@ lying in each zone (two cards alike in it are the same to every rule there)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 
 from . import nodes as n
@@ -104,6 +105,13 @@ def reading_zones(program: Program) -> frozenset[str] | None:
     conditions that may read a face (`reading_faces`), or what they run (procedures, game functions, every card's
     version of an ability they resolve, the cards' conditions), name other than to take cards by place; None where
     one of them may reach any zone (a zone or card held in a variable of its own type, a card named by its id)."""
+    reach = _reached(program)
+    return None if reach is None else frozenset(reach.names)
+
+
+def _reached(program: Program, each: Callable[[Routine], None] | None = None) -> _Reach | None:
+    """The zones named by the phases and flow conditions that may read a face and by what they run (see
+    `reading_zones`), each routine walked once (and given to `each`); None where one of them may reach any zone."""
     readers = reading_faces(program)
     reach = _Reach(program)
     todo = [r for r in (*program.phases.values(), *program.extras) if r.pyname in readers]
@@ -114,9 +122,11 @@ def reading_zones(program: Program) -> frozenset[str] | None:
             if id(r) not in done:
                 done.add(id(r))
                 todo += reach.routine(r)
+                if each is not None:
+                    each(r)
     except _AnyZone:
         return None
-    return frozenset(reach.names)
+    return reach
 
 
 class _Reach:
@@ -207,20 +217,8 @@ def reading_props(program: Program) -> dict[str, tuple[tuple[int, frozenset | No
     where more may be read (its every property: a card put into words, its condition or ability, chance). Two cards
     alike in what is read of them in a zone are the same to every rule while they lie there (see `interpreter.run.
     belief`, which exchanges two such cards in a world without playing it again)."""
-    reach = _Reach(program)
     props = _Props()
-    todo = [r for r in (*program.phases.values(), *program.extras) if r.pyname in reading_faces(program)]
-    done: set[int] = set()
-    try:
-        while todo:
-            r = todo.pop()
-            if id(r) not in done:
-                done.add(id(r))
-                todo += reach.routine(r)
-                props.routine(r)
-    except _AnyZone:
-        return {ANY: None}
-    return props.read()
+    return {ANY: None} if _reached(program, props.routine) is None else props.read()
 
 
 class _Props:
