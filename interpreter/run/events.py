@@ -223,8 +223,12 @@ class Moved(NamedTuple):
 
     @staticmethod
     def seen(e: tuple, r: Reader) -> str | None:
-        c, src, at, dst, to, up, before, after = e[1:9]
-        return _moved(r, c, src, at, dst, to, up, before, after)
+        """A move's line: its card as the seat sees it and the rest of its line, kept by its places, side and who saw
+        it (`Reader.tails`, as a run of moves keeps it: most moves go between places that moves went between)."""
+        tail = r.tails.get(_TAIL_KEY(e))
+        if tail is None:
+            tail = _kept_tail(r, e)
+        return (r.face_open[e[1]] if (e[7] | e[8]) & r.bit else r.back_open[e[1]]) + tail
 
     @staticmethod
     def seen_all(events: list[tuple], r: Reader) -> list[str]:
@@ -277,9 +281,13 @@ KEPT_AT_MOST = 20_000
 again as lines come."""
 
 
-def _moved(r: Reader, c: int, src: int, at: int, dst: int, to: int, up: bool, before: int, after: int) -> str:
-    """A move's line for the reader's seat (`Moved.seen`)."""
-    return (r.face_open[c] if (before | after) & r.bit else r.back_open[c]) + _tail(r, src, at, dst, to, up, after)
+def _kept_tail(r: Reader, e: tuple) -> str:
+    """A move's line after its card (`_tail`), written and kept (`Moved.seen`)."""
+    tails = r.tails
+    if len(tails) >= KEPT_AT_MOST:
+        tails.clear()
+    tail = tails[_TAIL_KEY(e)] = _tail(r, e[2], e[3], e[4], e[5], e[6], e[8])
+    return tail
 
 
 def _tail(r: Reader, src: int, at: int, dst: int, to: int, up: bool, after: int) -> str:
@@ -292,21 +300,18 @@ def _tail(r: Reader, src: int, at: int, dst: int, to: int, up: bool, after: int)
 
 def _missing(r: Reader, events: list[tuple], cards: list[str | None], tails: list[str | None]) -> None:
     """The cards and the rests of lines of moves not kept yet (`Moved.seen_all`), written and kept."""
-    kept_cards, kept_tails = r.cards, r.tails
+    kept_cards = r.cards
     if len(kept_cards) >= KEPT_AT_MOST:
         kept_cards.clear()
-    if len(kept_tails) >= KEPT_AT_MOST:
-        kept_tails.clear()
     for i in compress(range(len(cards)), map(is_, cards, repeat(None))):
         e = events[i]
         cards[i] = kept_cards[_CARD_KEY(e)] = r.face_open[e[1]] if (e[7] | e[8]) & r.bit else r.back_open[e[1]]
     for i in compress(range(len(tails)), map(is_, tails, repeat(None))):
-        e = events[i]
-        tails[i] = kept_tails[_TAIL_KEY(e)] = _tail(r, e[2], e[3], e[4], e[5], e[6], e[8])
+        tails[i] = _kept_tail(r, events[i])
 
 
 _CARD_KEY = itemgetter(1, 7, 8)  # a move's card and who saw it before and after (`Reader.cards`)
-_TAIL_KEY = itemgetter(slice(2, 9))  # its places, side and who saw it before and after (`Reader.tails`: one slice of
+_TAIL_KEY = itemgetter(slice(2, 9))  # its places, side and who saw it before and after (`Reader.tails`, `_kept_tail`: one slice of
 # the event, which costs less than picking the six fields the rest of the line is made of, and shares nearly as
 # much: the cards moved between the same places were, most of them, seen by the same seats before)
 

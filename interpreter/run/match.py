@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
+from operator import itemgetter
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -68,6 +70,9 @@ class Recorded:
 
     def __setstate__(self, state: tuple) -> None:
         self.outcomes, self.used, self.rest = state
+
+
+_FIRST = itemgetter(0)  # a question's seat
 
 
 class Match:
@@ -399,8 +404,10 @@ class Match:
         ask = self._pending
         if ask is None:
             return []
-        if ask[0] == -1:
-            return [a[0] for a in ask[1] if a[0] not in self._answers]
+        if ask[0] == -1:  # (the seats of the questions, in C: no frame of a comprehension; most often none answered)
+            answered = self._answers
+            seats = list(map(_FIRST, ask[1]))
+            return list(filterfalse(answered.__contains__, seats)) if answered else seats
         return [ask[0]]
 
     def _ask_of(self, seat: int) -> tuple | None:
@@ -410,7 +417,10 @@ class Match:
         if ask[0] == -1:
             if seat in self._answers:
                 return None
-            for a in ask[1]:
+            asks = ask[1]
+            if seat < len(asks) and asks[seat][0] == seat:  # (the questions in order of their seats, as most are)
+                return asks[seat]
+            for a in asks:
                 if a[0] == seat:
                     return a
             return None
