@@ -2,8 +2,8 @@
 game, early, midway and late: the least CPU time of many runs of each call, and its bytecodes; two checkouts
 measured in turn in one run.
 
-    python benchmarks/information_after.py [--seeds S] [--repeat R] [--rounds N] [--against DIR] [--instructions]
-                                          [GAME ...]
+    python benchmarks/information_after.py [--seeds S] [--repeat R] [--rounds N] [--against DIR] [--instructions
+                                          [--parts]] [GAME ...]
 
 For each game (4 players where it allows 4, else its default count), S random matches are played to 10%, 50% and
 90% of their decisions. At each point, for k = 0 and 1, a copy renders the seat to act's information state, then
@@ -22,7 +22,10 @@ so that the load of a shared machine falls on both alike; the change is printed 
 `--instructions` counts machine instructions per call instead (valgrind's callgrind, which must be installed; a
 figure no load moves): the same calls, each twice on a fresh copy, only the calls counted (`counted_calls`), each
 apart; afresh is a call whose events' lines were forgotten just before it (the forgetting not counted), kept, a call
-that finds them.
+that finds them. `--parts` (with `--instructions`) splits a call afresh in three, each counted on its own copy: the
+events' lines written (`information._catch_up`), then the view (`view_json`), and the rest of a whole call (the
+string joined: the lines so far and the view). Callgrind counts a copy of memory made by `rep movsb`, as the C
+library copies a long string, an instruction a byte: the rest is a byte of the string about an instruction.
 """
 
 from __future__ import annotations
@@ -140,6 +143,36 @@ def in_process(root: Path, name: str, seeds: int, repeat: int) -> dict[str, list
     return json.loads(run.stdout)
 
 
+def counted_parts(name: str, seeds: int) -> None:
+    """Run under callgrind by `instructions` with `--parts`: per point, each call afresh in three spans (`--parts`),
+    labelled `render`, `view` and `whole` (after the point and `|`), the lines first written by another copy as
+    `counted_calls` writes them."""
+    from interpreter.game import load_game
+    from interpreter.run import information
+
+    game = load_game(name)
+    for point, share in POINTS:
+        key, todo = f"{name} {players_of(game)}p {point}", []
+        for c, seat in calls_at(game, seeds, share):
+            first, parted, whole = c.clone(), c.clone(), c.clone()
+            for copy in (first, parted, whole):
+                copy.to_act()
+            first.information_state(seat)
+            todo.append((parted, whole, seat))
+        gc.collect()
+        gc.freeze()  # (as `counted_calls`: no collection of the copies made in the spans)
+        for parted, whole, seat in todo:
+            forget_lines(parted, seat)
+            sys.call_tracing(information._catch_up, (parted, seat, parted._seen[seat]))
+            print(f"{key}|render", flush=True)
+            sys.call_tracing(information.view_json, (parted, seat))
+            print(f"{key}|view", flush=True)
+            forget_lines(whole, seat)  # (the lines `parted` wrote are kept per layout: forgotten again)
+            sys.call_tracing(whole.information_state, (seat,))
+            print(f"{key}|whole", flush=True)
+        gc.unfreeze()
+
+
 def counted_calls(name: str, seeds: int) -> None:
     """Run under callgrind by `instructions`: per point and way of making the call, each call runs on a fresh copy
     inside a `sys.call_tracing` of its own (what callgrind counts, and dumps after each), which prints its point and
@@ -171,37 +204,41 @@ def counted_calls(name: str, seeds: int) -> None:
             gc.unfreeze()
 
 
-def instructions(root: Path, name: str, seeds: int) -> dict[str, list[float]]:
+def instructions(root: Path, name: str, seeds: int, parts: bool = False) -> dict[str, list[float]]:
     """Per point: machine instructions per call afresh and kept, the mean over the calls, with the engine of `root`
-    (`counted_calls`)."""
+    (`counted_calls`); with `parts`, per call afresh its lines written, its view and the rest (`counted_parts`)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "calls"
-        labels = counted_spans(root, "information_after", "counted_calls", [name, seeds], out).splitlines()
+        call = "counted_parts" if parts else "counted_calls"
+        labels = counted_spans(root, "information_after", call, [name, seeds], out).splitlines()
         counts = [total(Path(f"{out}.{i + 1}").read_text()) for i in range(len(labels))]  # (one dump a call)
     found: dict[str, dict[str, list[int]]] = {}
     for label, n in zip(labels, counts, strict=True):
         key, way = label.split("|")
         found.setdefault(key, {}).setdefault(way, []).append(n)
+    if parts:
+        return {key: [statistics.mean(ways["render"]), statistics.mean(ways["view"]),
+                      statistics.mean(ways["whole"]) - statistics.mean(ways["render"]) - statistics.mean(ways["view"])]
+                for key, ways in found.items()}
     return {key: [statistics.mean(ways["afresh"]), statistics.mean(ways["kept"])] for key, ways in found.items()}
 
 
-def counted(names: list[str], engines: list[Path], seeds: int) -> int:
-    """`main` with `--instructions`: per game and point, instructions per call afresh and kept, the mean over the
-    calls, each engine's (and the change, with `--against`)."""
+def counted(names: list[str], engines: list[Path], seeds: int, parts: bool = False) -> int:
+    """`main` with `--instructions`: per game and point, instructions per call afresh and kept (with `parts`: a call
+    afresh's lines, view and the rest), the mean over the calls, each engine's (and the change, with `--against`)."""
     print(f"information_state after a decision: machine instructions per call (callgrind, the mean of {seeds} "
-          "matches x 2 decisions a point, each call twice)")
-    heads = ["afresh", "kept"] if len(engines) == 1 else \
-        ["afresh before", "after", "change", "kept before", "after", "change"]
+          f"matches x 2 decisions a point, {'each call afresh in three parts' if parts else 'each call twice'})")
+    ways = ["lines", "view", "rest"] if parts else ["afresh", "kept"]
+    heads = ways if len(engines) == 1 else [h for way in ways for h in (f"{way} before", "after", "change")]
     print(f"{'game':>24}  " + "  ".join(f"{h:>13}" for h in heads))
     for name in names:
-        found = [instructions(root, name, seeds) for root in engines]
+        found = [instructions(root, name, seeds, parts) for root in engines]
         for key in found[0]:
             if len(engines) == 1:
-                cells = [f"{found[0][key][0]:,.0f}", f"{found[0][key][1]:,.0f}"]
+                cells = [f"{n:,.0f}" for n in found[0][key]]
             else:
-                (a0, k0), (a1, k1) = found[0][key], found[1][key]
-                cells = [f"{a0:,.0f}", f"{a1:,.0f}", f"{a1 / a0 - 1:+.1%}", f"{k0:,.0f}", f"{k1:,.0f}",
-                         f"{k1 / k0 - 1:+.1%}"]
+                cells = [cell for n0, n1 in zip(found[0][key], found[1][key], strict=True)
+                         for cell in (f"{n0:,.0f}", f"{n1:,.0f}", f"{n1 / n0 - 1:+.1%}")]
             print(f"{key:>24}  " + "  ".join(f"{x:>13}" for x in cells), flush=True)
     return 0
 
@@ -214,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="rounds in turn with --against (default 1)")
     parser.add_argument("--against", type=Path, metavar="DIR", help="another checkout to compare with")
     parser.add_argument("--instructions", action="store_true", help="machine instructions per call (valgrind)")
+    parser.add_argument("--parts", action="store_true", help="with --instructions: a call afresh's lines, view, rest")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE))  # this checkout's engine, not an installed one
     from interpreter.load.loader import bundled_games
@@ -221,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     names = args.games or sorted(bundled_games())
     engines = [HERE] if args.against is None else [args.against, HERE]
     if args.instructions:
-        return counted(names, engines, args.seeds)
+        return counted(names, engines, args.seeds, args.parts)
     print(f"Python {sys.version.split()[0]}; information_state after a decision: least CPU µs of {args.repeat} runs "
           f"per call, the median call; bytecodes per call afresh; {args.seeds} matches x 2 decisions a point")
     heads = ["afresh", "kept", "bytecodes", "kB"] if args.against is None else \

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator, Sequence
 from itertools import filterfalse
 from operator import itemgetter
-from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from . import belief, chance, free_worlds, information
