@@ -160,7 +160,7 @@ def test_many_draws_at_one_point_stay_worlds_the_seat_cannot_tell_apart():
         if k % 13 == 0:
             assert described(replayed(world))[1:] == described(world)[1:]
     play = random.Random(1)
-    while not c.over and seat not in c.to_act() or len(c.history) == len(m.history):
+    while (not c.over and seat not in c.to_act()) or len(c.history) == len(m.history):
         for p in c.to_act():
             c.apply(p, play.randrange(len(c.legal_actions(p))))
     if not c.over:

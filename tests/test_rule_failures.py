@@ -68,7 +68,8 @@ def test_sim_reports_the_same_failure(failing):
     game = load_game(failing)  # (every match fails: someone plays `a` and the divisor reaches 0)
     with pytest.raises(RuleError) as stepped:
         play_random(game, 2, 3)
-    with pytest.raises(RuleError, match=r"game\.yaml:18:\d+: division by zero \(seed 3, after \d decisions?\)") as quick:
+    failed_at = r"game\.yaml:18:\d+: division by zero \(seed 3, after \d decisions?\)"
+    with pytest.raises(RuleError, match=failed_at) as quick:
         simulate(game, 2, 3)
     assert str(quick.value) == str(stepped.value)
 

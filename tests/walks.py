@@ -1,9 +1,9 @@
 """Walks through a match that tests take their points from, none of them the random bots' (so that a change to
 the random bots' stream moves no point a test needs): `walker(seed)`, the answers; `played`, a match after so many
-of them; `walked`, a whole match (as `play_random` played it with the random bots of a Mersenne Twister); `bench_walk`, the
-walk of `benchmarks/bench.py`'s figures of information (one answer forced, the first option, at every 9th
-decision); `answered`, a match's answers written out in `tests/answers/`; `old_bots`, the bots of `play` answering
-with the walker."""
+of them; `walked`, a whole match (as `play_random` played it with the random bots of a Mersenne Twister);
+`bench_walk`, the walk of `benchmarks/bench.py`'s figures of information (one answer forced, the first option, at
+every 9th decision); `answered`, a match's answers written out in `tests/answers/`; `old_bots`, the bots of `play`
+answering with the walker."""
 
 from __future__ import annotations
 

@@ -2626,6 +2626,7 @@ def _chance_of(world) -> _WorldChance:
     return world.st.rng
 
 
+_NAMED_AT_TOP = frozenset({MOVE, FLIP, SHOW})  # the kinds that hold a card at their top (`_names`)
 _KNOWN = frozenset({TABLE, SAY, ROLL, SEATS, MOVE, FLIP, SHOW, SHUFFLE, DECIDE, ASK})  # what `_unread_since` reads
 _DEEP = frozenset({SHUFFLE, ASK})  # events that hold a card below their top (a shuffle's order, a question's options)
 
@@ -2649,7 +2650,8 @@ def _unread_since(world, reach: list[bool], deal: tuple[int, int], pair: tuple[i
     x, y = pair
     # the events that may name either: those holding one at their top (a move, turn, glimpse or answer: or ones that
     # hold the same number otherwise, looked at below), the shuffles and the questions; found in C
-    top = map(or_, map(contains, islice(events, at, None), repeat(x)), map(contains, islice(events, at, None), repeat(y)))
+    since = islice(events, at, None), islice(events, at, None)
+    top = map(or_, map(contains, since[0], repeat(x)), map(contains, since[1], repeat(y)))
     maybe = compress(range(at, len(events)), map(or_, top, map(_DEEP.__contains__, kinds)))
     shown = (faces[x], faces[y])  # (a card a seat sees is named in its question by its face)
     named, answered = [], -1
@@ -2673,7 +2675,7 @@ def _names(e: tuple, pair: tuple[int, int], reach: list[bool], shown: tuple[str,
     apply: the card moved to or from a zone of `reach` or was shuffled there, a question named it by its face
     (`shown`: the two cards' faces) where another card has that face too (`faces`: every card's)."""
     kind = e[0]
-    if kind == MOVE or kind == FLIP or kind == SHOW:
+    if kind in _NAMED_AT_TOP:
         if e[1] not in pair:
             return False
         return None if kind == MOVE and (reach[e[2]] or reach[e[4]]) else True

@@ -311,9 +311,10 @@ def _missing(r: Reader, events: list[tuple], cards: list[str | None], tails: lis
 
 
 _CARD_KEY = itemgetter(1, 7, 8)  # a move's card and who saw it before and after (`Reader.cards`)
-_TAIL_KEY = itemgetter(slice(2, 9))  # its places, side and who saw it before and after (`Reader.tails`, `_kept_tail`: one
-# slice of the event, which costs less than picking the six fields the rest of the line is made of, and shares nearly
-# as much: the cards moved between the same places were, most of them, seen by the same seats before)
+# a move's places, side and who saw it before and after (`Reader.tails`, `_kept_tail`): one slice of the event, which
+# costs less than picking the six fields the rest of the line is made of, and shares nearly as much (the cards moved
+# between the same places were, most of them, seen by the same seats before)
+_TAIL_KEY = itemgetter(slice(2, 9))
 
 
 @kind(FLIP, "flip", words={
