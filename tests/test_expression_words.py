@@ -353,3 +353,14 @@ def test_a_card_condition_gives_back_yes_or_no(tmp_path):
 def test_none_is_said_nothing_alone_and_in_a_list(tmp_path):
     """`none` is written `nothing`, as a card that is none is (it was written -1)."""
     assert said(tmp_path, 'say "{none} {list(deck where it.value < 3, none)}"\n')[0] == "nothing [nothing, nothing]"
+
+
+def test_and_and_or_give_back_yes_or_no_whatever_their_sides_are(tmp_path):
+    """dsl.md: `and` and `or` give back yes or no (a number yes unless 0, a zone unless empty), not a side as it
+    is: `false or round` is 1 in round 2, not 2; a hand or false added to 1 is 2, not a failure of the engine."""
+    out = said(tmp_path, """
+        let f = false or round
+        add (false or round) to pot
+        say "{(false or round) + 0} {(round and 3) * 1} {(hand of me or false) + 1} {f + 0} {f} {pot}"
+    """)
+    assert out == ["1 1 2 1 yes 1", "1 1 2 1 yes 2"]

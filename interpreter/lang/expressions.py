@@ -489,10 +489,16 @@ class ExprResolver:
         return n.Cond(test, self.coerce(x, typ, a), self.coerce(y, typ, b), typ)
 
     def x_and_(self, t, s):
-        return n.Logic("and", self.condition(t.children[0], s), self.condition(t.children[1], s))
+        return n.Logic("and", self.operand(t.children[0], s), self.operand(t.children[1], s))
 
     def x_or_(self, t, s):
-        return n.Logic("or", self.condition(t.children[0], s), self.condition(t.children[1], s))
+        return n.Logic("or", self.operand(t.children[0], s), self.operand(t.children[1], s))
+
+    def operand(self, tree, scope: Scope) -> n.Expr:
+        """A side of `and`/`or` as a yes/no itself: Python's `and`/`or` give back a side as it is, so a number or a
+        list there would make the yes/no that number (`false or round`: 2, not 1) or that list."""
+        v = self.condition(tree, scope)
+        return v if v.type == "bool" else self.yes_no(v)
 
     def x_not_(self, t, s):
         return n.Not(self.condition(t.children[0], s))
