@@ -34,20 +34,44 @@ class Pos:
         return Pos, (self.file, self.line, self.col)
 
 
+Places = tuple[tuple[tuple[int, int, int], ...], ...]
+"""Where each character of a text was written: for each line of the text, its runs of characters written one
+after another in the file, each as (column in the text, line in the file, column in the file), all 1-based."""
+
+
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """Where a DSL text starts in its file; `block` texts (YAML `|`) indent every line alike."""
+    """Where a DSL text starts in its file; `block` texts (YAML `|`) indent every line alike. A text whose lines
+    or escapes were read (a quoted, folded or plain text on several lines) has the `places` of its characters;
+    empty places mean they could not be told, and every position in the text is placed at its start."""
 
     file: str
     line: int
     col: int
     block: bool = False
+    places: Places | None = None
 
     def shifted(self, line: int, col: int) -> Pos:
         """The file position of 1-based `line`/`col` inside the text."""
+        if self.places is not None:
+            return self._placed(line, col)
         if line == 1 or self.block:
             return Pos(self.file, self.line + line - 1, self.col + col - 1)
         return Pos(self.file, self.line + line - 1, col)
+
+    def _placed(self, line: int, col: int) -> Pos:
+        """`shifted` by the places of the text's characters: a column past a line's end goes on from its last
+        character; a line the places do not hold is placed at the text's start."""
+        places = self.places
+        if not places or not 1 <= line <= len(places) or not places[line - 1]:
+            return Pos(self.file, self.line, self.col)
+        runs = places[line - 1]
+        found = runs[0]
+        for run in runs:
+            if run[0] > col:
+                break
+            found = run
+        return Pos(self.file, found[1], found[2] + col - found[0])
 
 
 @dataclass(slots=True)

@@ -251,7 +251,7 @@ def test_only_a_number_that_can_pass_the_limit_is_tested(tmp_path):
         add (the top card of deck).value to pot
         set pot to pot * 2
     """)
-    with pytest.raises(RuleError, match=r"game\.yaml:27:"):  # the doubling, not the sum before it
+    with pytest.raises(RuleError, match=r"game\.yaml:29:5:"):  # the doubling, not the sum before it
         play_random(big, 2, 0)
 
 

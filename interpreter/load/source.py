@@ -113,7 +113,7 @@ def _parse(file: str, text: str, budget: Budget, max_values: int, whose: str) ->
             problem = (_too_deep(file, exc.mark) if exc.too_deep
                        else _too_many(file, exc.mark, max_values, whose, through_aliases=True))
             raise AuthoringError([problem]) from None
-    builder = yaml_reader.Builder(file, lines, MAX_DIGITS)
+    builder = yaml_reader.Builder(file, lines, MAX_DIGITS, text.endswith(("\n", "\r")))
     data = builder.build(root, (), -1) if root is not None else None
     if builder.diagnostics:
         unique = {(d.pos, d.message): d for d in builder.diagnostics}
@@ -124,7 +124,7 @@ def _parse(file: str, text: str, budget: Budget, max_values: int, whose: str) ->
 def anchor(smap: SourceMap, path: DataPath) -> Anchor:
     """Where the text at `path` starts, for shifting positions inside it into the file."""
     start = smap.text_start(path)
-    return Anchor(start.file, start.line, start.col, smap.style(path) in ("literal", "folded"))
+    return Anchor(start.file, start.line, start.col, smap.style(path) in ("literal", "folded"), smap.places(path))
 
 
 def capped(diagnostics: list[Diagnostic], file: str) -> list[Diagnostic]:

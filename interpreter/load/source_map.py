@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Pos
+from ..diagnostics import Places, Pos
 
 if TYPE_CHECKING:
     from yaml.error import Mark
@@ -22,6 +22,7 @@ class Entry:
     key_pos: Pos | None = None
     text_start: Pos | None = None
     style: str | None = None
+    places: Places | None = None  # of a text's characters, where they are not simply one after another
 
 
 @dataclass
@@ -58,6 +59,12 @@ class SourceMap:
         if entry is not None and entry.text_start is not None:
             return entry.text_start
         return self.pos(path)
+
+    def places(self, path: DataPath) -> Places | None:
+        """Where each character of the text at `path` was written, for a text on several lines or with escapes;
+        None for a text written as it reads, on one line."""
+        entry = self._entries.get(tuple(path))
+        return entry.places if entry else None
 
     def style(self, path: DataPath) -> str | None:
         """The style of the value at `path`: of a scalar plain, single-quoted, double-quoted, literal or

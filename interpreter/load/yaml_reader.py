@@ -14,7 +14,8 @@ from yaml.error import Mark
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError as ReaderError  # … and a character a YAML file may not contain
 
-from ..diagnostics import Diagnostic, Pos
+from ..diagnostics import Diagnostic, Places, Pos
+from . import scalar_places
 from .source_map import DataPath, Entry, SourceMap, position, readable
 
 _TAG = "tag:yaml.org,2002:"
@@ -131,9 +132,10 @@ def syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
 class Builder:
     """Turns composed nodes into plain data, recording every node's position in a SourceMap."""
 
-    def __init__(self, file: str, lines: list[str], max_digits: int) -> None:
+    def __init__(self, file: str, lines: list[str], max_digits: int, ends_with_break: bool = True) -> None:
         self.file = file
         self.lines = lines
+        self.ends_with_break = ends_with_break
         self.max_digits = max_digits
         self.smap = SourceMap(file)
         self.diagnostics: list[Diagnostic] = []
@@ -223,6 +225,7 @@ class Builder:
         entry.text_start = self._text_start(node, parent_indent)
         if node.tag in _TEXT_TAGS:
             self._check_escapes(node)
+            entry.places = self._places(node, entry.text_start)
             return node.value
         if node.tag == _INT_TAG:
             return self._whole_number(node, entry)
@@ -230,6 +233,22 @@ class Builder:
             return self.constructor.construct_object(node)
         self._unsupported_tag(node, entry)
         return None
+
+    def _places(self, node: ScalarNode, start: Pos) -> Places | None:
+        """Where each character of a text was written, if not one after another from its start on one line (a text
+        on several lines, or with escapes); UNKNOWN for one read otherwise than PyYAML read it."""
+        first, last = node.start_mark, node.end_mark
+        begin = (start.line - 1, start.col - 1)
+        quoted = node.style in ("'", '"')
+        if begin[0] == last.line and len(node.value) == last.column - begin[1] - quoted:  # as written, on one line
+            return None
+        if node.style in ("|", ">"):
+            header = self._skip_properties(first.line, first.column)
+            text, at = scalar_places.block_places(self.lines, self.ends_with_break, header, begin[1])
+        else:
+            end = (last.line, last.column - quoted)  # a quoted text ends before its quote
+            text, at = scalar_places.flow_places(self.lines, self.ends_with_break, node.style, begin, end)
+        return scalar_places.packed(text, at) if text == node.value else scalar_places.UNKNOWN
 
     def _check_escapes(self, node: ScalarNode) -> None:
         """Refuse a character in "…" text that the file could not contain raw (e.g. `\\ud800`, `\\x1b`)."""
