@@ -76,3 +76,24 @@ def test_every_character_of_a_text_is_placed_where_it_was_written(tmp_path, phas
             here = lines[pos.line - 1][pos.col - 1:]
             # an escape is placed at its backslash, a folded break (a space) at the end of its line
             assert here.startswith(ch) or here.startswith("\\") or (ch == " " and here.strip() == ""), (number, col)
+
+
+def test_a_file_with_crlf_line_ends_places_its_errors_alike(tmp_path):
+    text = written(tmp_path, CASES["double-quoted, empty lines"])
+    (tmp_path / "game.yaml").write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    before = text[:text.index(")")]
+    with pytest.raises(AuthoringError) as err:
+        load_game(tmp_path)
+    pos = err.value.diagnostics[0].pos
+    assert (pos.line, pos.col) == (before.count("\n") + 1, len(before) - before.rfind("\n"))
+
+
+def test_a_text_yaml_reads_otherwise_places_its_errors_at_its_start(tmp_path):
+    # a line break other than "\n" (U+2028) is kept by YAML as it is: such a text's places are not told
+    text = written(tmp_path, '"let x = 1\u2028    add 2 to pot )"')
+    _, smap = load_yaml(tmp_path / "game.yaml")
+    at = anchor(smap, ("phases", "main"))
+    start = smap.text_start(("phases", "main"))
+    assert at.places == ()
+    assert at.shifted(2, 5) == start
+    assert (start.line, start.col) == (text[:text.index('"let')].count("\n") + 1, 10)
