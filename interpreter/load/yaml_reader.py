@@ -236,13 +236,15 @@ class Builder:
 
     def _places(self, node: ScalarNode, start: Pos) -> Places | None:
         """Where each character of a text was written, if not one after another from its start on one line (a text
-        on several lines, or with escapes); UNKNOWN for one read otherwise than PyYAML read it."""
+        on several lines, or with escapes) and not a `|` text (its lines are its file's, less their indentation);
+        UNKNOWN for one read otherwise than PyYAML read it."""
         first, last = node.start_mark, node.end_mark
         begin = (start.line - 1, start.col - 1)
         quoted = node.style in ("'", '"')
-        if begin[0] == last.line and len(node.value) == last.column - begin[1] - quoted:  # as written, on one line
+        as_written = begin[0] == last.line and len(node.value) == last.column - begin[1] - quoted
+        if as_written or node.style == "|":
             return None
-        if node.style in ("|", ">"):
+        if node.style == ">":
             header = self._skip_properties(first.line, first.column)
             text, at = scalar_places.block_places(self.lines, self.ends_with_break, header, begin[1])
         else:
