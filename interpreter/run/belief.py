@@ -1989,8 +1989,14 @@ class _Replay:
         by_face, where = self.named_passed(passed)
         nowhere = [-1] * len(passed)
         again = self.mends.get(d, ())
-        # the counts pinned at the other answers the world passed: (the answer, its zones kept, its pins)
-        pins = [(e, told[e][2], pinned) for e, pinned in self.pins.items() if e != d and e in told]
+        # the counts pinned at the other answers the world passed, by face: (the answer, the zone kept, the count
+        # pinned, how many cards of the face the zone holds now: the same for every move weighed)
+        pins: dict[Any, list[tuple[int, set[int], int, int]]] = {}
+        for e, pinned in self.pins.items():
+            if e != d and e in told:
+                for h, f, k in pinned:
+                    z = told[e][2][h]
+                    pins.setdefault(f, []).append((e, z, k, sum(faces[c] == f for c in z)))
 
         def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, int, int, bool]:
             """(trades back, counts undone, counts changed, whether it changes no count the answer is about)"""
@@ -2100,19 +2106,16 @@ class _Replay:
         return zones
 
 
-def _undone(faces: list[Any], pins: list[tuple[int, list[set[int]], list[tuple[int, Any, int]]]], first: int,
-            x: int, y: int) -> int:
-    """How many more of the counts pinned at the answers given from `first` on (`pins`: see `_Replay.weigher`) cards
-    `x` and `y` traded would undo than they would set back (see `_Replay.learned`)."""
+def _undone(faces: list[Any], pins: dict[Any, list[tuple[int, set[int], int, int]]], first: int, x: int, y: int
+            ) -> int:
+    """How many more of the counts pinned at the answers given from `first` on (`pins`: see `_Replay.weigher`, by
+    face, each with the count its zone holds now) cards `x` and `y` traded would undo than they would set back (see
+    `_Replay.learned`)."""
     fx, fy = faces[x], faces[y]
     undone = 0
-    for e, inside, pinned in pins:
-        if e < first:
-            continue
-        for h, f, k in pinned:
-            z = inside[h]
-            if (x in z) != (y in z) and f in (fx, fy):
-                count = sum(faces[c] == f for c in z)
+    for f in (fx,) if fx == fy else (fx, fy):
+        for e, z, k, count in pins.get(f, ()):
+            if e >= first and (x in z) != (y in z):
                 delta = (fy == f) - (fx == f) if x in z else (fx == f) - (fy == f)
                 undone += (count + delta != k) - (count != k)
     return undone
