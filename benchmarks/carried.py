@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
 from callgrind import counted_spans, total
+from counted import Counted
 from walker import walk_length, walker
 
 from interpreter.game import load_game
@@ -76,29 +77,6 @@ class Timed:
 
 def players_of(game) -> int:
     return 4 if game.min_players <= 4 <= game.max_players else game.default_players
-
-
-class Counted:
-    """Bytecodes run while tracing (`sys.settrace` with opcode events: every Python frame's)."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def trace(self, frame, event, arg):
-        frame.f_trace_opcodes = True
-        frame.f_trace_lines = False
-        if event == "opcode":
-            self.n += 1
-        return self.trace
-
-    def __call__(self, fn) -> int:
-        self.n = 0
-        sys.settrace(self.trace)
-        try:
-            fn()
-        finally:
-            sys.settrace(None)
-        return self.n
 
 
 class Traced:

@@ -17,33 +17,15 @@ import argparse
 import hashlib
 import random
 import sys
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
 
-class Counted:
-    """Bytecodes run while tracing (`sys.settrace` with opcode events: every Python frame's)."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def trace(self, frame, event, arg):
-        frame.f_trace_opcodes = True
-        frame.f_trace_lines = False
-        if event == "opcode":
-            self.n += 1
-        return self.trace
-
-    def __call__(self, fn: Callable):
-        self.n = 0
-        sys.settrace(self.trace)
-        try:
-            return fn()
-        finally:
-            sys.settrace(None)
+def drawn_into(worlds: list, m, seat: int, seed: int) -> None:
+    """A fresh draw of `seat`'s world in `m`, added to `worlds`."""
+    worlds.append(m.determinize(seat, random.Random(seed)))
 
 
 def players_of(game) -> int:
@@ -77,6 +59,7 @@ def main() -> None:
     from interpreter.load.loader import bundled_games
     names = args.games.split(",") if args.games else list(bundled_games())
     total = hashlib.blake2b(digest_size=16)
+    from counted import Counted  # (this folder's: the first on the path while the script runs)
     counted = Counted()
     for name in names:
         game = load_game(name)
@@ -88,9 +71,12 @@ def main() -> None:
                 seat = m.to_act()[0]
                 c = m.clone()
                 c.__dict__.pop("_kept", None)
-                first = partial(c.determinize, seat, random.Random(seed))
-                worlds = [counted(first) if args.bytecodes else first()]
-                if args.bytecodes:
+                worlds: list = []
+                first = partial(drawn_into, worlds, c, seat, seed)
+                if not args.bytecodes:
+                    first()
+                else:
+                    counted(first)
                     print(f"{name} seed {seed} {point} first: {counted.n:,} bytecodes", flush=True)
                     spent += counted.n
                 worlds.append(c.determinize(seat, random.Random(seed + 1000)))

@@ -1987,7 +1987,6 @@ class _Replay:
         told_now = self.told_at(prev, reached) if counted else frozenset()
         passed = sorted(e for e in told if e != d) if counted else []
         by_face, where = self.named_passed(passed)
-        nowhere = [-1] * len(passed)
         again = self.mends.get(d, ())
         # the counts pinned at the other answers the world passed, by face: (the answer, the zone kept, the count
         # pinned, how many cards of the face the zone holds now: the same for every move weighed)
@@ -1998,6 +1997,8 @@ class _Replay:
                     z = told[e][2][h]
                     pins.setdefault(f, []).append((e, z, k, sum(faces[c] == f for c in z)))
 
+        since: dict[int, int] = {}  # mix -> the first answer given after it
+
         def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, int, int, bool]:
             """(trades back, counts undone, counts changed, whether it changes no count the answer is about)"""
             risk = undone = 0
@@ -2006,14 +2007,12 @@ class _Replay:
                 fx, fy = faces[x], faces[y]
                 if not relevant and (fx in told_now or fy in told_now):
                     relevant = any((x in z) != (y in z) for z in now)
-                first = self.since(o)
-                wx, wy = where.get(x, nowhere), where.get(y, nowhere)
-                for i in {*by_face.get(fx, ()), *by_face.get(fy, ())}:
-                    if passed[i] >= first and wx[i] != wy[i]:
-                        risk += (wx[i] >= 0) + (wy[i] >= 0)
+                first = since[o] if o in since else since.setdefault(o, self.since(o))
+                if x in where or y in where:  # (else neither card lay in a zone kept: no count there changes)
+                    risk += _risked(by_face, passed, where, first, x, y, fx, fy)
                 if pins:
                     undone += _undone(faces, pins, first, x, y)
-            return any(frozenset((x, y)) in again for _, x, y in move), undone, risk, not relevant
+            return bool(again) and any(frozenset((x, y)) in again for _, x, y in move), undone, risk, not relevant
 
         return key
 
@@ -2104,6 +2103,19 @@ class _Replay:
                     players.update(p for p, v in enumerate(values) if p >= len(before) or v != before[p])
         zones.update(zi for zi in range(len(t.zone_owner)) if t.zone_owner[zi] in players)
         return zones
+
+
+def _risked(by_face: dict[Any, list[int]], passed: list[int], where: dict[int, list[int]], first: int, x: int, y: int,
+            fx: Any, fy: Any) -> int:
+    """How many counts the rules may have read at the answers `passed` from `first` on cards `x` and `y` (faces `fx`,
+    `fy`) traded change (see `_Replay.weigher`; `by_face` and `where` as `_Replay.named_passed` makes them)."""
+    nowhere = [-1] * len(passed)
+    wx, wy = where.get(x, nowhere), where.get(y, nowhere)
+    risk = 0
+    for i in {*by_face.get(fx, ()), *by_face.get(fy, ())}:
+        if passed[i] >= first and wx[i] != wy[i]:
+            risk += (wx[i] >= 0) + (wy[i] >= 0)
+    return risk
 
 
 def _undone(faces: list[Any], pins: dict[Any, list[tuple[int, set[int], int, int]]], first: int, x: int, y: int
