@@ -1531,9 +1531,18 @@ class _Replay:
         actions = world.legal_actions(who)
         self.rng.shuffle(actions)
         furthest = 0
+        # a copy rebuilt from its kept base holds its chance as it stood there (its outcomes read back since): the
+        # answer being given, its outcomes so far and the cards traded are set back as they stood before the first
+        # option, and what an option that failed drew is dropped (the next one draws its own)
+        chance = world.st.rng
+        now, mark = (chance.at, chance.rolled, chance.picked, chance.swap, chance.swaps), chance.pos
+        source = self.source
+        drawn, anew, placed = mark == len(source.events), source.anew, len(source.anews)
         for k, action in enumerate(actions):
             backup = world.clone() if k + 1 < len(actions) else None
-            world.st.rng.watch = world._watch
+            chance = world.st.rng
+            chance.at, chance.rolled, chance.picked, chance.swap, chance.swaps = now
+            chance.watch = world._watch
             try:
                 world.apply(who, action)
                 reached = self.reached(world)
@@ -1544,6 +1553,9 @@ class _Replay:
                 pass
             if backup is None:
                 break
+            if drawn:
+                del source.events[mark:], source.anews[placed:]
+                source.anew = anew
             world = backup
         raise _Unanswered("no answer of another player fits what the seat saw", furthest)
 
