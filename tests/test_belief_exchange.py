@@ -187,3 +187,38 @@ def test_a_world_carried_on_from_an_exchanged_one_keeps_its_own_chance(seed):
             kept = belief._beliefs(c)[seat].world
             assert belief._chance_of(kept) is kept.st.rng
             assert described(replayed(world))[1:] == described(world)[1:]
+
+
+def _named_since(events: list, at: int, pair: tuple[int, int], faces: list[str]) -> list[int]:
+    """The events from the `at`-th on that name a card of `pair` (as `belief._unread_since` finds them, no zone
+    read)."""
+    reach = [False] * 1000
+    shown = (faces[pair[0]], faces[pair[1]])
+    return [i for i in range(at, len(events)) if belief._names(events[i], pair, reach, shown, faces)]
+
+
+def test_a_copy_exchanged_twice_is_the_copy_exchanged_once_then_again():
+    """A kept copy exchanged with a pair of one shuffle, then with a pair of a later shuffle sharing a card (Hearts'
+    deals: the same cards shuffled again), renames each event as the two exchanges one after the other do: an event
+    of the first deal keeps the second pair's cards as they were then (one relabeling composed of both renamed the
+    first deal's moves of the shared card with the second pair's too)."""
+    m = load_game("hearts").new_match(players=4, seed=1)
+    rng = random.Random(1)
+    while not m.over and sum(e[0] == belief.SHUFFLE and len(e[2]) > 1 for e in m._watch.events) < 2:
+        for p in m.to_act():
+            m.apply(p, rng.randrange(len(m.legal_actions(p))))
+    seat = m.to_act()[0]
+    c = m.clone()
+    c.determinize(seat, random.Random(0))
+    world = belief._beliefs(c)[seat].world
+    events, faces = world._watch.events, world.layout.face_ids
+    first, second = [i for i, e in enumerate(events) if e[0] == belief.SHUFFLE and len(e[2]) > 1][:2]
+    x, y, z = events[first][2][:3]
+    named = _named_since(events, first, (x, y), faces)
+    once = belief._exchanged(world, {x: y, y: x}, named, seat)
+    again = _named_since(once._watch.events, second, (y, z), faces)
+    assert any(i < second for i in named)  # (the first deal's moves of the shared card)
+    twice = belief._exchanged(once, {y: z, z: y}, again, seat)
+    kept = belief._Exchanged(belief._Exchanged(world, (x, y), named, seat), (y, z), again, seat).made()
+    assert kept._watch.events == twice._watch.events
+    assert kept._base[1][:4] == twice._base[1][:4]

@@ -2795,22 +2795,22 @@ def _event_exchanged(e: tuple, relabel: dict[int, int], shown: dict[str, str] | 
 
 class _Exchanged:
     """A copy of a world kept to play again from (`_Snap.world`), with cards exchanged (`_exchanged`): made when first
-    used (most copies kept are never used). Exchanged again, it holds the copy it was made of with the exchanges
-    composed (each card's identity after them all, the events any of them renamed)."""
+    used (most copies kept are never used). Exchanged again, it holds the copy it was made of and the exchanges in
+    turn, made one after the other: each renames the events from its own shuffle on, so that an event before a later
+    pair's shuffle that names a card of an earlier pair (its move, where the later pair shares that card; a question
+    listing cards of both pairs) keeps the later pair's cards as they were there (one relabeling composed of them all
+    would rename it with the later pair's too). (The bundled games exchange twice only pairs of one shuffle, where
+    the two agree: `benchmarks/exchanges_composed.py`.)"""
 
-    __slots__ = ("match", "named", "relabel", "seat", "world")
+    __slots__ = ("match", "seat", "steps", "world")
 
     def __init__(self, world, pair: tuple[int, int], named: list[int], seat: int) -> None:
         x, y = pair
-        relabel: dict[int, int] = {x: y, y: x}
-        before: dict[int, int] = {}
+        steps: tuple[tuple[dict[int, int], list[int]], ...] = (({x: y, y: x}, named),)
         if world.__class__ is _Exchanged:
-            world, before, named = world.world, world.relabel, sorted({*world.named, *named})
-        for c, d in before.items():  # (the exchange after those before: c, then d, then the pair's)
-            relabel[c] = y if d == x else x if d == y else d
+            world, steps = world.world, (*world.steps, *steps)
         self.world: Any = world
-        self.seat, self.named = seat, named
-        self.relabel = {c: d for c, d in relabel.items() if c != d}
+        self.seat, self.steps = seat, steps
         self.match: Any = None
 
     @property
@@ -2819,7 +2819,10 @@ class _Exchanged:
 
     def made(self):
         if self.match is None:
-            self.match = _exchanged(self.world, self.relabel, self.named, self.seat)
+            match = self.world
+            for relabel, named in self.steps:
+                match = _exchanged(match, relabel, named, self.seat)
+            self.match = match
         return self.match
 
     def clone(self):
