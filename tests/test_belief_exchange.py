@@ -99,6 +99,16 @@ def test_what_the_rules_read_of_a_card_in_each_zone():
     assert load_game("overloaded").face_props[""] is None
 
 
+@pytest.mark.parametrize("said", ['let l = list(hand of me, it)\nsay "{l}"', 'say "{list(hand of me, it)}"',
+                                  'say "{list(players, hand of it)}"'])
+def test_a_list_of_cards_put_into_words_reads_every_property_of_its_cards(tmp_path, said):
+    """A sentence that writes a list holding cards (kept in a name, or of zones) names each card: every property
+    of a card wherever it lies is read, as for one card written, so no two cards are exchanged as alike."""
+    from tests.test_compiler_cases import game
+
+    assert game(tmp_path, said).face_props == {"": None}
+
+
 @pytest.mark.parametrize(("name", "seed", "share"), [("overloaded", 0, 0.9), ("overloaded", 1, 0.9),
                                                      ("overloaded", 2, 0.9), ("hearts", 1, 0.5), ("hearts", 3, 0.9)])
 def test_an_exchange_is_the_world_played_again_would_give(name, seed, share, monkeypatch):

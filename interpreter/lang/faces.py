@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
+from typing import TypeGuard
 
 from . import nodes as n
 from .program import Program, Routine
@@ -80,7 +81,7 @@ def _face_read(value: object, functions: dict[str, Routine], calls: list[Routine
     if isinstance(value, n.Expr):
         if isinstance(value, n.CardProp | n.CardCondition) or (isinstance(value, n.Helper) and value.chance):
             return True
-        if isinstance(value, n.Format) and n.innermost_type(value.value.type) in ("card", "cards", "zone"):
+        if _writes_cards(value):
             return True
         if isinstance(value, n.FunctionCall) and value.pyname in functions:
             calls.append(functions[value.pyname])
@@ -89,6 +90,11 @@ def _face_read(value: object, functions: dict[str, Routine], calls: list[Routine
     if is_dataclass(value) and not isinstance(value, type):  # every part, lists of parts too
         return any(_face_read(getattr(value, f.name), functions, calls) for f in fields(value) if f.name != "at")
     return False
+
+
+def _writes_cards(value: object) -> TypeGuard[n.Format]:
+    """Whether `value` puts cards into words (by name: a card, cards, a zone, or a list holding some)."""
+    return isinstance(value, n.Format) and n.innermost_type(value.value.type) in ("card", "cards", "zone")
 
 
 # a statement's parts that take a zone's cards by place only (a zone named there is not reached by a face read)
@@ -275,7 +281,7 @@ class _Props:
                     return True
         elif isinstance(value, n.CardCondition) or (isinstance(value, n.Helper | n.FunctionCall) and value.chance):
             self.whole.add(ANY)
-        elif isinstance(value, n.Format) and value.value.type in ("card", "cards"):
+        elif _writes_cards(value):
             self.whole.update(_zones(value.value, bound) or (ANY,))
         elif isinstance(value, n.Filter | n.Aggregate | n.Groups):
             pool = value.base if isinstance(value, n.Filter) else value.pool
