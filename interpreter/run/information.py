@@ -834,11 +834,8 @@ def _options_json(match, seat: int, look: _Look, shown: list[str]) -> str:
             if labels == ",".join(map(look.face.__getitem__, values)):
                 return labels
         return ",".join(map(_STR, match.action_labels(seat)))
-    try:
-        written = look.options.get((kind, *values))
-    except TypeError:  # (an option with no key)
-        return ",".join(map(_STR, match.action_labels(seat)))
-    return written if written is not None else _values_json(look, match.layout, kind, values)  # type: ignore[return-value]
+    written = _values_json(look, match.layout, kind, values)
+    return written if written is not None else ",".join(map(_STR, match.action_labels(seat)))  # (an option with no key)
 
 
 def _values_json(look: _Look, t, kind: int, values: tuple) -> str | None:
