@@ -679,9 +679,29 @@ def _possible_out(need: list[Any], can: _Can, kind: int, incoming: list[int], ou
         every = frozenset().union(*free, spare)
         left = frozenset().union(*free, (f for f, k in spare.items() if k > 0))
         return [every if need[t] is not None else left for t in outgoing]
-    here: list[frozenset] = [frozenset()] * len(outgoing)
-    for j in _choosable(lambda t, s: need[t] is None or need[t] in can[s], kind, incoming, outgoing):
-        here = [h | can[s] for h, s in zip(here, _after_choice(kind, j, incoming), strict=True)]
+    js = _choosable(lambda t, s: need[t] is None or need[t] in can[s], kind, incoming, outgoing)
+    if not js:
+        return [frozenset()] * len(outgoing)
+    return _brought(kind, js, [can[s] for s in incoming])
+
+
+def _brought(k: int, js: list[int], came: list[frozenset]) -> list[frozenset]:
+    """Per outgoing path of a choice, the union over the cards at `js` (in order) that could have left of what
+    `_after_choice` sends down it (`came`: what each incoming path could bring), each path's union made once rather
+    than once per card. Outgoing path i keeps incoming i's card where a card after it left (below k) or one before
+    it (above k); it takes its neighbour towards k's where one at or below it left (below k) or one at or above it
+    (above k); and path k takes the card that left."""
+    lo, hi = js[0], js[-1]
+    here: list[frozenset] = []
+    for i in range(len(came)):
+        if i < k:
+            h = came[i] if hi > i else frozenset()
+            here.append(h | came[i + 1] if lo <= i else h)
+        elif i > k:
+            h = came[i] if lo < i else frozenset()
+            here.append(h | came[i - 1] if hi >= i else h)
+        else:
+            here.append(frozenset().union(*map(came.__getitem__, js)))
     return here
 
 
