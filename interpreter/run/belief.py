@@ -1208,9 +1208,10 @@ class _Replay:
         run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
         while d < len(self.decisions):
             # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
-            prev = world.backup() if self.repairs > 0 or d in dealing else None
+            # (made only where it is used: most answers are given as the real ones were)
+            later = world.backup_later() if self.repairs > 0 or d in dealing else None
             used = world.st.rng.used
-            self.opening(world, prev, used, d)
+            self.opening(world, None, used, d)
             self.redrew = False
             # (what a mend ranks its swaps by: none where no mend is left, as a world played again unmended)
             k = world._verified
@@ -1219,6 +1220,7 @@ class _Replay:
                 world = self.step(world, d)
                 if inside is not None:
                     self.note(d, k, world._verified, inside)
+                prev = later.made() if later is not None and (self.redrew or world.st.rng.used != used) else None
                 self.dealt(world, used, d, prev)
                 run = self.ran(run, prev, d)
                 d += 1
@@ -1234,7 +1236,7 @@ class _Replay:
                 world, d = run[0].clone(), run[1]
                 self.snaps = [snap for snap in self.snaps if snap.d < d]
                 continue
-            world = self.mended(prev, d, misfit)
+            world = self.mended(later.made() if later is not None else None, d, misfit)
             run = None
             d += 1
         return world

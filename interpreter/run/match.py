@@ -217,6 +217,11 @@ class Match:
             other._record = (_uncounted(watch), len(watch.events))
         return other
 
+    def backup_later(self) -> Later:
+        """What `backup` would copy of this world now, the copy made only where it is asked for (`Later.made`): a world
+        being drawn is kept before each answer it is played, and most such copies are never used."""
+        return Later(self)
+
     def search_copy(self) -> Match:
         """A copy for one iteration of a search: it keeps what information states read (the observations),
         not what a determinization of it would (which cards each seat can no longer tell apart), nor a new
@@ -691,6 +696,49 @@ class _Unbuilt(Match):
         if name == "_watch" and "_record" in self.__dict__:  # a record held lazily (see `Match.backup`)
             return _taken(self)
         raise AttributeError(f"'Match' object has no attribute {name!r}")
+
+
+class Later:
+    """A copy to go back to (`Match.backup`) of a world being drawn as it stood, made only when first asked for
+    (`made`), the world having played on in place since: it holds the world and what a copy reads of it that the
+    world changes as it goes on (its attributes then, how long its history, answers sent and record of events were,
+    its record's last table and walks, its rendered observations as a copy shares them, its decisions made). A
+    world's history, answers sent and record only grow (a record another copy shares is copied first, with what it
+    held; answers sent start a new list at a new base), so their first items then are those of its lists now. A world
+    that is no plain `Match` at work (a copy not yet rebuilt, one over, failed, logged or with explicit chance, or
+    whose record keeps tags) is copied at once."""
+
+    __slots__ = ("answers", "copy", "decisions", "events", "fresh", "history", "last", "seen", "sent", "state", "walks",
+                 "watch")
+
+    def __init__(self, m: Match) -> None:
+        self.copy: Match | None = None
+        watch = m.__dict__.get("_watch")
+        if m.__class__ is not Match or m._explicit is not None or m.winners is not None or m.failure is not None \
+                or m.log is not None or watch is None or not watch.search:
+            self.copy = m.backup()
+            return
+        self.state, self.decisions, self.answers = dict(m.__dict__), m.st.decisions, dict(m._answers)
+        self.history, self.sent = len(m.history), len(m._sent)
+        self.watch, self.events, self.last, self.walks, self.fresh = watch, len(watch.events), watch.last, \
+            watch.walks, watch.fresh
+        self.seen = list(map(information.fork_cache, m._seen))
+
+    def made(self) -> Match:
+        """The copy (`Match.backup` as the world stood), made once."""
+        if self.copy is None:
+            state = self.state
+            other = Match.__new__(_Unbuilt)
+            other.__dict__.update(state)
+            other.history = state["history"][:self.history]
+            other._answers, other._sent = self.answers, state["_sent"][:self.sent]
+            other._seen, other._decisions = self.seen, self.decisions
+            del other.st, other._flow, other._pending, other._watch
+            watch = self.watch.copy()
+            watch.last, watch.walks, watch.fresh = self.last, self.walks, self.fresh
+            other._record = (_uncounted(watch), self.events)
+            self.copy = other
+        return self.copy
 
 
 def _taken(m: Match) -> Watcher:
