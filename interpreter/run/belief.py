@@ -377,11 +377,12 @@ class _Tracer:
         first event that shows no more of it)."""
         walk = {MOVE: self.moved, SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
                 DECIDE: self.decided, TABLE: self.tabled, ROLL: self.rolled}
-        for i in range(self.tr.end, len(events)):
-            e = events[i]
-            if self.look is not None and e[0] != SHOW:
+        start = self.tr.end
+        for i, e in enumerate(islice(events, start, None), start):
+            kind = e[0]
+            if kind != SHOW and self.look is not None:
                 self.looked()
-            step = walk.get(e[0])
+            step = walk.get(kind)
             if step is not None:
                 step(i, e)
         if self.look is not None:
@@ -411,37 +412,50 @@ class _Tracer:
     # ---- what each event tells the seat
     def moved(self, i: int, e: tuple) -> None:
         _, c, src, at, dst, to, up, before, after = e
-        t, tr, bit, waiting, zones = self.t, self.tr, self.bit, self.waiting, self.zones
-        if not (before | after) & bit:
-            tr.unseen.add(len(tr.picks) - 1)
-            tr.hid.setdefault(len(tr.picks) - 1, []).append((i, self.seg[c]))
-        if (before | after) & bit:
-            self.saw(c, i)
-        if c in waiting and t.zone_vis[src] == OWNER and t.zone_owner[src] != self.seat and not after & bit:
-            mixes = len(tr.mixes)
-            self.chose(zones[src], at)  # which card of that hand the player chose, the seat did not see
-            if len(tr.mixes) > mixes:
-                tr.mix_answer[mixes] = min(d for d, _ in waiting[c])
-            tr.left.update(d for d, _ in waiting[c])
-        elif c in waiting and not (before | after) & bit:
-            # an answer's card that moves out of the seat's sight (a card taken from a hidden pile into a hand):
-            # a world takes the card its drawing puts on that path, as it does for a card that leaves a hand
-            # unseen; another card drawn there would leave the cards the drawing sends on elsewhere
-            tr.left.update(d for d, _ in waiting[c])
-        tr.last[self.seg[c]] = i
+        tr, waiting, seg = self.tr, self.waiting, self.seg
+        s = seg[c]
+        if (before | after) & self.bit:  # (`saw`, written out: this runs at every move)
+            if tr.need[s] is None:
+                tr.needed.append(s)
+                tr.need[s] = self.faces[c]
+            tr.sighted[s] = i
+        else:
+            d = len(tr.picks) - 1
+            tr.unseen.add(d)
+            tr.hid.setdefault(d, []).append((i, s))
+        if waiting and c in waiting:
+            self.named_moved(c, src, at, before, after)
+            s = seg[c]
+        tr.last[s] = i
         if not tr.picks:
-            tr.arranged.append((c, self.seg[c]))
+            tr.arranged.append((c, s))
+        zones = self.zones
         del zones[src][at]
         zones[dst].insert(to if to >= 0 else ~to, c)
         self.zone_of[c] = dst
         self.face[c] = up
-        if c in waiting:
-            self.link(c)
-        elif waiting:  # another card: the rules went on past the answers naming cards of these zones
-            self.release(src)
-            self.release(dst)
-        if after & bit:
-            self.saw(c, i)
+        if waiting:
+            if c in waiting:
+                self.link(c)
+            else:  # another card: the rules went on past the answers naming cards of these zones
+                self.release(src)
+                self.release(dst)
+
+    def named_moved(self, c: int, src: int, at: int, before: int, after: int) -> None:
+        """A card an answer named moved from zone `src`, where it lay at `at` (`before`, `after`: who could see it
+        there, and where it went)."""
+        t, tr, bit, waiting = self.t, self.tr, self.bit, self.waiting
+        if t.zone_vis[src] == OWNER and t.zone_owner[src] != self.seat and not after & bit:
+            mixes = len(tr.mixes)
+            self.chose(self.zones[src], at)  # which card of that hand the player chose, the seat did not see
+            if len(tr.mixes) > mixes:
+                tr.mix_answer[mixes] = min(d for d, _ in waiting[c])
+            tr.left.update(d for d, _ in waiting[c])
+        elif not (before | after) & bit:
+            # an answer's card that moves out of the seat's sight (a card taken from a hidden pile into a hand):
+            # a world takes the card its drawing puts on that path, as it does for a card that leaves a hand
+            # unseen; another card drawn there would leave the cards the drawing sends on elsewhere
+            tr.left.update(d for d, _ in waiting[c])
 
     def tabled(self, i: int, e: tuple) -> None:
         """The counters or the turn changed: once another turn or round begins, the answers naming cards that
