@@ -16,7 +16,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import compress, repeat
-from operator import and_, call, is_, is_not, itemgetter, ne, not_
+from operator import and_, attrgetter, call, is_, is_not, itemgetter, ne, not_
 from typing import Any
 
 from .events import (  # the kinds of event (raw tuples, first item the tag: see run/events.py)
@@ -561,6 +561,20 @@ def new_cache() -> Seen:
 def fork_cache(cache: Seen) -> Seen:
     """A seat's rendered observations for a copy of the match (sharing what it can)."""
     return cache.copy()
+
+
+# What `fork_cache` would take of a seat's rendered observations now, read at once (in C: no frame), for a copy made
+# later of a match that goes on rendering in place (`cache_of`)
+cache_state = attrgetter(*Seen.__slots__)
+
+
+def cache_of(state: tuple) -> Seen:
+    """The fork of a seat's rendered observations as they stood when `cache_state` read them (its fields in the
+    order of `Seen.__slots__`)."""
+    cache = Seen.__new__(Seen)
+    cache.chunks, cache.count, cache.events, cache.last, cache.lines, cache.m, cache.marks, cache.n, cache.snap, \
+        cache.text, cache.view = state
+    return cache
 
 
 def cut_cache(match, cache: Seen, events: int) -> Seen:

@@ -702,9 +702,9 @@ class Later:
     """A copy to go back to (`Match.backup`) of a world being drawn as it stood, made only when first asked for
     (`made`), the world having played on in place since: it holds the world and what a copy reads of it that the
     world changes as it goes on (its attributes then, how long its history, answers sent and record of events were,
-    its record's last table and walks, its rendered observations as a copy shares them, its decisions made). A
-    world's history, answers sent and record only grow (a record another copy shares is copied first, with what it
-    held; answers sent start a new list at a new base), so their first items then are those of its lists now. A world
+    its record's last table and walks, its rendered observations as they were, its decisions made). A world's
+    history, answers sent and record only grow (a record another copy shares is copied first, with what it held;
+    answers sent start a new list at a new base), so their first items then are those of its lists now. A world
     that is no plain `Match` at work (a copy not yet rebuilt, one over, failed, logged or with explicit chance, or
     whose record keeps tags) is copied at once."""
 
@@ -722,7 +722,7 @@ class Later:
         self.history, self.sent = len(m.history), len(m._sent)
         self.watch, self.events, self.last, self.walks, self.fresh = watch, len(watch.events), watch.last, \
             watch.walks, watch.fresh
-        self.seen = list(map(information.fork_cache, m._seen))
+        self.seen = list(map(information.cache_state, m._seen))
 
     def made(self) -> Match:
         """The copy (`Match.backup` as the world stood), made once."""
@@ -732,7 +732,7 @@ class Later:
             other.__dict__.update(state)
             other.history = state["history"][:self.history]
             other._answers, other._sent = self.answers, state["_sent"][:self.sent]
-            other._seen, other._decisions = self.seen, self.decisions
+            other._seen, other._decisions = list(map(information.cache_of, self.seen)), self.decisions
             del other.st, other._flow, other._pending, other._watch
             watch = self.watch.copy()
             watch.last, watch.walks, watch.fresh = self.last, self.walks, self.fresh
