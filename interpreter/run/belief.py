@@ -54,8 +54,8 @@ import random
 import re
 import weakref
 from collections.abc import Sequence
-from itertools import compress, islice, repeat
-from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
+from itertools import accumulate, compress, islice, repeat
+from operator import and_, contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
 from .events import SAY, SEATS, TABLE
@@ -607,16 +607,11 @@ def _choosable(ok: Any, k: int, incoming: list[int], outgoing: list[int]) -> lis
     tested once, not once per j: outgoing path i takes incoming i outside the places from j to k, incoming j at k,
     and its neighbour (i + 1 where j < k, i - 1 where j > k) between them."""
     n = len(incoming)
-    same = [ok(t, s) for t, s in zip(outgoing, incoming, strict=True)]
-    # upto[i]: whether all of same[:i] hold; after[i]: whether all of same[i:] do
-    upto, fine = [True] * (n + 1), True
-    for i in range(n):
-        fine = fine and same[i]
-        upto[i + 1] = fine
-    after, fine = [True] * (n + 1), True
-    for i in range(n - 1, -1, -1):
-        fine = fine and same[i]
-        after[i] = fine
+    same = list(map(ok, outgoing, incoming))
+    # upto[i]: whether all of same[:i] hold; after[i]: whether all of same[i:] do (in C: no bytecode per place)
+    upto = [True, *accumulate(same, and_)]
+    after = [*accumulate(reversed(same), and_)][::-1]
+    after.append(True)
     out: list[int] = []
     t = outgoing[k]
     # j < k: outgoing i in [j, k) takes incoming i + 1; checked from k down, so each j adds one pair
@@ -1090,9 +1085,16 @@ def _window(want: Sequence[str], a: int, b: int) -> list[str]:
 def _lines_from(cache, k: int) -> list[str]:
     """A seat's rendered observations from the k-th on (see `information.Seen`)."""
     out = cache.lines[k:cache.n] if k < cache.n else []
-    for _, i, lines, _ in cache.chunks:
+    chunks = cache.chunks
+    j = len(chunks)
+    while j and chunks[j - 1][1] > k:  # (the chunks from k on, found from the last: k is most often near it)
+        j -= 1
+    if j:
+        _, i, lines, _ = chunks[j - 1]
         if i + len(lines) > k:
-            out.extend(lines[max(0, k - i):])
+            out.extend(lines[k - i:])
+    for chunk in chunks[j:]:
+        out.extend(chunk[2])
     return out
 
 
