@@ -195,8 +195,8 @@ class Watcher:
         """Note the counters and the turn, when they changed (looked at before every question, answer,
         saying, roll, shuffle and glimpse: a change undone in between is not seen)."""
         last = self.last
-        if last is None or st.gc != last[4] or st.pc != last[5] or st.round != last[0] or st.turn != last[1] \
-                or st.first != last[2] or st.active != last[3]:
+        # (`last` holds the same six in that order: compared as one tuple, in C)
+        if last is None or (st.round, st.turn, st.first, st.active, st.gc, st.pc) != last:
             now = st.round, st.turn, st.first, st.active
             pc = st.pc
             self.last = (*now, st.gc[:], list(map(list, pc)))  # (the rows copied in C: no frame of a comprehension)
