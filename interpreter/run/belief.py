@@ -55,7 +55,7 @@ import re
 import weakref
 from collections.abc import Sequence
 from itertools import accumulate, compress, islice, repeat
-from operator import and_, contains, eq, gt, is_, is_not, itemgetter, ne, or_
+from operator import and_, contains, eq, gt, is_, is_not, itemgetter, ne, not_, or_
 from typing import Any, NamedTuple
 
 from .events import SAY, SEATS, TABLE
@@ -473,13 +473,17 @@ class _Tracer:
         self.zones[zi] = list(order)
         first = len(tr.mixes)
         by_back: dict[tuple, list[int]] = {}  # the cards the seat does not see, each back apart
-        for c in order:
-            if not self.sees(zi, c):
-                by_back.setdefault(self.backs[c], []).append(c)
+        t, backs = self.t, self.backs
+        vis = t.zone_vis[zi]
+        # (`sees`, for the zone at once: the cards face up in a zone the seat sees into are those it sees)
+        unseen = compress(order, map(not_, map(self.face.__getitem__, order))) if vis == PUBLIC or (
+            vis == OWNER and t.zone_owner[zi] == self.seat) else order
+        for c in unseen:
+            by_back.setdefault(backs[c], []).append(c)
         # each back apart, in the order of their paths in (not of their backs' first places in the real order)
         for group in sorted(by_back.values(), key=lambda group: min(self.seg[c] for c in group)):
             if len(group) > 1:
-                tr.mixes.append((-1, [self.seg[c] for c in group], [self.renew(c) for c in group]))
+                tr.mixes.append((-1, [self.seg[c] for c in group], self.renewed(group)))
         for o in range(first, len(tr.mixes)):
             tr.mix_deal[o] = len(tr.deals)
         if len(order) > 1:  # a shuffle of one card or none draws nothing
@@ -546,13 +550,6 @@ class _Tracer:
             self.waiting.setdefault(answer, []).append((len(tr.picks) - 1, who))
 
     # ---- the walk's steps
-    def sees(self, zi: int, c: int) -> bool:
-        t = self.t
-        vis = t.zone_vis[zi]
-        if vis == PUBLIC:
-            return self.face[c]
-        return vis == OWNER and t.zone_owner[zi] == self.seat and self.face[c]
-
     def saw(self, c: int, at: int) -> None:
         tr = self.tr
         s = self.seg[c]
@@ -561,18 +558,24 @@ class _Tracer:
             tr.need[s] = self.faces[c]
         tr.sighted[s] = at
 
-    def renew(self, c: int) -> int:
-        self.seg[c] = self.tr.path(None)
-        return self.seg[c]
+    def renewed(self, cards: list[int]) -> list[int]:
+        """A new free path for each of `cards`, in turn, coming out of the mix about to be made (`_Trace.path`, for
+        several at once: in C, no call per path)."""
+        tr, k = self.tr, len(cards)
+        paths = list(range(len(tr.need), len(tr.need) + k))
+        tr.need.extend(repeat(None, k))
+        tr.origin.extend(repeat(len(tr.mixes), k))
+        any(map(self.seg.__setitem__, cards, paths))
+        return paths
 
     def chose(self, hand: list[int], k: int) -> None:
         """Another player sent card `hand[k]` out of its hand unseen: any card of that hand with the same
         back could have gone (those with other backs the seat tells apart)."""
         backs, tr, seg = self.backs, self.tr, self.seg
         back = backs[hand[k]]
-        alike = [c for c in hand if backs[c] == back]
+        alike = list(compress(hand, map(eq, map(backs.__getitem__, hand), repeat(back))))  # (in C)
         if len(alike) > 1:
-            tr.mixes.append((alike.index(hand[k]), [seg[c] for c in alike], [self.renew(c) for c in alike]))
+            tr.mixes.append((alike.index(hand[k]), [seg[c] for c in alike], self.renewed(alike)))
             tr.chosen.add(seg[hand[k]])
 
     def link(self, c: int) -> None:
