@@ -749,7 +749,11 @@ def _by_role(tr: _Trace, paths: list[int]) -> list[int]:
     to them. Not the order of the real match's cards (which card a shuffle dealt where, or a hidden pile's order
     after an unseen move), which would feed what the seat does not know into those choices: two matches it cannot
     tell apart, given one generator, draw one world."""
-    return sorted(paths, key=_role(tr))
+    last = tr.last  # (sorted as (last move, path) pairs, made and read in C: `_role` without a call per path)
+    return list(map(_SECOND, sorted(zip(map(last.get, paths, repeat(-1)), paths, strict=True))))
+
+
+_SECOND = itemgetter(1)
 
 
 def _alive(tr: _Trace, alive: list[int]) -> list[tuple[int, int]]:

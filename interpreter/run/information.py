@@ -504,12 +504,17 @@ class Seen:
     def merge(self) -> None:
         """Move the chunks into `lines`, `marks` and `text`."""
         chunks = self.chunks
-        self.lines, self.n = _grown(self.lines, self.n, [x for chunk in chunks for x in chunk[2]]), self.count
-        self.marks = _grown(self.marks, self.m, [(k, i) for k, i, _, _ in chunks])
+        more: list[str] = []
+        any(map(more.extend, map(_LINES, chunks)))  # (the chunks' lines gathered in C: no frame of a comprehension)
+        self.lines, self.n = _grown(self.lines, self.n, more), self.count
+        self.marks = _grown(self.marks, self.m, list(map(_MARK, chunks)))  # (in C: no frame of a comprehension)
         self.m += len(chunks)
         if self.text is not None:
             self.text = "".join([self.text, *(chunk[3] for chunk in chunks)])
         self.chunks = ()
+
+
+_LINES, _MARK = itemgetter(2), itemgetter(0, 1)  # a chunk's lines; where it starts, in raw events and in lines
 
 
 def _grown(items: list, n: int, more: list) -> list:
