@@ -1234,7 +1234,8 @@ class _Replay:
             # (made only where it is used: most answers are given as the real ones were)
             later = world.backup_later() if self.repairs > 0 or d in dealing else None
             used = world.st.rng.used
-            self.opening(world, None, used, d)
+            if d == self.open_at:
+                self.opening(world, None, used, d)
             self.redrew = False
             # (what a mend ranks its swaps by: none where no mend is left, as a world played again unmended)
             k = world._verified
@@ -1243,9 +1244,10 @@ class _Replay:
                 world = self.step(world, d)
                 if inside is not None:
                     self.note(d, k, world._verified, inside)
-                prev = later.made() if later is not None and (self.redrew or world.st.rng.used != used) else None
-                self.dealt(world, used, d, prev)
-                run = self.ran(run, prev, d)
+                if self.redrew or world.st.rng.used != used:  # (else neither keeps anything)
+                    prev = later.made() if later is not None else None
+                    self.dealt(world, used, d, prev)
+                    run = self.ran(run, prev, d)
                 d += 1
                 continue
             except RuleError:
@@ -1500,7 +1502,7 @@ class _Replay:
     def answered(self, world, d: int):
         """`world` after answer `d`, given again (see `step`)."""
         who = self.match.history[d][0]
-        e, pick, tr, card = self.decisions[d], self.tr.picks[d], self.tr, self.card
+        e, pick, tr = self.decisions[d], self.tr.picks[d], self.tr
         reached = self.reached(world)
         if reached >= 0:  # asked something else, or told something else on the way
             raise _Misfit("the seat would see something else", reached)
@@ -1514,7 +1516,7 @@ class _Replay:
             # chosen), or one that left a hand unseen, one of those of its back there, as the drawing has it
             # (the only one, where the seat tells it by its back). A card whose face the seat knew only before
             # (a hand it knew all of) is no sign of which was chosen: that answer is drawn anew below
-            c = world.st.rng.card(card[pick])
+            c = world.st.rng.card(self.plan.card[pick])  # (`card`, read where it is needed)
             action = options.index(c) if c in options else -1
         elif who != self.seat and (e[2] or pick >= 0):
             # another seat's secret answer, or its pick of a card the seat did not see that stays where it
