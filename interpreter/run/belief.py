@@ -78,6 +78,7 @@ from .runtime import K_CARD, OWNER, PUBLIC, RuleError
 
 DEFAULT_TRIES = 20
 _KIND = itemgetter(0)  # an event's kind
+_RUNS = re.compile(f"{MOVE}+|[^{MOVE}]+").finditer  # the runs of moves and of other events in a record's kinds
 DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
 DEFAULT_PROBES = 3000  # swaps tried, in all, to mend the worlds of one draw
@@ -375,16 +376,24 @@ class _Tracer:
     def walk(self, events: list[tuple]) -> None:
         """The events from the last walked on, each told to the step of its kind (a look at a hand ends at the
         first event that shows no more of it)."""
-        walk = {MOVE: self.moved, SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
+        walk = {SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
                 DECIDE: self.decided, TABLE: self.tabled, ROLL: self.rolled}
         start = self.tr.end
-        for i, e in enumerate(islice(events, start, None), start):
-            kind = e[0]
-            if kind != SHOW and self.look is not None:
-                self.looked()
-            step = walk.get(kind)
-            if step is not None:
-                step(i, e)
+        tags = "".join(map(_KIND, islice(events, start, None)))  # (each kind's tag is one character)
+        for run in _RUNS(tags):  # the runs of moves, each told at once (`moved`), and the events between
+            a, b = run.span()
+            if tags[a] == MOVE:
+                if self.look is not None:
+                    self.looked()
+                self.moved(events, start + a, start + b)
+                continue
+            for i, e in enumerate(islice(events, start + a, start + b), start + a):
+                kind = e[0]
+                if kind != SHOW and self.look is not None:
+                    self.looked()
+                step = walk.get(kind)
+                if step is not None:
+                    step(i, e)
         if self.look is not None:
             self.looked()
         self.tr.end = len(events)
@@ -410,36 +419,42 @@ class _Tracer:
         return now
 
     # ---- what each event tells the seat
-    def moved(self, i: int, e: tuple) -> None:
-        _, c, src, at, dst, to, up, before, after = e
-        tr, waiting, seg = self.tr, self.waiting, self.seg
-        s = seg[c]
-        if (before | after) & self.bit:  # (`saw`, written out: this runs at every move)
-            if tr.need[s] is None:
-                tr.needed.append(s)
-                tr.need[s] = self.faces[c]
-            tr.sighted[s] = i
-        else:
-            d = len(tr.picks) - 1
-            tr.unseen.add(d)
-            tr.hid.setdefault(d, []).append((i, s))
-        if waiting and c in waiting:
-            self.named_moved(c, src, at, before, after)
+    def moved(self, events: list[tuple], a: int, b: int) -> None:
+        """The moves `events[a:b]`, one after another (their steps written out, what they read looked up once: this
+        runs at every move)."""
+        tr, waiting, seg, bit, faces = self.tr, self.waiting, self.seg, self.bit, self.faces
+        need, sighted, last, zones, zone_of, face = tr.need, tr.sighted, tr.last, self.zones, self.zone_of, self.face
+        d = len(tr.picks) - 1  # the answer the moves come after (-1: the set-up)
+        for i in range(a, b):
+            _, c, src, at, dst, to, up, before, after = events[i]
             s = seg[c]
-        tr.last[s] = i
-        if not tr.picks:
-            tr.arranged.append((c, s))
-        zones = self.zones
-        del zones[src][at]
-        zones[dst].insert(to if to >= 0 else ~to, c)
-        self.zone_of[c] = dst
-        self.face[c] = up
-        if waiting:
-            if c in waiting:
-                self.link(c)
-            else:  # another card: the rules went on past the answers naming cards of these zones
-                self.release(src)
-                self.release(dst)
+            if (before | after) & bit:  # (`saw`)
+                if need[s] is None:
+                    tr.needed.append(s)
+                    need[s] = faces[c]
+                sighted[s] = i
+            else:
+                tr.unseen.add(d)
+                tr.hid.setdefault(d, []).append((i, s))
+            if waiting and c in waiting:
+                self.named_moved(c, src, at, before, after)
+                s = seg[c]
+            last[s] = i
+            if d < 0:
+                tr.arranged.append((c, s))
+            del zones[src][at]
+            zones[dst].insert(to if to >= 0 else ~to, c)
+            zone_of[c], face[c] = dst, up
+            if waiting:
+                self.named_left(c, src, dst)
+
+    def named_left(self, c: int, src: int, dst: int) -> None:
+        """Card `c` moved from zone `src` to `dst` while answers naming cards wait to be linked (`waiting`)."""
+        if c in self.waiting:
+            self.link(c)
+        else:  # another card: the rules went on past the answers naming cards of these zones
+            self.release(src)
+            self.release(dst)
 
     def named_moved(self, c: int, src: int, at: int, before: int, after: int) -> None:
         """A card an answer named moved from zone `src`, where it lay at `at` (`before`, `after`: who could see it
