@@ -80,6 +80,37 @@ def test_a_worlds_copies_to_go_back_to_take_its_record_only_when_used():
     assert world.apply(world.to_act()[0], 0) is None and world._watch.events is record
 
 
+@pytest.mark.parametrize("name", ["hearts", "overloaded", "sky-haulers"])
+def test_a_worlds_copy_made_later_is_the_copy_it_would_have_made_then(name):
+    """`Match.backup_later` keeps what `backup` would copy of a world, the copy made only where it is asked for
+    (`Later.made`): made after the world played on in place (recorded, rendered its seat's observations, answered a
+    question of several seats in part, kept new bases), it is the copy `backup` made then, and plays on alike."""
+    _, world, seat = _world(name, 3, 12)
+    bot = random.Random(2)
+    kept = []
+    for _ in range(14):
+        if world.over:
+            break
+        kept.append((world.backup(), world.backup_later(), world.information_state(seat)))
+        p = world.to_act()[0]
+        assert world.apply(p, bot.randrange(len(world.legal_actions(p)))) is None
+    assert len(kept) > 5
+    for backup, later, info in kept:
+        made = later.made()
+        assert made is later.made()  # (made once)
+        assert made.__class__ is backup.__class__
+        assert made.history == backup.history and made._sent == backup._sent and made._answers == backup._answers
+        assert made._watch.events == backup._watch.events
+        assert made.st.freeze()[:-1] == backup.st.freeze()[:-1]
+        assert [made.information_state(s) for s in range(made.players)] == \
+            [backup.information_state(s) for s in range(backup.players)]
+        assert made.information_state(seat) == info
+        if not made.over:
+            p = made.to_act()[0]
+            assert made.apply(p, 0) is None and backup.apply(p, 0) is None
+            assert made.information_state(seat) == backup.information_state(seat)
+
+
 def test_a_world_drawn_without_replay_keeps_no_tags_either():
     game = load_game("tests/games/kuhn-poker")
     m = played(game, 2, 4, 1)
