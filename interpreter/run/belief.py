@@ -54,8 +54,8 @@ import random
 import re
 import weakref
 from collections.abc import Sequence
-from itertools import accumulate, compress, islice, repeat
-from operator import and_, contains, eq, gt, is_, is_not, itemgetter, ne, not_, or_
+from itertools import compress, islice, repeat
+from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
 from .events import SAY, SEATS, TABLE
@@ -78,7 +78,6 @@ from .runtime import K_CARD, OWNER, PUBLIC, RuleError
 
 DEFAULT_TRIES = 20
 _KIND = itemgetter(0)  # an event's kind
-_RUNS = re.compile(f"{MOVE}+|[^{MOVE}]+").finditer  # the runs of moves and of other events in a record's kinds
 DEFAULT_REPAIRS = 60
 DEFAULT_MOVES = 2
 DEFAULT_PROBES = 3000  # swaps tried, in all, to mend the worlds of one draw
@@ -376,24 +375,16 @@ class _Tracer:
     def walk(self, events: list[tuple]) -> None:
         """The events from the last walked on, each told to the step of its kind (a look at a hand ends at the
         first event that shows no more of it)."""
-        walk = {SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
+        walk = {MOVE: self.moved, SHUFFLE: self.shuffled, FLIP: self.flipped, SHOW: self.shown, ASK: self.asked,
                 DECIDE: self.decided, TABLE: self.tabled, ROLL: self.rolled}
         start = self.tr.end
-        tags = "".join(map(_KIND, islice(events, start, None)))  # (each kind's tag is one character)
-        for run in _RUNS(tags):  # the runs of moves, each told at once (`moved`), and the events between
-            a, b = run.span()
-            if tags[a] == MOVE:
-                if self.look is not None:
-                    self.looked()
-                self.moved(events, start + a, start + b)
-                continue
-            for i, e in enumerate(islice(events, start + a, start + b), start + a):
-                kind = e[0]
-                if kind != SHOW and self.look is not None:
-                    self.looked()
-                step = walk.get(kind)
-                if step is not None:
-                    step(i, e)
+        for i, e in enumerate(islice(events, start, None), start):
+            kind = e[0]
+            if kind != SHOW and self.look is not None:
+                self.looked()
+            step = walk.get(kind)
+            if step is not None:
+                step(i, e)
         if self.look is not None:
             self.looked()
         self.tr.end = len(events)
@@ -419,42 +410,36 @@ class _Tracer:
         return now
 
     # ---- what each event tells the seat
-    def moved(self, events: list[tuple], a: int, b: int) -> None:
-        """The moves `events[a:b]`, one after another (their steps written out, what they read looked up once: this
-        runs at every move)."""
-        tr, waiting, seg, bit, faces = self.tr, self.waiting, self.seg, self.bit, self.faces
-        need, sighted, last, zones, zone_of, face = tr.need, tr.sighted, tr.last, self.zones, self.zone_of, self.face
-        d = len(tr.picks) - 1  # the answer the moves come after (-1: the set-up)
-        for i in range(a, b):
-            _, c, src, at, dst, to, up, before, after = events[i]
+    def moved(self, i: int, e: tuple) -> None:
+        _, c, src, at, dst, to, up, before, after = e
+        tr, waiting, seg = self.tr, self.waiting, self.seg
+        s = seg[c]
+        if (before | after) & self.bit:  # (`saw`, written out: this runs at every move)
+            if tr.need[s] is None:
+                tr.needed.append(s)
+                tr.need[s] = self.faces[c]
+            tr.sighted[s] = i
+        else:
+            d = len(tr.picks) - 1
+            tr.unseen.add(d)
+            tr.hid.setdefault(d, []).append((i, s))
+        if waiting and c in waiting:
+            self.named_moved(c, src, at, before, after)
             s = seg[c]
-            if (before | after) & bit:  # (`saw`)
-                if need[s] is None:
-                    tr.needed.append(s)
-                    need[s] = faces[c]
-                sighted[s] = i
-            else:
-                tr.unseen.add(d)
-                tr.hid.setdefault(d, []).append((i, s))
-            if waiting and c in waiting:
-                self.named_moved(c, src, at, before, after)
-                s = seg[c]
-            last[s] = i
-            if d < 0:
-                tr.arranged.append((c, s))
-            del zones[src][at]
-            zones[dst].insert(to if to >= 0 else ~to, c)
-            zone_of[c], face[c] = dst, up
-            if waiting:
-                self.named_left(c, src, dst)
-
-    def named_left(self, c: int, src: int, dst: int) -> None:
-        """Card `c` moved from zone `src` to `dst` while answers naming cards wait to be linked (`waiting`)."""
-        if c in self.waiting:
-            self.link(c)
-        else:  # another card: the rules went on past the answers naming cards of these zones
-            self.release(src)
-            self.release(dst)
+        tr.last[s] = i
+        if not tr.picks:
+            tr.arranged.append((c, s))
+        zones = self.zones
+        del zones[src][at]
+        zones[dst].insert(to if to >= 0 else ~to, c)
+        self.zone_of[c] = dst
+        self.face[c] = up
+        if waiting:
+            if c in waiting:
+                self.link(c)
+            else:  # another card: the rules went on past the answers naming cards of these zones
+                self.release(src)
+                self.release(dst)
 
     def named_moved(self, c: int, src: int, at: int, before: int, after: int) -> None:
         """A card an answer named moved from zone `src`, where it lay at `at` (`before`, `after`: who could see it
@@ -491,7 +476,8 @@ class _Tracer:
         t, backs = self.t, self.backs
         vis = t.zone_vis[zi]
         # (`sees`, for the zone at once: the cards face up in a zone the seat sees into are those it sees)
-        unseen = compress(order, map(not_, map(self.face.__getitem__, order))) if vis == PUBLIC or (
+        face = self.face
+        unseen = [c for c in order if not face[c]] if vis == PUBLIC or (
             vis == OWNER and t.zone_owner[zi] == self.seat) else order
         for c in unseen:
             by_back.setdefault(backs[c], []).append(c)
@@ -575,12 +561,14 @@ class _Tracer:
 
     def renewed(self, cards: list[int]) -> list[int]:
         """A new free path for each of `cards`, in turn, coming out of the mix about to be made (`_Trace.path`, for
-        several at once: in C, no call per path)."""
+        several at once: no call per path)."""
         tr, k = self.tr, len(cards)
         paths = list(range(len(tr.need), len(tr.need) + k))
         tr.need.extend(repeat(None, k))
         tr.origin.extend(repeat(len(tr.mixes), k))
-        any(map(self.seg.__setitem__, cards, paths))
+        seg = self.seg
+        for c, s in zip(cards, paths, strict=True):
+            seg[c] = s
         return paths
 
     def chose(self, hand: list[int], k: int) -> None:
@@ -588,7 +576,7 @@ class _Tracer:
         back could have gone (those with other backs the seat tells apart)."""
         backs, tr, seg = self.backs, self.tr, self.seg
         back = backs[hand[k]]
-        alike = list(compress(hand, map(eq, map(backs.__getitem__, hand), repeat(back))))  # (in C)
+        alike = [c for c in hand if backs[c] == back]
         if len(alike) > 1:
             tr.mixes.append((alike.index(hand[k]), [seg[c] for c in alike], self.renewed(alike)))
             tr.chosen.add(seg[hand[k]])
@@ -625,11 +613,16 @@ def _choosable(ok: Any, k: int, incoming: list[int], outgoing: list[int]) -> lis
     tested once, not once per j: outgoing path i takes incoming i outside the places from j to k, incoming j at k,
     and its neighbour (i + 1 where j < k, i - 1 where j > k) between them."""
     n = len(incoming)
-    same = list(map(ok, outgoing, incoming))
-    # upto[i]: whether all of same[:i] hold; after[i]: whether all of same[i:] do (in C: no bytecode per place)
-    upto = [True, *accumulate(same, and_)]
-    after = [*accumulate(reversed(same), and_)][::-1]
-    after.append(True)
+    same = [ok(t, s) for t, s in zip(outgoing, incoming, strict=True)]
+    # upto[i]: whether all of same[:i] hold; after[i]: whether all of same[i:] do
+    upto, fine = [True] * (n + 1), True
+    for i in range(n):
+        fine = fine and same[i]
+        upto[i + 1] = fine
+    after, fine = [True] * (n + 1), True
+    for i in range(n - 1, -1, -1):
+        fine = fine and same[i]
+        after[i] = fine
     out: list[int] = []
     t = outgoing[k]
     # j < k: outgoing i in [j, k) takes incoming i + 1; checked from k down, so each j adds one pair
@@ -728,7 +721,7 @@ def _brought(k: int, js: list[int], came: list[frozenset]) -> list[frozenset]:
             h = came[i] if lo < i else frozenset()
             here.append(h | came[i - 1] if hi >= i else h)
         else:
-            here.append(frozenset().union(*map(came.__getitem__, js)))
+            here.append(frozenset().union(*[came[j] for j in js]))
     return here
 
 
@@ -764,11 +757,7 @@ def _by_role(tr: _Trace, paths: list[int]) -> list[int]:
     to them. Not the order of the real match's cards (which card a shuffle dealt where, or a hidden pile's order
     after an unseen move), which would feed what the seat does not know into those choices: two matches it cannot
     tell apart, given one generator, draw one world."""
-    last = tr.last  # (sorted as (last move, path) pairs, made and read in C: `_role` without a call per path)
-    return list(map(_SECOND, sorted(zip(map(last.get, paths, repeat(-1)), paths, strict=True))))
-
-
-_SECOND = itemgetter(1)
+    return sorted(paths, key=_role(tr))
 
 
 def _alive(tr: _Trace, alive: list[int]) -> list[tuple[int, int]]:
