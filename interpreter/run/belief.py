@@ -2032,22 +2032,37 @@ class _Replay:
         named there a zone of another player held (Go Fish: a hand asked for a rank that held none). Else (a
         card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until a card fits;
         or a card answered whose kind the rules tell later) the order the moves came in, between equals."""
-        key = self.weigher(prev, d, reached)
         if not self.unanswered:
-            return sorted(moves, key=lambda move: key(move)[:2])
-        ranked = [(k[:3], i) for i, move in enumerate(moves) if not (k := key(move))[3]]
-        first = {i for _, i in ranked}
-        return [moves[i] for _, i in sorted(ranked)] + [move for i, move in enumerate(moves) if i not in first]
+            return sorted(moves, key=self.weigher(prev, d, reached))
+        relevant = self.bearing(prev, d, reached)
+        first = [i for i, move in enumerate(moves) if relevant(move)]
+        if not first:
+            return moves
+        key = self.weigher(prev, d, reached)
+        chosen = set(first)
+        return [moves[i] for _, i in sorted((key(moves[i]), i) for i in first)] + \
+            [move for i, move in enumerate(moves) if i not in chosen]
+
+    def bearing(self, prev, d: int, reached: int):
+        """Whether a move at answer `d` changes, in a zone the answer is about, how many cards it holds of a face the
+        seat's lines named at the answer up to where the world parted (`reached`; see `ranked`)."""
+        faces = self.faces
+        now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)]
+        told_now = self.told_at(prev, reached)
+
+        def relevant(move: tuple[tuple[int, int, int], ...]) -> bool:
+            return any((faces[x] in told_now or faces[y] in told_now) and any((x in z) != (y in z) for z in now)
+                       for _, x, y in move)
+
+        return relevant
 
     def weigher(self, prev, d: int, reached: int):
         """`ranked`'s key of a move at answer `d`: (whether it trades back a pair that mended this answer before,
         the counts pinned at the answers since its first shuffle it undoes, the counts the rules may have read
-        there it changes, whether it changes no count the answer is about). The last two are worked out only
-        where no option of another player fit its question (`unanswered`)."""
+        there it changes). The last is worked out only where no option of another player fit its question
+        (`unanswered`; else 0)."""
         faces, told = self.faces, self.told
         counted = self.unanswered  # (else only the trades back and the counts undone are worked out)
-        now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)] if counted else []
-        told_now = self.told_at(prev, reached) if counted else frozenset()
         passed = sorted(e for e in told if e != d) if counted else []
         by_face, where = self.named_passed(passed)
         again = self.mends.get(d, ())
@@ -2062,20 +2077,17 @@ class _Replay:
 
         since: dict[int, int] = {}  # mix -> the first answer given after it
 
-        def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, int, int, bool]:
-            """(trades back, counts undone, counts changed, whether it changes no count the answer is about)"""
+        def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, int, int]:
+            """(trades back, counts undone, counts changed)"""
             risk = undone = 0
-            relevant = False
             for o, x, y in move:
                 fx, fy = faces[x], faces[y]
-                if not relevant and (fx in told_now or fy in told_now):
-                    relevant = any((x in z) != (y in z) for z in now)
                 first = since[o] if o in since else since.setdefault(o, self.since(o))
                 if x in where or y in where:  # (else neither card lay in a zone kept: no count there changes)
                     risk += _risked(by_face, passed, where, first, x, y, fx, fy)
                 if pins:
                     undone += _undone(faces, pins, first, x, y)
-            return bool(again) and any(frozenset((x, y)) in again for _, x, y in move), undone, risk, not relevant
+            return bool(again) and any(frozenset((x, y)) in again for _, x, y in move), undone, risk
 
         return key
 
