@@ -1649,8 +1649,9 @@ class _Replay:
         near, far = self.alive_pairs(d, reached, told)
         for o in self.dealt_in(d):  # a shuffle the answer itself dealt: its cards on free paths traded among them
             free = self.dealt_free(o)
+            by_face = _by_face(self.faces, free)
             for x in free:
-                near.extend(self.traded_for(o, x, free, told))
+                near.extend(self.traded_for(o, x, by_face, told))
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
@@ -1673,7 +1674,8 @@ class _Replay:
         near: list[tuple[int, int, int]] = []
         far: list[tuple[int, int, int]] = []
         dealt, chose = self.dealt_by(alive), self.chosen_by(alive)
-        free: dict[int, list[int]] = {}  # shuffle -> `dealt_free` (once a call: a hand's cards mostly came by one)
+        free: dict[int, dict[Any, list[int]]] = {}  # shuffle -> `dealt_free` by face (once a call: a hand's cards
+        # mostly came by one)
         for r, s in _alive(tr, alive):
             if tr.need[s] is not None:
                 continue
@@ -1684,7 +1686,7 @@ class _Replay:
                 into.extend(self.chosen_instead(chose[x], x))
             if o >= 0:
                 if o not in free:
-                    free[o] = self.dealt_free(o)
+                    free[o] = _by_face(self.faces, self.dealt_free(o))
                 into.extend(self.traded_for(o, x, free[o], told))
         return near, far
 
@@ -1693,17 +1695,13 @@ class _Replay:
         tr, card = self.tr, self.card
         return [card[t] for t in _by_role(tr, tr.mixes[o][2]) if tr.need[t] is None]
 
-    def traded_for(self, o: int, x: int, free: list[int], told: frozenset) -> list[tuple[int, int, int]]:
+    def traded_for(self, o: int, x: int, free: dict[Any, list[int]], told: frozenset) -> list[tuple[int, int, int]]:
         """The swaps (o, x, y) of card `x` with one card of each other face of `free` (the cards shuffle `o` dealt
-        down free paths), drawn at random, or with each of a face the seat's lines named (`told`, where no option of
-        another player fit its question)."""
-        faces, rng, every = self.faces, self.rng, self.unanswered
-        fx = faces[x]
-        by_face: dict[Any, list[int]] = {}
-        for y in free:
-            if faces[y] != fx:
-                by_face.setdefault(faces[y], []).append(y)
-        return [(o, x, y) for f, ys in by_face.items() for y in (ys if every and f in told else (rng.choice(ys),))]
+        down free paths, by face: `_by_face`), drawn at random, or with each of a face the seat's lines named (`told`,
+        where no option of another player fit its question)."""
+        rng, every, fx = self.rng, self.unanswered, self.faces[x]
+        return [(o, x, y) for f, ys in free.items() if f != fx
+                for y in (ys if every and f in told else (rng.choice(ys),))]
 
     def own_card_first(self, d: int, pairs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
         """`pairs` with the swaps of the card answer `d` named first, where the seat never saw which card it was
@@ -2046,12 +2044,12 @@ class _Replay:
     def bearing(self, prev, d: int, reached: int):
         """Whether a move at answer `d` changes, in a zone the answer is about, how many cards it holds of a face the
         seat's lines named at the answer up to where the world parted (`reached`; see `ranked`)."""
-        faces = self.faces
-        now = [set(prev.st.zones[zi]) for zi in self.touched(d, reached)]
+        faces, zones = self.faces, prev.st.zones
+        now = {c: zi for zi in self.touched(d, reached) for c in zones[zi]}  # (a card lies in one zone at a time)
         told_now = self.told_at(prev, reached)
 
         def relevant(move: tuple[tuple[int, int, int], ...]) -> bool:
-            return any((faces[x] in told_now or faces[y] in told_now) and any((x in z) != (y in z) for z in now)
+            return any((faces[x] in told_now or faces[y] in told_now) and now.get(x, -1) != now.get(y, -1)
                        for _, x, y in move)
 
         return relevant
@@ -2096,13 +2094,17 @@ class _Replay:
         card -> per answer, the zone of `hidden` that held it, or -1."""
         by_face: dict[Any, list[int]] = {}
         where: dict[int, list[int]] = {}
+        nowhere = [-1] * len(passed)
         for i, e in enumerate(passed):
             named, inside = self.named_at(e), self.told[e][2]
             for f in named:
                 by_face.setdefault(f, []).append(i)
             for h, z in enumerate(inside):
                 for c in z:
-                    where.setdefault(c, [-1] * len(passed))[i] = h
+                    w = where.get(c)
+                    if w is None:
+                        w = where[c] = nowhere[:]  # (not a list made for every card at every answer, then dropped)
+                    w[i] = h
         return by_face, where
 
     def learned(self, d: int, prev, reached: int, before, after, move: tuple[tuple[int, int, int], ...]) -> None:
@@ -2178,6 +2180,14 @@ class _Replay:
                     players.update(p for p, v in enumerate(values) if p >= len(before) or v != before[p])
         zones.update(zi for zi in range(len(t.zone_owner)) if t.zone_owner[zi] in players)
         return zones
+
+
+def _by_face(faces: list[Any], cards: list[int]) -> dict[Any, list[int]]:
+    """`cards` by face, each face's in the order they come (the faces in the order they first come)."""
+    out: dict[Any, list[int]] = {}
+    for c in cards:
+        out.setdefault(faces[c], []).append(c)
+    return out
 
 
 def _risked(by_face: dict[Any, list[int]], passed: list[int], where: dict[int, list[int]], first: int, x: int, y: int,
