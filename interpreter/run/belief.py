@@ -2031,12 +2031,14 @@ class _Replay:
         card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until a card fits;
         or a card answered whose kind the rules tell later) the order the moves came in, between equals."""
         if not self.unanswered:
-            return sorted(moves, key=self.weigher(prev, d, reached))
+            key = self.weigher(prev, d, reached)
+            return moves if key is None else sorted(moves, key=key)
         relevant = self.bearing(prev, d, reached)
         first = [i for i, move in enumerate(moves) if relevant(move)]
         if not first:
             return moves
         key = self.weigher(prev, d, reached)
+        assert key is not None
         chosen = set(first)
         return [moves[i] for _, i in sorted((key(moves[i]), i) for i in first)] + \
             [move for i, move in enumerate(moves) if i not in chosen]
@@ -2058,7 +2060,8 @@ class _Replay:
         """`ranked`'s key of a move at answer `d`: (whether it trades back a pair that mended this answer before,
         the counts pinned at the answers since its first shuffle it undoes, the counts the rules may have read
         there it changes). The last is worked out only where no option of another player fit its question
-        (`unanswered`; else 0)."""
+        (`unanswered`; else 0). None where the key is the same for every move (no count pinned, no pair mended this
+        answer before, and the counts changed not worked out)."""
         faces, told = self.faces, self.told
         counted = self.unanswered  # (else only the trades back and the counts undone are worked out)
         passed = sorted(e for e in told if e != d) if counted else []
@@ -2072,6 +2075,10 @@ class _Replay:
                 for h, f, k in pinned:
                     z = told[e][2][h]
                     pins.setdefault(f, []).append((e, z, k, sum(faces[c] == f for c in z)))
+        if not counted and not pins and not again:
+            return None
+        # the cards of the zones whose counts were pinned (a trade of none of them undoes none)
+        pinned_in = {c for kept in pins.values() for _, z, _, _ in kept for c in z}
 
         since: dict[int, int] = {}  # mix -> the first answer given after it
 
@@ -2083,7 +2090,7 @@ class _Replay:
                 first = since[o] if o in since else since.setdefault(o, self.since(o))
                 if x in where or y in where:  # (else neither card lay in a zone kept: no count there changes)
                     risk += _risked(by_face, passed, where, first, x, y, fx, fy)
-                if pins:
+                if x in pinned_in or y in pinned_in:
                     undone += _undone(faces, pins, first, x, y)
             return bool(again) and any(frozenset((x, y)) in again for _, x, y in move), undone, risk
 
