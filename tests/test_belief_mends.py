@@ -73,9 +73,9 @@ SEED, UPTO = 2, 80
 
 
 def test_late_in_go_fish_the_quick_mends_find_a_world_on_a_small_budget(monkeypatch, late_point):
-    """Two generators that do (on this budget, 16 of the first 30 find a world; without the order, none of 12)."""
+    """Two generators that do (on this budget, 23 of the first 30 find a world; without the order, none of 12)."""
     m, seat = late_point
-    for world in small_budget_draws(monkeypatch, m, seat, (0, 3)):
+    for world in small_budget_draws(monkeypatch, m, seat, (0, 1)):
         assert not isinstance(world, NoConsistentWorld), world
         assert world.information_state(seat) == m.information_state(seat)
         replayed(world)

@@ -1812,12 +1812,19 @@ class _Replay:
         """The first `_PROBES` of `moves`, as long as the draw's budget of probes lasts, each made on the drawing
         and tried on a copy of `prev` (`tried`), but those that would show the seat another face or whose copy
         does not fit: (the move, the drawing with it, whether it reaches before the copy's kept base, the copy
-        before answer `d`, the world after it or None, where it parted or None)."""
+        before answer `d`, the world after it or None, where it parted or None). A move made again (x traded for y
+        and y for x are one trade) is not tried again: on the same copy it gives the same world, its answer and what
+        the seat observes after it the same (but for chance drawn anew), so it would fail where it failed."""
         kept = self.card
         dealt_before = prev._base[1][-1][1].used  # the shuffles the copy's kept base had dealt
+        made: set[frozenset] = set()
         for move in moves[:_PROBES]:
             if self.budget[0] <= 0:
                 return
+            trades = frozenset((o, frozenset((x, y))) for o, x, y in move)
+            if trades in made:
+                continue
+            made.add(trades)
             self.budget[0] -= 1
             swapped, pi, relabel = self.moved_cards(move, kept, dealt_before)
             if swapped is None:
