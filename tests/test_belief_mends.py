@@ -36,6 +36,22 @@ def test_an_observation_names_a_face_by_its_id_or_a_whole_word_no_other_face_sha
     assert named('{"counters":{"asked_of":2,"asked_rank":"jack"},"event":"table"}') == {"jack"}
 
 
+def test_the_faces_told_at_an_answer_are_those_its_own_lines_name_after_a_step_on_the_way():
+    """A mend's step on the way is a copy rebuilt from its kept base, which holds as matched only the lines up to
+    that base (the start of the turn): the faces told at the answer being mended are still named from its own first
+    line on, not from the turn's (a rank asked for at an earlier pass of the turn is not one this answer names)."""
+    layout = load_game("go-fish").new_match(players=4, seed=0).layout
+    replay = belief._Replay.__new__(belief._Replay)
+    replay.match, replay.tr, replay.words = SimpleNamespace(layout=layout), SimpleNamespace(named={}), None
+    replay.want = ['{"event":"say","text":"P0 asks P2 for Sevens","type":"event"}',
+                   '{"event":"say","text":"P0 takes 1 from P2 and goes again","type":"event"}',
+                   '{"event":"say","text":"P0 asks P3 for Kings","type":"event"}',
+                   '{"event":"say","text":"P0 goes fishing (P3 has none)","type":"event"}']
+    replay.lines_at = 2  # the answer being mended: P0's second ask
+    assert replay.told_at(SimpleNamespace(_verified=2), 3) == {"king"}
+    assert replay.told_at(SimpleNamespace(_verified=0), 3) == {"king"}  # a step on the way, rebuilt from the base
+
+
 def walked(seed: int, upto: int):
     """Go Fish at 4 players, played by a generator seeded with `seed` up to `upto` decisions."""
     m = load_game("go-fish").new_match(players=4, seed=seed)

@@ -1204,6 +1204,7 @@ class _Replay:
         self.pins: dict[int, list[tuple[int, Any, int]]] = {}
         self.mends: dict[int, set[frozenset[int]]] = {}  # answer -> the pairs of cards traded to mend it
         self.unanswered = False  # the answer being mended is another player's that no option of it fits
+        self.lines_at = 0  # the seat's first line of the answer being mended (as the world before it matched)
         t = match.layout
         self.hidden = [zi for zi, p in enumerate(t.zone_owner)
                        if p >= 0 and t.zone_vis[zi] != PUBLIC and not (p == seat and t.zone_vis[zi] == OWNER)]
@@ -1285,6 +1286,7 @@ class _Replay:
         misfit raised again where the mends left (`self.repairs`) find none."""
         reached, flat = misfit.reached, 0
         self.unanswered = isinstance(misfit, _Unanswered)
+        self.lines_at = prev._verified if prev is not None else 0
         while True:
             if self.repairs <= 0 or flat > _FLAT or prev is None:
                 raise misfit
@@ -2136,11 +2138,14 @@ class _Replay:
                     pinned.extend((h, f, sum(faces[c] == f for c in z)) for f in {faces[x], faces[y]} & told)
 
     def told_at(self, prev, reached: int) -> frozenset:
-        """The faces the seat's lines name from the answer `prev` is before up to where the world parted."""
+        """The faces the seat's lines name from the answer `prev` is before up to where the world parted. (A copy
+        rebuilt from its kept base, a mend's step on the way, holds as matched only the lines up to that base: the
+        answer's lines start where the world before it had matched them, `lines_at`.)"""
         if not len(self.want):
             return frozenset()
         last = min(reached, len(self.want) - 1)
-        return frozenset().union(*(self.faces_named(j) for j in range(min(prev._verified, last), last + 1)))
+        first = min(max(prev._verified, self.lines_at), last)
+        return frozenset().union(*(self.faces_named(j) for j in range(first, last + 1)))
 
     def moved_told(self, *move: tuple[int, int, int]) -> None:
         """The cards of the zones kept per answer (`told`) traded as the drawing now trades them."""
