@@ -68,11 +68,13 @@ class Built:
     face_readers: frozenset[str]  # the phases and flow conditions that may read a card's face (lang/faces.py)
     face_zones: frozenset[str] | None  # the zones whose cards those may reach (None: any; lang/faces.py)
     face_props: dict[str, tuple | None]  # what those read of a card in each zone (lang/faces.py: reading_props)
+    # whether chance may be drawn once an answer was given (lang/faces.py: drawing_chance; see `_after_answers`)
+    chance_after_answers: bool
 
 
 def built(content: Content, made: Compilation) -> Built:
     """The plain data a `Game` is made of, from the stages that compiled it (none of their values changed)."""
-    from .lang.faces import reading_faces, reading_props, reading_zones
+    from .lang.faces import UNTIL, drawing_chance, reading_faces, reading_props, reading_zones
     from .lang.nodes import KNOCKS_OUT
 
     program, plan = made.program, made.plan
@@ -90,7 +92,18 @@ def built(content: Content, made: Compilation) -> Built:
         abilities=[(model.abilities.index(a), r.card, r.pyname) for a, rs in program.abilities.items() for r in rs],
         conditions=[(r.ability or "", r.card, r.pyname) for r in program.conditions],
         effects=plan.effects, knocks_out=KNOCKS_OUT in plan.effects, face_readers=reading_faces(program),
-        face_zones=reading_zones(program), face_props=reading_props(program))
+        face_zones=reading_zones(program), face_props=reading_props(program),
+        chance_after_answers=bool(drawing_chance(program) & _after_answers(content.flow, program.phases, plan.asking,
+                                                                          UNTIL)))
+
+
+def _after_answers(flow: Flow, phases: dict[str, Any], asking: Any, conditions: tuple[str, ...]) -> set[str]:
+    """The phases of `flow` that may run after an answer (all but those of its set-up before the first that asks,
+    which run once, before any answer) and the flow's conditions (`conditions`)."""
+    setup = flow.phases.get("setup", ())
+    first = next((i for i, p in enumerate(setup) if phases[p] in asking), len(setup))
+    later = {p for part, names in flow.phases.items() for i, p in enumerate(names) if part != "setup" or i >= first}
+    return later | set(conditions)
 
 
 class Game:
@@ -124,6 +137,9 @@ class Game:
         self.face_readers = frozenset(namespace[name] for name in made.face_readers)
         self.face_zones = made.face_zones  # the zones whose cards they may reach (see run/belief.py)
         self.face_props = made.face_props  # what they read of a card in each zone (see run/belief.py)
+        # whether chance may be drawn once an answer was given (where not, a world being drawn stops an option that
+        # parted at its first differing line: see run/belief.py)
+        self.chance_after_answers = made.chance_after_answers
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(made.tiebreaks)]
         self.lowest_wins = made.outcome.lowest_wins

@@ -92,6 +92,56 @@ def _face_read(value: object, functions: dict[str, Routine], calls: list[Routine
     return False
 
 
+def drawing_chance(program: Program) -> frozenset[str]:
+    """The names of the phases, and the pynames of the flow conditions (`UNTIL`), that may draw chance: shuffle, roll,
+    pick a random card or player, put a card at a random place, or resolve a card's ability (its versions are the
+    cards', and may draw), directly or through the procedures and game functions they reach (a fixpoint over those
+    calls). Where none that can run after an answer may, the rest of an answer's flow draws nothing: a world being
+    drawn may stop an option that parted at its first differing line (`run/belief.py`, `Game.chance_after_answers`)."""
+    functions = {r.pyname: r for r in program.functions.values()}
+    draws: dict[int, bool] = {}  # routine id → whether it may draw chance (False while being looked at)
+
+    def routine_draws(r: Routine) -> bool:
+        if id(r) not in draws:
+            draws[id(r)] = False  # a routine reaching itself adds nothing new on the way round
+            draws[id(r)] = _draws(r, functions, program.procedures, routine_draws)
+        return draws[id(r)]
+
+    return frozenset([*(name for name, r in program.phases.items() if routine_draws(r)),
+                      *(r.pyname for r in program.extras if r.pyname in UNTIL and routine_draws(r))])
+
+
+def _draws(r: Routine, functions: dict[str, Routine], procedures: dict[str, Routine], routine_draws) -> bool:
+    """Whether routine `r` itself, or one it calls, may draw chance."""
+    calls: list[Routine] = []
+    parts: list[object] = []
+    if r.value is not None:
+        parts.append(r.value)
+    for s in n.walk(r.body or []):
+        if isinstance(s, Shuffle) or s.abilities() or (isinstance(s, Move) and s.place == RANDOM_PLACE):
+            return True
+        calls += [procedures[p] for p in s.procedures() if p in procedures]
+        parts += [getattr(s, f.name) for f in fields(s)]
+    return any(_chance_drawn(part, functions, calls) for part in parts) or any(routine_draws(c) for c in calls)
+
+
+def _chance_drawn(value: object, functions: dict[str, Routine], calls: list[Routine]) -> bool:
+    """Whether an expression (or a statement's part holding some) draws chance; the game functions it calls are
+    added to `calls`. A card's declared condition counts as drawing (each card has its own)."""
+    if isinstance(value, n.Stmt | n.Var):
+        return False  # a nested statement is walked on its own
+    if isinstance(value, n.Expr):
+        if isinstance(value, n.CardCondition) or (isinstance(value, n.Helper | n.FunctionCall) and value.chance):
+            return True
+        if isinstance(value, n.FunctionCall) and value.pyname in functions:
+            calls.append(functions[value.pyname])
+    if isinstance(value, list | tuple):
+        return any(_chance_drawn(v, functions, calls) for v in value)
+    if is_dataclass(value) and not isinstance(value, type):  # every part, lists of parts too
+        return any(_chance_drawn(getattr(value, f.name), functions, calls) for f in fields(value) if f.name != "at")
+    return False
+
+
 def _writes_cards(value: object) -> TypeGuard[n.Format]:
     """Whether `value` puts cards into words (by name: a card, cards, a zone, or a list holding some)."""
     return isinstance(value, n.Format) and n.innermost_type(value.value.type) in ("card", "cards", "zone")

@@ -60,6 +60,7 @@ from typing import Any, NamedTuple
 
 from .events import SAY, SEATS, TABLE
 from .information import (
+    _KEPT,
     ASK,
     DECIDE,
     FLIP,
@@ -72,6 +73,7 @@ from .information import (
     card_index,
     fork_cache,
     new_cache,
+    render,
     view_json,
 )
 from .runtime import K_CARD, OWNER, PUBLIC, RuleError
@@ -116,6 +118,42 @@ class _Misfit(Exception):
 
 class _Unanswered(_Misfit):
     """No answer of another player's to its question fits what the seat observed (see `_Replay.redraw`)."""
+
+
+class _Parted(Exception):
+    """An option of `_Replay.redraw` parted from what the seat observed: raised as the line that differs is recorded
+    (`reached`: how many of the seat's observations matched first), so that the option's flow goes no further."""
+
+    def __init__(self, reached: int) -> None:
+        super().__init__(reached)
+        self.reached = reached
+
+
+class _Checked(list):
+    """A world's record of events while `_Replay.redraw` plays an option: each event is rendered for the seat as it
+    is recorded and its line compared with the seat's own (`want`, from the `at`-th on), `_Parted` at the first that
+    differs or goes past them. A line of a kept kind is one of its event alone (`information.render`); past a
+    glimpse (whose lines are sorted as a run) nothing more is checked here: the option is compared when it ends."""
+
+    __slots__ = ("at", "last", "match", "seat", "want")
+
+    def __init__(self, events: list[tuple], match: Any, seat: int, want: Sequence[str], at: int,
+                 last: str | None) -> None:
+        super().__init__(events)
+        self.match, self.seat, self.want, self.at, self.last = match, seat, want, at, last
+
+    def append(self, event: tuple) -> None:
+        list.append(self, event)
+        if self.at < 0:
+            return
+        if event[0] not in _KEPT:
+            self.at = -1
+            return
+        lines, self.last = render(self.match, self.seat, [event], self.last)
+        for line in lines:
+            if self.at >= len(self.want) or line != self.want[self.at]:
+                raise _Parted(self.at)
+            self.at += 1
 
 
 class _Plan:
@@ -1591,17 +1629,26 @@ class _Replay:
         now, mark = (chance.at, chance.rolled, chance.picked, chance.swap, chance.swaps), chance.pos
         source = self.source
         drawn, anew, placed = mark == len(source.events), source.anew, len(source.anews)
+        # an option stops at the seat's first line that differs where its flow would draw no chance on (see `_Checked`)
+        stop = not world.game.chance_after_answers
         for k, action in enumerate(actions):
             backup = world.clone() if k + 1 < len(actions) else None
             chance = world.st.rng
             chance.at, chance.rolled, chance.picked, chance.swap, chance.swaps = now
-            chance.watch = world._watch
+            watch = chance.watch = world._watch
+            plain = self.watched(world, watch) if stop else watch.events
             try:
-                world.apply(who, action)
+                try:
+                    world.apply(who, action)
+                finally:  # (the world, kept or not, records on as any world does)
+                    if watch.events is not plain:
+                        watch.events = list(watch.events)
                 reached = self.reached(world)
                 if reached < 0:
                     return world
                 furthest = max(furthest, reached)
+            except _Parted as parted:  # (as `reached` would have told once the flow went on to its next question)
+                furthest = max(furthest, parted.reached)
             except RuleError:
                 pass
             if backup is None:
@@ -1611,6 +1658,18 @@ class _Replay:
                 source.anew = anew
             world = backup
         raise _Unanswered("no answer of another player fits what the seat saw", furthest)
+
+    def watched(self, world, watch) -> list:
+        """`world`'s record as it stands, its events from now on checked as they are recorded (`_Checked`), where the
+        seat's observations so far are rendered and known to match; the record before, to go back to."""
+        plain, cache = watch.events, world._seen[self.seat]
+        if cache.events != len(plain) or cache.count != world._verified:
+            return plain
+        if watch.owners[0] > 1:  # (as its first event would)
+            watch.own()
+            plain = watch.events
+        watch.events = _Checked(plain, world, self.seat, self.want, cache.count, cache.last)
+        return plain
 
     def repair(self, prev, d: int, reached: int) -> tuple[bool, Any, int] | None:
         """Look for two cards the seat cannot tell apart (dealt by one shuffle: one on a free path now,
