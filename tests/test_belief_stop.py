@@ -77,3 +77,5 @@ def test_which_games_draw_chance_after_an_answer():
     assert not load_game("go-fish").chance_after_answers  # (shuffled at its set-up only)
     assert load_game("crazy-eights").chance_after_answers  # (the discards shuffled into the stock in play)
     assert load_game("overloaded").chance_after_answers
+    assert load_game("hearts").chance_after_answers  # (each deal after the first shuffles again, after answers)
+    assert not load_game("tests/games/kuhn-poker").chance_after_answers  # (dealt from the set-up's shuffle)

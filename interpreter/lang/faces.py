@@ -43,102 +43,89 @@ def reading_faces(program: Program) -> frozenset[str]:
     """The pynames of the phases (`phase_NAME`) and flow conditions (`UNTIL`) that may read a card's face (or draw
     chance other than a shuffle), directly or through the procedures and game functions they reach (a fixpoint
     over those calls)."""
-    functions = {r.pyname: r for r in program.functions.values()}
-    reads: dict[int, bool] = {}  # routine id → whether it may read a face (False while being looked at)
-
-    def routine_reads(r: Routine) -> bool:
-        if id(r) not in reads:
-            reads[id(r)] = False  # a routine reaching itself adds nothing new on the way round
-            reads[id(r)] = _reads(r, functions, program.procedures, routine_reads)
-        return reads[id(r)]
-
+    routine_reads = _reaching(program, _chance_or_ability, _reads_face)
     named = [*(r for r in program.phases.values()), *(r for r in program.extras if r.pyname in UNTIL)]
     return frozenset(r.pyname for r in named if routine_reads(r))
 
 
-def _reads(r: Routine, functions: dict[str, Routine], procedures: dict[str, Routine], routine_reads) -> bool:
-    """Whether routine `r` itself, or one it calls, may read a card's face."""
-    calls: list[Routine] = []
-    parts: list[object] = []
-    if r.value is not None:
-        parts.append(r.value)
-    for s in n.walk(r.body or []):
-        if s.abilities() or (isinstance(s, Move) and s.place == RANDOM_PLACE):
-            return True  # which version of an ability runs is the card's; a random place is chance
-        calls += [procedures[p] for p in s.procedures() if p in procedures]
-        parts += [getattr(s, f.name) for f in fields(s)]
-    for part in parts:
-        if _face_read(part, functions, calls):
-            return True
-    return any(routine_reads(c) for c in calls)
-
-
-def _face_read(value: object, functions: dict[str, Routine], calls: list[Routine]) -> bool:
-    """Whether an expression (or a statement's part holding some: a choice, a list, a pair) reads a face;
-    the game functions it calls are added to `calls`."""
-    if isinstance(value, n.Stmt | n.Var):
-        return False  # a nested statement is walked on its own
-    if isinstance(value, n.Expr):
-        if isinstance(value, n.CardProp | n.CardCondition) or (isinstance(value, n.Helper) and value.chance):
-            return True
-        if _writes_cards(value):
-            return True
-        if isinstance(value, n.FunctionCall) and value.pyname in functions:
-            calls.append(functions[value.pyname])
-    if isinstance(value, list | tuple):
-        return any(_face_read(v, functions, calls) for v in value)
-    if is_dataclass(value) and not isinstance(value, type):  # every part, lists of parts too
-        return any(_face_read(getattr(value, f.name), functions, calls) for f in fields(value) if f.name != "at")
-    return False
-
-
 def drawing_chance(program: Program) -> frozenset[str]:
     """The names of the phases, and the pynames of the flow conditions (`UNTIL`), that may draw chance: shuffle, roll,
-    pick a random card or player, put a card at a random place, or resolve a card's ability (its versions are the
-    cards', and may draw), directly or through the procedures and game functions they reach (a fixpoint over those
-    calls). Where none that can run after an answer may, the rest of an answer's flow draws nothing: a world being
-    drawn may stop an option that parted at its first differing line (`run/belief.py`, `Game.chance_after_answers`)."""
-    functions = {r.pyname: r for r in program.functions.values()}
-    draws: dict[int, bool] = {}  # routine id → whether it may draw chance (False while being looked at)
-
-    def routine_draws(r: Routine) -> bool:
-        if id(r) not in draws:
-            draws[id(r)] = False  # a routine reaching itself adds nothing new on the way round
-            draws[id(r)] = _draws(r, functions, program.procedures, routine_draws)
-        return draws[id(r)]
-
+    pick a random card or player, put a card at a random place, or resolve a card's ability or condition (their
+    versions are the cards', and may draw), directly or through the procedures and game functions they reach. Where
+    none that can run after an answer may, the rest of an answer's flow draws nothing: a world being drawn may stop an
+    option that parted at its first differing line (`run/belief.py`, `Game.chance_after_answers`)."""
+    routine_draws = _reaching(program, lambda s: isinstance(s, Shuffle) or _chance_or_ability(s), _draws_chance)
     return frozenset([*(name for name, r in program.phases.items() if routine_draws(r)),
                       *(r.pyname for r in program.extras if r.pyname in UNTIL and routine_draws(r))])
 
 
-def _draws(r: Routine, functions: dict[str, Routine], procedures: dict[str, Routine], routine_draws) -> bool:
-    """Whether routine `r` itself, or one it calls, may draw chance."""
+def _chance_or_ability(s: n.Stmt) -> bool:
+    """A statement that resolves a card's ability (which version runs is the card's) or puts a card at a random place
+    (chance)."""
+    return bool(s.abilities()) or (isinstance(s, Move) and s.place == RANDOM_PLACE)
+
+
+def _reads_face(e: n.Expr) -> bool:
+    """An expression that reads a card's face: a property, a condition, cards put into words, or chance other than a
+    shuffle."""
+    return isinstance(e, n.CardProp | n.CardCondition) or (isinstance(e, n.Helper) and e.chance) or _writes_cards(e)
+
+
+def _draws_chance(e: n.Expr) -> bool:
+    """An expression that may draw chance (a card's condition counts: each card has its own)."""
+    return isinstance(e, n.CardCondition) or (isinstance(e, n.Helper | n.FunctionCall) and e.chance)
+
+
+def _reaching(program: Program, statement: Callable[[n.Stmt], object], expression: Callable[[n.Expr], object]
+              ) -> Callable[[Routine], bool]:
+    """Whether a routine holds a statement or an expression the two tests hold of, itself or through the procedures
+    and game functions it reaches (a fixpoint over those calls, each routine looked at once)."""
+    functions = {r.pyname: r for r in program.functions.values()}
+    found: dict[int, bool] = {}  # routine id → whether it holds one (False while being looked at)
+
+    def routine_holds(r: Routine) -> bool:
+        if id(r) not in found:
+            found[id(r)] = False  # a routine reaching itself adds nothing new on the way round
+            found[id(r)] = _holds(r, functions, program.procedures, routine_holds, statement, expression)
+        return found[id(r)]
+
+    return routine_holds
+
+
+def _holds(r: Routine, functions: dict[str, Routine], procedures: dict[str, Routine], routine_holds,
+           statement: Callable[[n.Stmt], object], expression: Callable[[n.Expr], object]) -> bool:
+    """Whether routine `r` itself, or one it calls, holds what the tests look for (see `_reaching`)."""
     calls: list[Routine] = []
     parts: list[object] = []
     if r.value is not None:
         parts.append(r.value)
     for s in n.walk(r.body or []):
-        if isinstance(s, Shuffle) or s.abilities() or (isinstance(s, Move) and s.place == RANDOM_PLACE):
+        if statement(s):
             return True
         calls += [procedures[p] for p in s.procedures() if p in procedures]
         parts += [getattr(s, f.name) for f in fields(s)]
-    return any(_chance_drawn(part, functions, calls) for part in parts) or any(routine_draws(c) for c in calls)
+    for part in parts:
+        if _expression_holds(part, functions, calls, expression):
+            return True
+    return any(routine_holds(c) for c in calls)
 
 
-def _chance_drawn(value: object, functions: dict[str, Routine], calls: list[Routine]) -> bool:
-    """Whether an expression (or a statement's part holding some) draws chance; the game functions it calls are
-    added to `calls`. A card's declared condition counts as drawing (each card has its own)."""
+def _expression_holds(value: object, functions: dict[str, Routine], calls: list[Routine],
+                      expression: Callable[[n.Expr], object]) -> bool:
+    """Whether an expression (or a statement's part holding some: a choice, a list, a pair) holds one the test holds
+    of; the game functions it calls are added to `calls`."""
     if isinstance(value, n.Stmt | n.Var):
         return False  # a nested statement is walked on its own
     if isinstance(value, n.Expr):
-        if isinstance(value, n.CardCondition) or (isinstance(value, n.Helper | n.FunctionCall) and value.chance):
+        if expression(value):
             return True
         if isinstance(value, n.FunctionCall) and value.pyname in functions:
             calls.append(functions[value.pyname])
     if isinstance(value, list | tuple):
-        return any(_chance_drawn(v, functions, calls) for v in value)
+        return any(_expression_holds(v, functions, calls, expression) for v in value)
     if is_dataclass(value) and not isinstance(value, type):  # every part, lists of parts too
-        return any(_chance_drawn(getattr(value, f.name), functions, calls) for f in fields(value) if f.name != "at")
+        return any(_expression_holds(getattr(value, f.name), functions, calls, expression)
+                   for f in fields(value) if f.name != "at")
     return False
 
 
