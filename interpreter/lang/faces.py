@@ -71,7 +71,7 @@ def _reads_face(e: n.Expr) -> bool:
     return isinstance(e, n.CardProp | n.CardCondition) or (isinstance(e, n.Helper) and e.chance) or _writes_cards(e)
 
 
-def _draws_chance(e: n.Expr) -> bool:
+def _draws_chance(e: object) -> bool:
     """An expression that may draw chance (a card's condition counts: each card has its own)."""
     return isinstance(e, n.CardCondition) or (isinstance(e, n.Helper | n.FunctionCall) and e.chance)
 
@@ -280,7 +280,7 @@ class _Props:
         if r.value is not None:
             self.visit(r.value, {})
         for s in n.walk(r.body or []):
-            if s.abilities() or (isinstance(s, Move) and s.place == RANDOM_PLACE):
+            if _chance_or_ability(s):
                 self.whole.add(ANY)
             for f in fields(s):
                 self.visit(getattr(s, f.name), {})
@@ -316,7 +316,7 @@ class _Props:
                     self.note(prop, frozenset({other.value}), bound)
                     self.visit(prop.card, bound)
                     return True
-        elif isinstance(value, n.CardCondition) or (isinstance(value, n.Helper | n.FunctionCall) and value.chance):
+        elif _draws_chance(value):  # (a card's condition or chance: what it reads is the card's, or hidden)
             self.whole.add(ANY)
         elif _writes_cards(value):
             self.whole.update(_zones(value.value, bound) or (ANY,))
