@@ -7,8 +7,10 @@ through the step API and copied after 10%, 50% and 90% of their decisions. At ea
 over the S matches and R repeats of:
 - `det first`: `determinize` for the seat to act on a copy with no world kept (a fresh draw);
   `det next`: a second call at the same point (the kept world moved on); `det carried`: a call at the
-  seat's next turn, the world drawn at this one kept (what a bot pays at each of its turns); these three
-  in CPU time; `no world`: draws that found none (each printed under the table);
+  seat's next turn, the world drawn at this one kept (what a bot pays at each of its turns); `det copy`:
+  `clone()` of the copy once it drew, and a draw on that clone (which starts from the beliefs its match keeps:
+  what "copy, then draw" costs); these four in CPU time; `no world`: draws that found none (each printed under
+  the table);
 - `clone`: `m.clone()`, and with its first use (the rebuild of its running flow);
 - `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered), in CPU
   time (a wall-clock figure of one call of some 50 µs is mostly the other processes' time on a shared machine;
@@ -47,7 +49,7 @@ from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
-COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det carried", "no world", "clone", "+use", "info",
+COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det copy", "det carried", "no world", "clone", "+use", "info",
            "pickle", "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
 ERRORS: list[str] = []  # the draws that found no world, printed under the table
 
@@ -137,9 +139,9 @@ def folder_reads(m) -> int:
 
 def determinize_cost(matches, repeat: int) -> list[str]:
     """A fresh draw (on a copy with no world kept), the next draws at the same point (the kept world
-    moved on), a draw at the seat's next turn (the world kept from this one carried on), and how many
-    draws found no world."""
-    firsts, nexts, carried, failed, tried = [], [], [], 0, 0
+    moved on), a draw on a clone of the copy (its belief carried), a draw at the seat's next turn (the world kept
+    from this one carried on), and how many draws found no world."""
+    firsts, nexts, copied, carried, failed, tried = [], [], [], [], 0, 0
     for m in matches:
         seat = m.to_act()[0] if m.to_act() else 0
         for k in range(repeat):
@@ -148,6 +150,7 @@ def determinize_cost(matches, repeat: int) -> list[str]:
             tried += 1
             try:
                 firsts.append(cpu_timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k))))
+                copied.append(cpu_timed(lambda c=c, k=k, s=seat: c.clone().determinize(s, random.Random(k + 500))))
                 nexts.append(cpu_timed(lambda c=c, k=k, s=seat: c.determinize(s, random.Random(k + 1000))))
                 bot = random.Random(k)
                 while not c.over:
@@ -165,7 +168,7 @@ def determinize_cost(matches, repeat: int) -> list[str]:
     def median(xs: list[float]) -> str:
         return f"{statistics.median(xs):,.0f}" if xs else "-"
 
-    return [median(firsts), median(nexts), median(carried), f"{failed}/{tried}"]
+    return [median(firsts), median(nexts), median(copied), median(carried), f"{failed}/{tried}"]
 
 
 def info_cost(m, k: int) -> float:
@@ -190,7 +193,7 @@ def measure(name: str, seeds: int, repeat: int, only_determinize: bool = False) 
         matches = [p.match for p in here.values()]
         if only_determinize:
             rows.append([name, str(players), point, str(round(statistics.mean(len(m.history) for m in matches))),
-                         *determinize_cost(matches, repeat), *["-"] * (len(COLUMNS) - 8)])
+                         *determinize_cost(matches, repeat), *["-"] * (len(COLUMNS) - 9)])
             continue
 
         def each(fn, matches=matches) -> float:

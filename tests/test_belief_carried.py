@@ -130,3 +130,62 @@ def test_fresh_worlds_asked_at_one_point_are_drawn_independently_of_the_last():
 
     moved, fresh = hands(False), hands(True)
     assert len(fresh) >= 5 and len(fresh) > len(moved) + 2, (len(moved), len(fresh))
+
+
+@pytest.mark.parametrize("name, players, upto", [("hearts", 4, 400), ("overloaded", 3, 40), ("crazy-eights", 4, 15)])
+def test_a_copy_starts_from_the_beliefs_of_its_match_and_draws_apart(name, players, upto, monkeypatch):
+    """`clone()` carries the seats' beliefs: a copy's first draw is the world its match would draw with the same
+    generator, with nothing walked or played from the start; copy and match then draw apart, neither changing the
+    other's belief (a copy of the belief is taken by whichever draws first while both hold it)."""
+    m = load_game(name).new_match(players=players, seed=4)
+    play_to(m, random.Random(4), upto)
+    seat = m.to_act()[0]
+    m.determinize(seat, random.Random(1))
+    twin = m.clone()  # the match's own draws, with no copy of it drawing in between, to compare with
+    c = m.clone()
+    fresh: list[int] = []
+    drawn = belief._drawn
+    monkeypatch.setattr(belief, "_drawn", lambda *args, **kwargs: fresh.append(1) or drawn(*args, **kwargs))
+    from_copy = c.determinize(seat, random.Random(2))
+    assert fresh == []  # the copy moved on from the kept world, not drawn afresh
+    assert from_copy.information_state(seat) == m.information_state(seat)
+    replayed(from_copy)
+    bot = random.Random(5)
+    play_to(c, bot, len(c.history) + 6)
+    on_copy = c.determinize(seat, random.Random(3))  # the copy carried on along its own course
+    assert on_copy.information_state(seat) == c.information_state(seat)
+    # the match draws as if no copy had: the copy's world first, then the same worlds as its twin, which no copy
+    # drew beside
+    for k in (2, 6):
+        world = m.determinize(seat, random.Random(k))
+        assert world.history == twin.determinize(seat, random.Random(k)).history
+        if k == 2:
+            assert world.history == from_copy.history
+
+
+def test_a_copied_walk_goes_on_apart_from_the_walk_it_was_copied_from():
+    """`_Tracer.copy` (a belief copied for one of two matches): the copy walks on without changing the walk it
+    came from, and a walk copied then walked on equals one that was never copied."""
+    import copy as copying
+
+    m = load_game("sky-haulers").new_match(players=4, seed=2)
+    bot = random.Random(2)
+    play_to(m, bot, 150)
+    tracer = belief._Tracer(m, 1)
+    tracer.advance(m)
+    shared = {"t", "faces", "backs", "ids", "reach", "seat", "bit"}  # the layout's tables, never changed
+
+    def state(tc) -> dict:
+        return copying.deepcopy({**{k: v for k, v in vars(tc).items() if k not in shared | {"tr"}},
+                                 **{n: getattr(tc.tr, n) for n in belief._Trace.__slots__}})
+
+    twin = belief._Tracer(m, 1)  # walked at the same points, never copied
+    twin.advance(m)
+    before = state(tracer)
+    other = tracer.copy()
+    assert state(other) == before
+    play_to(m, bot, 300)
+    other.advance(m)
+    assert state(tracer) == before  # the walk copied from is as it was
+    twin.advance(m)
+    assert state(other) == state(twin)  # and the copy walked on as a walk never copied does

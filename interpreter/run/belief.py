@@ -44,7 +44,7 @@ world with a copy of it before every answer that dealt a shuffle: a draw at the 
 that world by a swap, and a draw after the match moved on carries it on (see `determinize`); either plays
 the world again from the copy before the first shuffle it changed, not from the match's start. A world
 that cannot be carried on is drawn again from one of its last shuffles (`_redealt`) before a new one is
-drawn from the start (`_drawn`).
+drawn from the start (`_drawn`). A copy of the match starts from its beliefs (`carry`).
 """
 
 from __future__ import annotations
@@ -354,6 +354,21 @@ class _Trace:
         self.last: dict[int, int] = {}
         self.arranged: list[tuple[int, int]] = []  # the set-up's moves (before any answer): (card, its path)
 
+    def copy(self) -> _Trace:
+        """An independent copy: every container the walk or a world grows copied (a mix's, a deal's or an answer's
+        own lists are made whole and never changed after)."""
+        other = _Trace.__new__(_Trace)
+        for name in ("alive", "arranged", "deal_at", "deals", "glimpses", "marks", "mixes", "need", "needed", "origin",
+                     "picks", "zone"):
+            setattr(other, name, getattr(self, name)[:])
+        for name in ("chosen", "dealing", "drawn", "grouped", "kept", "last", "left", "maybe", "mix_answer", "mix_deal",
+                     "named", "sighted", "unseen"):
+            setattr(other, name, getattr(self, name).copy())
+        other.hid = {d: moves[:] for d, moves in self.hid.items()}
+        other.rolls = {d: rolls[:] for d, rolls in self.rolls.items()}
+        other.end, other.picked = self.end, self.picked
+        return other
+
     def path(self, need: Any) -> int:
         """A new path, needing `need` (a face, or None)."""
         self.need.append(need)
@@ -392,6 +407,17 @@ class _Tracer:
         # per zone: whether a rule that may read a card's face may reach the cards lying there (`Game.face_zones`)
         names = match.game.face_zones
         self.reach = [names is None or name.partition("@")[0] in names for name in t.zone_names]
+
+    def copy(self) -> _Tracer:
+        """An independent copy, to walk on apart (the layout's tables shared)."""
+        other = _Tracer.__new__(_Tracer)
+        other.__dict__.update(self.__dict__)
+        other.tr = self.tr.copy()
+        other.seg, other.zone_of, other.face, other.decisions = self.seg[:], self.zone_of[:], self.face[:], \
+            self.decisions[:]
+        other.zones = [z[:] for z in self.zones]
+        other.waiting = {c: named[:] for c, named in self.waiting.items()}
+        return other
 
     def advance(self, match) -> _Trace:
         """The trace of the match as it is now (the events since the last call walked)."""
@@ -2353,12 +2379,15 @@ class _Belief:
     """What a match keeps for one seat between draws: the walk of its events (`tracer`), and its last
     world: the drawing (`card`, made over the first `mixes` mixes), how many of the match's events it
     fits, the world, its chance as drawn (`source`), and copies of it before each answer that dealt a
-    shuffle (`snaps`)."""
+    shuffle (`snaps`). A copy of the match starts from the same belief (`carry`): `holders`, the matches that
+    keep it; one of several takes a copy of its own before it draws (`_belief`). Only the walk changes in
+    place: every other field is replaced whole, never changed, so a copy shares them."""
 
-    __slots__ = ("card", "events", "mixes", "needs", "open", "opened", "reals", "snaps", "source", "stream",
-                 "tracer", "world")
+    __slots__ = ("card", "events", "holders", "mixes", "needs", "open", "opened", "reals", "snaps", "source",
+                 "stream", "tracer", "world")
 
     def __init__(self, tracer: _Tracer) -> None:
+        self.holders: weakref.WeakSet = weakref.WeakSet()
         self.tracer = tracer
         self.card: list[int] = []
         self.events, self.mixes = 0, 0
@@ -2370,6 +2399,14 @@ class _Belief:
         self.snaps: list[_Snap] = []
         self.open: int | None = None  # the first answer to a question still open when the world was kept
         self.opened: _Snap | None = None  # a copy of the world before that answer
+
+    def copy(self) -> _Belief:
+        """A copy for one match to draw with on its own: the walk copied, the rest shared (see the class)."""
+        other = _Belief.__new__(_Belief)
+        for name in _Belief.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.tracer, other.holders = self.tracer.copy(), weakref.WeakSet()
+        return other
 
     def replay(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: Sequence[str],
                want_view: str, budget: list[int] | None = None) -> _Replay:
@@ -2396,6 +2433,37 @@ def _beliefs(match) -> dict[int, _Belief]:
     return kept[1]
 
 
+def _belief(match, seat: int) -> _Belief:
+    """The match's belief for `seat` (kept with its record of events, which only grows), made on first use; one
+    another match keeps too (a copy of this one, or the match this one is a copy of) copied first for this one."""
+    beliefs = _beliefs(match)
+    belief = beliefs.get(seat)
+    if belief is None:
+        belief = beliefs[seat] = _Belief(_Tracer(match, seat))
+    else:
+        holders = belief.holders
+        if match in holders:
+            if len(holders) == 1:
+                return belief
+            holders.discard(match)
+            belief = beliefs[seat] = belief.copy()
+    belief.holders.add(match)
+    return belief
+
+
+def carry(match, other) -> None:
+    """`other`, a copy of `match` just made (`Match.clone`), starts from the beliefs `match` keeps for its seats
+    (a first draw on the copy then costs what a draw on `match` would: no walk of its events again, no world
+    played from the start); each is copied for whichever of the two draws with it first (`_belief`)."""
+    kept = match.__dict__.get("_kept")
+    if kept is None or kept[0] is not match._watch or "_watch" not in other.__dict__:
+        other.__dict__.pop("_kept", None)
+        return
+    other._kept = (other._watch, dict(kept[1]))
+    for belief in kept[1].values():
+        belief.holders.add(other)
+
+
 def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES, repairs: int = DEFAULT_REPAIRS,
                 moves: int = DEFAULT_MOVES, probes: int = DEFAULT_PROBES, fresh: bool = False):
     """A world the seat cannot tell from `match`, drawn at random (see the module); `NoConsistentWorld`
@@ -2414,10 +2482,7 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if match.__dict__.get("_drawn") or match._rng.__class__ is not random.Random:
         raise NoConsistentWorld("determinize draws worlds of a match whose chance comes from its seed, "
                                 "not of a drawn world or a match given its chance outcomes")
-    beliefs = _beliefs(match)
-    belief = beliefs.get(seat)
-    if belief is None:
-        belief = beliefs[seat] = _Belief(_Tracer(match, seat))
+    belief = _belief(match, seat)
     tr = belief.tracer.advance(match)
     decisions = belief.tracer.decisions
     if len(decisions) != len(match.history):

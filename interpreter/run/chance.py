@@ -286,10 +286,7 @@ def determinize(m: Any, seat: int, rng: random.Random, tries: int = belief.DEFAU
         raise ValueError("a world is drawn of a match with explicit chance at a question, not at a chance event")
     if m.__class__ is not belief.match_class(m):
         m.st  # noqa: B018  (a copy not yet rebuilt is rebuilt first)
-    beliefs = belief._beliefs(m)
-    kept = beliefs.get(seat)
-    if kept is None:
-        kept = beliefs[seat] = belief._Belief(belief._Tracer(m, seat))
+    kept = belief._belief(m, seat)
     tr = kept.tracer.advance(m)
     decisions = kept.tracer.decisions
     if len(decisions) != len(m.history):

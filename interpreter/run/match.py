@@ -176,8 +176,8 @@ class Match:
 
     # ---- a match is a value
     def clone(self) -> Match:
-        """An independent match at the same point (state, chance, history, log, pending question),
-        made without replaying the match from its start.
+        """An independent match at the same point (state, chance, history, log, pending question, the
+        seats' beliefs: `belief.carry`), made without replaying the match from its start.
 
         The copy shares what neither changes (the kept base, the record of who saw what, until one of
         them records more); its running flow is rebuilt from the base when it is first used."""
@@ -194,6 +194,8 @@ class Match:
             other._record = (_uncounted(record[0].copy()), record[1])
         else:
             other._watch = self._watch.copy()
+            if "_kept" in self.__dict__:  # the seats' beliefs go on with the copy (see `belief.carry`)
+                belief.carry(self, other)
         other._seen = list(map(information.fork_cache, self._seen))  # (in C: no frame of a comprehension)
         if self.over or self.failure is not None:
             other._resume()
