@@ -49,16 +49,3 @@ def test_drawings_that_swap_an_answers_unseen_card_first_find_the_world(hard_poi
         assert not isinstance(world, NoConsistentWorld), world
         assert world.information_state(seat) == m.information_state(seat)
         replayed(world)  # a legal history of its own
-
-
-@pytest.mark.slow
-def test_without_that_order_the_same_drawings_find_none(hard_point, monkeypatch):
-    """One drawing at a time, 40 seeds: with the answer's own card swapped first, 6 find the world; mended with
-    the swaps in the quick drawings' order (the one that explains the answer rarely among those tried), none."""
-    m, seat = hard_point
-    targeted_only(monkeypatch)
-    monkeypatch.setattr(belief, "TARGETED_TRIES", 1)
-    found = sum(not isinstance(world, NoConsistentWorld) for world in draws(m, seat, range(40)))
-    monkeypatch.setattr(belief._Replay, "own_card_first", lambda self, d, pairs: pairs)
-    unordered = sum(not isinstance(world, NoConsistentWorld) for world in draws(m, seat, range(40)))
-    assert (found, unordered) == (6, 0)
