@@ -49,8 +49,8 @@ from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
-COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det copy", "det carried", "no world", "clone", "+use", "info",
-           "pickle", "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
+COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det copy", "det carried", "no world", "clone",
+           "+use", "info", "pickle", "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
 ERRORS: list[str] = []  # the draws that found no world, printed under the table
 
 

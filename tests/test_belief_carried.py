@@ -189,3 +189,37 @@ def test_a_copied_walk_goes_on_apart_from_the_walk_it_was_copied_from():
     assert state(tracer) == before  # the walk copied from is as it was
     twin.advance(m)
     assert state(other) == state(twin)  # and the copy walked on as a walk never copied does
+
+
+@pytest.mark.parametrize("name, players, upto", [("go-fish", 4, 50), ("go-fish", 3, 30)])
+def test_other_seats_answers_drawn_anew_from_a_copy_before_one_of_the_seats_answers(name, players, upto, monkeypatch):
+    """A draw at the same point may draw the other seats' answers anew from a copy of the world kept before one of
+    the seat's own answers since the last shuffle, not from that shuffle (`_Replay.marked`). Every copy kept is the
+    world as it stood there (the world replayed from its start up to that answer: the same history, state and
+    information states), and a world drawn from one is one the seat cannot tell apart, with a legal history."""
+    from interpreter.run.belief import _WorldChance
+
+    m = load_game(name).new_match(players=players, seed=6)
+    play_to(m, random.Random(6), upto)
+    seat = m.to_act()[0]
+    used = []
+    marked = belief._Replay.marked
+    monkeypatch.setattr(belief._Replay, "marked", lambda self, mark: used.append(mark.d) or marked(self, mark))
+    checked = 0
+    for k in range(12):
+        world = m.determinize(seat, random.Random(k))
+        assert world.information_state(seat) == m.information_state(seat)
+        replayed(world)
+        kept = belief._beliefs(m)[seat]
+        plan, source, _ = world._drawn
+        for mark in kept.marks:
+            again = type(world)(world.game, world.players, world.seed, chance=_WorldChance(plan, source))
+            for p, action in world.history[:mark.d]:
+                assert again.apply(p, action) is None
+            copy = mark.world.clone()
+            assert copy.history == again.history
+            assert copy.st.zones == again.st.zones and copy.st.gc == again.st.gc and copy.st.pc == again.st.pc
+            assert all(copy.information_state(p) == again.information_state(p) for p in range(players))
+            checked += 1
+    assert used, "no world was drawn from a copy before one of the seat's answers"
+    assert checked

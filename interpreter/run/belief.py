@@ -1231,8 +1231,8 @@ class _Replay:
 
     def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: Sequence[str],
                  want_view: str, decisions: list[tuple], budget: list[int] | None = None,
-                 source: _Source | None = None, snaps: list[_Snap] | None = None, opened: _Snap | None = None
-                 ) -> None:
+                 source: _Source | None = None, snaps: list[_Snap] | None = None, opened: _Snap | None = None,
+                 marks: list[_Snap] | None = None) -> None:
         self.match, self.seat, self.bit, self.tr, self.rng = match, seat, 1 << seat, tr, rng
         self.want, self.want_view = want, want_view
         self.plan = _Plan(tr.deals[:], card)
@@ -1243,6 +1243,12 @@ class _Replay:
         self.source.rolls, self.source.drawn, self.source.unseen = tr.rolls, tr.drawn, tr.unseen
         self.source.kept = tr.kept
         self.snaps = snaps[:] if snaps is not None else []  # copies of the world before answers that dealt
+        # copies of the world before the seat's own answers since the last shuffle (see `played`, `_moved`)
+        self.dealt_last = max(tr.dealing, default=-1)  # the answer after which the match last shuffled
+        self.marks = [mark for mark in marks if mark.d > self.dealt_last] if marks else []
+        # the last answer since that shuffle a world played again from there draws anew: copies are kept before the
+        # seat's answers ahead of it only (from one after it, nothing would be drawn anew)
+        self.redrawn = _last_redrawn(tr, decisions, seat, self.dealt_last + 1)
         self.decisions = decisions
         self.faces = match.layout.face_ids
         self.budget = budget if budget is not None else [DEFAULT_PROBES]  # probes left to the whole draw
@@ -1296,9 +1302,15 @@ class _Replay:
 
     def played(self, world, d: int):
         """`world`, before answer `d`, played on to the last answer (see `play`)."""
-        dealing = self.tr.dealing
+        dealing, decisions, seat, marks = self.tr.dealing, self.decisions, self.seat, self.marks
+        if marks and marks[-1].d >= d:  # (copies of the world as it was played before: from here on it is played anew)
+            marks = self.marks = [mark for mark in marks if mark.d < d]
         run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
-        while d < len(self.decisions):
+        while d < len(decisions):
+            if self.dealt_last < d < self.redrawn and decisions[d][1] == seat:
+                # a copy before each of the seat's own answers since the last shuffle: the other seats' answers since
+                # one of them are drawn anew from there (`_moved`), not from that shuffle
+                marks.append(_Snap(world.st.rng.used, d, world.backup()))
             # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
             # (made only where it is used: most answers are given as the real ones were)
             later = world.backup_later() if self.repairs > 0 or d in dealing else None
@@ -1329,6 +1341,7 @@ class _Replay:
                 run[3] -= 1
                 world, d = run[0].clone(), run[1]
                 self.snaps = [snap for snap in self.snaps if snap.d < d]
+                marks = self.marks = [mark for mark in marks if mark.d < d]
                 continue
             world = self.mended(later.made() if later is not None else None, d, misfit)
             run = None
@@ -1422,6 +1435,7 @@ class _Replay:
         opened = self.opened
         if opened is not None and opened.d <= d and (deal is None or opened.used <= deal) and \
                 (not self.snaps or opened.d > self.snaps[-1].d):
+            self.marks = [mark for mark in self.marks if mark.d <= opened.d]
             return _rechanced(opened.world, self.plan, self.source), opened.d
         return self.last()
 
@@ -1435,9 +1449,18 @@ class _Replay:
         """The last copy kept, taken off the list (it is taken again when its answer is given again), on
         this drawing's chance; None: the start."""
         if not self.snaps:
+            self.marks = []
             return None
         snap = self.snaps.pop()
+        self.marks = [mark for mark in self.marks if mark.d <= snap.d]
         return _rechanced(snap.world, self.plan, self.source), snap.d
+
+    def marked(self, mark: _Snap) -> tuple:
+        """Where to play again from to give the answers since `mark` (a copy of the last world before one of the
+        seat's answers) anew, the drawing unchanged: that copy, on this drawing's chance."""
+        self.snaps = [snap for snap in self.snaps if snap.d <= mark.d]
+        self.marks = [other for other in self.marks if other.d <= mark.d]
+        return _rechanced(mark.world, self.plan, self.source), mark.d
 
     @property
     def card(self) -> list[int]:
@@ -2048,7 +2071,7 @@ class _Replay:
     def verify(self, deal: int, d: int):
         """The world played again along the drawing from the last copy kept before shuffle `deal`, up to and
         including answer `d`, with no mends; None where it parts from what the seat observed."""
-        snaps = self.snaps[:]
+        snaps, marks = self.snaps[:], self.marks[:]
         start = self.resume(deal)
         world, d0 = start if start is not None else (self.start(), 0)
         try:
@@ -2058,7 +2081,7 @@ class _Replay:
                 world = self.step(world, k, False)
                 self.dealt(world, used, k, prev)
         except (_Misfit, RuleError):
-            self.snaps = snaps
+            self.snaps, self.marks = snaps, marks
             return None
         return world
 
@@ -2383,8 +2406,8 @@ class _Belief:
     keep it; one of several takes a copy of its own before it draws (`_belief`). Only the walk changes in
     place: every other field is replaced whole, never changed, so a copy shares them."""
 
-    __slots__ = ("card", "events", "holders", "mixes", "needs", "open", "opened", "reals", "snaps", "source",
-                 "stream", "tracer", "world")
+    __slots__ = ("card", "events", "holders", "marks", "mixes", "needs", "open", "opened", "reals", "snaps",
+                 "source", "stream", "tracer", "world")
 
     def __init__(self, tracer: _Tracer) -> None:
         self.holders: weakref.WeakSet = weakref.WeakSet()
@@ -2397,6 +2420,7 @@ class _Belief:
         self.stream: tuple | None = None  # the real generator's state where the world's chance stopped
         self.reals: list[tuple[int, int]] = []  # the outcomes it gave there (`_Source.reals`)
         self.snaps: list[_Snap] = []
+        self.marks: list[_Snap] = []  # copies of it before the seat's own answers since the last shuffle
         self.open: int | None = None  # the first answer to a question still open when the world was kept
         self.opened: _Snap | None = None  # a copy of the world before that answer
 
@@ -2414,11 +2438,11 @@ class _Belief:
         assert self.source is not None and self.stream is not None, "a world was kept"
         return _Replay(match, seat, tr, card, rng, want, want_view, self.tracer.decisions, budget,
                        source=_source_after(self.source, self.stream, self.reals), snaps=self.snaps,
-                       opened=self.opened)
+                       opened=self.opened, marks=self.marks)
 
     def keep(self, replay: _Replay, world, events: int) -> None:
         self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
-        self.opened = replay.opened
+        self.opened, self.marks = replay.opened, replay.marks
         self.events, self.mixes, self.stream, self.reals = events, len(replay.tr.mixes), replay.stream_state, \
             replay.reals
         self.needs = len(replay.tr.needed)
@@ -2688,14 +2712,18 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str]
     others = any(map(ne, map(_KIND, match.history), repeat(seat)))
     for _ in range(moves):
         if others and (not shuffles or rng.random() < 0.5):
-            # the other seats' answers since the last shuffle drawn anew (their secret picks, where nothing
-            # the seat saw tells them): the kept world's answers are not held for good. Where none of them is
-            # drawn anew, the world played again is the kept one: not played
-            if not _redraws(tr, belief.tracer.decisions, seat, belief.snaps[-1].d if belief.snaps else 0):
+            # the other seats' answers since the last shuffle, or since one of the seat's own answers after it (each
+            # as likely: a block of them, played from the copy kept there), drawn anew (their secret picks, where
+            # nothing the seat saw tells them): the kept world's answers are not held for good. Where none of them
+            # is drawn anew, the world played again is the kept one: not played
+            first = belief.snaps[-1].d if belief.snaps else 0
+            marks = [mark for mark in belief.marks if mark.d > first]
+            k = rng.randrange(len(marks) + 1) if marks else 0
+            if not _redraws(tr, belief.tracer.decisions, seat, marks[k - 1].d if k else first):
                 continue
             replay = belief.replay(match, seat, tr, belief.card, rng, want, want_view)
             try:
-                world = replay.play(0, replay.resume(len(tr.deals)))
+                world = replay.play(0, replay.marked(marks[k - 1]) if k else replay.resume(len(tr.deals)))
             except (_Misfit, RuleError):
                 continue
             if replay.fits(world):
@@ -2714,17 +2742,23 @@ def _redraws(tr: _Trace, decisions: list[tuple], seat: int, first: int) -> bool:
     """Whether a world played again from answer `first` on draws one of the answers since anew: another seat's
     secret answer, or its pick of a card the seat did not see at or after it that stays where it is (see
     `_Replay.answered`)."""
-    sighted, marks, chosen, left = tr.sighted, tr.marks, tr.chosen, tr.left
-    for d, e in enumerate(decisions[first:], first):
+    return _last_redrawn(tr, decisions, seat, first) >= 0
+
+
+def _last_redrawn(tr: _Trace, decisions: list[tuple], seat: int, first: int) -> int:
+    """The last answer from `first` on that a world played again draws anew (see `_redraws`); -1: none."""
+    sighted, marks, chosen, left, picks = tr.sighted, tr.marks, tr.chosen, tr.left, tr.picks
+    for d in range(len(decisions) - 1, first - 1, -1):
+        e = decisions[d]
         if e[1] == seat:
             continue
-        pick = tr.picks[d]
+        pick = picks[d]
         if pick < 0:
             if e[2]:
-                return True
+                return d
         elif sighted.get(pick, -1) < marks[d] and pick not in chosen and d not in left:
-            return True
-    return False
+            return d
+    return -1
 
 
 def _free_by_shuffle(tr: _Trace, faces: list[Any], card: list[int]) -> dict[int, list[int]]:
@@ -2803,6 +2837,7 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     source.stream = source.rng = None
     replay.snaps = [snap if snap.used <= deal else snap._replace(world=_Exchanged(snap.world, pair, named, seat))
                     for snap in replay.snaps]
+    replay.marks = [mark for mark in replay.marks if mark.used <= deal]  # (those after it hold the cards unexchanged)
     opened = replay.opened
     if opened is not None and opened.used > deal:
         replay.opened = opened._replace(world=_Exchanged(opened.world, pair, named, seat))
