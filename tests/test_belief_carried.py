@@ -223,3 +223,36 @@ def test_other_seats_answers_drawn_anew_from_a_copy_before_one_of_the_seats_answ
             checked += 1
     assert used, "no world was drawn from a copy before one of the seat's answers"
     assert checked
+
+
+def test_a_world_the_quick_mends_cannot_carry_on_is_mended_the_thorough_way_before_a_draw_afresh(monkeypatch):
+    """Go Fish, 4 players, seed 5 of the walk, midway: at the seat's next turn the kept world parts from what the
+    seat observed since, and no quick mend explains it. Before the world is drawn afresh (there some 20 quick
+    drawings found none and a thorough one did, 4.9 s in all), the carried world is mended the thorough way, on a
+    share of the probes: it fits, nothing is drawn afresh."""
+    from tests.walks import played, walked
+
+    game = load_game("go-fish")
+    m = played(game, 4, 5, len(walked(game, 4, 5).history) // 2)
+    seat = m.to_act()[0]
+    m.determinize(seat, random.Random(1))
+    play_to_turn = random.Random(1)
+    while True:
+        for p in m.to_act():
+            m.apply(p, play_to_turn.randrange(len(m.legal_actions(p))))
+        if seat in m.to_act():
+            break
+    ways, fresh = [], []
+    play, drawn = belief._Replay.play, belief._drawn
+
+    def spy_play(self, repairs, start=None):
+        world = play(self, repairs, start)
+        ways.append(self.thorough)
+        return world
+
+    monkeypatch.setattr(belief._Replay, "play", spy_play)
+    monkeypatch.setattr(belief, "_drawn", lambda *args, **kwargs: fresh.append(1) or drawn(*args, **kwargs))
+    world = m.determinize(seat, random.Random(2001))
+    assert world.information_state(seat) == m.information_state(seat)
+    replayed(world)
+    assert fresh == [] and ways[-1] is True  # carried on by a thorough mend

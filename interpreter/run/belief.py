@@ -93,6 +93,8 @@ PATIENT_SHARE = 3
 TARGETED_TRIES = 24
 # a drawing's choices taken again where a mix before them found no card that fits (`_passed_down`)
 _BACKTRACKS = 40
+# the probes a carried world mended the thorough way may take, where the quick mends found none (`_carried`)
+CARRIED_THOROUGH = DEFAULT_PROBES // 3
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
@@ -2589,8 +2591,13 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[st
         card = _assign_some(tr, faces, rng, 5, card, belief.mixes)
     except _Misfit:
         return None
-    for attempt in ((True, False) if swaps and redo == belief.open else (False,)):
-        replay = belief.replay(match, seat, tr, card, rng, want, want_view, budget)
+    # (True: the old answers given again as traded; False: played on, mended the quick way; None: mended the
+    # thorough way, on a share of the probes left, where the quick mends found none: see `_drawn`)
+    for attempt in ((True, False, None) if swaps and redo == belief.open else (False, None)):
+        share = [min(budget[0], CARRIED_THOROUGH)] if attempt is None else budget
+        given = share[0]
+        replay = belief.replay(match, seat, tr, card, rng, want, want_view, share)
+        replay.thorough = attempt is None
         start = replay.resume(changed) if changed is not None else \
             (_rechanced(belief.world, replay.plan, replay.source), len(belief.world.history))
         if not attempt and redo is not None and (start is None or start[1] > redo):
@@ -2604,6 +2611,9 @@ def _carried(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[st
             world = replay.play(0 if attempt else repairs, start)
         except (_Misfit, RuleError):
             continue
+        finally:
+            if share is not budget:  # (the probes it took, taken from the draw's)
+                budget[0] -= given - share[0]
         if replay.fits(world):
             belief.keep(replay, world, events)
             return world
