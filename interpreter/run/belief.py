@@ -1304,15 +1304,15 @@ class _Replay:
 
     def played(self, world, d: int):
         """`world`, before answer `d`, played on to the last answer (see `play`)."""
-        dealing, decisions, seat, marks = self.tr.dealing, self.decisions, self.seat, self.marks
-        if marks and marks[-1].d >= d:  # (copies of the world as it was played before: from here on it is played anew)
-            marks = self.marks = [mark for mark in marks if mark.d < d]
+        dealing, decisions, seat = self.tr.dealing, self.decisions, self.seat
+        if self.marks and self.marks[-1].d >= d:  # (copies of the world as played before: from here on it is anew)
+            self.marks = [mark for mark in self.marks if mark.d < d]
         run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
         while d < len(decisions):
             if self.dealt_last < d < self.redrawn and decisions[d][1] == seat:
                 # a copy before each of the seat's own answers since the last shuffle: the other seats' answers since
                 # one of them are drawn anew from there (`_moved`), not from that shuffle
-                marks.append(_Snap(world.st.rng.used, d, world.backup()))
+                self.marks.append(_Snap(world.st.rng.used, d, world.backup()))
             # a copy before the answer: to mend from, and kept if the answer deals (as the real one did)
             # (made only where it is used: most answers are given as the real ones were)
             later = world.backup_later() if self.repairs > 0 or d in dealing else None
@@ -1343,7 +1343,7 @@ class _Replay:
                 run[3] -= 1
                 world, d = run[0].clone(), run[1]
                 self.snaps = [snap for snap in self.snaps if snap.d < d]
-                marks = self.marks = [mark for mark in marks if mark.d < d]
+                self.marks = [mark for mark in self.marks if mark.d < d]
                 continue
             world = self.mended(later.made() if later is not None else None, d, misfit)
             run = None
