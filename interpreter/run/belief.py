@@ -360,15 +360,11 @@ class _Trace:
         """An independent copy: every container the walk or a world grows copied (a mix's, a deal's or an answer's
         own lists are made whole and never changed after)."""
         other = _Trace.__new__(_Trace)
-        for name in ("alive", "arranged", "deal_at", "deals", "glimpses", "marks", "mixes", "need", "needed", "origin",
-                     "picks", "zone"):
-            setattr(other, name, getattr(self, name)[:])
-        for name in ("chosen", "dealing", "drawn", "grouped", "kept", "last", "left", "maybe", "mix_answer", "mix_deal",
-                     "named", "sighted", "unseen"):
-            setattr(other, name, getattr(self, name).copy())
-        other.hid = {d: moves[:] for d, moves in self.hid.items()}
+        for name in _Trace.__slots__:  # (every slot: one added later is copied too)
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list | dict | set) else value)
+        other.hid = {d: moves[:] for d, moves in self.hid.items()}  # (the lists of the last answer grow)
         other.rolls = {d: rolls[:] for d, rolls in self.rolls.items()}
-        other.end, other.picked = self.end, self.picked
         return other
 
     def path(self, need: Any) -> int:
@@ -2482,7 +2478,7 @@ def carry(match, other) -> None:
     (a first draw on the copy then costs what a draw on `match` would: no walk of its events again, no world
     played from the start); each is copied for whichever of the two draws with it first (`_belief`)."""
     kept = match.__dict__.get("_kept")
-    if kept is None or kept[0] is not match._watch or "_watch" not in other.__dict__:
+    if kept is None or kept[0] is not match._watch:
         other.__dict__.pop("_kept", None)
         return
     other._kept = (other._watch, dict(kept[1]))
