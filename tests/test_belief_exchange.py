@@ -99,6 +99,16 @@ def test_what_the_rules_read_of_a_card_in_each_zone():
     assert load_game("overloaded").face_props[""] is None
 
 
+def test_what_the_rules_read_is_listed_by_zone_name_in_every_process():
+    """The zones come in one order whatever the process's string hashing (the compiled game is cached and shared)."""
+    from interpreter.lang.faces import _Props
+
+    props = _Props()
+    props.values = {name: {} for name in ("tricks", "hand", "", "stock", "table")}
+    props.whole = {"discard"}
+    assert list(props.read()) == ["", "discard", "hand", "stock", "table", "tricks"]
+
+
 @pytest.mark.parametrize("said", ['let l = list(hand of me, it)\nsay "{l}"', 'say "{list(hand of me, it)}"',
                                   'say "{list(players, hand of it)}"'])
 def test_a_list_of_cards_put_into_words_reads_every_property_of_its_cards(tmp_path, said):

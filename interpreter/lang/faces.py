@@ -272,7 +272,7 @@ class _Props:
         self.whole: set[str] = set()  # the zones where a card's every property may be read
 
     def read(self) -> dict[str, tuple[tuple[int, frozenset | None], ...] | None]:
-        zones = {*self.values, *self.whole}
+        zones = sorted({*self.values, *self.whole})  # (in one order in every process: the compiled game is cached)
         return {z: None if z in self.whole or ANY in self.whole else tuple(sorted(self.values.get(z, {}).items()))
                 for z in zones}
 
