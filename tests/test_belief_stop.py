@@ -27,10 +27,10 @@ def drawn(m, seat: int, monkeypatch, stop: bool) -> tuple[list, int, int]:
     redraw, apply, init = belief._Replay.redraw, Match.apply, belief._Parted.__init__
     inside = [False]
 
-    def redrawing(self, world, who):
+    def redrawing(self, world, who, d):
         inside[0] = True
         try:
-            return redraw(self, world, who)
+            return redraw(self, world, who, d)
         finally:
             inside[0] = False
 

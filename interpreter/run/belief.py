@@ -54,7 +54,7 @@ import random
 import re
 import weakref
 from collections.abc import Sequence
-from itertools import compress, islice, repeat
+from itertools import compress, filterfalse, islice, repeat
 from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
@@ -1254,6 +1254,14 @@ class _Replay:
         self.thorough = False  # mends as `repair_thorough` looks for them (see `_drawn`)
         self.targeted = False  # the quick mends, the answer's own unseen card swapped first (`own_card_first`)
         self.redrew = False  # the last answer given was another seat's, drawn anew (`redraw`)
+        # where no chance follows an answer (`Game.chance_after_answers` False), what each answer drawn anew found on
+        # the world this replay gives: answer -> (its options, the one taken, options known to fail there), noted for
+        # every such answer from answer `whole` on (None: nowhere); what the kept world's found (`known`, while this
+        # world is that one as it stood: see `redraw`), and orders of options drawn ahead (see `_orders_ahead`)
+        self.found: dict[int, tuple[int, int, frozenset[int]]] = {}
+        self.whole: int | None = None
+        self.known: dict[int, tuple[int, int, frozenset[int]]] | None = None
+        self.orders: dict[int, list[int]] = {}
         self.repairs = 0  # mends left to `play`
         self.traded: set[int] = set()  # the cards thorough mends have traded
         self.stream_state: tuple | None = None  # the real generator's state, once the world is drawn
@@ -1303,6 +1311,9 @@ class _Replay:
         dealing, decisions, seat = self.tr.dealing, self.decisions, self.seat
         if self.marks and self.marks[-1].d >= d:  # (copies of the world as played before: from here on it is anew)
             self.marks = [mark for mark in self.marks if mark.d < d]
+        self.forget(d)
+        if self.whole is None or self.whole > d:
+            self.whole = d
         run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
         while d < len(decisions):
             if self.dealt_last < d < self.redrawn and decisions[d][1] == seat:
@@ -1340,11 +1351,21 @@ class _Replay:
                 world, d = run[0].clone(), run[1]
                 self.snaps = [snap for snap in self.snaps if snap.d < d]
                 self.marks = [mark for mark in self.marks if mark.d < d]
+                self.forget(d)
+                self.known = None
                 continue
             world = self.mended(later.made() if later is not None else None, d, misfit)
+            # (a mend's probes gave answers on worlds of other drawings: noted again by a pass to come)
+            self.found, self.whole, self.known = {}, None, None
             run = None
             d += 1
         return world
+
+    def forget(self, d: int) -> None:
+        """Drop what the answers drawn anew from answer `d` on found (they are given again)."""
+        found = self.found
+        if found and max(found) >= d:
+            self.found = {k: v for k, v in found.items() if k < d}
 
     def ran(self, run: list | None, prev, d: int) -> list | None:
         """The last run of other seats' answers drawn anew after answer `d`: [a copy of the world before its
@@ -1613,7 +1634,7 @@ class _Replay:
             # another seat's secret answer, or its pick of a card the seat did not see that stays where it
             # is: any option after which the seat observes the same, drawn uniformly
             self.redrew = True
-            return self.redraw(world, who)
+            return self.redraw(world, who, d)
         else:
             action = _labelled(world, ask, e[3])
         if action < 0:
@@ -1663,11 +1684,24 @@ class _Replay:
         return self.reached(world) == -1 and world._verified == len(self.want) and \
             view_json(world, self.seat) == self.want_view
 
-    def redraw(self, world, who: int):
-        """`world` after `who` answered with an option drawn uniformly among those after which the seat
-        observes what it did (up to the next question); `_Misfit` if none does."""
+    def redraw(self, world, who: int, d: int):
+        """`world` after `who` answered (answer `d`) with an option drawn uniformly among those after which the seat
+        observes what it did (up to the next question); `_Misfit` if none does. The options are tried in a random
+        order (one drawn ahead for the answer, `orders`, where there is one), the first that fits taken. Where no
+        chance follows an answer, an option is the same on the same world: one the kept world found to fail there
+        is not tried again while this world is that one as it stood (`known`), and what this answer found is noted
+        (`found`, see `_orders_ahead`)."""
         actions = world.legal_actions(who)
-        self.rng.shuffle(actions)
+        n = len(actions)
+        order = self.orders.pop(d, None) if self.orders else None
+        if order is not None and len(order) == n:
+            actions = order
+        else:
+            self.rng.shuffle(actions)
+        known = self.known.get(d) if self.known is not None else None
+        failed = known[2] if known is not None and known[0] == n else frozenset()
+        if failed:
+            actions = [a for a in actions if a not in failed]
         furthest = 0
         # a copy rebuilt from its kept base holds its chance as it stood there (its outcomes read back since): the
         # answer being given, its outcomes so far and the cards traded are set back as they stood before the first
@@ -1692,6 +1726,10 @@ class _Replay:
                         watch.events = list(watch.events)
                 reached = self.reached(world)
                 if reached < 0:
+                    if stop:
+                        self.found[d] = (n, action, failed.union(actions[:k]))
+                        if known is None or action != known[1]:
+                            self.known = None  # (this world is no longer the kept one as it stood)
                     return world
                 furthest = max(furthest, reached)
             except _Parted as parted:  # (as `reached` would have told once the flow went on to its next question)
@@ -2404,8 +2442,8 @@ class _Belief:
     keep it; one of several takes a copy of its own before it draws (`_belief`). Only the walk changes in
     place: every other field is replaced whole, never changed, so a copy shares them."""
 
-    __slots__ = ("card", "events", "holders", "marks", "mixes", "needs", "open", "opened", "reals", "snaps",
-                 "source", "stream", "tracer", "world")
+    __slots__ = ("card", "events", "found", "holders", "marks", "mixes", "needs", "open", "opened", "reals", "snaps",
+                 "source", "stream", "tracer", "whole", "world")
 
     def __init__(self, tracer: _Tracer) -> None:
         self.holders: weakref.WeakSet = weakref.WeakSet()
@@ -2421,6 +2459,9 @@ class _Belief:
         self.marks: list[_Snap] = []  # copies of it before the seat's own answers since the last shuffle
         self.open: int | None = None  # the first answer to a question still open when the world was kept
         self.opened: _Snap | None = None  # a copy of the world before that answer
+        # what the world's answers drawn anew found, noted for each from answer `whole` on (`_Replay.found`)
+        self.found: dict[int, tuple[int, int, frozenset[int]]] = {}
+        self.whole: int | None = None
 
     def copy(self) -> _Belief:
         """A copy for one match to draw with on its own: the walk copied, the rest shared (see the class)."""
@@ -2441,6 +2482,7 @@ class _Belief:
     def keep(self, replay: _Replay, world, events: int) -> None:
         self.card, self.world, self.source, self.snaps = replay.card, world, replay.source, replay.snaps
         self.opened, self.marks = replay.opened, replay.marks
+        self.found, self.whole = replay.found, replay.whole
         self.events, self.mixes, self.stream, self.reals = events, len(replay.tr.mixes), replay.stream_state, \
             replay.reals
         self.needs = len(replay.tr.needed)
@@ -2725,9 +2767,16 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str]
             first = belief.snaps[-1].d if belief.snaps else 0
             marks = [mark for mark in belief.marks if mark.d > first]
             k = rng.randrange(len(marks) + 1) if marks else 0
-            if not _redraws(tr, belief.tracer.decisions, seat, marks[k - 1].d if k else first):
+            start = marks[k - 1].d if k else first
+            if not _redraws(tr, belief.tracer.decisions, seat, start):
+                continue
+            orders = _orders_ahead(belief, start, rng)
+            if orders and _moves_nowhere(belief.found, orders):  # the world played again would be the kept one
                 continue
             replay = belief.replay(match, seat, tr, belief.card, rng, want, want_view)
+            if orders:  # (what the kept world found holds of the copy played from, and of the world while it is that)
+                replay.orders, replay.known, replay.found, replay.whole = orders, belief.found, dict(belief.found), \
+                    belief.whole
             try:
                 world = replay.play(0, replay.marked(marks[k - 1]) if k else replay.resume(len(tr.deals)))
             except (_Misfit, RuleError):
@@ -2742,6 +2791,31 @@ def _moved(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str]
         if faces[x] != faces[y]:
             _swap_proposed(match, seat, tr, rng, want, want_view, belief, o, x, y)
     return belief.world
+
+
+def _orders_ahead(belief: _Belief, first: int, rng: random.Random) -> dict[int, list[int]]:
+    """For the kept world played again from answer `first` on, its answers drawn anew drawn again: the order each
+    tries its options in, drawn now (`_Replay.redraw` takes them, each as random as one drawn then), where the kept
+    world's answers drawn anew from `first` on are noted (`_Belief.found`: where no chance follows an answer);
+    else {}."""
+    found, whole = belief.found, belief.whole
+    if whole is None or first < whole or not found:
+        return {}
+    orders: dict[int, list[int]] = {}
+    for d in sorted(found):
+        if d >= first:
+            order = list(range(found[d][0]))
+            rng.shuffle(order)
+            orders[d] = order
+    return orders
+
+
+def _moves_nowhere(found: dict[int, tuple[int, int, frozenset[int]]], orders: dict[int, list[int]]) -> bool:
+    """Whether the kept world played again, its answers drawn anew in `orders` (`_orders_ahead`), comes out as it is
+    (a proposal that moves nowhere, then not played): where in each order the first option not known to fail is the
+    one the answer took before. On the same world an option that failed fails again (no chance follows an answer),
+    so each answer takes again the option it took, and the world after it is the kept one as it stood."""
+    return all(next(filterfalse(found[d][2].__contains__, order)) == found[d][1] for d, order in orders.items())
 
 
 def _redraws(tr: _Trace, decisions: list[tuple], seat: int, first: int) -> bool:
