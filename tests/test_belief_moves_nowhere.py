@@ -6,6 +6,7 @@ playing every proposal in full, every option tried, gives: what was skipped woul
 import random
 
 import pytest
+from test_leaks import hiding, write_game
 
 from interpreter.game import load_game
 from interpreter.run import belief
@@ -73,3 +74,35 @@ def test_where_chance_may_follow_an_answer_nothing_is_noted():
         c.determinize(seat, random.Random(k))
         assert not belief._belief(c, seat).found
 
+
+
+TALLY = hiding("tally", """  pick: |
+    for each player p simultaneously:
+      let n = p chooses one of "low", "high" "Add one or three?"
+      if n == "high":
+        add 3 to tally of p
+      else:
+        add 1 to tally of p
+    for each player p:
+      if tally of p >= 5:
+        say "{p} passed five"
+""".rstrip("\n"), players="{min: 2, max: 2}", flow="rounds: 3, round: [pick]", dealt=1,
+               zones="\ncounters:\n  player:\n    tally: {initial: 0, visibility: owner}")
+BLANKS = "cards:\n  - {id: blank, name: Blank, value: 0, start: deck, count: 6}\n"  # (no cards to swap)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_answer_drawn_otherwise_leaves_what_was_known_of_the_next_ones_behind(tmp_path, seed, monkeypatch):
+    """P1 adds one or three to a tally only it sees, in secret, at each round; the table hears when it passes five.
+    A next draw may draw P1's first answer otherwise: its tally at the second is then another, and an option the
+    kept world found to fail there (three, which would have passed five) may fit. P0 is asked at the third round."""
+    game = write_game(tmp_path, TALLY, BLANKS)
+    assert not game.chance_after_answers
+    m = game.new_match(players=2, seed=seed)
+    for p, n in ((0, 0), (1, 0), (0, 1), (1, 1)):  # P1: one, then three (four: not past five, as one and three are)
+        m.apply(p, n)
+    skipping, skipped = next_draws(m, 0, 30, monkeypatch, False)
+    in_full, _ = next_draws(m, 0, 30, monkeypatch, True)
+    assert skipping == in_full
+    assert skipped["proposals"]
+    assert len({h for h, _ in skipping}) > 1  # (P1's answers drawn otherwise)
