@@ -1309,11 +1309,7 @@ class _Replay:
     def played(self, world, d: int):
         """`world`, before answer `d`, played on to the last answer (see `play`)."""
         dealing, decisions, seat = self.tr.dealing, self.decisions, self.seat
-        if self.marks and self.marks[-1].d >= d:  # (copies of the world as played before: from here on it is anew)
-            self.marks = [mark for mark in self.marks if mark.d < d]
-        self.forget(d)
-        if self.whole is None or self.whole > d:
-            self.whole = d
+        self.anew_from(d)
         run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
         while d < len(decisions):
             if self.dealt_last < d < self.redrawn and decisions[d][1] == seat:
@@ -1350,22 +1346,25 @@ class _Replay:
                 run[3] -= 1
                 world, d = run[0].clone(), run[1]
                 self.snaps = [snap for snap in self.snaps if snap.d < d]
-                self.marks = [mark for mark in self.marks if mark.d < d]
-                self.forget(d)
-                self.known = None
+                self.anew_from(d)
+                self.known = None  # (a run drawn again: from here the world may be other than the kept one)
                 continue
             world = self.mended(later.made() if later is not None else None, d, misfit)
-            # (a mend's probes gave answers on worlds of other drawings: noted again by a pass to come)
-            self.found, self.whole, self.known = {}, None, None
             run = None
             d += 1
         return world
 
-    def forget(self, d: int) -> None:
-        """Drop what the answers drawn anew from answer `d` on found (they are given again)."""
+    def anew_from(self, d: int) -> None:
+        """The world is played from before answer `d` (again): the copies kept of it from there on, and what its answers
+        drawn anew found from there on, are dropped (they are kept again as it goes); what they find is noted from
+        there on, if not from earlier."""
+        if self.marks and self.marks[-1].d >= d:
+            self.marks = [mark for mark in self.marks if mark.d < d]
         found = self.found
         if found and max(found) >= d:
             self.found = {k: v for k, v in found.items() if k < d}
+        if self.whole is None or self.whole > d:
+            self.whole = d
 
     def ran(self, run: list | None, prev, d: int) -> list | None:
         """The last run of other seats' answers drawn anew after answer `d`: [a copy of the world before its
@@ -1393,6 +1392,9 @@ class _Replay:
                 raise misfit
             done, prev, now = mend
             if done:
+                # (its probes gave answers on worlds of other drawings: what answers drawn anew find is noted again by
+                # a pass to come)
+                self.found, self.whole, self.known = {}, None, None
                 return prev
             flat = flat + 1 if now <= reached else 0  # mends that get no further: give up soon
             reached = now
@@ -1691,17 +1693,7 @@ class _Replay:
         chance follows an answer, an option is the same on the same world: one the kept world found to fail there
         is not tried again while this world is that one as it stood (`known`), and what this answer found is noted
         (`found`, see `_orders_ahead`)."""
-        actions = world.legal_actions(who)
-        n = len(actions)
-        order = self.orders.pop(d, None) if self.orders else None
-        if order is not None and len(order) == n:
-            actions = order
-        else:
-            self.rng.shuffle(actions)
-        known = self.known.get(d) if self.known is not None else None
-        failed = known[2] if known is not None and known[0] == n else frozenset()
-        if failed:
-            actions = [a for a in actions if a not in failed]
+        actions, n, known, failed = self.options_to_try(world, who, d)
         furthest = 0
         # a copy rebuilt from its kept base holds its chance as it stood there (its outcomes read back since): the
         # answer being given, its outcomes so far and the cards traded are set back as they stood before the first
@@ -1727,9 +1719,7 @@ class _Replay:
                 reached = self.reached(world)
                 if reached < 0:
                     if stop:
-                        self.found[d] = (n, action, failed.union(actions[:k]))
-                        if known is None or action != known[1]:
-                            self.known = None  # (this world is no longer the kept one as it stood)
+                        self.noted(d, (n, action, failed.union(actions[:k])), known)
                     return world
                 furthest = max(furthest, reached)
             except _Parted as parted:  # (as `reached` would have told once the flow went on to its next question)
@@ -1743,6 +1733,31 @@ class _Replay:
                 source.anew = anew
             world = backup
         raise _Unanswered("no answer of another player fits what the seat saw", furthest)
+
+    def options_to_try(self, world, who: int, d: int
+                       ) -> tuple[list[int], int, tuple[int, int, frozenset[int]] | None, frozenset[int]]:
+        """The options of `who`'s answer `d` to try, in order (see `redraw`), how many it has, what the kept world found
+        of it while this world is that one as it stood (or None), and the options that found to fail (not tried)."""
+        actions = world.legal_actions(who)
+        n = len(actions)
+        order = self.orders.pop(d, None) if self.orders else None
+        if order is not None and len(order) == n:
+            actions = order
+        else:
+            self.rng.shuffle(actions)
+        known = self.known.get(d) if self.known is not None else None
+        failed = known[2] if known is not None and known[0] == n else frozenset()
+        if failed:
+            actions = [a for a in actions if a not in failed]
+        return actions, n, known, failed
+
+    def noted(self, d: int, found: tuple[int, int, frozenset[int]], known: tuple[int, int, frozenset[int]] | None
+              ) -> None:
+        """What answer `d`, drawn anew, found (its options, the one taken, those known to fail), where no chance follows
+        it; the world after it is the kept one as it stood no more where the kept world's took another."""
+        self.found[d] = found
+        if known is None or found[1] != known[1]:
+            self.known = None
 
     def watched(self, world, watch) -> list:
         """`world`'s record as it stands, its events from now on checked as they are recorded (`_Checked`), where the
