@@ -93,9 +93,9 @@ PATIENT_SHARE = 3
 TARGETED_TRIES = 24
 # a drawing's choices taken again where a mix before them found no card that fits (`_passed_down`)
 _BACKTRACKS = 40
-# the probes a world carried on may take in all (`_carried`): where it fails, a drawing afresh (some ms) is most often
-# cheaper than probes (some 0.3–1 ms each) that find none; and those it may take mended the thorough way, where the
-# quick mends found none
+# the probes a world carried on may take in all (`_carried`), and so one drawn again from one of its last shuffles
+# (`_redealt`): where it fails, a drawing afresh (some ms) is most often cheaper than probes (some 0.3–1 ms each) that
+# find none; and those a carried world may take mended the thorough way, where the quick mends found none
 CARRIED_PROBES = DEFAULT_PROBES // 10
 CARRIED_THOROUGH = DEFAULT_PROBES // 30
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
@@ -2579,7 +2579,8 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
         world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs,
                          [min(probes, CARRIED_PROBES)])
         if world is None:
-            world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
+            world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs,
+                             [min(probes, CARRIED_PROBES)])
     if world is None:
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     belief.open = len(match.history) - len(match._answers) if match._answers else None
