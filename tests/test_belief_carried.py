@@ -227,14 +227,11 @@ def test_other_seats_answers_drawn_anew_from_a_copy_before_one_of_the_seats_answ
 
 def test_a_world_the_quick_mends_cannot_carry_on_is_mended_the_thorough_way_before_a_draw_afresh(monkeypatch):
     """Go Fish, 4 players, seed 5 of the walk, midway: at the seat's next turn the kept world parts from what the
-    seat observed since, and no quick mend explains it. Before the world is drawn afresh, the carried world is mended
-    the thorough way, on a share of the probes: it fits, nothing is drawn afresh. (It takes more probes than a carried
-    world is given, `belief.CARRIED_PROBES`: there it is drawn afresh, which costs less than the probes most such
-    draws would spend and not find a world with; given more, as here, the thorough mend finds it.)"""
+    seat observed since, and no quick mend explains it. Before the world is drawn afresh (there some 20 quick
+    drawings found none and a thorough one did, 4.9 s in all), the carried world is mended the thorough way, on a
+    share of the probes: it fits, nothing is drawn afresh."""
     from tests.walks import played, walked
 
-    monkeypatch.setattr(belief, "CARRIED_PROBES", belief.DEFAULT_PROBES)
-    monkeypatch.setattr(belief, "CARRIED_THOROUGH", belief.DEFAULT_PROBES // 3)
     game = load_game("go-fish")
     m = played(game, 4, 5, len(walked(game, 4, 5).history) // 2)
     seat = m.to_act()[0]
@@ -259,49 +256,3 @@ def test_a_world_the_quick_mends_cannot_carry_on_is_mended_the_thorough_way_befo
     assert world.information_state(seat) == m.information_state(seat)
     replayed(world)
     assert fresh == [] and ways[-1] is True  # carried on by a thorough mend
-
-
-def carried_draw_probes(monkeypatch, budget: int | None = None) -> tuple[int, int, bool]:
-    """Overloaded, 4 players, seed 3 of the walk, midway: the kept world cannot be carried on to the seat's next turn.
-    The probes the carried draw took, those of the draw afresh after it, and whether that draw was made and its world
-    fits."""
-    from tests.walks import played, walked
-
-    if budget is not None:
-        monkeypatch.setattr(belief, "CARRIED_PROBES", budget)
-        monkeypatch.setattr(belief, "CARRIED_THOROUGH", budget // 3)
-    game = load_game("overloaded")
-    m = played(game, 4, 3, len(walked(game, 4, 3).history) // 2)
-    seat = m.to_act()[0]
-    m.determinize(seat, random.Random(0))
-    play_to_turn = random.Random(0)
-    while True:
-        for p in m.to_act():
-            m.apply(p, play_to_turn.randrange(len(m.legal_actions(p))))
-        if seat in m.to_act():
-            break
-    probes, fresh = [0, 0], [0]
-    tried, drawn = belief._Replay.tried, belief._drawn
-
-    def counting(self, *args):
-        probes[fresh[0]] += 1
-        return tried(self, *args)
-
-    def afresh(*args, **kwargs):
-        fresh[0] = 1
-        return drawn(*args, **kwargs)
-
-    monkeypatch.setattr(belief._Replay, "tried", counting)
-    monkeypatch.setattr(belief, "_drawn", afresh)
-    world = m.determinize(seat, random.Random(2000))
-    return probes[0], probes[1], fresh[0] == 1 and world.information_state(seat) == m.information_state(seat)
-
-
-def test_a_world_that_cannot_be_carried_on_takes_a_few_probes_before_a_draw_afresh(monkeypatch):
-    """A carried world the mends cannot carry on is given up after `CARRIED_PROBES` probes (some 0.3–1 ms each) and the
-    world drawn afresh; given the whole draw's probes, the same draw spends more before it gives up."""
-    given = belief.CARRIED_PROBES
-    carried, _, fits = carried_draw_probes(monkeypatch)
-    assert fits and 0 < carried <= given, carried
-    spent, _, fits = carried_draw_probes(monkeypatch, belief.DEFAULT_PROBES)
-    assert fits and spent > given, spent

@@ -93,11 +93,8 @@ PATIENT_SHARE = 3
 TARGETED_TRIES = 24
 # a drawing's choices taken again where a mix before them found no card that fits (`_passed_down`)
 _BACKTRACKS = 40
-# the probes a world carried on may take in all (`_carried`), and so one drawn again from one of its last shuffles
-# (`_redealt`): where it fails, a drawing afresh (some ms) is most often cheaper than probes (some 0.3–1 ms each) that
-# find none; and those a carried world may take mended the thorough way, where the quick mends found none
-CARRIED_PROBES = DEFAULT_PROBES // 10
-CARRIED_THOROUGH = DEFAULT_PROBES // 30
+# the probes a carried world mended the thorough way may take, where the quick mends found none (`_carried`)
+CARRIED_THOROUGH = DEFAULT_PROBES // 3
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
 
 
@@ -2576,11 +2573,9 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if kept is not None and belief.events == events:
         world = _moved(match, seat, tr, rng, want, want_view, belief, moves)
     elif kept is not None:
-        world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs,
-                         [min(probes, CARRIED_PROBES)])
+        world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
         if world is None:
-            world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs,
-                             [min(probes, CARRIED_PROBES)])
+            world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
     if world is None:
         world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
     belief.open = len(match.history) - len(match._answers) if match._answers else None
