@@ -6,19 +6,10 @@ playing every proposal in full, every option tried, gives: what was skipped woul
 import random
 
 import pytest
+from test_belief_stop import at_point
 from test_leaks import hiding, write_game
 
-from interpreter.game import load_game
 from interpreter.run import belief
-
-
-def at_point(name: str, seed: int, decisions: int, players: int = 4):
-    m = load_game(name).new_match(players=players, seed=seed)
-    rng = random.Random(seed)
-    while not m.over and len(m.history) < decisions:
-        for p in m.to_act():
-            m.apply(p, rng.randrange(len(m.legal_actions(p))))
-    return m
 
 
 def next_draws(m, seat: int, draws: int, monkeypatch, in_full: bool) -> tuple[list[tuple], dict[str, int]]:
