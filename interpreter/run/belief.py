@@ -202,6 +202,22 @@ class _Source:
         # (answer, k): its k-th outcome drew a card the seat saw move (the real outcome is kept: `_Replay.chanced`)
         self.kept: set[tuple[int, int]] = set()
 
+    def at_end(self) -> tuple | None:
+        """Where the real generator's copy stands, if it stands at the last outcome drawn (as each world played on from
+        there draws its next ones: see `rewind`); else None."""
+        stream = self.stream
+        return stream.getstate() if stream is not None and len(self.reals) == len(self.events) else None
+
+    def rewind(self, mark: int, state: tuple | None) -> None:
+        """The outcomes drawn from the `mark`-th on dropped (an attempt that failed: another is drawn from there), and
+        with them what the real generator's copy gave for them, that copy set back to `state` (`at_end` then): so that
+        the real outcomes a later attempt reads follow its own chance, not that of one dropped (which may have drawn
+        more or fewer outcomes, and so put the copy out of step with the real match for every world after it)."""
+        del self.events[mark:]
+        if state is not None and self.stream is not None:
+            del self.reals[mark:]
+            self.stream.setstate(state)
+
 
 class _WorldChance:
     """A world's chance: its shuffles deal the drawing's orders, in turn; every other outcome is the real
@@ -1544,9 +1560,10 @@ class _Replay:
         fresh = redo and mark == len(source.events) and source.rng is not None and d in tr.unseen and \
             (d in tr.drawn or d in tr.maybe)
         backup = world.backup() if fresh else None
+        state = source.at_end() if fresh else None
         for k in range(_REDRAWN_CHANCE):
             if k and backup is not None:
-                del source.events[mark:]
+                source.rewind(mark, state)
                 world = backup.clone()
             chance = world.st.rng
             chance.begin(d)
@@ -1702,6 +1719,7 @@ class _Replay:
         now, mark = (chance.at, chance.rolled, chance.picked, chance.swap, chance.swaps), chance.pos
         source = self.source
         drawn, anew, placed = mark == len(source.events), source.anew, len(source.anews)
+        state = source.at_end() if drawn else None
         # an option stops at the seat's first line that differs where its flow would draw no chance on (see `_Checked`)
         stop = not world.game.chance_after_answers
         for k, action in enumerate(actions):
@@ -1729,7 +1747,8 @@ class _Replay:
             if backup is None:
                 break
             if drawn:
-                del source.events[mark:], source.anews[placed:]
+                source.rewind(mark, state)
+                del source.anews[placed:]
                 source.anew = anew
             world = backup
         raise _Unanswered("no answer of another player fits what the seat saw", furthest)
