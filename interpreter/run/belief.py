@@ -184,8 +184,8 @@ class _Source:
     `_Replay.step`), so that the seat's observations pick the outcomes that fit.
     `drawn`: the answers (-1: the set-up) after which an outcome was drawn anew."""
 
-    __slots__ = ("anew", "anews", "drawn", "events", "kept", "reals", "rng", "rolls", "stream", "timeline",
-                 "unseen")
+    __slots__ = ("anew", "anews", "drawn", "events", "kept", "reals", "rng", "rolls", "save_at", "saved", "stream",
+                 "timeline", "unseen")
 
     def __init__(self, stream: random.Random | None) -> None:
         self.events: list[tuple[int, int]] = []
@@ -201,22 +201,27 @@ class _Source:
         self.anews: list[tuple[int, int, int]] = []  # each: (answer, its k-th outcome, where the world's record stood)
         # (answer, k): its k-th outcome drew a card the seat saw move (the real outcome is kept: `_Replay.chanced`)
         self.kept: set[tuple[int, int]] = set()
+        # an attempt that may be rewound draws its outcomes from the `save_at`-th on; where the real generator's copy
+        # stood there, taken when the attempt first draws from it (see `rewind`)
+        self.save_at: int | None = None
+        self.saved: tuple | None = None
 
-    def at_end(self) -> tuple | None:
-        """Where the real generator's copy stands, if it stands at the last outcome drawn (as each world played on from
-        there draws its next ones: see `rewind`); else None."""
-        stream = self.stream
-        return stream.getstate() if stream is not None and len(self.reals) == len(self.events) else None
+    def attempt(self, mark: int) -> None:
+        """An attempt (an option of another seat's answer, or chance drawn again) draws its outcomes from the `mark`-th
+        on, and may be rewound to there (`rewind`)."""
+        self.save_at, self.saved = mark, None
 
-    def rewind(self, mark: int, state: tuple | None) -> None:
+    def rewind(self, mark: int) -> None:
         """The outcomes drawn from the `mark`-th on dropped (an attempt that failed: another is drawn from there), and
-        with them what the real generator's copy gave for them, that copy set back to `state` (`at_end` then): so that
+        with them what the real generator's copy gave for them, that copy set back where it stood (`attempt`): so that
         the real outcomes a later attempt reads follow its own chance, not that of one dropped (which may have drawn
         more or fewer outcomes, and so put the copy out of step with the real match for every world after it)."""
         del self.events[mark:]
-        if state is not None and self.stream is not None:
+        saved = self.saved
+        if saved is not None and self.save_at == mark and self.stream is not None:
             del self.reals[mark:]
-            self.stream.setstate(state)
+            self.stream.setstate(saved)
+            self.saved = None
 
 
 class _WorldChance:
@@ -257,6 +262,8 @@ class _WorldChance:
                 raise _Misfit("chance past what was drawn")
             reals = source.reals
             real: int | None
+            if source.save_at == i == len(reals) and source.saved is None:  # (where an attempt may be rewound to)
+                source.saved = stream.getstate()
             if i < len(reals):  # drawn before, then drawn again: the real generator went past it already
                 # (a world whose chance went another way than the real match's has no real outcome here)
                 real = reals[i][1] if reals[i][0] == n and (reals[i][1] < 0) == shuffle else None
@@ -1560,10 +1567,11 @@ class _Replay:
         fresh = redo and mark == len(source.events) and source.rng is not None and d in tr.unseen and \
             (d in tr.drawn or d in tr.maybe)
         backup = world.backup() if fresh else None
-        state = source.at_end() if fresh else None
+        if fresh:
+            source.attempt(mark)
         for k in range(_REDRAWN_CHANCE):
             if k and backup is not None:
-                source.rewind(mark, state)
+                source.rewind(mark)
                 world = backup.clone()
             chance = world.st.rng
             chance.begin(d)
@@ -1719,7 +1727,8 @@ class _Replay:
         now, mark = (chance.at, chance.rolled, chance.picked, chance.swap, chance.swaps), chance.pos
         source = self.source
         drawn, anew, placed = mark == len(source.events), source.anew, len(source.anews)
-        state = source.at_end() if drawn else None
+        if drawn:
+            source.attempt(mark)
         # an option stops at the seat's first line that differs where its flow would draw no chance on (see `_Checked`)
         stop = not world.game.chance_after_answers
         for k, action in enumerate(actions):
@@ -1747,7 +1756,7 @@ class _Replay:
             if backup is None:
                 break
             if drawn:
-                source.rewind(mark, state)
+                source.rewind(mark)
                 del source.anews[placed:]
                 source.anew = anew
             world = backup
