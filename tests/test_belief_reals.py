@@ -2,7 +2,8 @@
 real match's generator kept in step with the world's chance (`belief._Source`). An attempt that failed and drew more or
 fewer outcomes than the one kept (another option of another seat's answer: one more refusal in Overloaded, one more
 card scored at random) is rewound with its outcomes (`_Source.rewind`), so the copy stays in step for the worlds
-after it: each real outcome kept is of the kind and size of the world's outcome at its place."""
+after it: each real outcome kept is of the kind and size of the world's outcome at its place. The world keeps
+neither that copy nor a state of it taken to rewind to (it would tell the real match's chance)."""
 
 import random
 
@@ -26,6 +27,8 @@ def test_the_real_outcomes_kept_stay_in_step_with_the_world_s_chance(players, se
             kept, events = belief._belief(m, seat).reals, world._drawn[1].events
             in_step = [real[0] == e[0] and (real[1] < 0) == (e[1] < 0) for real, e in zip(kept, events, strict=False)]
             assert all(in_step), (len(m.history), seat, kept, events)
+            source = world._drawn[1]
+            assert source.stream is None and source.saved is None, len(m.history)
             drawn += 1
         for p in m.to_act():
             m.apply(p, bot.pick(len(m.legal_actions(p))))

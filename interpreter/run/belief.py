@@ -211,6 +211,11 @@ class _Source:
         on, and may be rewound to there (`rewind`)."""
         self.save_at, self.saved = mark, None
 
+    def release(self) -> None:
+        """The world is drawn: it keeps neither the copy of the real generator nor any state of it (the belief keeps
+        where it stands), nor the generator of the outcomes drawn anew."""
+        self.stream = self.rng = self.saved = self.save_at = None
+
     def rewind(self, mark: int) -> None:
         """The outcomes drawn from the `mark`-th on dropped (an attempt that failed: another is drawn from there), and
         with them what the real generator's copy gave for them, that copy set back where it stood (`attempt`): so that
@@ -1324,7 +1329,7 @@ class _Replay:
                 # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
                 self.stream_state = stream.getstate() if stream is not None else None
                 self.reals, self.source.reals = self.source.reals, []
-                self.source.stream = self.source.rng = None
+                self.source.release()
                 return world
             start = self.resume(self.changed)
             self.changed = None
@@ -2957,7 +2962,7 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     source = replay.source  # nothing drawn past what the kept world drew: as `_Replay.play` leaves a world drawn
     replay.stream_state = source.stream.getstate() if source.stream is not None else None
     replay.reals, source.reals = source.reals, []
-    source.stream = source.rng = None
+    source.release()
     replay.snaps = [snap if snap.used <= deal else snap._replace(world=_Exchanged(snap.world, pair, named, seat))
                     for snap in replay.snaps]
     replay.marks = [mark for mark in replay.marks if mark.used <= deal]  # (those after it hold the cards unexchanged)
