@@ -1325,14 +1325,18 @@ class _Replay:
         while True:
             world = self.played(*(start if start is not None else (self.start(), 0)))
             if self.changed is None:
-                stream = self.source.stream
-                # drawn: the world keeps no copy of the real generator (the match's belief keeps its state)
-                self.stream_state = stream.getstate() if stream is not None else None
-                self.reals, self.source.reals = self.source.reals, []
-                self.source.release()
+                self.drawn_out()
                 return world
             start = self.resume(self.changed)
             self.changed = None
+
+    def drawn_out(self) -> None:
+        """The world is drawn: the state of the real generator's copy and the real outcomes it gave go to this replay
+        (the match's belief keeps them, `_Belief.keep`), none of it with the world's chance (`_Source.release`)."""
+        source = self.source
+        self.stream_state = source.stream.getstate() if source.stream is not None else None
+        self.reals, source.reals = source.reals, []
+        source.release()
 
     def played(self, world, d: int):
         """`world`, before answer `d`, played on to the last answer (see `play`)."""
@@ -2959,10 +2963,7 @@ def _exchanged_kept(match, seat: int, tr: _Trace, rng: random.Random, want: Sequ
     chance = _WorldChance(replay.plan, replay.source)
     kept._chance = (kept._base, chance)  # its chance now, while it is not rebuilt (see `_chance_of`)
     chance.pos, chance.used, chance.at, chance.swap, chance.swaps = now.pos, now.used, now.at, now.swap, now.swaps
-    source = replay.source  # nothing drawn past what the kept world drew: as `_Replay.play` leaves a world drawn
-    replay.stream_state = source.stream.getstate() if source.stream is not None else None
-    replay.reals, source.reals = source.reals, []
-    source.release()
+    replay.drawn_out()  # (nothing drawn past what the kept world drew: as `_Replay.play` leaves a world drawn)
     replay.snaps = [snap if snap.used <= deal else snap._replace(world=_Exchanged(snap.world, pair, named, seat))
                     for snap in replay.snaps]
     replay.marks = [mark for mark in replay.marks if mark.used <= deal]  # (those after it hold the cards unexchanged)
