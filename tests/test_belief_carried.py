@@ -230,18 +230,13 @@ def test_a_world_the_quick_mends_cannot_carry_on_is_mended_the_thorough_way_befo
     seat observed since, and no quick mend explains it. Before the world is drawn afresh (there some 20 quick
     drawings found none and a thorough one did, 4.9 s in all), the carried world is mended the thorough way, on a
     share of the probes: it fits, nothing is drawn afresh."""
-    from tests.walks import played, walked
+    from tests.walks import played, to_turn, walked
 
     game = load_game("go-fish")
     m = played(game, 4, 5, len(walked(game, 4, 5).history) // 2)
     seat = m.to_act()[0]
     m.determinize(seat, random.Random(1))
-    play_to_turn = random.Random(1)
-    while True:
-        for p in m.to_act():
-            m.apply(p, play_to_turn.randrange(len(m.legal_actions(p))))
-        if seat in m.to_act():
-            break
+    to_turn(m, seat, random.Random(1))
     ways, fresh = [], []
     play, drawn = belief._Replay.play, belief._drawn
 

@@ -14,7 +14,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
-from walks import walker
+from walks import to_turn, walker
 
 from interpreter.game import load_game
 from interpreter.run import belief
@@ -161,12 +161,7 @@ def carried_through_a_new_stock(monkeypatch):
     seat = m.to_act()[0]
     m.determinize(seat, random.Random(0))
     shuffled = len(m._watch.events)
-    play = random.Random(0)
-    while True:
-        for p in m.to_act():
-            m.apply(p, play.randrange(len(m.legal_actions(p))))
-        if seat in m.to_act():
-            break
+    to_turn(m, seat, random.Random(0))
     assert any(e[0] == SHUFFLE for e in m._watch.events[shuffled:])  # a new stock dealt since
     fallbacks: list[str] = []
     for name in ("_redealt", "_drawn"):

@@ -40,6 +40,15 @@ def played(game, players: int, seed: int, decisions: int) -> Match:
     return _answered(Match(game, players, seed), walker(seed), decisions)
 
 
+def to_turn(m: Match, seat: int, rng) -> Match:
+    """`m` answered at random (`rng`) on to `seat`'s next question (at least one round of answers given)."""
+    while True:
+        for p in m.to_act():
+            m.apply(p, rng.randrange(len(m.legal_actions(p))))
+        if seat in m.to_act():
+            return m
+
+
 def _answered(m: Match, bot: RandomBot, decisions: int | None) -> Match:
     """`m` answered by `bot` to its end, or until it has `decisions` decisions (a round of several seats acting at
     once is answered whole)."""
