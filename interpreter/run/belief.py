@@ -53,7 +53,7 @@ import json
 import random
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import compress, filterfalse, islice, repeat
 from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
@@ -1307,6 +1307,7 @@ class _Replay:
         # many cards of that face, named there, the zone held before it, to that count (see `learned`)
         self.pins: dict[int, list[tuple[int, Any, int]]] = {}
         self.mends: dict[int, set[frozenset[int]]] = {}  # answer -> the pairs of cards traded to mend it
+        self.stepped: set[int] = set()  # the cards the steps on the way of the answer being mended traded (`step_kept`)
         self.unanswered = False  # the answer being mended is another player's that no option of it fits
         self.lines_at = 0  # the seat's first line of the answer being mended (as the world before it matched)
         t = match.layout
@@ -1413,6 +1414,7 @@ class _Replay:
         misfit raised again where the mends left (`self.repairs`) find none."""
         reached, flat = misfit.reached, 0
         self.unanswered = isinstance(misfit, _Unanswered)
+        self.stepped = set()
         self.lines_at = prev._verified if prev is not None else 0
         while True:
             if self.repairs <= 0 or flat > _FLAT or prev is None:
@@ -1836,7 +1838,14 @@ class _Replay:
         self.card = best[1]
         self.mark(best[3])
         self.moved_told(*best[4])
+        self.step_kept(c for _, x, y in best[4] for c in (x, y))
         return False, best[2], best[0]
+
+    def step_kept(self, cards: Iterable[int]) -> None:
+        """A step on the way (a mend that took the world further, not past the answer) of the answer being mended traded
+        `cards`: a move that trades one of them again comes after those that do not, while that answer is mended (see
+        `ranked`)."""
+        self.stepped.update(cards)
 
     def pairs(self, prev, d: int, reached: int) -> list[tuple[int, int, int]]:
         """The swaps `repair` tries, in order, each (shuffle, x, y): a card on a free path at answer `d` and
@@ -2076,6 +2085,7 @@ class _Replay:
         if best[1] is None:
             return None
         self.traded.update(best[5])
+        self.step_kept(best[5])
         self.card = best[1]
         if best[4]:
             self.mark(best[3])
@@ -2226,15 +2236,18 @@ class _Replay:
                ) -> list[tuple[tuple[int, int, int], ...]]:
         """`moves` (trades of cards, each (shuffle, x, y)), those likely to mend answer `d` without undoing another
         first. Last come a trade that mended this answer before (the world came back to it: a trade back and forth
-        that each time fits from the copy's base but not played from the start), then those that undo more counts
-        an earlier mend set (see `learned`). Where no option of another player's fits its question (`unanswered`),
-        first the trades that change, in a zone the answer is about, how many cards it holds of a face the seat's
-        lines named at this answer up to where the world parted (`reached`): a hand must hold the rank it asked
-        for; the others after them, in the order they came; and among the first, those that change fewer counts
-        the rules may have read at the other answers the world passed: how many cards of a face the seat's lines
-        named there a zone of another player held (Go Fish: a hand asked for a rank that held none). Else (a
-        card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until a card fits;
-        or a card answered whose kind the rules tell later) the order the moves came in, between equals."""
+        that each time fits from the copy's base but not played from the start), then one that trades a card a step
+        on the way of this answer's mends traded (it would undo the step: Go Fish, a hand that must ask for Sixes
+        given one by a step, which the next mend trades away again to give the hand it asks a second one), then
+        those that undo more counts an earlier mend set (see `learned`). Where no option of another player's fits its
+        question (`unanswered`), first the trades that change, in a zone the answer is about, how many cards it
+        holds of a face the seat's lines named at this answer up to where the world parted (`reached`): a hand must
+        hold the rank it asked for; the others after them, in the order they came; and among the first, those that
+        change fewer counts the rules may have read at the other answers the world passed: how many cards of a face
+        the seat's lines named there a zone of another player held (Go Fish: a hand asked for a rank that held
+        none). Else (a card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until
+        a card fits; or a card answered whose kind the rules tell later) the order the moves came in, between
+        equals."""
         if not self.unanswered:
             key = self.weigher(prev, d, reached)
             return moves if key is None else sorted(moves, key=key)
@@ -2263,15 +2276,17 @@ class _Replay:
 
     def weigher(self, prev, d: int, reached: int):
         """`ranked`'s key of a move at answer `d`: (whether it trades back a pair that mended this answer before,
-        the counts pinned at the answers since its first shuffle it undoes, the counts the rules may have read
-        there it changes). The last is worked out only where no option of another player fit its question
-        (`unanswered`; else 0). None where the key is the same for every move (no count pinned, no pair mended this
-        answer before, and the counts changed not worked out)."""
+        whether it trades a card a step on the way of this answer's mends traded (`stepped`), the counts pinned at
+        the answers since its first shuffle it undoes, the counts the rules may have read there it changes). The
+        last is worked out only where no option of another player fit its question (`unanswered`; else 0). None
+        where the key is the same for every move (no count pinned, no pair mended this answer before, no step taken,
+        and the counts changed not worked out)."""
         faces, told = self.faces, self.told
         counted = self.unanswered  # (else only the trades back and the counts undone are worked out)
         passed = sorted(e for e in told if e != d) if counted else []
         by_face, where = self.named_passed(passed)
         again = self.mends.get(d, ())
+        stepped = self.stepped
         # the counts pinned at the other answers the world passed, by face: (the answer, the zone kept, the count
         # pinned, how many cards of the face the zone holds now: the same for every move weighed)
         pins: dict[Any, list[tuple[int, set[int], int, int]]] = {}
@@ -2280,15 +2295,15 @@ class _Replay:
                 for h, f, k in pinned:
                     z = told[e][2][h]
                     pins.setdefault(f, []).append((e, z, k, sum(faces[c] == f for c in z)))
-        if not counted and not pins and not again:
+        if not counted and not pins and not again and not stepped:
             return None
         # the cards of the zones whose counts were pinned (a trade of none of them undoes none)
         pinned_in = {c for kept in pins.values() for _, z, _, _ in kept for c in z}
 
         since: dict[int, int] = {}  # mix -> the first answer given after it
 
-        def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, int, int]:
-            """(trades back, counts undone, counts changed)"""
+        def key(move: tuple[tuple[int, int, int], ...]) -> tuple[bool, bool, int, int]:
+            """(trades back, undoes a step, counts undone, counts changed)"""
             risk = undone = 0
             for o, x, y in move:
                 fx, fy = faces[x], faces[y]
@@ -2297,7 +2312,8 @@ class _Replay:
                     risk += _risked(by_face, passed, where, first, x, y, fx, fy)
                 if x in pinned_in or y in pinned_in:
                     undone += _undone(faces, pins, first, x, y)
-            return bool(again) and any(frozenset((x, y)) in again for _, x, y in move), undone, risk
+            return bool(again) and any(frozenset((x, y)) in again for _, x, y in move), \
+                bool(stepped) and any(x in stepped or y in stepped for _, x, y in move), undone, risk
 
         return key
 
