@@ -96,6 +96,9 @@ _BACKTRACKS = 40
 # the probes a carried world mended the thorough way may take, where the quick mends found none (`_carried`)
 CARRIED_THOROUGH = DEFAULT_PROBES // 3
 THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thorough`) once the quick ones found none
+# past the quick drawings, every FURTHEST_EVERY-th drawing of a stage (the 2nd, the 4th...; 0: none) starts from the
+# cards of the drawing that got furthest so far, as its mends left them (`_drawn`)
+FURTHEST_EVERY = 2
 
 
 def match_class(m) -> Any:
@@ -1844,8 +1847,11 @@ class _Replay:
     def step_kept(self, cards: Iterable[int]) -> None:
         """A step on the way (a mend that took the world further, not past the answer) of the answer being mended traded
         `cards`: a move that trades one of them again comes after those that do not, while that answer is mended (see
-        `ranked`)."""
-        self.stepped.update(cards)
+        `ranked`). Only where no option of another player fits its question (`unanswered`: a count a hand must hold);
+        elsewhere (Crazy Eights, where a card's place in a pile parts the world) the steps kept found fewer worlds
+        (`benchmarks/hard_points.py`: no world in 10 of 40 fresh draws at its point, against 5)."""
+        if self.unanswered:
+            self.stepped.update(cards)
 
     def pairs(self, prev, d: int, reached: int) -> list[tuple[int, int, int]]:
         """The swaps `repair` tries, in order, each (shuffle, x, y): a card on a free path at answer `d` and
@@ -2651,31 +2657,42 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
 
 def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str, belief: _Belief,
            events: int, tries: int, repairs: int, probes: int):
-    """A world drawn afresh and played from the start (see `determinize`)."""
+    """A world drawn afresh and played from the start (see `determinize`), in stages: `tries` drawings mended the
+    quick way, sharing `probes`; then (where those found none) drawings mended the quick way with a share of
+    their own (`PATIENT_TRIES`), then those that first swap an answer's unseen card (`TARGETED_TRIES`), then
+    drawings mended the thorough way, sharing `probes` again (`THOROUGH_TRIES`). Past the first stage, every
+    other drawing starts from the cards of the drawing that got furthest so far, as its mends left them
+    (`FURTHEST_EVERY`): a restart of the mends' search from the best place it reached, not from nothing."""
     faces = match.layout.face_ids
     problems: dict[str, int] = {}
-    budget = [probes]
-    thorough = tries + THOROUGH_TRIES
-    patient = thorough + PATIENT_TRIES
-    drawings = patient + TARGETED_TRIES
-    for k in range(drawings):
-        if k == tries:  # the quick mends found none: mends checked from their shuffle on, with a budget of their own
-            budget = [probes]
-        elif k >= thorough:  # nor those: drawings mended the quick way again, each with a budget of its own
-            budget = [probes // PATIENT_SHARE]
-        try:
-            replay = _Replay(match, seat, tr, _assign_some(tr, faces, rng), rng, want, want_view,
-                             belief.tracer.decisions, budget)
-            replay.thorough = tries <= k < thorough
-            replay.targeted = k >= patient
-            world = replay.play(repairs)
-            if not replay.fits(world):
-                raise _Misfit("the seat would see something else now")
-        except _Misfit as misfit:
-            problems[str(misfit)] = problems.get(str(misfit), 0) + 1
-            continue
-        belief.keep(replay, world, events)
-        return world
+    furthest: tuple[int, list[int]] | None = None  # (the observation it parted at, its cards)
+    shared = [probes]
+    stages = ((tries, False, False), (PATIENT_TRIES, False, False), (TARGETED_TRIES, False, True),
+              (THOROUGH_TRIES, True, False))
+    drawings = 0
+    for n, (count, thorough, targeted) in enumerate(stages):
+        if thorough:
+            shared = [probes]
+        for k in range(count):
+            drawings += 1
+            budget = shared if n in (0, 3) else [probes // PATIENT_SHARE]
+            start = furthest[1] if furthest is not None and n > 0 and FURTHEST_EVERY and \
+                (k + 1) % FURTHEST_EVERY == 0 else None
+            replay = None
+            try:
+                card = start[:] if start is not None else _assign_some(tr, faces, rng)
+                replay = _Replay(match, seat, tr, card, rng, want, want_view, belief.tracer.decisions, budget)
+                replay.thorough, replay.targeted = thorough, targeted
+                world = replay.play(repairs)
+                if not replay.fits(world):
+                    raise _Misfit("the seat would see something else now")
+            except _Misfit as misfit:
+                problems[str(misfit)] = problems.get(str(misfit), 0) + 1
+                if replay is not None and (furthest is None or misfit.reached > furthest[0]):
+                    furthest = (misfit.reached, replay.card[:])
+                continue
+            belief.keep(replay, world, events)
+            return world
     why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
     raise NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {drawings} "
                             f"drawings: {why}")
