@@ -2242,9 +2242,10 @@ class _Replay:
                ) -> list[tuple[tuple[int, int, int], ...]]:
         """`moves` (trades of cards, each (shuffle, x, y)), those likely to mend answer `d` without undoing another
         first. Last come a trade that mended this answer before (the world came back to it: a trade back and forth
-        that each time fits from the copy's base but not played from the start), then one that trades a card a step
-        on the way of this answer's mends traded (it would undo the step: Go Fish, a hand that must ask for Sixes
-        given one by a step, which the next mend trades away again to give the hand it asks a second one), then
+        that each time fits from the copy's base but not played from the start), then (where no option of another
+        player fits: `step_kept`) one that trades a card a step on the way of this answer's mends traded (it would
+        undo the step: Go Fish, a hand that must ask for Sixes given one by a step, which the next mend trades away
+        again to give the hand it asks a second one), then
         those that undo more counts an earlier mend set (see `learned`). Where no option of another player's fits its
         question (`unanswered`), first the trades that change, in a zone the answer is about, how many cards it
         holds of a face the seat's lines named at this answer up to where the world parted (`reached`): a hand must
