@@ -1,6 +1,6 @@
 """The stages of a fresh draw (`belief._drawn`), in order: the quick drawings sharing one budget of mends, those with a
 budget of their own, those that first swap an answer's unseen card, and last those mended the thorough way (the least
-found per drawing: at the two hardest points found, 1 world in 283 thorough drawings, 1 in 9 to 11 of the quick
+found per drawing: at the two hardest points found, 1 world in 283 thorough drawings, about 1 in 11 of the quick
 ones with a budget of their own, `benchmarks/hard_points.py`). Past the first stage, every other drawing starts from
 the cards of the drawing that got furthest so far, as its mends left them."""
 
