@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
-from walker import walker
+from walker import played
 
 from interpreter.game import load_game
 from interpreter.run import belief
@@ -33,11 +33,7 @@ KNOWN = "crazy-eights:5:4:34:1,go-fish:4:4:30:3"
 
 def point(name: str, players: int, seed: int, decisions: int):
     """The match of the walk of `seed` after `decisions` decisions."""
-    m = load_game(name).new_match(players=players, seed=seed)
-    bot = walker(seed)
-    while len(m.history) < decisions and not m.over:
-        for p in m.to_act():
-            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    m = played(load_game(name), players, seed, decisions)
     if len(m.history) != decisions:
         raise SystemExit(f"{name} {players}p seed {seed}: the walk does not stop at {decisions} decisions")
     return m

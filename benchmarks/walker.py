@@ -13,6 +13,16 @@ def walker(seed: int) -> RandomBot:
     return RandomBot(seed * 1_000_003 + 7)
 
 
+def played(game, players: int, seed: int, decisions: int):
+    """The match of `seed` after `decisions` decisions of the walk (or over sooner; a round of several seats acting at
+    once is answered whole)."""
+    m, bot = game.new_match(players=players, seed=seed), walker(seed)
+    while not m.over and len(m.history) < decisions:
+        for p in m.to_act():
+            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    return m
+
+
 def walk_length(game, players: int, seed: int) -> int:
     """The decisions the walk of the match of `seed` makes to its end, through the step API (a benchmark's points are
     shares of it: `sim`'s own match, played by the random bots' stream, may be shorter)."""

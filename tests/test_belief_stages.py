@@ -7,6 +7,7 @@ the cards of the drawing that got furthest so far, as its mends left them."""
 import random
 
 import pytest
+from walks import played
 
 from interpreter.game import load_game
 from interpreter.run import belief
@@ -14,13 +15,10 @@ from interpreter.run.belief import NoConsistentWorld
 
 
 def failed_drawings(monkeypatch, tries: int) -> list[tuple[bool, bool, list[int], int]]:
-    """Every drawing of a fresh draw (Go Fish, 3 players, after 6 decisions), each made to fail at once: (mended the
-    thorough way, targeted, the cards it started from, where it parted). Drawing k parts at observation 7k mod 11 and
-    leaves its cards as [k, k, ...], so that a drawing that starts from another's cards tells which."""
-    m, bot = load_game("go-fish").new_match(players=3, seed=0), random.Random(0)
-    while len(m.history) < 6:
-        p = m.to_act()[0]
-        m.apply(p, bot.randrange(len(m.legal_actions(p))))
+    """Every drawing of a fresh draw (Go Fish, 3 players, after 6 decisions of `walker(0)`), each made to fail at once:
+    (mended the thorough way, targeted, the cards it started from, where it parted). Drawing k parts at observation
+    7k mod 11 and leaves its cards as [k, k, ...], so that a drawing that starts from another's cards tells which."""
+    m = played(load_game("go-fish"), 3, 0, 6)
     seen: list[tuple[bool, bool, list[int], int]] = []
 
     def parts(self, repairs, start=None):

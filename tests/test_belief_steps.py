@@ -17,7 +17,7 @@ the first 10 generators find a world, 3 without.
 import random
 
 import pytest
-from walks import walker
+from walks import played
 
 from interpreter.game import load_game
 from interpreter.run import belief
@@ -27,10 +27,8 @@ from interpreter.run.belief import NoConsistentWorld, replayed
 @pytest.fixture(scope="module")
 def asked_for_sixes():
     """Go Fish, 4 players, seed 4, answered by `walker(4)` up to 30 decisions: P3 draws there."""
-    m, bot = load_game("go-fish").new_match(players=4, seed=4), walker(4)
-    while len(m.history) < 30:
-        for p in m.to_act():
-            m.apply(p, bot.pick(len(m.legal_actions(p))))
+    m = played(load_game("go-fish"), 4, 4, 30)
+    assert len(m.history) == 30
     return m, 3
 
 

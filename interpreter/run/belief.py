@@ -2245,16 +2245,15 @@ class _Replay:
         that each time fits from the copy's base but not played from the start), then (where no option of another
         player fits: `step_kept`) one that trades a card a step on the way of this answer's mends traded (it would
         undo the step: Go Fish, a hand that must ask for Sixes given one by a step, which the next mend trades away
-        again to give the hand it asks a second one), then
-        those that undo more counts an earlier mend set (see `learned`). Where no option of another player's fits its
-        question (`unanswered`), first the trades that change, in a zone the answer is about, how many cards it
-        holds of a face the seat's lines named at this answer up to where the world parted (`reached`): a hand must
-        hold the rank it asked for; the others after them, in the order they came; and among the first, those that
-        change fewer counts the rules may have read at the other answers the world passed: how many cards of a face
-        the seat's lines named there a zone of another player held (Go Fish: a hand asked for a rank that held
-        none). Else (a card's place in a pile, not a count, may be what parted the world: Crazy Eights' draws until
-        a card fits; or a card answered whose kind the rules tell later) the order the moves came in, between
-        equals."""
+        again to give the hand it asks a second one), then those that undo more counts an earlier mend set (see
+        `learned`). Where no option of another player's fits its question (`unanswered`), first the trades that
+        change, in a zone the answer is about, how many cards it holds of a face the seat's lines named at this
+        answer up to where the world parted (`reached`): a hand must hold the rank it asked for; the others after
+        them, in the order they came; and among the first, those that change fewer counts the rules may have read
+        at the other answers the world passed: how many cards of a face the seat's lines named there a zone of
+        another player held (Go Fish: a hand asked for a rank that held none). Else (a card's place in a pile, not
+        a count, may be what parted the world: Crazy Eights' draws until a card fits; or a card answered whose kind
+        the rules tell later) the order the moves came in, between equals."""
         if not self.unanswered:
             key = self.weigher(prev, d, reached)
             return moves if key is None else sorted(moves, key=key)
@@ -2676,7 +2675,7 @@ def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str]
             shared = [probes]
         for k in range(count):
             drawings += 1
-            budget = shared if n in (0, 3) else [probes // PATIENT_SHARE]
+            budget = shared if n == 0 or thorough else [probes // PATIENT_SHARE]
             start = furthest[1] if furthest is not None and n > 0 and FURTHEST_EVERY and \
                 (k + 1) % FURTHEST_EVERY == 0 else None
             replay = None
