@@ -116,9 +116,11 @@ class _Misfit(Exception):
     """The world being played parts from what the seat observed; `reached`: how many of the seat's
     observations it matched first."""
 
-    def __init__(self, message: str, reached: int = 0, blocked: Any = None) -> None:
+    def __init__(self, message: str, reached: int = 0, blocked: Any = None, instead: bool = False) -> None:
         super().__init__(message)
-        self.reached, self.blocked = reached, blocked
+        # `blocked`: (a player, its card options in the world) where the world asked it to choose a card where the
+        # real match did not (`instead`), or where the answer was none of them (see `_Replay.repair_thorough`)
+        self.reached, self.blocked, self.instead = reached, blocked, instead
 
 
 class _Unanswered(_Misfit):
@@ -1424,7 +1426,7 @@ class _Replay:
                 raise misfit
             self.repairs -= 1
             mend = self.repair_thorough(prev, d, reached, misfit.blocked) if self.thorough else \
-                self.repair(prev, d, reached)
+                self.repair(prev, d, reached, misfit.blocked if misfit.instead else None)
             if mend is None:
                 raise misfit
             done, prev, now = mend
@@ -1683,8 +1685,7 @@ class _Replay:
         world.apply(who, action)
         reached = self.reached(world)
         if reached >= 0:
-            raise _Misfit("the seat would see something else", reached,
-                          self.asked_instead(world, reached) if self.thorough else None)
+            raise _Misfit("the seat would see something else", reached, self.asked_instead(world, reached), True)
         return world
 
     def asked_instead(self, world, reached: int) -> tuple[int, list[Any]] | None:
@@ -1813,20 +1814,28 @@ class _Replay:
         watch.events = _Checked(plain, world, self.seat, self.want, cache.count, cache.last)
         return plain
 
-    def repair(self, prev, d: int, reached: int) -> tuple[bool, Any, int] | None:
+    def repair(self, prev, d: int, reached: int, blocked: tuple[int, list[Any]] | None = None
+               ) -> tuple[bool, Any, int] | None:
         """Look for two cards the seat cannot tell apart (dealt by one shuffle: one on a free path now,
         first in a zone that answer `d` touches, the other down a free path of that shuffle) whose swap,
         from that shuffle on, lets `prev` (the world just before answer `d`) give the answer as the seat
         saw it; try each on a copy of `prev` relabeled from its kept base. The first that fits goes into
         the drawing: (True, the mended world after the answer, -1). If none fits, the one that takes the
         seat's observations furthest (as far as `reached`, where the answer failed, at least) does, to
-        mend on from: (False, that world before the answer, how far it reached). None if no swap does."""
+        mend on from: (False, that world before the answer, how far it reached). None if no swap does. First, where
+        the world asked a player to choose a card where the real match did not (`blocked`: the player, its options),
+        those options all traded away at once (`blocked_first`): a hand that held a card to play where the real one
+        had none holds several as often as one, and no single swap of one of them gets the world any further. (Not
+        where the answer was none of the options: a hand that must hold a card it asked for, as in Go Fish, needs
+        that card brought in, not the others sent away.)"""
         if prev._base is None:
             return None
         best: tuple[int, Any, Any, int, tuple] = (reached, None, None, -1, ())
         swaps: list[tuple[tuple[int, int, int], ...]] = [(pair,) for pair in self.pairs(prev, d, reached)[:_PROBES]]
+        if blocked is not None:
+            swaps[:0] = self.blocked_first(prev, d, blocked)
         for move, swapped, _, before, after, misfit in self.probed(prev, d, swaps):
-            o = move[0][0]
+            o = min(o for o, _, _ in move)
             if misfit is not None:
                 if misfit.reached > best[0] or (misfit.reached == best[0] and best[1] is None):
                     best = (misfit.reached, swapped, before, o, move)  # as far or further: a step on the way
@@ -1843,6 +1852,19 @@ class _Replay:
         self.moved_told(*best[4])
         self.step_kept(c for _, x, y in best[4] for c in (x, y))
         return False, best[2], best[0]
+
+    def blocked_first(self, prev, d: int, blocked: tuple[int, list[Any]]) -> list[tuple[tuple[int, int, int], ...]]:
+        """The trades `repair` tries first where the world asked a player to choose among cards where the real
+        match did not (`blocked`: the player, its options): those options traded all at once for cards of their
+        shuffles out of the player's zones (`blocked_moves`)."""
+        tr = self.tr
+        alive = tr.alive[d]
+        dealt = self.dealt_by(alive)
+        ours = {self.card[s]: 0 for _, s in _alive(tr, alive) if tr.need[s] is None and self.card[s] in dealt}
+        free = {o: self.dealt_free(o) for o in {dealt[x] for x in ours}}
+        moves: list[tuple[tuple[int, int, int], ...]] = []
+        self.blocked_moves(prev, blocked, ours, dealt, free, moves)
+        return moves
 
     def step_kept(self, cards: Iterable[int]) -> None:
         """A step on the way (a mend that took the world further, not past the answer) of the answer being mended traded
