@@ -121,6 +121,7 @@ class _Misfit(Exception):
         # `blocked`: (a player, its card options in the world) where the world asked it to choose a card where the
         # real match did not (`instead`), or where the answer was none of them (see `_Replay.repair_thorough`)
         self.reached, self.blocked, self.instead = reached, blocked, instead
+        self.moved_last = -1  # the card the world moved last before it parted, the seat seeing it move (`last_move`)
 
 
 class _Unanswered(_Misfit):
@@ -1314,6 +1315,7 @@ class _Replay:
         self.mends: dict[int, set[frozenset[int]]] = {}  # answer -> the pairs of cards traded to mend it
         self.stepped: set[int] = set()  # the cards the steps on the way of the answer being mended traded (`step_kept`)
         self.unanswered = False  # the answer being mended is another player's that no option of it fits
+        self.moved_last = -1  # the card the world moved last before the answer being mended parted (see `pairs`)
         self.lines_at = 0  # the seat's first line of the answer being mended (as the world before it matched)
         t = match.layout
         self.hidden = [zi for zi, p in enumerate(t.zone_owner)
@@ -1419,6 +1421,7 @@ class _Replay:
         misfit raised again where the mends left (`self.repairs`) find none."""
         reached, flat = misfit.reached, 0
         self.unanswered = isinstance(misfit, _Unanswered)
+        self.moved_last = misfit.moved_last
         self.stepped = set()
         self.lines_at = prev._verified if prev is not None else 0
         while True:
@@ -1682,11 +1685,24 @@ class _Replay:
             action = _labelled(world, ask, e[3])
         if action < 0:
             raise _Misfit("the answer given is not an option here", world._verified, (who, options))
+        k0, lines0 = len(world._watch.events), world._verified
         world.apply(who, action)
         reached = self.reached(world)
         if reached >= 0:
-            raise _Misfit("the seat would see something else", reached, self.asked_instead(world, reached), True)
+            misfit = _Misfit("the seat would see something else", reached, self.asked_instead(world, reached), True)
+            misfit.moved_last = self.last_move(world, reached, k0, lines0)
+            raise misfit
         return world
+
+    def last_move(self, world, reached: int, k0: int, lines0: int) -> int:
+        """The card of the last move `world` made giving an answer before the observation where it parted from what
+        the seat observed (its `reached`-th; the answer's events from the `k0`-th on, its lines from the `lines0`-th,
+        a line a move): a card drawn that let a player stop drawing where the real one drew on. -1 where the seat saw
+        no move of the answer first."""
+        lines = _lines_from(world._seen[self.seat], lines0)[:reached - lines0]
+        seen = sum('"event":"move"' in line for line in lines)
+        moves = [e[1] for e in world._watch.events[k0:] if e[0] == MOVE]
+        return moves[seen - 1] if 0 < seen <= len(moves) else -1
 
     def asked_instead(self, world, reached: int) -> tuple[int, list[Any]] | None:
         """Where `world` parted from what the seat observed (its `reached`-th observation) by asking a player
@@ -1879,7 +1895,10 @@ class _Replay:
         """The swaps `repair` tries, in order, each (shuffle, x, y): a card on a free path at answer `d` and
         one of another face the same shuffle dealt down a free path (each card of a face the seat's lines of
         the answer named); first the cards of the zones the answer touched, then the others (a counter may tell
-        of any hand), in the order `ranked` puts them."""
+        of any hand), in the order `ranked` puts them. Where an option fits, first those that bring in a face the line
+        where the world parted names, then (in a targeted drawing) those of the answer's own unseen card, then those of
+        the card the world moved last before it parted (`moved_last`): Crazy Eights, a player draws until a card fits,
+        and the world's player stopped at a card that fits where the real one drew on."""
         told = self.told_at(prev, reached) if self.unanswered else frozenset()
         near, far = self.alive_pairs(d, reached, told)
         for o in self.dealt_in(d):  # a shuffle the answer itself dealt: its cards on free paths traded among them
@@ -1890,6 +1909,9 @@ class _Replay:
         self.rng.shuffle(near)
         self.rng.shuffle(far)
         pairs = near + far
+        last = self.moved_last
+        if last >= 0 and not self.unanswered:
+            pairs.sort(key=lambda pair: pair[1] != last)
         if self.targeted:
             pairs = self.own_card_first(d, pairs)
         if not self.unanswered:  # first the cards of the faces the line where the world parted names (`_named_in`)
