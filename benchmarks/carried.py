@@ -5,20 +5,20 @@ pays at each of its turns), and where that time goes.
                                  [--next]
 
 For each game (4 players where it allows 4, else its default count), S random matches (the benchmarks' walk,
-`walker.py`) are copied after a share of their decisions (`--share`, default 0.9: late). At each copy, R times: a fresh
-draw for the seat to act (not timed), random play on to that seat's next turn, then the carried draw, timed in
-CPU (`time.process_time`). Printed per game: the draws, their median, 90th percentile and worst (ms), and the
-share of all their time spent in: the answers given again (`Match.apply`: the rules, the watcher, the
-questions), the seat's observations rendered to compare (`information.render`), copies rebuilt
-(`Match._resume`), and the rest (the walk of the match's events, drawing, comparing, copying). The three are
-timed where they are called, not nested in one another. `--bytecodes`: the same draws counted in bytecodes
-run (`sys.settrace`, per opcode: a figure a shared machine's load does not move), their median printed instead
-of the shares (the draws then take several times as long). `--instructions`: the same draws counted in machine
-instructions (valgrind's callgrind, counting only the draws: each runs inside `sys.call_tracing`, which callgrind
-counts and dumps after; with `PYTHONHASHSEED=0`, so that a run is repeated exactly), the cyclic collector's share
-of them too; `--against DIR` counts another checkout's draws in the same way (an earlier commit, `git archive
-COMMIT | tar -x -C DIR`). Needs valgrind; slow (minutes a game). `--next`: the draw measured is a second one at the
-copy's own point instead (the world of the first moved on: what a search pays at each of its iterations).
+`walker.py`) are copied after a share of their decisions (`--share`, default 0.9: late). At each copy, R times: a
+fresh draw for the seat to act (not timed), random play on to that seat's next turn, then the carried draw, timed in
+CPU (`time.process_time`). Printed per game: the draws, their median, 90th percentile and worst (ms), and the share
+of all their time spent in: the answers given again (`Match.apply`: the rules, the watcher, the questions), the
+seat's observations rendered to compare (`information.render`), copies rebuilt (`Match._resume`), and the rest (the
+walk of the match's events, drawing, comparing, copying). The three are timed where they are called, not nested in
+one another. `--bytecodes`: the same draws counted in bytecodes run (`sys.settrace`, per opcode: a figure a shared
+machine's load does not move), their median (and their sum) printed instead of the shares (the draws then take
+several times as long). `--instructions`: the same draws counted in machine instructions (valgrind's callgrind,
+counting only the draws: each runs inside `sys.call_tracing`, which callgrind counts and dumps after; with
+`PYTHONHASHSEED=0`, so that a run is repeated exactly), the cyclic collector's share of them too; `--against DIR`
+counts another checkout's draws in the same way (an earlier commit, `git archive COMMIT | tar -x -C DIR`). Needs
+valgrind; slow (minutes a game). `--next`: the draw measured is a second one at the copy's own point instead (the
+world of the first moved on: what a search pays at each of its iterations).
 """
 
 from __future__ import annotations
@@ -190,8 +190,8 @@ def main() -> None:
         counted(args.games.split(","), engines, args)
         return
     if args.bytecodes:
-        print("| game | share | draws | median bytecodes | p90 | worst |")
-        print("|---|---|---|---|---|---|")
+        print("| game | share | draws | median bytecodes | p90 | worst | all |")
+        print("|---|---|---|---|---|---|---|")
         for name in args.games.split(","):
             timed = Timed()
             timed.close()  # (nothing timed)
@@ -199,7 +199,7 @@ def main() -> None:
                                           args.next))
             counts = counts or [0]
             print(f"| {name} | {args.share} | {len(counts)} | {statistics.median(counts):,.0f} | "
-                  f"{counts[int(len(counts) * 0.9)]:,.0f} | {counts[-1]:,.0f} |", flush=True)
+                  f"{counts[int(len(counts) * 0.9)]:,.0f} | {counts[-1]:,.0f} | {sum(counts):,.0f} |", flush=True)
         return
     print("| game | share | draws | median ms | p90 ms | worst ms | answers | render | rebuild | rest |")
     print("|---|---|---|---|---|---|---|---|---|---|")
