@@ -1,7 +1,7 @@
 """Fresh draws at the points where `benchmarks/no_world.py` found a draw dear or with no world: how many of them find
 no world, how many drawings they take and what they cost, over many generators.
 
-    python benchmarks/hard_points.py [--points GAME:PLAYERS:SEED:DECISIONS:SEAT,...] [--rngs A:B] [--against REV_DIR]
+    python benchmarks/hard_points.py [--points GAME:PLAYERS:SEED:DECISIONS:SEAT,...] [--rngs A:B]
 
 A point is rebuilt as `no_world.py`'s walk reaches it: the match of SEED, PLAYERS players, played by the walk's random
 bot (`walker`) to DECISIONS decisions; SEAT draws there afresh (no world kept), once per generator `random.Random(r)`,

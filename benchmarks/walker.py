@@ -5,6 +5,8 @@ every one), so two versions compared with `--against` play the same matches."""
 
 from __future__ import annotations
 
+import sys
+
 from interpreter.run.match import RandomBot
 
 
@@ -26,8 +28,4 @@ def played(game, players: int, seed: int, decisions: int):
 def walk_length(game, players: int, seed: int) -> int:
     """The decisions the walk of the match of `seed` makes to its end, through the step API (a benchmark's points are
     shares of it: `sim`'s own match, played by the random bots' stream, may be shorter)."""
-    m, bot = game.new_match(players=players, seed=seed), walker(seed)
-    while not m.over:
-        for p in m.to_act():
-            m.apply(p, bot.pick(len(m.legal_actions(p))))
-    return len(m.history)
+    return len(played(game, players, seed, sys.maxsize).history)

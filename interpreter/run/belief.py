@@ -53,7 +53,7 @@ import json
 import random
 import re
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from itertools import compress, filterfalse, islice, repeat
 from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
@@ -1876,7 +1876,7 @@ class _Replay:
         tr = self.tr
         alive = tr.alive[d]
         dealt = self.dealt_by(alive)
-        ours = {self.card[s]: 0 for _, s in _alive(tr, alive) if tr.need[s] is None and self.card[s] in dealt}
+        ours = {self.card[s] for _, s in _alive(tr, alive) if tr.need[s] is None and self.card[s] in dealt}
         free = {o: self.dealt_free(o) for o in {dealt[x] for x in ours}}
         moves: list[tuple[tuple[int, int, int], ...]] = []
         self.blocked_moves(prev, blocked, ours, dealt, free, moves)
@@ -2195,7 +2195,7 @@ class _Replay:
             self.blocked_moves(prev, blocked, rank, dealt, free, moves)
         return moves
 
-    def blocked_moves(self, prev, blocked: tuple[int, list[Any]], rank: dict[int, int], dealt: dict[int, int],
+    def blocked_moves(self, prev, blocked: tuple[int, list[Any]], rank: Container[int], dealt: dict[int, int],
                       free: dict[int, list[int]], moves: list[tuple[tuple[int, int, int], ...]]) -> None:
         """Put first in `moves`: the options the player had instead (`blocked`), each traded for a card of the
         same shuffle out of its zones, all at once (up to _BLOCKED such trades)."""
