@@ -65,6 +65,18 @@ def overloaded():
     return load_game("overloaded")
 
 
+@pytest.fixture
+def drawings_only(monkeypatch):
+    """`determinize` with no last stage (`belief._walked`): where its drawings from the start all fail, it raises (a
+    test of those drawings, or of the error)."""
+    from interpreter.run import belief
+
+    def failed(match, seat, rng, budget, failed):
+        raise failed
+
+    monkeypatch.setattr(belief, "_walked", failed)
+
+
 def pytest_generate_tests(metafunc):
     if "bundled_game" in metafunc.fixturenames:
         metafunc.parametrize("bundled_game", bundled_games())

@@ -21,6 +21,9 @@ from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
 from interpreter.run.information import SHUFFLE
 
+# what the drawings from the start find, not the last stage's walk along the match
+pytestmark = pytest.mark.usefixtures("drawings_only")
+
 
 def test_an_observation_names_a_face_by_its_id_or_a_whole_word_no_other_face_shares():
     layout = load_game("go-fish").new_match(players=4, seed=0).layout

@@ -13,6 +13,9 @@ from interpreter.game import load_game
 from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld
 
+# what the drawings from the start find, not the last stage's walk along the match
+pytestmark = pytest.mark.usefixtures("drawings_only")
+
 
 def failed_drawings(monkeypatch, tries: int) -> list[tuple[bool, bool, list[int], int]]:
     """Every drawing of a fresh draw (Go Fish, 3 players, after 6 decisions of `walker(0)`), each made to fail at once:

@@ -23,6 +23,9 @@ from interpreter.game import load_game
 from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
 
+# what the drawings from the start find, not the last stage's walk along the match
+pytestmark = pytest.mark.usefixtures("drawings_only")
+
 
 @pytest.fixture(scope="module")
 def asked_for_sixes():

@@ -13,6 +13,9 @@ from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
 from tests.walks import bench_walk
 
+# what the drawings from the start find, not the last stage's walk along the match
+pytestmark = pytest.mark.usefixtures("drawings_only")
+
 
 @pytest.fixture(scope="module")
 def hard_point():

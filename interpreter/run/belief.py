@@ -35,9 +35,10 @@ that the seat cannot tell from the real one.
    the seat was told of); a mended world is then played once more from its start, so that its whole
    history is its own.
 
-Past the budget of drawings, `NoConsistentWorld`. The real match is never returned; its shuffles are
-drawn anew, a world keeps neither the real seed nor a copy of the real generator, and its chance after the present
-comes from `rng`.
+Where every drawing from the start fails, the match is rebuilt from its seed and walked, a world drawn every
+round of answers and carried on to the next (`_walked`); past that, `NoConsistentWorld`. The real match is never
+returned; its shuffles are drawn anew, a world keeps neither the real seed nor a copy of the real generator, and its
+chance after the present comes from `rng`.
 
 The match keeps, per seat (`_Belief`), the walk of step 1 (carried on from where it stopped) and its last
 world with a copy of it before every answer that dealt a shuffle: a draw at the same point moves on from
@@ -54,6 +55,7 @@ import random
 import re
 import weakref
 from collections.abc import Container, Iterable, Sequence
+from contextlib import suppress
 from itertools import compress, filterfalse, islice, repeat
 from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
@@ -99,6 +101,9 @@ THOROUGH_TRIES = 10  # drawings mended the thorough way (`_Replay.repair_thoroug
 # past the quick drawings, every FURTHEST_EVERY-th drawing of a stage (the 2nd, the 4th...; 0: none) starts from the
 # cards of the drawing that got furthest so far, as its mends left them (`_drawn`)
 FURTHEST_EVERY = 2
+# where every drawing from the start failed: the match rebuilt and walked, a world drawn every WALK_EVERY answers and
+# carried on to the next (0: one per player; `_walked`)
+WALK_EVERY = 0
 
 
 def match_class(m) -> Any:
@@ -2664,24 +2669,15 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     if match.__dict__.get("_drawn") or match._rng.__class__ is not random.Random:
         raise NoConsistentWorld("determinize draws worlds of a match whose chance comes from its seed, "
                                 "not of a drawn world or a match given its chance outcomes")
-    belief = _belief(match, seat)
-    tr = belief.tracer.advance(match)
-    decisions = belief.tracer.decisions
-    if len(decisions) != len(match.history):
+    tracer = _belief(match, seat).tracer
+    tracer.advance(match)
+    if len(tracer.decisions) != len(match.history):
         raise NoConsistentWorld("the match's record of answers is incomplete")
-    want, want_view = _Observed(match, seat), view_json(match, seat)
-    events = len(match._watch.events)
-    world = None
-    kept = None if fresh else belief.world
-    if kept is not None and belief.events == events:
-        world = _moved(match, seat, tr, rng, want, want_view, belief, moves)
-    elif kept is not None:
-        world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
-        if world is None:
-            world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
-    if world is None:
-        world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
-    belief.open = len(match.history) - len(match._answers) if match._answers else None
+    budget = (tries, repairs, moves, probes)
+    try:
+        world = _found(match, seat, rng, budget, fresh)
+    except NoConsistentWorld as failed:
+        world = _walked(match, seat, rng, budget, failed)
     drawn = _chance_of(world)  # the world's chance: its drawing and outcomes, shared by its copies
     drawn.source.timeline = drawn.swaps
     world = world.clone()
@@ -2698,6 +2694,60 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
         world.st.rng = world._rng = chance
     return world
 
+
+
+def _found(match, seat: int, rng: random.Random, budget: tuple[int, int, int, int], fresh: bool):
+    """A world for `seat` at the match's point, kept as its last (see `determinize`): moved on from the last world
+    where the match has not moved since, else carried on from it, else drawn again from its last shuffles, else
+    drawn afresh from the start; `NoConsistentWorld` where the last finds none."""
+    tries, repairs, moves, probes = budget
+    belief = _belief(match, seat)
+    tr = belief.tracer.advance(match)
+    want, want_view = _Observed(match, seat), view_json(match, seat)
+    events = len(match._watch.events)
+    world = None
+    kept = None if fresh else belief.world
+    if kept is not None and belief.events == events:
+        world = _moved(match, seat, tr, rng, want, want_view, belief, moves)
+    elif kept is not None:
+        world = _carried(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
+        if world is None:
+            world = _redealt(match, seat, tr, rng, want, want_view, belief, events, repairs, [probes])
+    if world is None:
+        world = _drawn(match, seat, tr, rng, want, want_view, belief, events, tries, repairs, probes)
+    belief.open = len(match.history) - len(match._answers) if match._answers else None
+    return world
+
+
+def _walked(match, seat: int, rng: random.Random, budget: tuple[int, int, int, int], failed: NoConsistentWorld):
+    """The last way to a world, where the drawings from the start found none (`failed`): the match rebuilt from its
+    seed, answer by answer, the seat drawing a world every `WALK_EVERY` answers (every round of answers: one per
+    player, where 0) and carrying it on to the next. Each draw then mends a world that fits what the seat observed
+    up to one point with what it observed since, a short span, where a drawing from the start meets everything at
+    once; a point where even that finds none is passed by, the last world carried further. The world found at the
+    match's point is kept as the match's own (the copy's belief, taken over)."""
+    copy = match_class(match)(match.game, match.players, match.seed, arrange=match._arrange,
+                              after_setup=match._after_setup)
+    every = WALK_EVERY or match.players
+    for i, (who, action) in enumerate(match.history):
+        if i and i % every == 0:
+            with suppress(NoConsistentWorld):
+                _found(copy, seat, rng, budget, False)
+        if copy.apply(who, action) is not None:
+            break
+    if copy._watch.events != match._watch.events:  # set up by hand after it began: not to be rebuilt
+        raise failed
+    try:
+        world = _found(copy, seat, rng, budget, False)
+    except NoConsistentWorld as err:
+        raise NoConsistentWorld(f"{failed}; carried along the match from its start: {err}") from None
+    belief = _belief(copy, seat)
+    belief.holders = weakref.WeakSet((match,))
+    old = _beliefs(match).get(seat)
+    if old is not None:
+        old.holders.discard(match)
+    _beliefs(match)[seat] = belief
+    return world
 
 def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str, belief: _Belief,
            events: int, tries: int, repairs: int, probes: int):
