@@ -1688,8 +1688,9 @@ class _Replay:
             return self.redraw(world, who, d)
         else:
             action = _labelled(world, ask, e[3])
-        if action < 0:
-            raise _Misfit("the answer given is not an option here", world._verified, (who, options))
+        if action < 0:  # (the options to trade away, where they are cards: a choice of a player or a place is not)
+            raise _Misfit("the answer given is not an option here", world._verified,
+                          (who, options) if ask[2] == K_CARD else None)
         k0, lines0 = len(world._watch.events), world._verified
         world.apply(who, action)
         reached = self.reached(world)
