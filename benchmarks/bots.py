@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's engine, not an installed one
 sys.path.insert(1, str(ROOT / "benchmarks"))  # (its walk, when loaded from elsewhere)
 
-from walker import walker  # noqa: E402
+from walker import players_of, walker  # noqa: E402
 
 from interpreter.bots import base as bots_base  # noqa: E402
 from interpreter.bots import check, get  # noqa: E402
@@ -70,10 +70,6 @@ POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
 TEST_GAMES = ROOT / "tests" / "games"
 POKER = ("kuhn-poker", "leduc-poker")  # written as meeple games for the bots' tests
 ISSUE_REFERENCE = {"kuhn_poker": (11_700, 0.219, 0.063), "leduc_poker": (4_100, 1.20, 0.25)}
-
-
-def players_of(game) -> int:
-    return 4 if game.min_players <= 4 <= game.max_players else game.default_players
 
 
 def games_named(names: str | None) -> list[tuple[str, object]]:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 
 from callgrind import counted_spans, total
 from counted import Counted
-from walker import walk_length, walker
+from walker import played, players_of, walk_length
 
 from interpreter.game import load_game
 from interpreter.run import information
@@ -73,10 +73,6 @@ class Timed:
     def close(self) -> None:
         for name, (owner, attr) in PARTS.items():
             setattr(owner, attr, self.saved[name])
-
-
-def players_of(game) -> int:
-    return 4 if game.min_players <= 4 <= game.max_players else game.default_players
 
 
 class Traced:
@@ -140,11 +136,7 @@ def carried_draws(game, seeds: int, repeat: int, share: float, timed: Timed,
     players = players_of(game)
     out: list[float] = []
     for seed in range(seeds):
-        decisions = walk_length(game, players, seed)
-        m, bot = game.new_match(players=players, seed=seed), walker(seed)
-        while not m.over and len(m.history) < int(decisions * share):
-            for p in m.to_act():
-                m.apply(p, bot.pick(len(m.legal_actions(p))))
+        m = played(game, players, seed, int(walk_length(game, players, seed) * share))
         if m.over:
             continue
         seat = m.to_act()[0]

@@ -44,16 +44,11 @@ def players_of(game) -> int:
 
 def matches_at(game, seeds: int, share: float) -> list[Any]:
     """Random matches played to a point (those not over there)."""
-    from walker import walk_length, walker
-
+    from walker import played, walk_length  # (here: the engine is on the path by now)
 
     players, out = players_of(game), []
     for seed in range(seeds):
-        cut = int(walk_length(game, players, seed) * share)
-        m, bot = game.new_match(players=players, seed=seed), walker(seed)
-        while not m.over and len(m.history) < cut:
-            for p in m.to_act():
-                m.apply(p, bot.pick(len(m.legal_actions(p))))
+        m = played(game, players, seed, int(walk_length(game, players, seed) * share))
         if not m.over:
             out.append(m)
     return out

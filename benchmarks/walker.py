@@ -15,6 +15,11 @@ def walker(seed: int) -> RandomBot:
     return RandomBot(seed * 1_000_003 + 7)
 
 
+def players_of(game) -> int:
+    """The players of the benchmarks' matches of `game`: 4 where it may, else its default."""
+    return 4 if game.min_players <= 4 <= game.max_players else game.default_players
+
+
 def played(game, players: int, seed: int, decisions: int):
     """The match of `seed` after `decisions` decisions of the walk (or over sooner; a round of several seats acting at
     once is answered whole)."""
