@@ -14,8 +14,9 @@ history (it replays from its own start). `--keep DIR` pickles (match, seat) of e
 answer at every 9th decision, one generator for all seeds, each world carried on; `--every` is ignored), so
 its count of points with no world can be told apart point by point.
 
-Printed per game and player count: draws, draws with no world (and worlds that failed the check), and the
-CPU time of a draw (`time.process_time`): median, 90th percentile and worst, in ms.
+Printed per game and player count: draws, draws with no world (and worlds that failed the check), draws that
+walked the match (every drawing from the start failed: `belief._walked`), and the CPU time of a draw
+(`time.process_time`): median, 90th percentile and worst, in ms.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from walker import walker
 
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
+from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
 
 
@@ -119,6 +121,19 @@ def _draw(found: dict, m, drawn, seat: int, rng: random.Random, check: bool, kee
         found["wrong"] += not same
 
 
+def walks_counted() -> list[int]:
+    """A counter of the draws that walked the match (`belief._walked`: their drawings from the start all failed)."""
+    count = [0]
+    walk = belief._walked
+
+    def counted(*args):
+        count[0] += 1
+        return walk(*args)
+
+    belief._walked = counted
+    return count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="The rate of draws with no consistent world, per bundled game.")
     parser.add_argument("--games", help="comma-separated bundled game names (default: all)")
@@ -135,15 +150,16 @@ def main() -> None:
     asked = [int(p) for p in args.players.split(",")] if args.players else None
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
-    print("| game | players | draws | no world | wrong | median ms | p90 ms | worst ms |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| game | players | draws | no world | wrong | walked | median ms | p90 ms | worst ms |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    walked = walks_counted()
     errors: list[str] = []
     points: list[tuple[float, str]] = []
     for name in names:
         game = load_game(name)
         for players in counts_of(game, asked):
             times: list[float] = []
-            failed = wrong = 0
+            failed = wrong = walked[0] = 0
             rng = random.Random(0)  # (bench.py's: one generator for every seed)
             for seed in range(args.seeds):
                 found = bench_walk(game, players, seed, rng, args.check, args.keep) if args.bench else \
@@ -155,7 +171,7 @@ def main() -> None:
                 points += found["points"]
             times.sort()
             ms = [t * 1e3 for t in times] or [0.0]
-            print(f"| {name} | {players} | {len(times)} | {failed} | {wrong if args.check else '-'} | "
+            print(f"| {name} | {players} | {len(times)} | {failed} | {wrong if args.check else '-'} | {walked[0]} | "
                   f"{statistics.median(ms):.1f} | {ms[int(len(ms) * 0.9)]:.1f} | {ms[-1]:.0f} |", flush=True)
     for i, error in enumerate(errors, 1):
         print(f"({i}) {error}")
