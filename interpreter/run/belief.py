@@ -1379,6 +1379,8 @@ class _Replay:
                     prev = later.made() if later is not None else None
                     self.dealt(world, used, d, prev)
                     run = self.ran(run, prev, d)
+                elif run is not None:
+                    self.over_own(run, d)
                 d += 1
                 continue
             except RuleError:
@@ -1420,6 +1422,13 @@ class _Replay:
             return [prev, d, d, _REDRAWS]
         run[2] = max(run[2], d)  # the run goes on, or is drawn again (its draws left as they are)
         return run
+
+    def over_own(self, run: list, d: int) -> None:
+        """The run of other seats' answers drawn anew goes on over answer `d` where that is the seat's own secret answer
+        right after it: a round answered at once, the seat among those asked (what the seat sees next, as Overloaded's
+        contracts shown together, tells all of the round's answers, so all of them are drawn again)."""
+        if run[2] == d - 1 and self.decisions[d][2]:
+            run[2] = d
 
     def mended(self, prev, d: int, misfit: _Misfit):
         """The world after answer `d`, mended from `prev` (the world before it) where it gave `misfit`; the
@@ -2549,7 +2558,7 @@ def _words_of(layout) -> tuple[re.Pattern, dict[str, frozenset]]:
 _PROBES = 40  # swaps tried to mend one answer
 _BLOCKED = 8  # trades of all the options a player had instead, tried first where its answer was none of them
 _CHECKS = 10  # swaps that fit one answer, checked from their shuffle on (see `_Replay.repair_thorough`)
-_REDRAWS = 8  # times a run of other seats' answers drawn anew is drawn again where what follows does not fit
+_REDRAWS = 32  # times a run of other seats' answers drawn anew is drawn again where what follows does not fit
 _REDRAWN_REACH = 3  # answers after such a run within which a misfit draws it again
 _FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
 _REDRAWN_CHANCE = 24  # plays of an answer whose chance is drawn anew, before the world is taken to part there
