@@ -195,8 +195,8 @@ class _Source:
     `_Replay.step`), so that the seat's observations pick the outcomes that fit.
     `drawn`: the answers (-1: the set-up) after which an outcome was drawn anew."""
 
-    __slots__ = ("anew", "anews", "drawn", "events", "kept", "reals", "rng", "rolls", "save_at", "saved", "stream",
-                 "timeline", "unseen")
+    __slots__ = ("anew", "anews", "drawn", "events", "kept", "reals", "rng", "rolls", "run_at", "run_saved", "save_at",
+                 "saved", "stream", "timeline", "unseen")
 
     def __init__(self, stream: random.Random | None) -> None:
         self.events: list[tuple[int, int]] = []
@@ -216,6 +216,9 @@ class _Source:
         # stood there, taken when the attempt first draws from it (see `rewind`)
         self.save_at: int | None = None
         self.saved: tuple | None = None
+        # the same for a run of other seats' answers drawn anew, which may be drawn again whole (`_Replay.ran`)
+        self.run_at: int | None = None
+        self.run_saved: tuple | None = None
 
     def attempt(self, mark: int) -> None:
         """An attempt (an option of another seat's answer, or chance drawn again) draws its outcomes from the `mark`-th
@@ -225,7 +228,24 @@ class _Source:
     def release(self) -> None:
         """The world is drawn: it keeps neither the copy of the real generator nor any state of it (the belief keeps
         where it stands), nor the generator of the outcomes drawn anew."""
-        self.stream = self.rng = self.saved = self.save_at = None
+        self.stream = self.rng = self.saved = self.save_at = self.run_saved = self.run_at = None
+
+    def run_from(self, mark: int | None) -> None:
+        """A run of answers drawn anew may start here, its outcomes drawn from the `mark`-th on (None: read back from an
+        earlier drawing, none drawn): where the real generator's copy stood there is taken when the run first draws
+        from it, as for an attempt (`attempt`)."""
+        self.run_at, self.run_saved = mark, None
+
+    def rewind_run(self, mark: int) -> None:
+        """The outcomes a run drew from the `mark`-th on dropped, the real generator's copy set back where it stood
+        (see `rewind`): the run is drawn again, with outcomes of its own, not those of the draw that failed (read back,
+        they are another chance than the new answers' where these draw otherwise, and every world after parts)."""
+        del self.events[mark:]
+        saved = self.run_saved
+        if saved is not None and self.run_at == mark and self.stream is not None:
+            del self.reals[mark:]
+            self.stream.setstate(saved)
+            self.run_saved = None
 
     def rewind(self, mark: int) -> None:
         """The outcomes drawn from the `mark`-th on dropped (an attempt that failed: another is drawn from there), and
@@ -280,6 +300,8 @@ class _WorldChance:
             real: int | None
             if source.save_at == i == len(reals) and source.saved is None:  # (where an attempt may be rewound to)
                 source.saved = stream.getstate()
+            if source.run_at == i == len(reals) and source.run_saved is None:  # (and a run)
+                source.run_saved = stream.getstate()
             if i < len(reals):  # drawn before, then drawn again: the real generator went past it already
                 # (a world whose chance went another way than the real match's has no real outcome here)
                 real = reals[i][1] if reals[i][0] == n and (reals[i][1] < 0) == shuffle else None
@@ -1266,6 +1288,9 @@ class _Replay:
     """Worlds played along a drawing, from the start or from a copy of an earlier world, repaired where
     they part from the real match (see the module's step 3)."""
 
+    options = 1  # how many options the last answer drawn anew had (`redraw`)
+    run_mark: tuple[int, int, int] | None = None  # where the chance stood before the answer being given (`chance_mark`)
+
     def __init__(self, match, seat: int, tr: _Trace, card: list[int], rng: random.Random, want: Sequence[str],
                  want_view: str, decisions: list[tuple], budget: list[int] | None = None,
                  source: _Source | None = None, snaps: list[_Snap] | None = None, opened: _Snap | None = None,
@@ -1368,6 +1393,7 @@ class _Replay:
             if d == self.open_at:
                 self.opening(world, None, used, d)
             self.redrew = False
+            self.run_mark = self.chance_mark(world) if run is None or d > run[2] + 1 else self.run_mark
             # (what a mend ranks its swaps by: none where no mend is left, as a world played again unmended)
             k = world._verified
             inside = list(map(set, map(world.st.zones.__getitem__, self.hidden))) if self.repairs > 0 else None
@@ -1379,7 +1405,7 @@ class _Replay:
                     prev = later.made() if later is not None else None
                     self.dealt(world, used, d, prev)
                     run = self.ran(run, prev, d)
-                elif run is not None:
+                else:
                     self.over_own(run, d)
                 d += 1
                 continue
@@ -1387,14 +1413,8 @@ class _Replay:
                 misfit = _Misfit("the rules failed")
             except _Misfit as err:
                 misfit = err
-            if run is not None and run[3] > 0 and d - run[2] <= _REDRAWN_REACH:
-                # what the seat saw next may tell the secret answers just drawn (contracts shown): those are
-                # drawn again from before them, before any card is traded
-                run[3] -= 1
-                world, d = run[0].clone(), run[1]
-                self.snaps = [snap for snap in self.snaps if snap.d < d]
-                self.anew_from(d)
-                self.known = None  # (a run drawn again: from here the world may be other than the kept one)
+            if run is not None and run[3] < run[4] and d - run[2] <= _REDRAWN_REACH:
+                world, d = self.run_again(run)
                 continue
             world = self.mended(later.made() if later is not None else None, d, misfit)
             run = None
@@ -1415,19 +1435,57 @@ class _Replay:
 
     def ran(self, run: list | None, prev, d: int) -> list | None:
         """The last run of other seats' answers drawn anew after answer `d`: [a copy of the world before its
-        first answer, its first, its last, how often it may yet be drawn again]."""
+        first answer, its first, its last, how often it was drawn again, how often it may be, how many ways its secret
+        answers may go together, where the world's chance stood before it (`chance_mark`)]. A run may be drawn again
+        `_REDRAWS` times, or twice as many times as its secret answers have ways to go together (their options
+        multiplied), up to `_REDRAWS_MOST`: secret answers show only later, together (Overloaded's contracts), so
+        only a draw of them all together tells whether they fit (the last one's options are tried in turn; another
+        seat's pick of a card the seat did not see shows at once)."""
         if not self.redrew or prev is None:
             return run
         if run is None or not run[1] <= d <= run[2] + 1:
-            return [prev, d, d, _REDRAWS]
-        run[2] = max(run[2], d)  # the run goes on, or is drawn again (its draws left as they are)
+            run = [prev, d, d - 1, 0, _REDRAWS, 1, self.run_mark]
+        if d > run[2]:  # the run goes on (else it is drawn again: its draws left as they are)
+            run[2] = d
+            if self.decisions[d][2]:
+                run[5] = min(run[5] * self.options, _REDRAWS_MOST)
+                run[4] = max(_REDRAWS, min(2 * run[5], _REDRAWS_MOST))
         return run
 
-    def over_own(self, run: list, d: int) -> None:
-        """The run of other seats' answers drawn anew goes on over answer `d` where that is the seat's own secret answer
-        right after it: a round answered at once, the seat among those asked (what the seat sees next, as Overloaded's
-        contracts shown together, tells all of the round's answers, so all of them are drawn again)."""
-        if run[2] == d - 1 and self.decisions[d][2]:
+    def run_again(self, run: list) -> tuple[Any, int]:
+        """The run of other seats' answers drawn anew (`ran`) to be drawn again, where what the seat saw next may tell
+        them (contracts shown), before any card is traded: the world before its first answer, with its chance as it
+        stood there, and that answer."""
+        run[3] += 1
+        world, d = run[0].clone(), run[1]
+        self.chance_back(run[6])
+        self.snaps = [snap for snap in self.snaps if snap.d < d]
+        self.anew_from(d)
+        self.known = None  # (a run drawn again: from here the world may be other than the kept one)
+        return world, d
+
+    def chance_mark(self, world) -> tuple[int, int, int] | None:
+        """Where `world`'s chance stands, to set it back to (`chance_back`) where the outcomes from here on are drawn as
+        they come (not read back from an earlier drawing): (the outcomes drawn so far, those of them drawn anew, where
+        those were drawn); else None. The real generator's copy is kept lazily (`_Source.run_from`)."""
+        source, pos = self.source, world.st.rng.pos
+        mark = (pos, source.anew, len(source.anews)) if pos == len(source.events) else None
+        source.run_from(pos if mark is not None else None)
+        return mark
+
+    def chance_back(self, mark: tuple[int, int, int] | None) -> None:
+        """The world's chance set back to `mark` (`chance_mark`): what a run that failed drew is dropped."""
+        if mark is not None:
+            source = self.source
+            source.rewind_run(mark[0])
+            source.anew = mark[1]
+            del source.anews[mark[2]:]
+
+    def over_own(self, run: list | None, d: int) -> None:
+        """The run of other seats' answers drawn anew (if any) goes on over answer `d` where that is the seat's own
+        secret answer right after it: a round answered at once, the seat among those asked (what the seat sees next, as
+        Overloaded's contracts shown together, tells all of the round's answers, so all of them are drawn again)."""
+        if run is not None and run[2] == d - 1 and self.decisions[d][2]:
             run[2] = d
 
     def mended(self, prev, d: int, misfit: _Misfit):
@@ -1765,6 +1823,7 @@ class _Replay:
         is not tried again while this world is that one as it stood (`known`), and what this answer found is noted
         (`found`, see `_orders_ahead`)."""
         actions, n, known, failed = self.options_to_try(world, who, d)
+        self.options = n
         furthest = 0
         # a copy rebuilt from its kept base holds its chance as it stood there (its outcomes read back since): the
         # answer being given, its outcomes so far and the cards traded are set back as they stood before the first
@@ -2558,7 +2617,8 @@ def _words_of(layout) -> tuple[re.Pattern, dict[str, frozenset]]:
 _PROBES = 40  # swaps tried to mend one answer
 _BLOCKED = 8  # trades of all the options a player had instead, tried first where its answer was none of them
 _CHECKS = 10  # swaps that fit one answer, checked from their shuffle on (see `_Replay.repair_thorough`)
-_REDRAWS = 32  # times a run of other seats' answers drawn anew is drawn again where what follows does not fit
+_REDRAWS = 8  # times a run of other seats' answers drawn anew is drawn again where what follows does not fit, at least
+_REDRAWS_MOST = 64  # at most, for a run of secret answers with many ways to go together (`_Replay.ran`)
 _REDRAWN_REACH = 3  # answers after such a run within which a misfit draws it again
 _FLAT = 6  # mends in a row that take the world no further, before the drawing is given up
 _REDRAWN_CHANCE = 24  # plays of an answer whose chance is drawn anew, before the world is taken to part there
