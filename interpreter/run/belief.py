@@ -2765,7 +2765,6 @@ def determinize(match, seat: int, rng: random.Random, tries: int = DEFAULT_TRIES
     return world
 
 
-
 def _found(match, seat: int, rng: random.Random, budget: tuple[int, int, int, int], fresh: bool):
     """A world for `seat` at the match's point, kept as its last (see `determinize`): moved on from the last world
     where the match has not moved since, else carried on from it, else drawn again from its last shuffles, else
@@ -2818,6 +2817,7 @@ def _walked(match, seat: int, rng: random.Random, budget: tuple[int, int, int, i
         old.holders.discard(match)
     _beliefs(match)[seat] = belief
     return world
+
 
 def _drawn(match, seat: int, tr: _Trace, rng: random.Random, want: Sequence[str], want_view: str, belief: _Belief,
            events: int, tries: int, repairs: int, probes: int):
