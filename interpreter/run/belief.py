@@ -1438,7 +1438,7 @@ class _Replay:
         first answer, its first, its last, how often it was drawn again, how often it may be, how many ways its secret
         answers may go together, where the world's chance stood before it (`chance_mark`)]. A run may be drawn again
         `_REDRAWS` times, or twice as many times as its secret answers have ways to go together (their options
-        multiplied), up to `_REDRAWS_MOST`: secret answers show only later, together (Overloaded's contracts), so
+        multiplied), up to `_REDRAWS_MOST`: secret answers show only later, together (contracts shown at once), so
         only a draw of them all together tells whether they fit (the last one's options are tried in turn; another
         seat's pick of a card the seat did not see shows at once)."""
         if not self.redrew or prev is None:
@@ -1484,7 +1484,7 @@ class _Replay:
     def over_own(self, run: list | None, d: int) -> None:
         """The run of other seats' answers drawn anew (if any) goes on over answer `d` where that is the seat's own
         secret answer right after it: a round answered at once, the seat among those asked (what the seat sees next, as
-        Overloaded's contracts shown together, tells all of the round's answers, so all of them are drawn again)."""
+        contracts shown together, tells all of the round's answers, so all of them are drawn again)."""
         if run is not None and run[2] == d - 1 and self.decisions[d][2]:
             run[2] = d
 
