@@ -240,24 +240,24 @@ class _Source:
         """The outcomes a run drew from the `mark`-th on dropped, the real generator's copy set back where it stood
         (see `rewind`): the run is drawn again, with outcomes of its own, not those of the draw that failed (read back,
         they are another chance than the new answers' where these draw otherwise, and every world after parts)."""
-        del self.events[mark:]
-        saved = self.run_saved
-        if saved is not None and self.run_at == mark and self.stream is not None:
-            del self.reals[mark:]
-            self.stream.setstate(saved)
-            self.run_saved = None
+        self.run_saved = self._set_back(mark, self.run_at, self.run_saved)
 
     def rewind(self, mark: int) -> None:
         """The outcomes drawn from the `mark`-th on dropped (an attempt that failed: another is drawn from there), and
         with them what the real generator's copy gave for them, that copy set back where it stood (`attempt`): so that
         the real outcomes a later attempt reads follow its own chance, not that of one dropped (which may have drawn
         more or fewer outcomes, and so put the copy out of step with the real match for every world after it)."""
+        self.saved = self._set_back(mark, self.save_at, self.saved)
+
+    def _set_back(self, mark: int, at: int | None, saved: tuple | None) -> tuple | None:
+        """The outcomes from the `mark`-th on dropped; where the real generator's copy was `saved` at the `at`-th, that
+        copy set back and its outcomes since dropped too: None (the state is used up), else `saved` as it was."""
         del self.events[mark:]
-        saved = self.saved
-        if saved is not None and self.save_at == mark and self.stream is not None:
-            del self.reals[mark:]
-            self.stream.setstate(saved)
-            self.saved = None
+        if saved is None or at != mark or self.stream is None:
+            return saved
+        del self.reals[mark:]
+        self.stream.setstate(saved)
+        return None
 
 
 class _WorldChance:
