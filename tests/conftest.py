@@ -71,10 +71,10 @@ def drawings_only(monkeypatch):
     test of those drawings, or of the error)."""
     from interpreter.run import belief
 
-    def failed(match, seat, rng, budget, failed):
+    def not_walked(match, seat, rng, budget, failed):
         raise failed
 
-    monkeypatch.setattr(belief, "_walked", failed)
+    monkeypatch.setattr(belief, "_walked", not_walked)
 
 
 def pytest_generate_tests(metafunc):

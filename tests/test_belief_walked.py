@@ -58,13 +58,14 @@ def test_where_no_drawing_from_the_start_fits_the_match_is_walked_a_world_carrie
 
 def test_the_world_the_walk_found_is_the_matchs_own_and_carried_on_from(monkeypatch):
     m, seat = halfway("go-fish")
+    found = belief._found
     only_walked(monkeypatch, m)
     world = belief.determinize(m, seat, random.Random(0))
     kept = belief._beliefs(m)[seat]
     assert kept.world is not None and kept.events == len(m._watch.events) and set(kept.holders) == {m}
     # at the seat's next turn, the world is carried on: no drawing from the start, no walk again
     to_turn(m, seat, random.Random(1))
-    monkeypatch.undo()
+    monkeypatch.setattr(belief, "_found", found)
     monkeypatch.setattr(belief, "_walked", lambda *args: pytest.fail("walked again"))
     monkeypatch.setattr(belief, "_drawn", lambda *args: pytest.fail("drawn from the start"))
     later = belief.determinize(m, seat, random.Random(1))
