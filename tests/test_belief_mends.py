@@ -193,3 +193,37 @@ def test_without_the_new_stock_s_own_trades_that_world_is_not_carried_on(monkeyp
     monkeypatch.setattr(belief._Replay, "dealt_in", lambda self, d: [])
     _, _, _, fallbacks = carried_through_a_new_stock(monkeypatch)
     assert fallbacks
+
+
+
+@pytest.mark.parametrize("kind", ["a player", "a card"])
+def test_an_answer_that_is_no_option_hands_its_options_to_the_mends_only_where_they_are_cards(monkeypatch, kind):
+    """Where the world's question has no option the answer names, a thorough mend may trade all of that player's
+    options away at once (`blocked_moves`), so the options go with the misfit: cards only. A choice of a player (Go
+    Fish: "Ask whom?") has players' numbers for options, which the mends would read as card ids. Go Fish's first two
+    answers are the seat's own: whom to ask (a player, given by its label), then which rank (a card of its hand,
+    given by the card its path carries); the one tested is made no option of the world's question."""
+    m = load_game("go-fish").new_match(players=4, seed=0)
+    bot = walker(0)
+    while len(m.history) < 2:
+        m.apply(0, bot.pick(len(m.legal_actions(0))))
+    blocked: list[object] = []
+
+    def mended(self, prev, d, misfit):
+        blocked.append(misfit.blocked)
+        raise misfit
+
+    if kind == "a player":
+        monkeypatch.setattr(belief, "_labelled", lambda world, ask, label: -1)
+    else:
+        monkeypatch.setattr(belief._WorldChance, "card", lambda self, c: -1)
+    monkeypatch.setattr(belief._Replay, "mended", mended)
+    for stage in ("THOROUGH_TRIES", "PATIENT_TRIES", "TARGETED_TRIES"):
+        monkeypatch.setattr(belief, stage, 0)
+    with pytest.raises(NoConsistentWorld):
+        belief.determinize(m, 0, random.Random(0), tries=1)
+    if kind == "a player":
+        assert blocked == [None]
+    else:  # the seat and the cards of its hand in the world (five dealt), by id
+        assert len(blocked) == 1 and blocked[0][0] == 0 and len(blocked[0][1]) == 5
+        assert all(0 <= c < len(m.layout.card_ids) for c in blocked[0][1])
