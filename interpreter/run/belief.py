@@ -2242,7 +2242,7 @@ class _Replay:
             if o < 0 or tr.need[s] is not None:
                 continue
             if o not in free:
-                free[o] = [card[t] for t in _by_role(tr, tr.mixes[o][2]) if tr.need[t] is None]
+                free[o] = self.dealt_free(o)
             by_face: dict[Any, list[int]] = {}  # the other cards that shuffle dealt down free paths, by face
             for y in free[o]:
                 if faces[y] != faces[x]:
