@@ -1284,6 +1284,19 @@ def _source_after(source: _Source, state: tuple, reals: list[tuple[int, int]]) -
     return other
 
 
+class _Run:
+    """A run of other seats' answers drawn anew, one after another (see `_Replay.ran`): a copy of the world before its
+    first answer (`before`), its first and last answers, how often it was drawn again (`tries`) and may be (`most`),
+    how many ways its secret answers may go together (`ways`), and where the world's chance stood before it
+    (`chance`: `_Replay.chance_mark`)."""
+
+    __slots__ = ("before", "chance", "first", "last", "most", "tries", "ways")
+
+    def __init__(self, before, first: int, chance: tuple[int, int, int] | None) -> None:
+        self.before, self.first, self.last, self.chance = before, first, first - 1, chance
+        self.tries, self.most, self.ways = 0, _REDRAWS, 1
+
+
 class _Replay:
     """Worlds played along a drawing, from the start or from a copy of an earlier world, repaired where
     they part from the real match (see the module's step 3)."""
@@ -1380,7 +1393,7 @@ class _Replay:
         """`world`, before answer `d`, played on to the last answer (see `play`)."""
         dealing, decisions, seat = self.tr.dealing, self.decisions, self.seat
         self.anew_from(d)
-        run: list | None = None  # the last run of other seats' answers drawn anew (see `ran`)
+        run: _Run | None = None  # the last run of other seats' answers drawn anew (see `ran`)
         while d < len(decisions):
             if self.dealt_last < d < self.redrawn and decisions[d][1] == seat:
                 # a copy before each of the seat's own answers since the last shuffle: the other seats' answers since
@@ -1393,7 +1406,7 @@ class _Replay:
             if d == self.open_at:
                 self.opening(world, None, used, d)
             self.redrew = False
-            self.run_mark = self.chance_mark(world) if run is None or d > run[2] + 1 else self.run_mark
+            self.run_mark = self.chance_mark(world) if run is None or d > run.last + 1 else self.run_mark
             # (what a mend ranks its swaps by: none where no mend is left, as a world played again unmended)
             k = world._verified
             inside = list(map(set, map(world.st.zones.__getitem__, self.hidden))) if self.repairs > 0 else None
@@ -1413,7 +1426,7 @@ class _Replay:
                 misfit = _Misfit("the rules failed")
             except _Misfit as err:
                 misfit = err
-            if run is not None and run[3] < run[4] and d - run[2] <= _REDRAWN_REACH:
+            if run is not None and run.tries < run.most and d - run.last <= _REDRAWN_REACH:
                 world, d = self.run_again(run)
                 continue
             world = self.mended(later.made() if later is not None else None, d, misfit)
@@ -1433,32 +1446,30 @@ class _Replay:
         if self.whole is None or self.whole > d:
             self.whole = d
 
-    def ran(self, run: list | None, prev, d: int) -> list | None:
-        """The last run of other seats' answers drawn anew after answer `d`: [a copy of the world before its
-        first answer, its first, its last, how often it was drawn again, how often it may be, how many ways its secret
-        answers may go together, where the world's chance stood before it (`chance_mark`)]. A run may be drawn again
+    def ran(self, run: _Run | None, prev, d: int) -> _Run | None:
+        """The last run of other seats' answers drawn anew after answer `d` (`_Run`). A run may be drawn again
         `_REDRAWS` times, or twice as many times as its secret answers have ways to go together (their options
         multiplied), up to `_REDRAWS_MOST`: secret answers show only later, together (contracts shown at once), so
         only a draw of them all together tells whether they fit (the last one's options are tried in turn; another
         seat's pick of a card the seat did not see shows at once)."""
         if not self.redrew or prev is None:
             return run
-        if run is None or not run[1] <= d <= run[2] + 1:
-            run = [prev, d, d - 1, 0, _REDRAWS, 1, self.run_mark]
-        if d > run[2]:  # the run goes on (else it is drawn again: its draws left as they are)
-            run[2] = d
+        if run is None or not run.first <= d <= run.last + 1:
+            run = _Run(prev, d, self.run_mark)
+        if d > run.last:  # the run goes on (else it is drawn again: its draws left as they are)
+            run.last = d
             if self.decisions[d][2]:
-                run[5] = min(run[5] * self.options, _REDRAWS_MOST)
-                run[4] = max(_REDRAWS, min(2 * run[5], _REDRAWS_MOST))
+                run.ways = min(run.ways * self.options, _REDRAWS_MOST)
+                run.most = max(_REDRAWS, min(2 * run.ways, _REDRAWS_MOST))
         return run
 
-    def run_again(self, run: list) -> tuple[Any, int]:
+    def run_again(self, run: _Run) -> tuple[Any, int]:
         """The run of other seats' answers drawn anew (`ran`) to be drawn again, where what the seat saw next may tell
         them (contracts shown), before any card is traded: the world before its first answer, with its chance as it
         stood there, and that answer."""
-        run[3] += 1
-        world, d = run[0].clone(), run[1]
-        self.chance_back(run[6])
+        run.tries += 1
+        world, d = run.before.clone(), run.first
+        self.chance_back(run.chance)
         self.snaps = [snap for snap in self.snaps if snap.d < d]
         self.anew_from(d)
         self.known = None  # (a run drawn again: from here the world may be other than the kept one)
@@ -1481,12 +1492,12 @@ class _Replay:
             source.anew = mark[1]
             del source.anews[mark[2]:]
 
-    def over_own(self, run: list | None, d: int) -> None:
+    def over_own(self, run: _Run | None, d: int) -> None:
         """The run of other seats' answers drawn anew (if any) goes on over answer `d` where that is the seat's own
         secret answer right after it: a round answered at once, the seat among those asked (what the seat sees next, as
         contracts shown together, tells all of the round's answers, so all of them are drawn again)."""
-        if run is not None and run[2] == d - 1 and self.decisions[d][2]:
-            run[2] = d
+        if run is not None and run.last == d - 1 and self.decisions[d][2]:
+            run.last = d
 
     def mended(self, prev, d: int, misfit: _Misfit):
         """The world after answer `d`, mended from `prev` (the world before it) where it gave `misfit`; the
