@@ -77,6 +77,33 @@ def test_a_command_on_a_cached_game_imports_only_what_it_uses(warm_cache, argv):
     assert done.stderr.split() == ["0"], done.stderr
 
 
+# A bot's draws late in a Hearts match, on the game read back from the cache: the first draw, then draws at the same
+# point, which swap two cards the seat cannot tell apart and ask which zones' cards the rules read (the game's
+# tables, not its compiler)
+DRAWS = """
+import random, sys
+from interpreter.game import load_game
+from interpreter.run.random_bots import random_bot
+game = load_game("hearts")
+m, bot = game.new_match(players=4, seed=0), random_bot(0)
+while len(m.history) < 640:
+    for p in m.to_act():
+        m.apply(p, bot.pick(len(m.legal_actions(p))))
+seat = m.to_act()[0]
+for r in range(4):
+    m.determinize(seat, random.Random(r))
+print(*[m for m in {heavy!r} if m in sys.modules], file=sys.stderr)
+"""
+
+
+def test_a_bot_drawing_worlds_of_a_cached_game_loads_none_of_its_compiler(warm_cache):
+    subprocess.run([sys.executable, "-m", "interpreter", "validate", "hearts"], cwd=ROOT, env=warm_cache,
+                   capture_output=True, check=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", DRAWS.format(heavy=COMPILING)], cwd=ROOT, env=warm_cache,
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0 and done.stderr.split() == [], done.stderr
+
+
 def test_the_parser_of_one_command_makes_no_option_of_another(monkeypatch):
     """What the other commands would add is dropped unmade: every option made is one of the parser's own."""
     import argparse

@@ -8,6 +8,10 @@ from typing import Any
 
 from ..diagnostics import Pos
 
+# `Game.face_props` (lang/faces.py `reading_props`): the key of what a rule reads of a card wherever it lies (a card
+# held in a variable); no zone is named so. Here, where the runtime reads it without loading the compiler
+ANY_ZONE = ""
+
 
 @dataclass
 class Compiled:

@@ -31,6 +31,7 @@ from dataclasses import fields, is_dataclass
 from typing import TypeGuard
 
 from . import nodes as n
+from .compiled import ANY_ZONE
 from .program import Program, Routine
 from .statements import Flip, Move, Show, Shuffle
 
@@ -250,7 +251,7 @@ def _by_place(value: object) -> n.GameZone | n.PlayerZone | None:
     return value if isinstance(value, n.GameZone | n.PlayerZone) else None
 
 
-ANY = ""  # `reading_props`: what a rule reads of a card wherever it lies (a card held in a variable)
+ANY = ANY_ZONE  # `reading_props`: what a rule reads of a card wherever it lies (a card held in a variable)
 
 
 def reading_props(program: Program) -> dict[str, tuple[tuple[int, frozenset | None], ...] | None]:

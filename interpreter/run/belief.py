@@ -60,6 +60,7 @@ from itertools import compress, filterfalse, islice, repeat
 from operator import contains, eq, gt, is_, is_not, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
+from ..lang.compiled import ANY_ZONE
 from .events import SAY, SEATS, TABLE
 from .information import (
     _KEPT,
@@ -3213,10 +3214,8 @@ def _read_in(match, reach: list[bool]) -> list | tuple:
     """Per zone: False where no rule that may read a face reaches its cards, True where one may read all of a card
     there, else the properties read there (`Game.face_props`: those read wherever a card lies too); () where no zone
     has the last (every zone reached tells any two cards apart)."""
-    from ..lang.faces import ANY  # (here: a match that draws no world imports none of the compiler)
-
     read = match.game.face_props
-    anywhere = read.get(ANY, ())
+    anywhere = read.get(ANY_ZONE, ())
     by_name: dict[str, Any] = {}
     out: list = []
     for r, name in zip(reach, match.layout.zone_names, strict=True):
