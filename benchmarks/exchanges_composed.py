@@ -1,4 +1,4 @@
-"""How often a kept copy of a world is exchanged twice or more (`belief._Exchanged`), and whether its pairs came from
+"""How often a kept copy of a world is exchanged twice or more (`_Exchanged`), and whether its pairs came from
 one shuffle (where renaming each event with the exchanges one after the other and with one relabeling composed of
 them all agree) or from several (where they may not: an event before a later pair's shuffle).
 
@@ -25,7 +25,7 @@ from worlds_digest import copies_at, players_of  # noqa: E402
 
 from interpreter.game import load_game  # noqa: E402
 from interpreter.load.loader import bundled_games  # noqa: E402
-from interpreter.run import belief  # noqa: E402
+from interpreter.run.belief.exchange import _event_exchanged, _Exchanged  # noqa: E402
 
 
 def composed(relabels: list[dict[int, int]]) -> dict[int, int]:
@@ -55,8 +55,8 @@ def count(stats: Counter, kept) -> None:
             one_after_other = events[i]
             for relabel, named in steps:
                 if i in named:
-                    one_after_other = belief._event_exchanged(one_after_other, relabel, None)
-            stats["renamed otherwise"] += belief._event_exchanged(events[i], whole, None) != one_after_other
+                    one_after_other = _event_exchanged(one_after_other, relabel, None)
+            stats["renamed otherwise"] += _event_exchanged(events[i], whole, None) != one_after_other
 
 
 def main() -> None:
@@ -66,13 +66,13 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=12)
     args = parser.parse_args()
     stats: Counter = Counter()
-    made = belief._Exchanged.__init__
+    made = _Exchanged.__init__
 
     def init(self, world, pair, named, seat) -> None:
         made(self, world, pair, named, seat)
         count(stats, self)
 
-    belief._Exchanged.__init__ = init  # type: ignore[method-assign]
+    _Exchanged.__init__ = init  # type: ignore[method-assign]
     for name in args.games.split(",") if args.games else list(bundled_games()):
         game = load_game(name)
         stats.clear()

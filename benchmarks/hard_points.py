@@ -26,11 +26,11 @@ from no_world import walks_counted
 from walker import played
 
 from interpreter.game import load_game
-from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld
+from interpreter.run.belief.replay import _Replay
 
 # found by `no_world.py --seeds 5`: a draw of the walk found no world there, fresh draws find one only slowly; and
-# where fresh draws found none with one generator of eight (which the walk of the match mends: `belief._walked`)
+# where fresh draws found none with one generator of eight (which the walk of the match mends: `stages._walked`)
 KNOWN = "crazy-eights:5:4:34:1,go-fish:4:4:30:3,go-fish:5:4:112:2"
 
 
@@ -45,13 +45,13 @@ def point(name: str, players: int, seed: int, decisions: int):
 def drawings_counted() -> list[int]:
     """A counter of the drawings played (`_Replay.play` calls), for this process."""
     count = [0]
-    play = belief._Replay.play
+    play = _Replay.play
 
     def counted(self, *args, **kwargs):
         count[0] += 1
         return play(self, *args, **kwargs)
 
-    belief._Replay.play = counted
+    _Replay.play = counted
     return count
 
 

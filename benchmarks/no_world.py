@@ -15,7 +15,7 @@ answer at every 9th decision, one generator for all seeds, each world carried on
 its count of points with no world can be told apart point by point.
 
 Printed per game and player count: draws, draws with no world (and worlds that failed the check), draws that
-walked the match (every drawing from the start failed: `belief._walked`), and the CPU time of a draw
+walked the match (every drawing from the start failed: `stages._walked`), and the CPU time of a draw
 (`time.process_time`): median, 90th percentile and worst, in ms.
 """
 
@@ -35,8 +35,7 @@ from walker import walker
 
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
-from interpreter.run import belief
-from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.belief import NoConsistentWorld, replayed, stages
 
 
 def counts_of(game, asked: list[int] | None) -> list[int]:
@@ -122,15 +121,15 @@ def _draw(found: dict, m, drawn, seat: int, rng: random.Random, check: bool, kee
 
 
 def walks_counted() -> list[int]:
-    """A counter of the draws that walked the match (`belief._walked`: their drawings from the start all failed)."""
+    """A counter of the draws that walked the match (`stages._walked`: their drawings from the start all failed)."""
     count = [0]
-    walk = belief._walked
+    walk = stages._walked
 
     def counted(*args):
         count[0] += 1
         return walk(*args)
 
-    belief._walked = counted
+    stages._walked = counted
     return count
 
 

@@ -135,10 +135,10 @@ class Game:
         self.knocks_out = made.knocks_out  # (a game that never knocks anyone out skips those tests)
         # the phases and flow conditions that may read a card's face, as functions (see run/free_worlds.py)
         self.face_readers = frozenset(namespace[name] for name in made.face_readers)
-        self.face_zones = made.face_zones  # the zones whose cards they may reach (see run/belief.py)
-        self.face_props = made.face_props  # what they read of a card in each zone (see run/belief.py)
+        self.face_zones = made.face_zones  # the zones whose cards they may reach (see run/belief/exchange.py)
+        self.face_props = made.face_props  # what they read of a card in each zone (run/belief/exchange.py)
         # whether chance may be drawn once an answer was given (where not, a world being drawn stops an option that
-        # parted at its first differing line: see run/belief.py)
+        # parted at its first differing line: see run/belief/answers.py)
         self.chance_after_answers = made.chance_after_answers
         self.score = namespace.get("result_score")
         self.tiebreaks = [namespace[f"result_tiebreak_{i}"] for i in range(made.tiebreaks)]

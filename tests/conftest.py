@@ -67,14 +67,14 @@ def overloaded():
 
 @pytest.fixture
 def drawings_only(monkeypatch):
-    """`determinize` with no last stage (`belief._walked`): where its drawings from the start all fail, it raises (a
+    """`determinize` with no last stage (`stages._walked`): where its drawings from the start all fail, it raises (a
     test of those drawings, or of the error)."""
-    from interpreter.run import belief
+    from interpreter.run.belief import stages
 
     def not_walked(match, seat, rng, budget, failed):
         raise failed
 
-    monkeypatch.setattr(belief, "_walked", not_walked)
+    monkeypatch.setattr(stages, "_walked", not_walked)
 
 
 def pytest_generate_tests(metafunc):

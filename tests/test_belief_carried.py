@@ -7,7 +7,10 @@ import pytest
 
 from interpreter.game import load_game
 from interpreter.run import belief
-from interpreter.run.belief import replayed
+from interpreter.run.belief import replayed, stages
+from interpreter.run.belief.kept import _beliefs
+from interpreter.run.belief.replay import _Replay
+from interpreter.run.belief.trace import _Trace, _Tracer
 from interpreter.run.information import SHUFFLE
 from tests.walks import bench_walk
 
@@ -24,7 +27,7 @@ def test_a_card_seen_where_the_world_had_another_is_traded_within_the_hand_it_wa
     whose load was another card of that hand is carried on with that player choosing the card shown
     instead (a card trade within the hand, played again from before that answer), never drawn afresh."""
     traded, fresh = [], []
-    mended, drawn = belief._mended, belief._drawn
+    mended, drawn = stages._mended, stages._drawn
 
     def spy_mended(tr, *args):
         mend = mended(tr, *args)
@@ -36,8 +39,8 @@ def test_a_card_seen_where_the_world_had_another_is_traded_within_the_hand_it_wa
         fresh.append(len(args[0].history))
         return drawn(*args, **kwargs)
 
-    monkeypatch.setattr(belief, "_mended", spy_mended)
-    monkeypatch.setattr(belief, "_drawn", spy_drawn)
+    monkeypatch.setattr(stages, "_mended", spy_mended)
+    monkeypatch.setattr(stages, "_drawn", spy_drawn)
     m = load_game("overloaded").new_match(players=3, seed=seed)
     rng, bot = random.Random(seed), random.Random(seed)
     worlds = 0
@@ -68,13 +71,13 @@ def test_a_world_that_cannot_be_carried_is_drawn_again_from_its_last_shuffle(mon
             break
         play_to(m, bot, len(m.history) + 8)
     m.determinize(0, rng)
-    kept_belief = belief._beliefs(m)[0]
+    kept_belief = _beliefs(m)[0]
     kept = kept_belief.world.history[:]
     last_deal = max(kept_belief.tracer.tr.dealing)  # the answer after which the match dealt its last shuffle
     play_to(m, bot, len(m.history) + 8)
     fresh = []
-    monkeypatch.setattr(belief, "_carried", lambda *args, **kwargs: None)
-    monkeypatch.setattr(belief, "_drawn", lambda *args, **kwargs: fresh.append(1))
+    monkeypatch.setattr(stages, "_carried", lambda *args, **kwargs: None)
+    monkeypatch.setattr(stages, "_drawn", lambda *args, **kwargs: fresh.append(1))
     world = m.determinize(0, rng)
     assert fresh == []
     assert world.information_state(0) == m.information_state(0)
@@ -87,8 +90,8 @@ def test_drawings_with_a_budget_each_find_a_world_where_shared_budgets_ran_out(m
     """The last stage of a fresh draw alone (no quick or thorough drawing before it) finds a world."""
     m = load_game("go-fish").new_match(players=3, seed=4)
     play_to(m, random.Random(4), 24)
-    monkeypatch.setattr(belief, "THOROUGH_TRIES", 0)
-    monkeypatch.setattr(belief, "TARGETED_TRIES", 0)  # the stage after it left out: this one must find it
+    monkeypatch.setattr(stages, "THOROUGH_TRIES", 0)
+    monkeypatch.setattr(stages, "TARGETED_TRIES", 0)  # the stage after it left out: this one must find it
     seat = m.to_act()[0]
     world = belief.determinize(m, seat, random.Random(0), tries=0)
     assert world.information_state(seat) == m.information_state(seat)
@@ -101,8 +104,8 @@ def test_secret_answers_a_later_sight_tells_are_drawn_again_not_mended_by_tradin
     contracts drawn anew (rejection: uniform among those that fit); trading cards could never mend it."""
     m = bench_walk("overloaded", 4, 8, 73)
     mends = []
-    repair = belief._Replay.repair
-    monkeypatch.setattr(belief._Replay, "repair", lambda self, *args: mends.append(1) or repair(self, *args))
+    repair = _Replay.repair
+    monkeypatch.setattr(_Replay, "repair", lambda self, *args: mends.append(1) or repair(self, *args))
     for k in range(3):
         world = m.clone().determinize(0, random.Random(k))
         assert world.information_state(0) == m.information_state(0)
@@ -144,8 +147,8 @@ def test_a_copy_starts_from_the_beliefs_of_its_match_and_draws_apart(name, playe
     twin = m.clone()  # the match's own draws, with no copy of it drawing in between, to compare with
     c = m.clone()
     fresh: list[int] = []
-    drawn = belief._drawn
-    monkeypatch.setattr(belief, "_drawn", lambda *args, **kwargs: fresh.append(1) or drawn(*args, **kwargs))
+    drawn = stages._drawn
+    monkeypatch.setattr(stages, "_drawn", lambda *args, **kwargs: fresh.append(1) or drawn(*args, **kwargs))
     from_copy = c.determinize(seat, random.Random(2))
     assert fresh == []  # the copy moved on from the kept world, not drawn afresh
     assert from_copy.information_state(seat) == m.information_state(seat)
@@ -171,15 +174,15 @@ def test_a_copied_walk_goes_on_apart_from_the_walk_it_was_copied_from():
     m = load_game("sky-haulers").new_match(players=4, seed=2)
     bot = random.Random(2)
     play_to(m, bot, 150)
-    tracer = belief._Tracer(m, 1)
+    tracer = _Tracer(m, 1)
     tracer.advance(m)
     shared = {"t", "faces", "backs", "ids", "reach", "seat", "bit"}  # the layout's tables, never changed
 
     def state(tc) -> dict:
         return copying.deepcopy({**{k: v for k, v in vars(tc).items() if k not in shared | {"tr"}},
-                                 **{n: getattr(tc.tr, n) for n in belief._Trace.__slots__}})
+                                 **{n: getattr(tc.tr, n) for n in _Trace.__slots__}})
 
-    twin = belief._Tracer(m, 1)  # walked at the same points, never copied
+    twin = _Tracer(m, 1)  # walked at the same points, never copied
     twin.advance(m)
     before = state(tracer)
     other = tracer.copy()
@@ -197,20 +200,20 @@ def test_other_seats_answers_drawn_anew_from_a_copy_before_one_of_the_seats_answ
     the seat's own answers since the last shuffle, not from that shuffle (`_Replay.marked`). Every copy kept is the
     world as it stood there (the world replayed from its start up to that answer: the same history, state and
     information states), and a world drawn from one is one the seat cannot tell apart, with a legal history."""
-    from interpreter.run.belief import _WorldChance
+    from interpreter.run.belief.world_chance import _WorldChance
 
     m = load_game(name).new_match(players=players, seed=6)
     play_to(m, random.Random(6), upto)
     seat = m.to_act()[0]
     used = []
-    marked = belief._Replay.marked
-    monkeypatch.setattr(belief._Replay, "marked", lambda self, mark: used.append(mark.d) or marked(self, mark))
+    marked = _Replay.marked
+    monkeypatch.setattr(_Replay, "marked", lambda self, mark: used.append(mark.d) or marked(self, mark))
     checked = 0
     for k in range(12):
         world = m.determinize(seat, random.Random(k))
         assert world.information_state(seat) == m.information_state(seat)
         replayed(world)
-        kept = belief._beliefs(m)[seat]
+        kept = _beliefs(m)[seat]
         plan, source, _ = world._drawn
         for mark in kept.marks:
             again = type(world)(world.game, world.players, world.seed, chance=_WorldChance(plan, source))
@@ -239,15 +242,15 @@ def test_a_world_the_quick_mends_cannot_carry_on_is_mended_the_thorough_way_befo
     m.determinize(seat, random.Random(1))
     to_turn(m, seat, random.Random(1))
     ways, fresh = [], []
-    play, drawn = belief._Replay.play, belief._drawn
+    play, drawn = _Replay.play, stages._drawn
 
     def spy_play(self, repairs, start=None):
         world = play(self, repairs, start)
         ways.append(self.thorough)
         return world
 
-    monkeypatch.setattr(belief._Replay, "play", spy_play)
-    monkeypatch.setattr(belief, "_drawn", lambda *args, **kwargs: fresh.append(1) or drawn(*args, **kwargs))
+    monkeypatch.setattr(_Replay, "play", spy_play)
+    monkeypatch.setattr(stages, "_drawn", lambda *args, **kwargs: fresh.append(1) or drawn(*args, **kwargs))
     world = m.determinize(seat, random.Random(2013))
     assert world.information_state(seat) == m.information_state(seat)
     replayed(world)

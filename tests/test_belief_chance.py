@@ -116,7 +116,9 @@ def test_a_look_at_several_cards_of_a_hand_puts_its_faces_where_the_hand_could_h
     from unseen before: the faces shown go, in some order, on the paths of that hand's cards. Put there in an order
     blind to which card each path could bring, the choice before the look had no card that fit in nearly every
     drawing (none of 30), and a draw afresh found no world with a drawing generator of seed 1 or 2."""
-    from interpreter.run.belief import _assign_some, _beliefs, _Misfit
+    from interpreter.run.belief.assign import _assign_some
+    from interpreter.run.belief.base import _Misfit
+    from interpreter.run.belief.kept import _beliefs
 
     m = answered("sky-haulers-4p-seed2")  # (the random bots' first 345 answers when the test was written)
     assert len(m.history) == 345
@@ -141,7 +143,7 @@ def test_a_world_copied_onto_a_drawing_keeps_the_trades_its_random_picks_made():
     them its later shuffles dealt the drawing's cards, not the ones it held, and a carried world did not replay
     from its start ("a shuffle of other cards": benchmarks/no_world.py --players 4 --seeds 2 --every 8 --check)."""
     from interpreter import load_game
-    from interpreter.run.belief import _rechanced
+    from interpreter.run.belief.world_chance import _rechanced
 
     m, bot = load_game("sky-haulers").new_match(players=3, seed=2), walker(2)
     while len(m.history) < 20:

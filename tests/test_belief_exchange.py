@@ -1,13 +1,16 @@
 """A swap of two cards no rule has read since the shuffle that dealt them: the kept world with the two cards
-exchanged, not played again (`belief._exchanged_kept`). It must be the very world playing it again gives."""
+exchanged, not played again (`belief.exchange._exchanged_kept`). It must be the very world playing it again gives."""
 
 import random
 
 import pytest
 
 from interpreter.game import load_game
-from interpreter.run import belief
-from interpreter.run.belief import replayed
+from interpreter.run.belief import moves, replayed
+from interpreter.run.belief.exchange import _Exchanged, _exchanged, _names
+from interpreter.run.belief.kept import _beliefs
+from interpreter.run.belief.world_chance import _chance_of
+from interpreter.run.information import SHUFFLE
 
 
 def test_the_zones_whose_cards_a_face_reading_rule_may_reach():
@@ -51,31 +54,31 @@ def worlds(m, seat: int, draws: int, then: int) -> list:
     return got
 
 
-def kept_copies(m, seat: int, exchange) -> list:
+def kept_copies(m, seat: int, exchanging) -> list:
     """The copies of the seat's world kept to play again from after a first draw and six next ones (with `exchange`
-    as `belief._exchanged_kept`), each rebuilt."""
-    belief._exchanged_kept, was = exchange, belief._exchanged_kept
+    as `moves._exchanged_kept`), each rebuilt."""
+    moves._exchanged_kept, was = exchanging, moves._exchanged_kept
     try:
         c = m.clone()
         for k in range(7):
             c.determinize(seat, random.Random(k))
     finally:
-        belief._exchanged_kept = was
-    kept = belief._beliefs(c)[seat]
+        moves._exchanged_kept = was
+    kept = _beliefs(c)[seat]
     return [(snap.used, snap.d, snap.world.clone()) for snap in kept.snaps]
 
 
 def spied(monkeypatch) -> list[bool]:
     """Whether each swap proposed from here on was exchanged without a replay, in turn."""
     kept: list[bool] = []
-    exchanged = belief._exchanged_kept
+    exchanged = moves._exchanged_kept
 
     def spy(*args):
         done = exchanged(*args)
         kept.append(done)
         return done
 
-    monkeypatch.setattr(belief, "_exchanged_kept", spy)
+    monkeypatch.setattr(moves, "_exchanged_kept", spy)
     return kept
 
 
@@ -128,11 +131,11 @@ def test_an_exchange_is_the_world_played_again_would_give(name, seed, share, mon
     and the worlds carried on after it are the same too."""
     m = late(name, seed, share)
     seat = m.to_act()[0]
-    exchanged = belief._exchanged_kept
+    exchanged = moves._exchanged_kept
     kept = spied(monkeypatch)
     fast = worlds(m, seat, 6, 2)
     assert any(kept), "no swap was exchanged without a replay"
-    monkeypatch.setattr(belief, "_exchanged_kept", lambda *args: False)
+    monkeypatch.setattr(moves, "_exchanged_kept", lambda *args: False)
     slow = worlds(m, seat, 6, 2)
     assert [described(w) for w in fast] == [described(w) for w in slow]
     # the copies kept to play again from, those after the shuffle exchanged when first used: the replay's
@@ -152,14 +155,14 @@ def test_a_card_a_rule_may_have_read_is_played_again(monkeypatch):
     m = late("hearts", 1, 0.5)
     suit = m.layout.props[m.game.model.prop_index["suit"]]
     pairs: list[tuple[tuple[int, int], bool]] = []
-    exchanged = belief._exchanged_kept
+    exchanged = moves._exchanged_kept
 
     def spy(match, seat, tr, rng, want, want_view, kept, deal, pair, swapped):
         done = exchanged(match, seat, tr, rng, want, want_view, kept, deal, pair, swapped)
         pairs.append((pair, done))
         return done
 
-    monkeypatch.setattr(belief, "_exchanged_kept", spy)
+    monkeypatch.setattr(moves, "_exchanged_kept", spy)
     seat = m.to_act()[0]
     for w in worlds(m, seat, 8, 0):
         assert w.information_state(seat) == m.information_state(seat)
@@ -204,17 +207,17 @@ def test_a_world_carried_on_from_an_exchanged_one_keeps_its_own_chance(seed):
         c.apply(c.to_act()[0], play.randrange(len(c.legal_actions(c.to_act()[0]))))
         if not c.over and seat in c.to_act():
             world = c.determinize(seat, random.Random(7))
-            kept = belief._beliefs(c)[seat].world
-            assert belief._chance_of(kept) is kept.st.rng
+            kept = _beliefs(c)[seat].world
+            assert _chance_of(kept) is kept.st.rng
             assert described(replayed(world))[1:] == described(world)[1:]
 
 
 def _named_since(events: list, at: int, pair: tuple[int, int], faces: list[str]) -> list[int]:
-    """The events from the `at`-th on that name a card of `pair` (as `belief._unread_since` finds them, no zone
+    """The events from the `at`-th on that name a card of `pair` (as `_unread_since` finds them, no zone
     read)."""
     reach = [False] * 1000
     shown = (faces[pair[0]], faces[pair[1]])
-    return [i for i in range(at, len(events)) if belief._names(events[i], pair, reach, shown, faces)]
+    return [i for i in range(at, len(events)) if _names(events[i], pair, reach, shown, faces)]
 
 
 def test_a_copy_exchanged_twice_is_the_copy_exchanged_once_then_again():
@@ -224,21 +227,21 @@ def test_a_copy_exchanged_twice_is_the_copy_exchanged_once_then_again():
     first deal's moves of the shared card with the second pair's too)."""
     m = load_game("hearts").new_match(players=4, seed=1)
     rng = random.Random(1)
-    while not m.over and sum(e[0] == belief.SHUFFLE and len(e[2]) > 1 for e in m._watch.events) < 2:
+    while not m.over and sum(e[0] == SHUFFLE and len(e[2]) > 1 for e in m._watch.events) < 2:
         for p in m.to_act():
             m.apply(p, rng.randrange(len(m.legal_actions(p))))
     seat = m.to_act()[0]
     c = m.clone()
     c.determinize(seat, random.Random(0))
-    world = belief._beliefs(c)[seat].world
+    world = _beliefs(c)[seat].world
     events, faces = world._watch.events, world.layout.face_ids
-    first, second = [i for i, e in enumerate(events) if e[0] == belief.SHUFFLE and len(e[2]) > 1][:2]
+    first, second = [i for i, e in enumerate(events) if e[0] == SHUFFLE and len(e[2]) > 1][:2]
     x, y, z = events[first][2][:3]
     named = _named_since(events, first, (x, y), faces)
-    once = belief._exchanged(world, {x: y, y: x}, named, seat)
+    once = _exchanged(world, {x: y, y: x}, named, seat)
     again = _named_since(once._watch.events, second, (y, z), faces)
     assert any(i < second for i in named)  # (the first deal's moves of the shared card)
-    twice = belief._exchanged(once, {y: z, z: y}, again, seat)
-    kept = belief._Exchanged(belief._Exchanged(world, (x, y), named, seat), (y, z), again, seat).made()
+    twice = _exchanged(once, {y: z, z: y}, again, seat)
+    kept = _Exchanged(_Exchanged(world, (x, y), named, seat), (y, z), again, seat).made()
     assert kept._watch.events == twice._watch.events
     assert kept._base[1][:4] == twice._base[1][:4]

@@ -1,4 +1,4 @@
-"""Which swaps a mend tries first (`belief._Replay.ranked`), where no option of another player fits its question:
+"""Which swaps a mend tries first (`_Replay.ranked`), where no option of another player fits its question:
 those that change, in a zone the failing answer is about, the count of a face the seat's lines named there, and
 among them those that are not the trade that mended the same answer before, undo no count an earlier mend set and
 change the fewest such counts at the other answers the world passed. Go Fish: without that order, the mend that
@@ -18,7 +18,12 @@ from walks import to_turn, walker
 
 from interpreter.game import load_game
 from interpreter.run import belief
-from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.belief import NoConsistentWorld, answers, replay, replayed, stages
+from interpreter.run.belief.replay import _Replay
+from interpreter.run.belief.stages import _traded_since
+from interpreter.run.belief.trace import _Trace
+from interpreter.run.belief.words import _face_words
+from interpreter.run.belief.world_chance import _WorldChance
 from interpreter.run.information import SHUFFLE
 
 # what the drawings from the start find, not the last stage's walk along the match
@@ -27,7 +32,7 @@ pytestmark = pytest.mark.usefixtures("drawings_only")
 
 def test_an_observation_names_a_face_by_its_id_or_a_whole_word_no_other_face_shares():
     layout = load_game("go-fish").new_match(players=4, seed=0).layout
-    pattern, faces = belief._face_words(layout)
+    pattern, faces = _face_words(layout)
 
     def named(line: str) -> set:
         return {f for word in pattern.findall(line) for f in faces[word]}
@@ -44,7 +49,7 @@ def test_the_faces_told_at_an_answer_are_those_its_own_lines_name_after_a_step_o
     that base (the start of the turn): the faces told at the answer being mended are still named from its own first
     line on, not from the turn's (a rank asked for at an earlier pass of the turn is not one this answer names)."""
     layout = load_game("go-fish").new_match(players=4, seed=0).layout
-    replay = belief._Replay.__new__(belief._Replay)
+    replay = _Replay.__new__(_Replay)
     replay.match, replay.tr, replay.words = SimpleNamespace(layout=layout), SimpleNamespace(named={}), None
     replay.want = ['{"event":"say","text":"P0 asks P2 for Sevens","type":"event"}',
                    '{"event":"say","text":"P0 takes 1 from P2 and goes again","type":"event"}',
@@ -67,9 +72,9 @@ def walked(seed: int, upto: int):
 
 def small_budget_draws(monkeypatch, m, seat: int, seeds) -> list[object]:
     """Fresh draws with three quick drawings and 400 swaps tried in all (the later stages left out)."""
-    monkeypatch.setattr(belief, "THOROUGH_TRIES", 0)
-    monkeypatch.setattr(belief, "PATIENT_TRIES", 0)
-    monkeypatch.setattr(belief, "TARGETED_TRIES", 0)
+    monkeypatch.setattr(stages, "THOROUGH_TRIES", 0)
+    monkeypatch.setattr(stages, "PATIENT_TRIES", 0)
+    monkeypatch.setattr(stages, "TARGETED_TRIES", 0)
     out: list[object] = []
     for k in seeds:
         c = m.clone()
@@ -104,17 +109,17 @@ def test_without_that_order_the_same_budget_finds_none(monkeypatch, late_point):
     """The test above can fail: with the moves in the order they come (each face named first, as before), the
     same budget runs out."""
     m, seat = late_point
-    monkeypatch.setattr(belief._Replay, "ranked", lambda self, moves, *args: moves)
+    monkeypatch.setattr(_Replay, "ranked", lambda self, moves, *args: moves)
     found = small_budget_draws(monkeypatch, m, seat, range(2))
     assert any(isinstance(world, NoConsistentWorld) for world in found)
 
 
-# ---- a kept world carried on: the cards the seat has since seen traded in (`belief._traded_since`)
+# ---- a kept world carried on: the cards the seat has since seen traded in (`_traded_since`)
 
 
 def one_shuffle(faces: list[str]):
     """A trace of one shuffle of the cards of `faces` (one card each), seen by nobody yet."""
-    tr = belief._Trace()
+    tr = _Trace()
     for f in faces:
         tr.path(f)  # the set-up: each card on a path of its own, its face known
     tr.origin = [-1] * len(faces)
@@ -141,7 +146,7 @@ def test_cards_seen_since_where_the_kept_world_put_each_others_are_traded_among_
     for k, f in seen.items():
         tr.need[out[k]] = f
         tr.needed.append(out[k])
-    traded = belief._traded_since(tr, faces, kept, random.Random(0))
+    traded = _traded_since(tr, faces, kept, random.Random(0))
     assert traded is not None
     card, swaps, changed, redo = traded
     assert all(faces[card[out[k]]] == f for k, f in seen.items())
@@ -168,7 +173,7 @@ def carried_through_a_new_stock(monkeypatch):
     assert any(e[0] == SHUFFLE for e in m._watch.events[shuffled:])  # a new stock dealt since
     fallbacks: list[str] = []
     for name in ("_redealt", "_drawn"):
-        monkeypatch.setattr(belief, name, spied(getattr(belief, name), name, fallbacks))
+        monkeypatch.setattr(stages, name, spied(getattr(stages, name), name, fallbacks))
     return m, seat, m.determinize(seat, random.Random(2000)), fallbacks
 
 
@@ -190,7 +195,7 @@ def test_a_world_carried_through_a_new_stock_is_mended_in_that_stock_order(monke
 
 
 def test_without_the_new_stock_s_own_trades_that_world_is_not_carried_on(monkeypatch):
-    monkeypatch.setattr(belief._Replay, "dealt_in", lambda self, d: [])
+    monkeypatch.setattr(_Replay, "dealt_in", lambda self, d: [])
     _, _, _, fallbacks = carried_through_a_new_stock(monkeypatch)
     assert fallbacks
 
@@ -214,12 +219,13 @@ def test_an_answer_that_is_no_option_hands_its_options_to_the_mends_only_where_t
         raise misfit
 
     if kind == "a player":
-        monkeypatch.setattr(belief, "_labelled", lambda world, ask, label: -1)
+        for module in (answers, replay):  # (each module that gives answers again names them so)
+            monkeypatch.setattr(module, "_labelled", lambda world, ask, label: -1)
     else:
-        monkeypatch.setattr(belief._WorldChance, "card", lambda self, c: -1)
-    monkeypatch.setattr(belief._Replay, "mended", mended)
+        monkeypatch.setattr(_WorldChance, "card", lambda self, c: -1)
+    monkeypatch.setattr(_Replay, "mended", mended)
     for stage in ("THOROUGH_TRIES", "PATIENT_TRIES", "TARGETED_TRIES"):
-        monkeypatch.setattr(belief, stage, 0)
+        monkeypatch.setattr(stages, stage, 0)
     with pytest.raises(NoConsistentWorld):
         belief.determinize(m, 0, random.Random(0), tries=1)
     if kind == "a player":

@@ -1,6 +1,6 @@
-"""The next draws at one point (`belief._moved`), where no chance follows an answer: a proposal that would draw the
-other seats' answers anew and come out as the kept world is not played (`belief._moves_nowhere`), and an option the
-kept world found to fail is not tried again on it (`belief._Replay.redraw`, `known`). Both give the very worlds that
+"""The next draws at one point (`_moved`), where no chance follows an answer: a proposal that would draw the
+other seats' answers anew and come out as the kept world is not played (`moves._moves_nowhere`), and an option the
+kept world found to fail is not tried again on it (`_Replay.redraw`, `known`). Both give the very worlds that
 playing every proposal in full, every option tried, gives: what was skipped would have changed nothing."""
 
 import random
@@ -9,14 +9,16 @@ import pytest
 from test_belief_stop import at_point
 from test_leaks import hiding, write_game
 
-from interpreter.run import belief
+from interpreter.run.belief import moves
+from interpreter.run.belief.kept import _belief
+from interpreter.run.belief.replay import _Replay
 
 
 def next_draws(m, seat: int, draws: int, monkeypatch, in_full: bool) -> tuple[list[tuple], dict[str, int]]:
     """A fresh draw and `draws` next ones at `m`'s point, each as its history and where its cards lie; how many
     proposals and options were skipped."""
     skipped = {"proposals": 0, "options": 0}
-    nowhere, redraw = belief._moves_nowhere, belief._Replay.redraw
+    nowhere, redraw = moves._moves_nowhere, _Replay.redraw
 
     def moving(found, orders):
         if in_full:
@@ -33,8 +35,8 @@ def next_draws(m, seat: int, draws: int, monkeypatch, in_full: bool) -> tuple[li
         return redraw(self, world, who, d)
 
     with monkeypatch.context() as patch:
-        patch.setattr(belief, "_moves_nowhere", moving)
-        patch.setattr(belief._Replay, "redraw", redrawing)
+        patch.setattr(moves, "_moves_nowhere", moving)
+        patch.setattr(_Replay, "redraw", redrawing)
         c = m.clone()
         histories = []
         for k in range(draws + 1):
@@ -63,7 +65,7 @@ def test_where_chance_may_follow_an_answer_nothing_is_noted():
     c = m.clone()
     for k in range(3):
         c.determinize(seat, random.Random(k))
-        assert not belief._belief(c, seat).found
+        assert not _belief(c, seat).found
 
 
 

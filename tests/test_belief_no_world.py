@@ -8,8 +8,10 @@ import random
 import pytest
 
 from interpreter.game import load_game
-from interpreter.run import belief
-from interpreter.run.belief import _assign, _Misfit, _Tracer, replayed
+from interpreter.run.belief import replayed, stages
+from interpreter.run.belief.assign import _assign
+from interpreter.run.belief.base import _Misfit
+from interpreter.run.belief.trace import _Tracer
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -108,8 +110,8 @@ def test_a_card_taken_unseen_and_a_crate_loaded_unseen_are_mended_by_the_quick_d
     pick of the top cards of the deck, drawn anew among its options, took another card than the drawing sent
     into its hand, and the deck shuffled later held other cards ('a shuffle of other cards'); the Jinxed Crate
     the seat saw in P1's hand could be traded by no shuffle, only by P1 choosing another card to load."""
-    monkeypatch.setattr(belief, "THOROUGH_TRIES", 0)
-    monkeypatch.setattr(belief, "PATIENT_TRIES", 0)
-    monkeypatch.setattr(belief, "TARGETED_TRIES", 0)
+    monkeypatch.setattr(stages, "THOROUGH_TRIES", 0)
+    monkeypatch.setattr(stages, "PATIENT_TRIES", 0)
+    monkeypatch.setattr(stages, "TARGETED_TRIES", 0)
     for seed in (0, 1):
         fresh(seed_7, 3, seed)

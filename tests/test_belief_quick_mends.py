@@ -1,7 +1,7 @@
 """What a quick mend tries first, where the world parted from what the seat saw by what a player could do.
 
 Where a world asks a player to choose a card where the real match did not, a quick mend first trades all of that
-player's options away at once (`belief._Replay.blocked_first`).
+player's options away at once (`_Replay.blocked_first`).
 
 Crazy Eights: "P1 has no card to play", but the world's P1 holds a card it can play, so the world asks it "Play a card"
 instead. The swaps of the quick mends were of cards drawn at random among all the zones the answer touched, and a
@@ -25,8 +25,8 @@ import pytest
 from walks import played, to_turn, walked
 
 from interpreter.game import load_game
-from interpreter.run import belief
-from interpreter.run.belief import replayed
+from interpreter.run.belief import replayed, stages
+from interpreter.run.belief.replay import _Replay
 
 
 def at_next_turn(seed: int, share: float):
@@ -57,14 +57,14 @@ def next_turn_5():
 def probes_of_carried_draws(monkeypatch, m, seat: int) -> int:
     """The swaps tried by five draws (generators 1 to 5) on copies of `m`, each carried on from its kept world."""
     probes = [0]
-    tried = belief._Replay.tried
+    tried = _Replay.tried
 
     def counted(self, *args):
         probes[0] += 1
         return tried(self, *args)
 
-    monkeypatch.setattr(belief._Replay, "tried", counted)
-    monkeypatch.setattr(belief, "_drawn", lambda *args, **kwargs: pytest.fail("drawn afresh"))
+    monkeypatch.setattr(_Replay, "tried", counted)
+    monkeypatch.setattr(stages, "_drawn", lambda *args, **kwargs: pytest.fail("drawn afresh"))
     for k in range(1, 6):
         c = m.clone()
         world = c.determinize(seat, random.Random(k))
@@ -82,7 +82,7 @@ def test_a_player_asked_to_play_where_it_had_nothing_to_play_has_its_playable_ca
 def test_without_the_trades_together_the_same_draws_try_many_more_swaps(monkeypatch, next_turn_2):
     """The test above can fail: with the options traded one at a time, the same draws try 45 swaps."""
     m, seat = next_turn_2
-    monkeypatch.setattr(belief._Replay, "blocked_first", lambda self, prev, d, blocked: [])
+    monkeypatch.setattr(_Replay, "blocked_first", lambda self, prev, d, blocked: [])
     assert probes_of_carried_draws(monkeypatch, m, seat) >= 30
 
 
@@ -94,5 +94,5 @@ def test_a_player_that_stopped_drawing_too_soon_has_its_last_card_drawn_traded_f
 def test_without_the_last_card_first_the_same_draws_try_many_more_swaps(monkeypatch, next_turn_5):
     """The test above can fail: with the swaps in the order they came, the same draws try 203 swaps."""
     m, seat = next_turn_5
-    monkeypatch.setattr(belief._Replay, "last_move", lambda self, world, reached, k0, lines0: -1)
+    monkeypatch.setattr(_Replay, "last_move", lambda self, world, reached, k0, lines0: -1)
     assert probes_of_carried_draws(monkeypatch, m, seat) >= 120

@@ -1,4 +1,4 @@
-"""Another seat's secret answer drawn anew (`belief._Replay.redraw`) tries its options in turn, each from a copy of the
+"""Another seat's secret answer drawn anew (`_Replay.redraw`) tries its options in turn, each from a copy of the
 world made before the first; a copy rebuilt from its kept base must draw an option's chance as the world itself would
 have: for the answer being given (what the seat saw of it decides whether an outcome is the real one or drawn anew),
 and afresh, not read back from what an option that failed drew."""
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from interpreter.game import load_game
-from interpreter.run import belief
+from interpreter.run.belief.world_chance import _WorldChance
 
 
 def at_point(seed: int, decisions: int, players: int = 4):
@@ -25,7 +25,7 @@ def at_point(seed: int, decisions: int, players: int = 4):
 def test_an_option_tried_after_one_that_failed_draws_its_chance_for_its_own_answer(seed, decisions, monkeypatch):
     given: list[int] = []  # the answer being given again
     drawn: list[tuple[int, int]] = []  # each outcome not read back: (the answer its chance took it for, that answer)
-    begin, draw = belief._WorldChance.begin, belief._WorldChance._drawn
+    begin, draw = _WorldChance.begin, _WorldChance._drawn
 
     def begun(self, d):
         given.append(d)
@@ -35,8 +35,8 @@ def test_an_option_tried_after_one_that_failed_draws_its_chance_for_its_own_answ
         drawn.append((self.at, given[-1] if given else -1))
         return draw(self, n, real)
 
-    monkeypatch.setattr(belief._WorldChance, "begin", begun)
-    monkeypatch.setattr(belief._WorldChance, "_drawn", drawing)
+    monkeypatch.setattr(_WorldChance, "begin", begun)
+    monkeypatch.setattr(_WorldChance, "_drawn", drawing)
     m = at_point(seed, decisions)
     seat = m.to_act()[0]
     c = m.clone()

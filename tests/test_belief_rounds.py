@@ -1,7 +1,7 @@
 """A round answered at once, the seat among those asked: the other seats' secret answers in it are drawn again together.
 
 Overloaded, 6 players: every player answers the contract ("is the load at most the capacity?") in secret, and the
-answers are shown together once all are in. A world draws the other seats' answers anew (`belief._Replay.redraw`);
+answers are shown together once all are in. A world draws the other seats' answers anew (`_Replay.redraw`);
 where what the seat sees next does not fit, the run of answers just drawn is drawn again from before its first
 (`_Replay.played`). The seat's own answer sits inside the round, and it used to end the run: only the answers after it
 were drawn again, so a wrong answer before it could never be mended that way, and the drawing failed there, mend after
@@ -24,6 +24,9 @@ from walks import played
 
 from interpreter.game import load_game
 from interpreter.run import belief
+from interpreter.run.belief import stages
+from interpreter.run.belief.base import _Misfit
+from interpreter.run.belief.replay import _Replay
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +42,13 @@ def restarts(monkeypatch, m, seat: int, k: int, tries: int = belief.DEFAULT_TRIE
     (`_Replay.anew_from`: the start of each drawing, 0, and each run of answers drawn again), and its world (or the
     NoConsistentWorld raised)."""
     starts: list[int] = []
-    anew = belief._Replay.anew_from
+    anew = _Replay.anew_from
 
     def noted(self, d):
         starts.append(d)
         return anew(self, d)
 
-    monkeypatch.setattr(belief._Replay, "anew_from", noted)
+    monkeypatch.setattr(_Replay, "anew_from", noted)
     c = m.clone()
     c.__dict__.pop("_kept", None)
     try:
@@ -68,9 +71,9 @@ def test_where_the_seats_own_answer_ended_the_run_only_the_answers_after_it_were
     """The test above can fail: with the run ended at the seat's own answer, the run drawn again starts at the 51st
     (one quick drawing is enough to see it, and no later stage is drawn)."""
     m, seat, first = contracts
-    monkeypatch.setattr(belief._Replay, "over_own", lambda self, run, d: None)
+    monkeypatch.setattr(_Replay, "over_own", lambda self, run, d: None)
     for stage in ("THOROUGH_TRIES", "PATIENT_TRIES", "TARGETED_TRIES"):
-        monkeypatch.setattr(belief, stage, 0)
+        monkeypatch.setattr(stages, stage, 0)
     starts, _ = restarts(monkeypatch, m, seat, 1, tries=1)
     assert first + 4 in starts and first not in starts
 
@@ -86,16 +89,16 @@ def seat_last():
 def misfits(monkeypatch, m, seat: int, k: int, tries: int = belief.DEFAULT_TRIES) -> list[str]:
     """What the drawings of a fresh draw with generator `k` (and `tries` quick drawings) parted with."""
     seen: list[str] = []
-    play = belief._Replay.play
+    play = _Replay.play
 
     def noted(self, *args, **kwargs):
         try:
             return play(self, *args, **kwargs)
-        except belief._Misfit as err:
+        except _Misfit as err:
             seen.append(str(err))
             raise
 
-    monkeypatch.setattr(belief._Replay, "play", noted)
+    monkeypatch.setattr(_Replay, "play", noted)
     c = m.clone()
     c.__dict__.pop("_kept", None)
     try:
@@ -116,7 +119,7 @@ def test_a_run_drawn_again_draws_its_own_chance_not_that_of_the_draw_that_failed
 def test_with_the_failed_runs_chance_read_back_the_drawings_part_where_the_real_match_had_other_chance(
         monkeypatch, seat_last, drawings_only):
     m, seat = seat_last
-    monkeypatch.setattr(belief._Replay, "chance_back", lambda self, mark: None)
+    monkeypatch.setattr(_Replay, "chance_back", lambda self, mark: None)
     for stage in ("THOROUGH_TRIES", "PATIENT_TRIES", "TARGETED_TRIES"):
-        monkeypatch.setattr(belief, stage, 0)
+        monkeypatch.setattr(stages, stage, 0)
     assert "chance where the real match had other chance" in misfits(monkeypatch, m, seat, 0, tries=2)

@@ -1,4 +1,4 @@
-"""The stages of a fresh draw (`belief._drawn`), in order: the quick drawings sharing one budget of mends, those with a
+"""The stages of a fresh draw (`stages._drawn`), in order: the quick drawings sharing one budget of mends, those with a
 budget of their own, those that first swap an answer's unseen card, and last those mended the thorough way (the least
 found per drawing: at the two hardest points found, 1 world in 283 thorough drawings, about 1 in 11 of the quick
 ones with a budget of their own, `benchmarks/hard_points.py`). Past the first stage, every other drawing starts from
@@ -12,6 +12,8 @@ from walks import played
 from interpreter.game import load_game
 from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld
+from interpreter.run.belief.base import _Misfit
+from interpreter.run.belief.replay import _Replay
 
 # what the drawings from the start find, not the last stage's walk along the match
 pytestmark = pytest.mark.usefixtures("drawings_only")
@@ -28,9 +30,9 @@ def failed_drawings(monkeypatch, tries: int) -> list[tuple[bool, bool, list[int]
         k = len(seen)
         seen.append((self.thorough, self.targeted, self.card[:], 7 * k % 11))
         self.card = [k] * len(self.card)
-        raise belief._Misfit("parted", 7 * k % 11)
+        raise _Misfit("parted", 7 * k % 11)
 
-    monkeypatch.setattr(belief._Replay, "play", parts)
+    monkeypatch.setattr(_Replay, "play", parts)
     seat = m.to_act()[0]
     with pytest.raises(NoConsistentWorld, match=f"in {tries + 12 + 24 + 10} drawings"):
         belief.determinize(m, seat, random.Random(0), tries=tries)

@@ -1,4 +1,4 @@
-"""A mend's step on the way is not undone by the next mend of the same answer (`belief._Replay.step_kept`).
+"""A mend's step on the way is not undone by the next mend of the same answer (`_Replay.step_kept`).
 
 Where no single swap lets a world give an answer as the seat saw it, a mend takes the swap that takes the world's
 observations furthest and mends on from there. Go Fish, 4 players: P1 asks P0 for Sixes and takes 2; the world's P1
@@ -21,7 +21,8 @@ from walks import played
 
 from interpreter.game import load_game
 from interpreter.run import belief
-from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.belief import NoConsistentWorld, replayed, stages
+from interpreter.run.belief.replay import _Replay
 
 # what the drawings from the start find, not the last stage's walk along the match
 pytestmark = pytest.mark.usefixtures("drawings_only")
@@ -38,7 +39,7 @@ def asked_for_sixes():
 def quick_draw(monkeypatch, m, seat: int, k: int):
     """A fresh draw with six quick drawings and no later stage: the world, or the NoConsistentWorld raised."""
     for stage in ("THOROUGH_TRIES", "PATIENT_TRIES", "TARGETED_TRIES"):
-        monkeypatch.setattr(belief, stage, 0)
+        monkeypatch.setattr(stages, stage, 0)
     c = m.clone()
     c.__dict__.pop("_kept", None)
     try:
@@ -58,5 +59,5 @@ def test_the_next_mend_of_an_answer_tries_last_what_would_undo_its_steps(monkeyp
 def test_with_its_steps_undone_first_the_same_drawings_find_none(monkeypatch, asked_for_sixes):
     """The test above can fail: with no step kept, the same generator's drawings give up."""
     m, seat = asked_for_sixes
-    monkeypatch.setattr(belief._Replay, "step_kept", lambda self, cards: None)
+    monkeypatch.setattr(_Replay, "step_kept", lambda self, cards: None)
     assert isinstance(quick_draw(monkeypatch, m, seat, 1), NoConsistentWorld)

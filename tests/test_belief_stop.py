@@ -1,5 +1,5 @@
-"""Another seat's secret answer drawn anew (`belief._Replay.redraw`): an option that parts from what the seat observed
-stops at the seat's first line that differs (`belief._Checked`), where the game's rules draw no chance after an answer;
+"""Another seat's secret answer drawn anew (`_Replay.redraw`): an option that parts from what the seat observed
+stops at the seat's first line that differs (`_Checked`), where the game's rules draw no chance after an answer;
 the worlds drawn are the same as where every option runs its flow on to the next question."""
 
 import random
@@ -7,7 +7,8 @@ import random
 import pytest
 
 from interpreter.game import load_game
-from interpreter.run import belief
+from interpreter.run.belief.base import _Parted
+from interpreter.run.belief.replay import _Replay
 from interpreter.run.match import Match
 
 
@@ -24,7 +25,7 @@ def drawn(m, seat: int, monkeypatch, stop: bool) -> tuple[list, int, int]:
     """Worlds drawn for `seat` (their histories and records), the events the options tried recorded, and how many
     options stopped early."""
     recorded, parted = [0], [0]
-    redraw, apply, init = belief._Replay.redraw, Match.apply, belief._Parted.__init__
+    redraw, apply, init = _Replay.redraw, Match.apply, _Parted.__init__
     inside = [False]
 
     def redrawing(self, world, who, d):
@@ -49,9 +50,9 @@ def drawn(m, seat: int, monkeypatch, stop: bool) -> tuple[list, int, int]:
         init(self, reached)
 
     with monkeypatch.context() as patch:
-        patch.setattr(belief._Replay, "redraw", redrawing)
+        patch.setattr(_Replay, "redraw", redrawing)
         patch.setattr(Match, "apply", applying)
-        patch.setattr(belief._Parted, "__init__", parting)
+        patch.setattr(_Parted, "__init__", parting)
         if not stop:
             patch.setattr(m.game, "chance_after_answers", True)
         worlds = []

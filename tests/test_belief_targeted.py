@@ -1,5 +1,5 @@
 """Where every other drawing found no world: drawings whose mends first swap the card an answer named where the
-seat never saw which card it was (`belief._Replay.own_card_first`). Sky Haulers at 4 players, seed 4: early on
+seat never saw which card it was (`_Replay.own_card_first`). Sky Haulers at 4 players, seed 4: early on
 P0 plays a card from its hand unseen and is asked "Into whose hold does the Artifact go?" (so it was an
 Artifact), and P1's face-down cargo makes it lose a card at the end of its turn (so it was the Jinxed Crate).
 A drawing puts any card there; one swap out of hundreds explains each answer, and before these drawings 7 of 20
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from interpreter.run import belief
-from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.belief import NoConsistentWorld, replayed, stages
 from tests.walks import bench_walk
 
 # what the drawings from the start find, not the last stage's walk along the match
@@ -28,8 +28,8 @@ def hard_point():
 
 def targeted_only(monkeypatch) -> None:
     """Only the targeted drawings are made (the stages before them, which may find the world, left out)."""
-    monkeypatch.setattr(belief, "THOROUGH_TRIES", 0)
-    monkeypatch.setattr(belief, "PATIENT_TRIES", 0)
+    monkeypatch.setattr(stages, "THOROUGH_TRIES", 0)
+    monkeypatch.setattr(stages, "PATIENT_TRIES", 0)
 
 
 def draws(m, seat: int, seeds: range) -> list[object]:

@@ -1,5 +1,5 @@
 """A card an answer named that moves only at a later turn moves by what the rules do then, not as the naming
-player's choice of which card left its hand (`belief._Tracer.tabled`). Go Fish: P3 asks for Fives by naming a
+player's choice of which card left its hand (`_Tracer.tabled`). Go Fish: P3 asks for Fives by naming a
 Five it holds; the stock is empty, so nothing of P3's moves; at P4's turn P4 asks P3 for Fives and takes it.
 Taken for P3's unseen choice, that move cut the card's life into paths any card of P3's hand could go down,
 so a drawing sent the needs of later books through P3's and P0's hands at random and left P0 no Three to ask
@@ -12,8 +12,8 @@ import pytest
 from walks import walker
 
 from interpreter.game import load_game
-from interpreter.run import belief
 from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.belief.trace import _Tracer
 from interpreter.run.match import Match
 
 
@@ -50,7 +50,7 @@ def late_point():
 
 def test_a_card_named_at_one_turn_and_taken_at_another_is_no_choice(late_point):
     m, seat = late_point
-    tr = belief._Tracer(m, seat).advance(m)
+    tr = _Tracer(m, seat).advance(m)
     # the deal's shuffle is the only point where P1 loses track of a card: nobody chose a card to leave a hand
     assert [(kind, len(incoming)) for kind, incoming, _ in tr.mixes] == [(-1, 52)]
     assert not tr.chosen and not tr.left

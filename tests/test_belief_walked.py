@@ -1,5 +1,5 @@
 """The last stage of a draw: where every drawing from the start found no world, the match is rebuilt from its seed
-and walked, the seat drawing a world every round of answers and carrying it on to the next (`belief._walked`).
+and walked, the seat drawing a world every round of answers and carrying it on to the next (`stages._walked`).
 
 Each draw of the walk then mends a world that already fits what the seat saw up to one point with what it saw in a
 short span since, where a drawing from the start must meet everything at once. Found where it was needed: Go Fish, 5
@@ -17,14 +17,15 @@ from walks import played, to_turn, walked
 from interpreter.game import load_game
 from interpreter.paths import bundled_games
 from interpreter.run import belief
-from interpreter.run.belief import NoConsistentWorld, replayed
+from interpreter.run.belief import NoConsistentWorld, replayed, stages
+from interpreter.run.belief.kept import _beliefs
 from tests.test_belief_twins import drawn_alike, of_belief, twins_of
 
 
 def only_walked(monkeypatch, *real) -> list[int]:
     """Draws on the matches `real` find nothing from the start (their copies walked along them do): the count of
     draws the walk made on its copies, returned (a list, counted as they come)."""
-    found, made = belief._found, [0]
+    found, made = stages._found, [0]
 
     def failing(match, *args):
         if any(match is m for m in real):
@@ -32,7 +33,7 @@ def only_walked(monkeypatch, *real) -> list[int]:
         made[0] += 1
         return found(match, *args)
 
-    monkeypatch.setattr(belief, "_found", failing)
+    monkeypatch.setattr(stages, "_found", failing)
     return made
 
 
@@ -58,16 +59,16 @@ def test_where_no_drawing_from_the_start_fits_the_match_is_walked_a_world_carrie
 
 def test_the_world_the_walk_found_is_the_matchs_own_and_carried_on_from(monkeypatch):
     m, seat = halfway("go-fish")
-    found = belief._found
+    found = stages._found
     only_walked(monkeypatch, m)
     world = belief.determinize(m, seat, random.Random(0))
-    kept = belief._beliefs(m)[seat]
+    kept = _beliefs(m)[seat]
     assert kept.world is not None and kept.events == len(m._watch.events) and set(kept.holders) == {m}
     # at the seat's next turn, the world is carried on: no drawing from the start, no walk again
     to_turn(m, seat, random.Random(1))
-    monkeypatch.setattr(belief, "_found", found)
-    monkeypatch.setattr(belief, "_walked", lambda *args: pytest.fail("walked again"))
-    monkeypatch.setattr(belief, "_drawn", lambda *args: pytest.fail("drawn from the start"))
+    monkeypatch.setattr(stages, "_found", found)
+    monkeypatch.setattr(stages, "_walked", lambda *args: pytest.fail("walked again"))
+    monkeypatch.setattr(stages, "_drawn", lambda *args: pytest.fail("drawn from the start"))
     later = belief.determinize(m, seat, random.Random(1))
     assert later.information_state(seat) == m.information_state(seat) and later is not world
     replayed(later)
@@ -85,7 +86,7 @@ def test_the_walk_of_a_match_set_up_by_hand_after_it_began_is_not_taken(monkeypa
 
 def test_where_the_walk_too_finds_none_both_failures_are_told(monkeypatch):
     m, seat = halfway("go-fish")
-    monkeypatch.setattr(belief, "_found", lambda *args: (_ for _ in ()).throw(NoConsistentWorld("none here")))
+    monkeypatch.setattr(stages, "_found", lambda *args: (_ for _ in ()).throw(NoConsistentWorld("none here")))
     with pytest.raises(NoConsistentWorld, match=r"^none here; carried along the match from its start: none here$"):
         belief.determinize(m, seat, random.Random(0))
 
@@ -104,13 +105,13 @@ def test_matches_a_seat_cannot_tell_apart_walk_to_one_world(name, monkeypatch):
 def test_at_the_go_fish_point_where_a_fresh_draw_found_none_the_walk_finds_one(monkeypatch):
     m = played(load_game("go-fish"), 5, 4, 112)
     failed = []
-    walk = belief._walked
+    walk = stages._walked
 
     def noted(match, seat, rng, budget, why):
         failed.append(str(why))
         return walk(match, seat, rng, budget, why)
 
-    monkeypatch.setattr(belief, "_walked", noted)
+    monkeypatch.setattr(stages, "_walked", noted)
     for r in range(8):
         c = m.clone()
         c.__dict__.pop("_kept", None)

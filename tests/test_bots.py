@@ -109,7 +109,7 @@ def test_a_search_bot_decides_alike_in_matches_its_seat_cannot_tell_apart(name):
     answer, a hidden pile's top cards in the other order) that seat 0 cannot tell apart: bots seeded alike
     choose alike in both, at each of the seat's choices while the matches stay alike to it (the others
     answering alike). Each handle draws its worlds from its own match (a world of the arranged pile
-    moves the cards its drawing puts where `arrange` took the named ones: `belief._Replay.arranged`)."""
+    moves the cards its drawing puts where `arrange` took the named ones: `_Replay.arranged`)."""
     a, b, _ = twins(name)
     kinds = ("ismcts:4", "mc:3", "ismcts-round:4")
     bots = {(k, m): get(k, seed=11, worlds=1) for k in kinds for m in ("a", "b")}

@@ -54,7 +54,7 @@ def drawing_chance(program: Program) -> frozenset[str]:
     pick a random card or player, put a card at a random place, or resolve a card's ability or condition (their
     versions are the cards', and may draw), directly or through the procedures and game functions they reach. Where
     none that can run after an answer may, the rest of an answer's flow draws nothing: a world being drawn may stop an
-    option that parted at its first differing line (`run/belief.py`, `Game.chance_after_answers`)."""
+    option that parted at its first differing line (`run/belief/answers.py`, `Game.chance_after_answers`)."""
     routine_draws = _reaching(program, lambda s: isinstance(s, Shuffle) or _chance_or_ability(s), _draws_chance)
     return frozenset([*(name for name, r in program.phases.items() if routine_draws(r)),
                       *(r.pyname for r in program.extras if r.pyname in UNTIL and routine_draws(r))])

@@ -22,6 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import belief, information
+from .belief.assign import _assign_some
+from .belief.base import _Misfit
+from .belief.kept import _belief
+from .belief.replay import _Replay
+from .belief.world_chance import _Source, _WorldChance
 
 
 class ChanceNeeded(Exception):
@@ -229,7 +234,7 @@ class _Told:
             return self.rest._randbelow(n)  # type: ignore[attr-defined]
         k = self.given[i]
         if k >= n:
-            raise belief._Misfit("chance where the real match had other chance")
+            raise _Misfit("chance where the real match had other chance")
         return k
 
     def getstate(self) -> tuple:
@@ -286,7 +291,7 @@ def determinize(m: Any, seat: int, rng: random.Random, tries: int = belief.DEFAU
         raise ValueError("a world is drawn of a match with explicit chance at a question, not at a chance event")
     if m.__class__ is not belief.match_class(m):
         m.st  # noqa: B018  (a copy not yet rebuilt is rebuilt first)
-    kept = belief._belief(m, seat)
+    kept = _belief(m, seat)
     tr = kept.tracer.advance(m)
     decisions = kept.tracer.decisions
     if len(decisions) != len(m.history):
@@ -294,17 +299,17 @@ def determinize(m: Any, seat: int, rng: random.Random, tries: int = belief.DEFAU
     want, want_view = information.observed(m, seat), information.view_json(m, seat)
     budget, problems = [belief.DEFAULT_PROBES], dict[str, int]()
     for _ in range(tries):
-        source = belief._Source(_Told(ex.given, random.Random(rng.getrandbits(64))))  # type: ignore[arg-type]
+        source = _Source(_Told(ex.given, random.Random(rng.getrandbits(64))))  # type: ignore[arg-type]
         try:
-            replay = belief._Replay(m, seat, tr, belief._assign_some(tr, m.layout.face_ids, rng), rng, want,
+            replay = _Replay(m, seat, tr, _assign_some(tr, m.layout.face_ids, rng), rng, want,
                                     want_view, decisions, budget, source=source)
             world = replay.play(repairs)
             if not replay.fits(world):
-                raise belief._Misfit("the seat would see something else now")
-        except belief._Misfit as misfit:
+                raise _Misfit("the seat would see something else now")
+        except _Misfit as misfit:
             problems[str(misfit)] = problems.get(str(misfit), 0) + 1
             continue
-        return _told_again(m, world, belief._WorldChance(replay.plan, replay.source))
+        return _told_again(m, world, _WorldChance(replay.plan, replay.source))
     why = "; ".join(f"{text} ({k}×)" for text, k in sorted(problems.items(), key=lambda kv: -kv[1]))
     raise belief.NoConsistentWorld(f"no world P{seat} cannot tell from this match was found in {tries} drawings: {why}")
 
