@@ -72,7 +72,7 @@ def test_a_function_over_60_lines_is_found(tmp_path):
 # The house style's bar for a module: split it before it passes some 600 lines. The modules listed are over it, each
 # with its lines when listed: they may shrink, not grow, and come off the list once under the bar.
 MODULE_LINES = 600
-STILL_LONG = {"interpreter/run/runtime.py": 1033, "interpreter/run/information.py": 932,
+STILL_LONG = {"interpreter/run/information.py": 932,
               "interpreter/run/match.py": 851, "interpreter/lang/nodes.py": 779,
               "interpreter/lang/expressions.py": 731, "interpreter/run/events.py": 627}
 
@@ -93,6 +93,8 @@ def test_no_module_of_the_package_is_newly_over_600_lines_nor_grows_while_over()
     assert not new, f"over {MODULE_LINES} lines, split these into modules of their own: {new}"
     grown = sorted((m, STILL_LONG[m], n) for m, n in found.items() if n > STILL_LONG[m])
     assert not grown, f"grown while over {MODULE_LINES} lines (module, lines listed, lines now): {grown}"
+    under = sorted(set(STILL_LONG) - set(found))
+    assert not under, f"under {MODULE_LINES} lines now: take these off STILL_LONG: {under}"
 
 
 def test_a_module_over_600_lines_is_found(tmp_path):

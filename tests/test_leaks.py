@@ -14,7 +14,7 @@ from walks import walker
 
 from interpreter import leak_sight, leaks, load_game
 from interpreter.leaks import check_leaks
-from interpreter.run import information, runtime, sight
+from interpreter.run import information, moving, runtime, sight
 from interpreter.run.information import ordered_for
 from interpreter.run.match import Match
 from interpreter.scenarios import ScenarioMatch, decide
@@ -133,7 +133,7 @@ def test_leak_2_a_glimpse_that_follows_a_hand_is_found(tmp_path, monkeypatch):
     plays one face down: it would tell which one was played."""
     game = write_game(tmp_path, PEEK, PEEK_CARDS)
     check_leaks(game, seeds=range(2))
-    monkeypatch.setattr(runtime, "lapse", lambda st, c, src: None)
+    monkeypatch.setattr(moving, "lapse", lambda st, c, src: None)
     with pytest.raises(AssertionError, match="can tell the two apart at the view"):
         check_leaks(game, seeds=range(2))
 
@@ -557,7 +557,7 @@ def test_a_copy_leaving_a_hand_that_leaves_its_twin_known_is_found(tmp_path, mon
     was there only if the played one was the other copy: whichever copy goes, it now knows one fewer."""
     game = write_game(tmp_path, COPIES, COPIES_CARDS)
     check_leaks(game, seeds=range(4))
-    monkeypatch.setattr(runtime, "lapse_copy", lambda st, c, src: None)
+    monkeypatch.setattr(moving, "lapse_copy", lambda st, c, src: None)
     with pytest.raises(AssertionError, match="can tell the two apart at the view"):
         check_leaks(game, seeds=range(4))
 

@@ -10,7 +10,7 @@ from walks import walker
 
 from interpreter import logfile
 from interpreter.game import load_game
-from interpreter.run import information, runtime
+from interpreter.run import information, moving, runtime
 from interpreter.run.match import Match
 from interpreter.run.runtime import OWNER, RuleError
 
@@ -63,17 +63,17 @@ def seen(played: tuple) -> tuple:
 def test_many_cards_moved_at_once_are_watched_as_one_by_one(tmp_path, monkeypatch, seed):
     game = load_game(write_game(tmp_path / "moves", MOVES, copies=3, flow="  turn: [turn]\n  rounds: 2\n"))
     batches = []
-    at_once = runtime._move_watched
+    at_once = moving._move_watched
 
     def counted(st, cards, *args):
         hand = any(st.layout.zone_vis[st.zone_of[c]] == OWNER for c in cards)
         batches.append((hand, at_once(st, cards, *args)))
         return batches[-1][1]
 
-    monkeypatch.setattr(runtime, "_move_watched", counted)
+    monkeypatch.setattr(moving, "_move_watched", counted)
     together = seen(played(game, seed))
     assert (True, True) in batches and (False, True) in batches  # cards from a hand and from the table at once
-    monkeypatch.setattr(runtime, "_move_watched", lambda *args: False)
+    monkeypatch.setattr(moving, "_move_watched", lambda *args: False)
     one_by_one = information.Watcher.moved
     monkeypatch.setattr(information.Watcher, "moved", lambda self, st, c, src, dst, at_random=False, to=-1:
                         one_by_one(self, st, c, src, dst, at_random))  # each place found by a search
@@ -95,7 +95,9 @@ def test_the_watched_back_and_forth_moves_each_batch_at_once(tmp_path, monkeypat
             return f(*args)
         return spy
 
-    for owner, name in ((runtime, "move"), (information.Watcher, "moved"), (information.Watcher, "moved_many")):
+    # (`move` as compiled code calls it, and as the runtime's moves of several cards do)
+    for owner, name in ((runtime, "move"), (moving, "move"), (information.Watcher, "moved"),
+                        (information.Watcher, "moved_many")):
         monkeypatch.setattr(owner, name, counted(name, getattr(owner, name)))
     with pytest.raises(RuleError, match=STEPS.replace("1,000,000", "100,000")):
         Match(game, 2, 0, log=True)

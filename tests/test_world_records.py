@@ -14,7 +14,7 @@ from test_run_limits import write_game
 from walks import played
 
 from interpreter.game import load_game
-from interpreter.run import free_worlds, information, runtime, watcher
+from interpreter.run import free_worlds, information, moving, watcher
 from interpreter.run.events import ASK
 from interpreter.run.match import Match
 from interpreter.run.runtime import K_CARD, OWNER, seen_by
@@ -295,8 +295,8 @@ def test_what_a_seat_knows_of_a_hand_a_card_left_is_what_the_rule_card_by_card_g
     for name in ("hearts", "overloaded"):
         played(load_game(name), 4, 1, 80)
     assert seen["wrong"] == 0 and seen["checked"] > 100 and seen["copy forgotten"] > 0, seen
-    monkeypatch.setattr(runtime, "copies_of", lambda t: [()] * len(t.face_ids))  # no card has a copy: wrong here
-    monkeypatch.setattr(runtime, "_LAST_COPIES", [None, None])  # (nor the layout asked last kept)
+    monkeypatch.setattr(moving, "copies_of", lambda t: [()] * len(t.face_ids))  # no card has a copy: wrong here
+    monkeypatch.setattr(moving, "_LAST_COPIES", [None, None])  # (nor the layout asked last kept)
     for seed in range(6):
         played(game, 2, seed, 400)
     assert seen["wrong"] > 0
@@ -308,7 +308,7 @@ def test_cards_moved_from_the_tops_of_zones_are_recorded_as_one_by_one(name, mon
     (`_from_tops`): the same record, knowledge and information states as the batch placed card by card
     (`_places`) and as the cards moved one at a time."""
     game = load_game(name)
-    tops = runtime._from_tops
+    tops = moving._from_tops
     used = []
 
     def spied(*args):
@@ -319,10 +319,10 @@ def test_cards_moved_from_the_tops_of_zones_are_recorded_as_one_by_one(name, mon
         m = played(game, 4, 2, 70)
         return m._watch.events, m.st.known, [m.information_state(s) for s in range(4)]
 
-    monkeypatch.setattr(runtime, "_from_tops", lambda *args: tops(*args) if spied(*args) else None)
+    monkeypatch.setattr(moving, "_from_tops", lambda *args: tops(*args) if spied(*args) else None)
     at_once = walked()
     assert any(used)
-    monkeypatch.setattr(runtime, "_from_tops", lambda *args: None)
+    monkeypatch.setattr(moving, "_from_tops", lambda *args: None)
     assert walked() == at_once
-    monkeypatch.setattr(runtime, "_move_watched", lambda *args: False)
+    monkeypatch.setattr(moving, "_move_watched", lambda *args: False)
     assert walked() == at_once
