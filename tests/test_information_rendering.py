@@ -16,6 +16,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.run import information as info
+from interpreter.run import look
 from interpreter.run.information import (
     ASK,
     FLIP,
@@ -402,7 +403,7 @@ def test_looks_at_hands_and_piles_render_as_the_reference(tmp_path):
 
 
 def test_the_counters_written_are_the_counters_the_seat_sees():
-    """`information._counter_writer` writes a seat's counters with no dict made: against `visible_counters` dumped,
+    """`look._counter_writer` writes a seat's counters with no dict made: against `visible_counters` dumped,
     for every seat, over counters public, a player's own, hidden, and hidden but public while a game or a player
     counter is not 0 (values of several kinds, and 0 and not 0 for the flags)."""
     from types import SimpleNamespace
@@ -428,8 +429,8 @@ def test_the_counters_written_are_the_counters_the_seat_sees():
         pc = [[rng.choice([0, 3, False, None]) for _ in range(n)] for _ in range(5)]
         for seat in range(n):
             want = json.dumps(visible_counters(model, _Table(n, gc, pc), seat), sort_keys=True, separators=(",", ":"))
-            assert info._counter_writer(rules, n, seat)(gc, pc) == want
-            assert info._counter_writer(rules, n, seat)(tuple(gc), tuple(map(tuple, pc))) == want
+            assert look._counter_writer(rules, n, seat)(gc, pc) == want
+            assert look._counter_writer(rules, n, seat)(tuple(gc), tuple(map(tuple, pc))) == want
             checked += 1
     assert checked == 180
 

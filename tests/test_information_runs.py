@@ -17,10 +17,17 @@ from test_identical_copies import PLAY_A_PRINCE, write_game
 from test_information_rendering import players_of, reference_lines, reference_state, step
 
 from interpreter import load_game
-from interpreter.run import events
+from interpreter.run import events, look
 from interpreter.run import information as info
 from interpreter.run.match import Match
+from interpreter.run.runtime import K_CARD, seen_by
 
+
+def forget_looks(monkeypatch) -> None:
+    """The looks worked out so far forgotten (one cache, read by `information` and `look`)."""
+    forgotten: dict = {}
+    for module in (info, look):
+        monkeypatch.setattr(module, "_LOOKS", forgotten)
 
 def _copies(m: Match, seed: int) -> list[Match]:
     """A clone, a search copy, a pickle round trip, a world drawn for the seat to act, the match played again from
@@ -75,7 +82,7 @@ def test_lines_written_by_runs_are_the_lines_written_from_scratch_through_every_
     """Low Tide passes whole hands at each pick, Crazy Eights draws until a card fits, Hearts deals and takes tricks:
     runs of moves, written with the cards and rests of lines that matches before (and copies) left kept."""
     written = _runs_of_moves(monkeypatch)
-    monkeypatch.setattr(info, "_LOOKS", {})  # (nothing kept from other tests: every line written here)
+    forget_looks(monkeypatch)  # (nothing kept from other tests: every line written here)
     game = load_game(name)
     assert _compared(game, range(1), 24) > 100
     assert sum(n for n in written if n >= 4) > 20, written  # (runs of moves were written, not only single lines)
@@ -85,7 +92,7 @@ def test_a_key_that_leaves_out_where_the_card_lay_is_found(monkeypatch):
     """Kept by its zones, side and sight alone, the rest of a move's line would show the seat the place a card lay at
     in a hand whose order it knows as the place of another card that went the same way: found."""
     monkeypatch.setattr(events, "_TAIL_KEY", itemgetter(2, 4, 5, 6, 8))
-    monkeypatch.setattr(info, "_LOOKS", {})
+    forget_looks(monkeypatch)
     with pytest.raises(AssertionError):
         _compared(load_game("low-tide"), range(1), 12)
 
@@ -94,7 +101,7 @@ def test_a_key_that_leaves_out_who_saw_the_card_is_found(monkeypatch):
     """Kept by the card alone, a move's card would read as its face to a seat that never saw it, or as its back to
     one that did: found."""
     monkeypatch.setattr(events, "_CARD_KEY", itemgetter(1))
-    monkeypatch.setattr(info, "_LOOKS", {})
+    forget_looks(monkeypatch)
     with pytest.raises(AssertionError):
         _compared(load_game("low-tide"), range(1), 12)
 
@@ -103,7 +110,7 @@ def test_another_seats_question_is_kept_by_who_is_asked_and_what(monkeypatch):
     """The line of a question put to another seat does not show its options: kept by (seat asked, question, kind),
     it is the line written from scratch for every question so put, whatever its options; the asked seat's own line
     lists them and is never taken from there."""
-    monkeypatch.setattr(info, "_LOOKS", {})
+    forget_looks(monkeypatch)
     game = load_game("hearts")
     m, rng = game.new_match(players=4, seed=6), random.Random(6)
     while len(m.history) < 30:
@@ -136,15 +143,15 @@ def test_a_reader_is_handed_out_empty():
 
 def _options_checked(matches: list[Match], seed: int) -> dict[str, int]:
     """Matches played to their end, every seat's options in its view (`view_json`) compared with the match's labels at
-    every decision; how many questions each way of writing them wrote (`information._options_json`)."""
+    every decision; how many questions each way of writing them wrote (`view._options_json`)."""
     ways, rng = {"faces": 0, "labels": 0, "values": 0}, random.Random(seed)
     for m in matches:
         while not m.over:
             for seat in m.to_act():
                 ask = m._ask_of(seat)
-                if ask[2] != info.K_CARD:
+                if ask[2] != K_CARD:
                     ways["values"] += 1
-                elif min(ask[1], default=-1) >= 0 and all(info.seen_by(m.st, c) >> seat & 1 for c in ask[1]):
+                elif min(ask[1], default=-1) >= 0 and all(seen_by(m.st, c) >> seat & 1 for c in ask[1]):
                     ways["faces"] += 1
                 else:
                     ways["labels"] += 1
@@ -178,7 +185,7 @@ def test_an_option_named_by_its_face_where_the_seat_cannot_see_it_is_found(monke
         made(look, game, t)
         look.open_seen = [[True] * len(zones) for zones in look.open_seen]
 
-    monkeypatch.setattr(info, "_LOOKS", {})
+    forget_looks(monkeypatch)
     monkeypatch.setattr(info._Look, "__init__", every_zone_open)
     with pytest.raises(AssertionError):
         _options_checked([_prince_taken(tmp_path)], 0)

@@ -14,7 +14,7 @@ from walks import walker
 
 from interpreter import leak_sight, leaks, load_game
 from interpreter.leaks import check_leaks
-from interpreter.run import information, moving, runtime, sight
+from interpreter.run import information, look, moving, runtime, sight, view
 from interpreter.run.information import ordered_for
 from interpreter.run.match import Match
 from interpreter.scenarios import ScenarioMatch, decide
@@ -94,9 +94,12 @@ result: {{score: count(my hold)}}
 def put_back(monkeypatch, name: str, rule) -> None:
     """A rule of how a seat sees a zone's order (run/sight.py) replaced wherever it is read — the rendering's
     own name for it too — with the looks worked out from it forgotten, so a leak is put back whole."""
-    monkeypatch.setattr(sight, name, rule)
-    monkeypatch.setattr(information, name, rule)
-    monkeypatch.setattr(information, "_LOOKS", {})
+    for module in (sight, information, look, view):  # (each module that took the rule by name)
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, rule)
+    forgotten: dict = {}
+    for module in (information, look):  # (the looks' cache, one dict wherever it is read)
+        monkeypatch.setattr(module, "_LOOKS", forgotten)
 
 
 # ---- 1. the order of hidden cards ----------------------------------------------------------------------
