@@ -9,8 +9,10 @@ over the S matches and R repeats of:
   `det next`: a second call at the same point (the kept world moved on); `det carried`: a call at the
   seat's next turn, the world drawn at this one kept (what a bot pays at each of its turns); `det copy`:
   `clone()` of the copy once it drew, and a draw on that clone (which starts from the beliefs its match keeps:
-  what "copy, then draw" costs); these four in CPU time; `no world`: draws that found none (each printed under
-  the table);
+  what "copy, then draw" costs); these four in CPU time; `replay`: the match's answers given again from its start
+  through the step API (`match.replay`), in CPU time: what one play of a world with a history of its own costs at
+  the least, the floor of a first draw (quietly, as `sim` plays, it would cost about `done` × `sim/dec`); `no world`:
+  draws that found none (each printed under the table);
 - `clone`: `m.clone()`, and with its first use (the rebuild of its running flow);
 - `info`: `information_state(seat)` after one more decision (the seat's earlier one already rendered), in CPU
   time (a wall-clock figure of one call of some 50 µs is mostly the other processes' time on a shared machine;
@@ -44,13 +46,14 @@ from interpreter import game as game_module
 from interpreter.game import load_game
 from interpreter.load.loader import bundled_games
 from interpreter.run.belief import NoConsistentWorld
+from interpreter.run.match import replay
 from interpreter.run.random_bots import RandomBots, random_bot
 from interpreter.run.rollout import rollout
 from interpreter.run.sim import simulate
 
 POINTS = (("early", 0.1), ("mid", 0.5), ("late", 0.9))
-COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det copy", "det carried", "no world", "clone",
-           "+use", "info", "pickle", "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
+COLUMNS = ("game", "p", "point", "done", "det first", "det next", "det copy", "det carried", "replay", "no world",
+           "clone", "+use", "info", "pickle", "folder", "rebuild", "rollout/dec", "sim/dec", "ratio")
 ERRORS: list[str] = []  # the draws that found no world, printed under the table
 
 
@@ -141,10 +144,11 @@ def determinize_cost(matches, repeat: int) -> list[str]:
     """A fresh draw (on a copy with no world kept), the next draws at the same point (the kept world
     moved on), a draw on a clone of the copy (its belief carried), a draw at the seat's next turn (the world kept
     from this one carried on), and how many draws found no world."""
-    firsts, nexts, copied, carried, failed, tried = [], [], [], [], 0, 0
+    firsts, nexts, copied, carried, replays, failed, tried = [], [], [], [], [], 0, 0
     for m in matches:
         seat = m.to_act()[0] if m.to_act() else 0
         for k in range(repeat):
+            replays.append(cpu_timed(lambda m=m: replay(m.game, m.players, m.seed, list(m.history))))
             c = m.clone()
             c.__dict__.pop("_kept", None)
             tried += 1
@@ -168,7 +172,7 @@ def determinize_cost(matches, repeat: int) -> list[str]:
     def median(xs: list[float]) -> str:
         return f"{statistics.median(xs):,.0f}" if xs else "-"
 
-    return [median(firsts), median(nexts), median(copied), median(carried), f"{failed}/{tried}"]
+    return [median(firsts), median(nexts), median(copied), median(carried), median(replays), f"{failed}/{tried}"]
 
 
 def info_cost(m, k: int) -> float:
@@ -193,7 +197,7 @@ def measure(name: str, seeds: int, repeat: int, only_determinize: bool = False) 
         matches = [p.match for p in here.values()]
         if only_determinize:
             rows.append([name, str(players), point, str(round(statistics.mean(len(m.history) for m in matches))),
-                         *determinize_cost(matches, repeat), *["-"] * (len(COLUMNS) - 9)])
+                         *determinize_cost(matches, repeat), *["-"] * (len(COLUMNS) - 10)])
             continue
 
         def each(fn, matches=matches) -> float:
