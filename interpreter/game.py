@@ -131,7 +131,7 @@ class Game:
         self.deals_until = namespace.get("deals_until")
         self.has_deals = flow.has_deals
         self.flow_at = dict(flow.at)  # (step limit)
-        self.effects = made.effects  # what the game's statements can do to a match (lang/nodes.py: EFFECTS)
+        self.effects = made.effects  # what the game's statements can do to a match (lang/nodes/base.py: EFFECTS)
         self.knocks_out = made.knocks_out  # (a game that never knocks anyone out skips those tests)
         # the phases and flow conditions that may read a card's face, as functions (see run/free_worlds.py)
         self.face_readers = frozenset(namespace[name] for name in made.face_readers)
