@@ -55,7 +55,7 @@ def worlds(m, seat: int, draws: int, then: int) -> list:
 
 
 def kept_copies(m, seat: int, exchanging) -> list:
-    """The copies of the seat's world kept to play again from after a first draw and six next ones (with `exchange`
+    """The copies of the seat's world kept to play again from after a first draw and six next ones (with `exchanging`
     as `moves._exchanged_kept`), each rebuilt."""
     moves._exchanged_kept, was = exchanging, moves._exchanged_kept
     try:
