@@ -72,7 +72,7 @@ def test_a_function_over_60_lines_is_found(tmp_path):
 # The house style's bar for a module: split it before it passes some 600 lines. The modules listed are over it, each
 # with its lines when listed: they may shrink, not grow, and come off the list once under the bar.
 MODULE_LINES = 600
-STILL_LONG = {"interpreter/run/match.py": 851, "interpreter/lang/expressions.py": 731}
+STILL_LONG = {"interpreter/run/match.py": 851}
 
 
 def long_modules(root: Path = ROOT, folder: str = "interpreter") -> dict[str, int]:

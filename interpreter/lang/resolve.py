@@ -1,6 +1,6 @@
 """Stage 4: resolve names and types in every parsed routine, giving each its typed nodes.
 
-Statements are resolved by resolve_statements.py, expressions by expressions.py (the two halves of the
+Statements are resolved by resolve_statements.py, expressions by expressions.py and calls.py (the two halves of the
 `Resolver`); this module holds the driving loop over a program's routines.
 """
 

@@ -1,7 +1,7 @@
 """Stage 4, statements: resolve names and types in a statement's lark tree and build its typed node, one
 `stmt_<rule>` method a grammar rule (as jinja2's Parser has a `parse_<keyword>` a statement); the blocks, the
 scopes of `let` names and the loops open around a statement. The expressions are resolved by the half it
-subclasses (expressions.py); the driving loop over a program is resolve.py.
+subclasses (expressions.py, with the functions of calls.py); the driving loop over a program is resolve.py.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from ..limits import MAX_LOOP, MAX_OPTIONS
 from . import nodes as n
 from .asks import K_BOOL, K_CARD, K_NUMBER, K_PLAYER, K_TEXT
 from .blocks import ForCards, ForPlayers, If, Repeat, Visit, While
-from .expressions import Abort, ExprResolver, Scope, plain_string, ref, token, type_word
+from .calls import ExprResolver
+from .expressions import Abort, Scope, plain_string, ref, token, type_word
 from .sentences import narrated
 from .statements import (
     STATEMENTS,
