@@ -276,3 +276,16 @@ def test_a_traceback_shows_the_generated_lines(tmp_path):
     assert frames and frames[-1].line == "G[COUNTER_pot] = floordiv(G[COUNTER_pot], (G[COUNTER_pot] - 1))"
     assert linecache.getline(game.code_filename, frames[-1].lineno).strip() == frames[-1].line
     assert game.anchor_at(frames[-1].lineno).line == 11
+
+
+def test_every_package_of_the_engine_is_installed():
+    """`pip install .` installs the packages pyproject.toml lists, no others: a folder of modules under interpreter/
+    left off the list would be missing from an installed engine (its imports failing there, though not from a
+    checkout, where the tests run)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts) for p in (root / "interpreter").rglob("__init__.py")}
+    missing = sorted(found - listed)
+    assert not missing, f"add these to [tool.setuptools] packages in pyproject.toml: {missing}"
