@@ -29,7 +29,7 @@ from .sight import (
     value_label,
 )
 
-# ---- a seat's information state ---------------------------------------------------------------------
+# ---- the pieces a seat's lines are written from -------------------------------------------------------
 #
 # Every line is canonical JSON, as `json.dumps(d, sort_keys=True, separators=(",", ":"))` writes it (keys
 # sorted, no spaces, ASCII). The lines of the moves, flips, glimpses, questions and answers, and the view,

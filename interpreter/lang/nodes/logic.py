@@ -50,6 +50,8 @@ class CardCondition(Expr):
     READS: ClassVar[frozenset[str]] = frozenset({"call"})
 
 
+# ---- arithmetic and logic ------------------------------------------------------------------------------
+
 
 @dataclass(eq=False)
 class Neg(Expr):
@@ -111,6 +113,8 @@ class Not(Expr):
     value: Expr
     type: ClassVar[str] = "bool"
 
+
+# ---- aggregates and calls ------------------------------------------------------------------------------
 
 
 @dataclass(eq=False)
